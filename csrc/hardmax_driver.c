@@ -1,0 +1,167 @@
+/* hardmax over any set of axes: per group (one index of the kept axes) find
+ * the first maximum over the reduced axes in row-major order, then write the
+ * group's zeros and its one. A group is read completely before it is written,
+ * so out may be x. */
+#include "hardmax_driver.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct dims {
+    int n;
+    int64_t shape[SIMDOPS_MAX_DIMS], sx[SIMDOPS_MAX_DIMS], sy[SIMDOPS_MAX_DIMS];
+} dims;
+
+/* Appends dim d of x/y, merging it into the previous one when both layouts allow. */
+static void push_dim(dims *g, const simdops_tensor *x, const simdops_tensor *y, int d)
+{
+    int64_t s = x->shape[d];
+    if (s == 1)
+        return;
+    if (g->n > 0 && g->sx[g->n - 1] == x->strides[d] * s && g->sy[g->n - 1] == y->strides[d] * s) {
+        g->shape[g->n - 1] *= s;
+        g->sx[g->n - 1] = x->strides[d];
+        g->sy[g->n - 1] = y->strides[d];
+        return;
+    }
+    g->shape[g->n] = s;
+    g->sx[g->n] = x->strides[d];
+    g->sy[g->n] = y->strides[d];
+    g->n++;
+}
+
+static int64_t dims_count(const dims *g)
+{
+    int64_t n = 1;
+    for (int k = 0; k < g->n; k++)
+        n *= g->shape[k];
+    return n;
+}
+
+/* Odometer step over g: advances the offsets; returns 0 after the last index. */
+static int dims_next(const dims *g, int64_t *idx, int64_t *ox, int64_t *oy)
+{
+    for (int k = g->n - 1; k >= 0; k--) {
+        *ox += g->sx[k];
+        *oy += g->sy[k];
+        if (++idx[k] < g->shape[k])
+            return 1;
+        *ox -= g->sx[k] * g->shape[k];
+        *oy -= g->sy[k] * g->shape[k];
+        idx[k] = 0;
+    }
+    return 0;
+}
+
+static void put01(char *p, simdops_dtype dtype, int one)
+{
+    if (dtype == SIMDOPS_FLOAT32) {
+        float v = one ? 1.0f : 0.0f;
+        memcpy(p, &v, 4);
+    } else if (dtype == SIMDOPS_FLOAT64) {
+        double v = one ? 1.0 : 0.0;
+        memcpy(p, &v, 8);
+    } else {
+        uint16_t v = one ? 0x3c00u : 0u; /* float16 1.0 */
+        memcpy(p, &v, 2);
+    }
+}
+
+/* Zeros over the reduced dims of one group, then the one at linear index at. */
+static void write_group(char *y, const dims *r, int64_t at, simdops_dtype dtype)
+{
+    int64_t idx[SIMDOPS_MAX_DIMS] = {0}, ox = 0, oy = 0, off = 0;
+    do
+        put01(y + oy, dtype, 0);
+    while (dims_next(r, idx, &ox, &oy));
+    for (int k = r->n - 1; k >= 0; k--) {
+        off += (at % r->shape[k]) * r->sy[k];
+        at /= r->shape[k];
+    }
+    put01(y + off, dtype, 1);
+}
+
+/* Columns processed together in the vertical scan. */
+enum { COL_BLOCK = 512 };
+
+/* Reduced axes strided, kept inner axis contiguous: compare whole rows. */
+static void vertical(const simdops_kernel_table *kt, const simdops_tensor *x,
+                     const simdops_tensor *y, const dims *outer, const dims *r, int64_t cols,
+                     int64_t col_sy)
+{
+    size_t es = simdops_dtype_size(x->dtype);
+    uint64_t best[COL_BLOCK];
+    int64_t best_index[COL_BLOCK];
+    int64_t oidx[SIMDOPS_MAX_DIMS] = {0}, gx = 0, gy = 0;
+    do {
+        for (int64_t j0 = 0; j0 < cols; j0 += COL_BLOCK) {
+            size_t cb = (size_t)(cols - j0 < COL_BLOCK ? cols - j0 : COL_BLOCK);
+            const char *xb = (const char *)x->data + gx + j0 * (int64_t)es;
+            char *yb = (char *)y->data + gy + j0 * col_sy;
+            int64_t ridx[SIMDOPS_MAX_DIMS] = {0}, rx = 0, ry = 0, row = 0;
+            memcpy(best, xb, cb * es);
+            memset(best_index, 0, cb * sizeof(int64_t));
+            while (dims_next(r, ridx, &rx, &ry))
+                kt->argmax_cols[x->dtype](xb + rx, cb, ++row, best, best_index);
+            /* write every reduced row of this column block */
+            memset(ridx, 0, sizeof(ridx));
+            rx = ry = row = 0;
+            do {
+                for (size_t j = 0; j < cb; j++)
+                    put01(yb + ry + (int64_t)j * col_sy, x->dtype, best_index[j] == row);
+                row++;
+            } while (dims_next(r, ridx, &rx, &ry));
+        }
+    } while (dims_next(outer, oidx, &gx, &gy));
+}
+
+int simdops_hardmax_run(const simdops_kernel_table *kt, const simdops_tensor *x,
+                        const simdops_tensor *y, const int *reduced)
+{
+    dims kept = {0}, r = {0};
+    size_t es = simdops_dtype_size(x->dtype);
+    int64_t nr;
+    for (int d = 0; d < x->ndim; d++)
+        if (x->shape[d] == 0)
+            return SIMDOPS_OK;
+    for (int d = 0; d < x->ndim; d++)
+        push_dim(reduced[d] ? &r : &kept, x, y, d);
+    nr = dims_count(&r);
+
+    /* Kept inner axis contiguous in both, reduced axes not: vertical scan. */
+    if (kept.n > 0 && kept.sx[kept.n - 1] == (int64_t)es && r.n > 0 &&
+        !(r.n == 1 && r.sx[0] == (int64_t)es)) {
+        dims outer = kept;
+        outer.n--;
+        vertical(kt, x, y, &outer, &r, kept.shape[kept.n - 1], kept.sy[kept.n - 1]);
+        return SIMDOPS_OK;
+    }
+    {
+        /* One reduced row per group, read in place or gathered. */
+        int contiguous = r.n == 0 || (r.n == 1 && r.sx[0] == (int64_t)es);
+        char *row = NULL;
+        int64_t kidx[SIMDOPS_MAX_DIMS] = {0}, gx = 0, gy = 0;
+        if (!contiguous) {
+            row = (char *)malloc((size_t)nr * es);
+            if (!row)
+                return SIMDOPS_E_NOMEM;
+        }
+        do {
+            const char *xg = (const char *)x->data + gx;
+            size_t at;
+            if (!contiguous) {
+                int64_t ridx[SIMDOPS_MAX_DIMS] = {0}, rx = 0, ry = 0;
+                char *dst = row;
+                do {
+                    memcpy(dst, xg + rx, es);
+                    dst += es;
+                } while (dims_next(&r, ridx, &rx, &ry));
+                xg = row;
+            }
+            at = kt->argmax_row[x->dtype](xg, (size_t)nr);
+            write_group((char *)y->data + gy, &r, (int64_t)at, x->dtype);
+        } while (dims_next(&kept, kidx, &gx, &gy));
+        free(row);
+    }
+    return SIMDOPS_OK;
+}

@@ -1,0 +1,10 @@
+#ifndef SIMDOPS_HARDMAX_DRIVER_H
+#define SIMDOPS_HARDMAX_DRIVER_H
+
+#include "internal.h"
+
+/* reduced[d] != 0 marks axis d as reduced. x and y: same shape, float dtype. */
+int simdops_hardmax_run(const simdops_kernel_table *kt, const simdops_tensor *x,
+                        const simdops_tensor *y, const int *reduced);
+
+#endif

@@ -1,0 +1,13 @@
+/* hardmax kernels for avx2: not written yet; the tier falls back to the one below. */
+#include "../../internal.h"
+#include "../../isa.h"
+
+#if SIMDOPS_COMPILE_AVX2
+int hardmax_register__avx2(simdops_kernel_table *t)
+{
+    (void)t;
+    return 1;
+}
+#else
+SIMDOPS_TIER_NOT_COMPILED(hardmax, avx2)
+#endif

@@ -1,0 +1,90 @@
+/* Reference shrink kernels (SPEC §3). Floats: a NaN x matches no branch and
+ * passes through unchanged. Integers: saturation by clamping x first (see
+ * simdops_shrink_params), so the subtraction itself never wraps. */
+#include "../../internal.h"
+#include "../../fp16.h"
+
+#define SHRINK_INT_KERNEL(T, UT, field, name)                                          \
+    static void name(const void *xv, void *yv, size_t n, const simdops_shrink_params *p) \
+    {                                                                                  \
+        const T *x = (const T *)xv;                                                    \
+        T *y = (T *)yv;                                                                \
+        const T thr = p->thr.field, neg_thr = p->neg_thr.field, b = p->bias.field;     \
+        const T sub_lo = p->sub_lo.field, sub_hi = p->sub_hi.field;                    \
+        const T add_lo = p->add_lo.field, add_hi = p->add_hi.field;                    \
+        for (size_t i = 0; i < n; i++) {                                               \
+            T v = x[i];                                                                \
+            if (v > thr) {                                                             \
+                v = v < sub_lo ? sub_lo : (v > sub_hi ? sub_hi : v);                   \
+                y[i] = (T)(UT)((UT)v - (UT)b);                                         \
+            } else if (v < neg_thr) {                                                  \
+                v = v < add_lo ? add_lo : (v > add_hi ? add_hi : v);                   \
+                y[i] = (T)(UT)((UT)v + (UT)b);                                         \
+            } else {                                                                   \
+                y[i] = 0;                                                              \
+            }                                                                          \
+        }                                                                              \
+    }
+
+SHRINK_INT_KERNEL(uint8_t, uint8_t, u8, u8_shrink__scalar)
+SHRINK_INT_KERNEL(int8_t, uint8_t, i8, i8_shrink__scalar)
+SHRINK_INT_KERNEL(uint16_t, uint16_t, u16, u16_shrink__scalar)
+SHRINK_INT_KERNEL(int16_t, uint16_t, i16, i16_shrink__scalar)
+SHRINK_INT_KERNEL(uint32_t, uint32_t, u32, u32_shrink__scalar)
+SHRINK_INT_KERNEL(int32_t, uint32_t, i32, i32_shrink__scalar)
+
+#define SHRINK_FLOAT_KERNEL(T, field, name)                                            \
+    static void name(const void *xv, void *yv, size_t n, const simdops_shrink_params *p) \
+    {                                                                                  \
+        const T *x = (const T *)xv;                                                    \
+        T *y = (T *)yv;                                                                \
+        const T thr = p->thr.field, neg_thr = p->neg_thr.field, b = p->bias.field;     \
+        for (size_t i = 0; i < n; i++) {                                               \
+            T v = x[i];                                                                \
+            if (v > thr)                                                               \
+                y[i] = v - b;                                                          \
+            else if (v < neg_thr)                                                      \
+                y[i] = v + b;                                                          \
+            else if (v == v)                                                           \
+                y[i] = 0;                                                              \
+            else                                                                       \
+                y[i] = v;                                                              \
+        }                                                                              \
+    }
+
+SHRINK_FLOAT_KERNEL(float, f32, f32_shrink__scalar)
+SHRINK_FLOAT_KERNEL(double, f64, f64_shrink__scalar)
+
+/* float16: x -/+ bias in float32 then one rounding to half; float32 has
+ * enough bits (24 >= 2*11+2) that this equals the correctly rounded half. */
+static void f16_shrink__scalar(const void *xv, void *yv, size_t n, const simdops_shrink_params *p)
+{
+    const uint16_t *x = (const uint16_t *)xv;
+    uint16_t *y = (uint16_t *)yv;
+    const float thr = p->thr.f32, neg_thr = p->neg_thr.f32, b = p->bias.f32;
+    for (size_t i = 0; i < n; i++) {
+        float v = simdops_f16_to_f32(x[i]);
+        if (v > thr)
+            y[i] = simdops_f32_to_f16(v - b);
+        else if (v < neg_thr)
+            y[i] = simdops_f32_to_f16(v + b);
+        else if (v == v)
+            y[i] = 0;
+        else
+            y[i] = x[i];
+    }
+}
+
+int shrink_register__scalar(simdops_kernel_table *t)
+{
+    t->shrink[SIMDOPS_UINT8] = u8_shrink__scalar;
+    t->shrink[SIMDOPS_INT8] = i8_shrink__scalar;
+    t->shrink[SIMDOPS_UINT16] = u16_shrink__scalar;
+    t->shrink[SIMDOPS_INT16] = i16_shrink__scalar;
+    t->shrink[SIMDOPS_UINT32] = u32_shrink__scalar;
+    t->shrink[SIMDOPS_INT32] = i32_shrink__scalar;
+    t->shrink[SIMDOPS_FLOAT32] = f32_shrink__scalar;
+    t->shrink[SIMDOPS_FLOAT64] = f64_shrink__scalar;
+    t->shrink[SIMDOPS_FLOAT16] = f16_shrink__scalar;
+    return 1;
+}

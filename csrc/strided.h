@@ -1,0 +1,30 @@
+/* The N-d driver: coalesce dimensions, call a contiguous row function per
+ * row, gather/scatter through small buffers only when the inner stride is not
+ * unit. Also the layout helpers api.c needs (overlap, copies). */
+#ifndef SIMDOPS_STRIDED_H
+#define SIMDOPS_STRIDED_H
+
+#include "internal.h"
+
+/* Row function: n contiguous elements; k0 is the index of x[0] along the last
+ * axis (used by per-channel requant). */
+typedef void (*simdops_row_fn)(const void *x, void *y, size_t n, size_t k0, const void *ctx);
+
+/* Calls row over every element of x/y (same shape, element sizes from their
+ * dtypes). keep_last_axis: never merge or drop the last axis, so k0 is the
+ * index along it. */
+void simdops_elementwise(const simdops_tensor *x, const simdops_tensor *y, int keep_last_axis,
+                         simdops_row_fn row, const void *ctx);
+
+int64_t simdops_numel(const simdops_tensor *t);
+/* 1 when two elements of t share a byte (conservative: may also say 1 for
+ * exotic interleaved layouts that do not overlap). */
+int simdops_self_overlaps(const simdops_tensor *t);
+/* 1 when the bytes spanned by a and b intersect. */
+int simdops_may_overlap(const simdops_tensor *a, const simdops_tensor *b);
+/* 1 when a and b address the same elements in the same order. */
+int simdops_same_layout(const simdops_tensor *a, const simdops_tensor *b);
+/* A C-contiguous copy of src in freshly malloc'ed memory (*buf, to free). */
+int simdops_contiguous_copy(const simdops_tensor *src, simdops_tensor *dst, void **buf);
+
+#endif

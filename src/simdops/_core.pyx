@@ -1,0 +1,460 @@
+# cython: language_level=3
+"""The one Cython module on the hot path: buffers in, C entry points out.
+
+Every public op acquires its buffers (buffer protocol, any strides), checks
+formats and shapes with messages that name the argument, converts Python
+numbers to simdops_number exactly, and calls csrc/api.c with the GIL
+released.
+"""
+import sys
+
+import numpy as np
+
+from cpython.buffer cimport (PyBUF_RECORDS, PyBUF_RECORDS_RO, PyBuffer_Release,
+                             PyObject_CheckBuffer, PyObject_GetBuffer)
+from libc.stdint cimport int32_t, int64_t, uint64_t
+
+from simdops._csimdops cimport *
+
+# dtype value -> (name, numpy dtype)
+DTYPE_NAMES = {
+    SIMDOPS_FLOAT32: "float32", SIMDOPS_FLOAT16: "float16", SIMDOPS_UINT32: "uint32",
+    SIMDOPS_UINT16: "uint16", SIMDOPS_UINT8: "uint8", SIMDOPS_INT32: "int32",
+    SIMDOPS_INT16: "int16", SIMDOPS_INT8: "int8", SIMDOPS_FLOAT64: "float64",
+    SIMDOPS_UINT64: "uint64", SIMDOPS_INT64: "int64",
+}
+_DTYPE_BY_NAME = {v: k for k, v in DTYPE_NAMES.items()}
+
+CLIP_DTYPES = frozenset(DTYPE_NAMES)
+SHRINK_DTYPES = frozenset(DTYPE_NAMES) - {SIMDOPS_UINT64, SIMDOPS_INT64}
+HARDMAX_DTYPES = frozenset({SIMDOPS_FLOAT32, SIMDOPS_FLOAT16, SIMDOPS_FLOAT64})
+REQUANT_OUT = {"uint8": (0, 255), "int8": (-128, 127), "int16": (-32768, 32767)}
+
+cdef bint _LITTLE = sys.byteorder == "little"
+
+
+cdef simdops_dtype _dtype_of_format(const char *fmt, Py_ssize_t itemsize, str name) except *:
+    """Buffer format -> dtype, by meaning: 'l'/'q' alike, '@'/'=' accepted."""
+    cdef bytes f = fmt if fmt != NULL else b"B"
+    if f[:1] in (b"@", b"="):
+        f = f[1:]
+    elif f[:1] == b"<":
+        if not _LITTLE:
+            raise TypeError(f"{name}: non-native byte order (format {f.decode()!r}) is not supported")
+        f = f[1:]
+    elif f[:1] in (b">", b"!"):
+        if _LITTLE:
+            raise TypeError(f"{name}: non-native byte order (format {f.decode()!r}) is not supported")
+        f = f[1:]
+    if len(f) == 1:
+        c = f.decode()
+        if c == "e" and itemsize == 2:
+            return SIMDOPS_FLOAT16
+        if c == "f" and itemsize == 4:
+            return SIMDOPS_FLOAT32
+        if c == "d" and itemsize == 8:
+            return SIMDOPS_FLOAT64
+        if c in "bhilqn":
+            return {1: SIMDOPS_INT8, 2: SIMDOPS_INT16, 4: SIMDOPS_INT32,
+                    8: SIMDOPS_INT64}.get(itemsize, SIMDOPS_UNKNOWN)
+        if c in "BHILQN":
+            return {1: SIMDOPS_UINT8, 2: SIMDOPS_UINT16, 4: SIMDOPS_UINT32,
+                    8: SIMDOPS_UINT64}.get(itemsize, SIMDOPS_UNKNOWN)
+    raise TypeError(f"{name}: unsupported buffer format {f.decode(errors='replace')!r}")
+
+
+cdef class _Buf:
+    """A held buffer and its simdops_tensor view."""
+    cdef Py_buffer view
+    cdef bint held
+    cdef simdops_tensor t
+    cdef object obj
+
+    def __cinit__(self):
+        self.held = False
+
+    cdef int acquire(self, object obj, str name, bint writable) except -1:
+        cdef int d
+        if not PyObject_CheckBuffer(obj):
+            raise TypeError(f"{name} must support the buffer protocol "
+                            f"(numpy array, memoryview, ...), got {type(obj).__name__}")
+        if writable:
+            try:
+                PyObject_GetBuffer(obj, &self.view, PyBUF_RECORDS)
+            except BufferError as e:
+                raise ValueError(f"{name} must be writable: {e}") from None
+        else:
+            PyObject_GetBuffer(obj, &self.view, PyBUF_RECORDS_RO)
+        self.held = True
+        self.obj = obj
+        if self.view.ndim > SIMDOPS_MAX_DIMS:
+            raise ValueError(f"{name} has {self.view.ndim} dimensions; at most {SIMDOPS_MAX_DIMS}")
+        self.t.dtype = _dtype_of_format(self.view.format, self.view.itemsize, name)
+        if self.t.dtype == SIMDOPS_UNKNOWN:
+            raise TypeError(f"{name}: unsupported buffer format "
+                            f"{(<bytes>self.view.format).decode()!r} with itemsize {self.view.itemsize}")
+        self.t.data = self.view.buf
+        self.t.ndim = self.view.ndim
+        for d in range(self.view.ndim):
+            self.t.shape[d] = self.view.shape[d]
+            self.t.strides[d] = self.view.strides[d]
+        return 0
+
+    @property
+    def shape(self):
+        return tuple(self.t.shape[d] for d in range(self.t.ndim))
+
+    @property
+    def dtype(self):
+        return int(self.t.dtype)
+
+    def __dealloc__(self):
+        if self.held:
+            PyBuffer_Release(&self.view)
+
+
+cdef _Buf _buf(object obj, str name, bint writable=False):
+    cdef _Buf b = _Buf()
+    b.acquire(obj, name, writable)
+    return b
+
+
+cdef simdops_number _number(object v, str name) except *:
+    """A Python number, exactly: ints as ints (beyond 64 bits: as a float,
+    which saturates integer types the same way), floats as doubles."""
+    cdef simdops_number n
+    n.f = 0.0
+    n.i = 0
+    n.u = 0
+    if isinstance(v, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a real number, got bool")
+    if isinstance(v, (int, np.integer)):
+        v = int(v)
+        if -(1 << 63) <= v < (1 << 63):
+            n.kind = SIMDOPS_NUM_INT
+            n.i = v
+        elif 0 <= v < (1 << 64):
+            n.kind = SIMDOPS_NUM_UINT
+            n.u = v
+        else:
+            n.kind = SIMDOPS_NUM_FLOAT
+            n.f = float("inf") if v > 0 else float("-inf")
+            try:
+                n.f = float(v)
+            except OverflowError:
+                pass
+        return n
+    if isinstance(v, (float, np.floating)):
+        n.kind = SIMDOPS_NUM_FLOAT
+        n.f = float(v)
+        if n.f != n.f:
+            raise ValueError(f"{name} is NaN")
+        return n
+    raise TypeError(f"{name} must be an int or a float, got {type(v).__name__}")
+
+
+cdef _raise_status(int status, str what):
+    msg = (<bytes>simdops_status_message(status)).decode()
+    if status == SIMDOPS_E_DTYPE:
+        raise TypeError(f"{what}: {msg}")
+    if status == SIMDOPS_E_NOMEM:
+        raise MemoryError(what)
+    raise ValueError(f"{what}: {msg}")
+
+
+cdef _Buf _out_buf(object out, _Buf x, simdops_dtype dtype, list holder):
+    """The output buffer: `out` checked against x's shape and `dtype`, or a
+    new C-contiguous array (appended to holder)."""
+    cdef _Buf o
+    if out is None:
+        arr = np.empty(x.shape, dtype=DTYPE_NAMES[dtype])
+        holder.append(arr)
+        return _buf(arr, "out", True)
+    o = _buf(out, "out", True)
+    if o.t.dtype != dtype:
+        raise TypeError(f"out has dtype {DTYPE_NAMES[o.t.dtype]}; expected {DTYPE_NAMES[dtype]}")
+    if o.shape != x.shape:
+        raise ValueError(f"out has shape {o.shape}; expected {x.shape} (the shape of x)")
+    holder.append(out)
+    return o
+
+
+cdef _Buf _input(object x, frozenset allowed, str op):
+    cdef _Buf b = _buf(x, "x")
+    if b.t.dtype not in allowed:
+        names = ", ".join(sorted(DTYPE_NAMES[d] for d in allowed))
+        raise TypeError(f"{op}: x has dtype {DTYPE_NAMES[b.t.dtype]}; supported: {names}")
+    return b
+
+
+cdef _finish(int status, str op):
+    if status == SIMDOPS_E_OVERLAP:
+        raise ValueError(f"{op}: out has two elements at one address (a broadcast or "
+                         f"overlapping view); it must not")
+    if status != SIMDOPS_OK:
+        _raise_status(status, op)
+
+
+def clip(x, min, max, *, scale=None, bias=None, out=None):
+    """y = max(min', min(g(x), max')), g(x) = x*scale + bias when either is given.
+    min > max gives min everywhere (DirectML). See docs/semantics.md."""
+    cdef _Buf xb = _input(x, CLIP_DTYPES, "clip")
+    cdef simdops_number lo = _number(min, "min")
+    cdef simdops_number hi = _number(max, "max")
+    cdef float sb[2]
+    cdef const float *sbp = NULL
+    cdef int status
+    cdef list holder = []
+    if scale is not None or bias is not None:
+        if xb.t.dtype in (SIMDOPS_INT64, SIMDOPS_UINT64):
+            raise ValueError(f"clip: scale/bias are not supported for "
+                             f"{DTYPE_NAMES[xb.t.dtype]} (DirectML has no ScaleBias for 64-bit integers)")
+        sb[0] = _scale_bias_value(1.0 if scale is None else scale, "scale", xb.t.dtype)
+        sb[1] = _scale_bias_value(0.0 if bias is None else bias, "bias", xb.t.dtype)
+        sbp = sb
+    cdef _Buf ob = _out_buf(out, xb, xb.t.dtype, holder)
+    with nogil:
+        status = simdops_clip(&xb.t, &ob.t, lo, hi, sbp)
+    _finish(status, "clip")
+    return holder[0]
+
+
+cdef float _scale_bias_value(object v, str name, simdops_dtype dtype) except? -1:
+    cdef simdops_number n = _number(v, name)
+    cdef double d = n.f if n.kind == SIMDOPS_NUM_FLOAT else (<double>n.i if n.kind == SIMDOPS_NUM_INT else <double>n.u)
+    cdef float f = np.float32(d)  # round to float32, overflow to inf
+    if dtype not in (SIMDOPS_FLOAT32, SIMDOPS_FLOAT16, SIMDOPS_FLOAT64) and not np.isfinite(f):
+        raise ValueError(f"clip: {name} = {v!r} is not finite as a float32; integer tensors "
+                         f"need a finite scale and bias")
+    return f
+
+
+def shrink(x, bias=0.0, threshold=0.5, *, out=None):
+    """y = x - bias if x > threshold; x + bias if x < -threshold; 0 otherwise.
+    NaN stays NaN. threshold >= 0. See docs/semantics.md."""
+    cdef _Buf xb = _input(x, SHRINK_DTYPES, "shrink")
+    cdef simdops_number b = _number(bias, "bias")
+    cdef simdops_number t = _number(threshold, "threshold")
+    cdef int status
+    cdef list holder = []
+    if (t.kind == SIMDOPS_NUM_FLOAT and t.f < 0) or (t.kind == SIMDOPS_NUM_INT and t.i < 0):
+        raise ValueError(f"shrink: threshold must be >= 0, got {threshold!r}")
+    cdef _Buf ob = _out_buf(out, xb, xb.t.dtype, holder)
+    with nogil:
+        status = simdops_shrink(&xb.t, &ob.t, b, t)
+    _finish(status, "shrink")
+    return holder[0]
+
+
+def _normalize_axes(axis, int ndim):
+    axes = (axis,) if isinstance(axis, (int, np.integer)) and not isinstance(axis, bool) else axis
+    try:
+        axes = tuple(axes)
+    except TypeError:
+        raise TypeError(f"hardmax: axis must be an int or a tuple of ints, got {type(axis).__name__}") from None
+    if not axes:
+        raise ValueError("hardmax: axis must name at least one axis")
+    out = []
+    for a in axes:
+        if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
+            raise TypeError(f"hardmax: axis entries must be ints, got {type(a).__name__}")
+        a = int(a)
+        if not -ndim <= a < ndim:
+            raise ValueError(f"hardmax: axis {a} is out of range for an array with {ndim} dimensions")
+        a %= ndim
+        if a in out:
+            raise ValueError(f"hardmax: axis {a} is repeated")
+        out.append(a)
+    return sorted(out)
+
+
+def hardmax(x, axis=-1, *, out=None):
+    """1 at the first maximum along axis (int or tuple), 0 elsewhere; NaN is the maximum."""
+    cdef _Buf xb = _input(x, HARDMAX_DTYPES, "hardmax")
+    axes = _normalize_axes(axis, xb.t.ndim)
+    cdef int caxes[64]
+    cdef int naxes = len(axes)
+    cdef int status
+    cdef list holder = []
+    for k in range(naxes):
+        caxes[k] = axes[k]
+    cdef _Buf ob = _out_buf(out, xb, xb.t.dtype, holder)
+    with nogil:
+        status = simdops_hardmax(&xb.t, &ob.t, naxes, caxes)
+    _finish(status, "hardmax")
+    return holder[0]
+
+
+cdef int32_t _int32(object v, str name) except? -1:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, got {type(v).__name__}")
+    v = int(v)
+    if not -(1 << 31) <= v < (1 << 31):
+        raise ValueError(f"{name} = {v} is outside the int32 range")
+    return v
+
+
+cdef _channel_array(object v, str name, Py_ssize_t channels):
+    """A per-channel int32 vector: any int32 buffer, or a sequence of ints."""
+    if not PyObject_CheckBuffer(v):
+        try:
+            arr = np.asarray(v)
+        except Exception:
+            raise TypeError(f"{name} must be an int32 array or a sequence of ints") from None
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"{name} must hold integers, got {arr.dtype}")
+        if arr.size and (arr.min() < -(1 << 31) or arr.max() >= (1 << 31)):
+            raise ValueError(f"{name} has values outside the int32 range")
+        v = arr.astype(np.int32)
+    cdef _Buf b = _buf(v, name)
+    if b.t.dtype != SIMDOPS_INT32:
+        raise TypeError(f"{name} must be int32, got {DTYPE_NAMES[b.t.dtype]}")
+    if b.t.ndim != 1 or b.t.shape[0] != channels:
+        raise ValueError(f"{name} must be 1-D of length {channels} (x's last dimension), "
+                         f"got shape {b.shape}")
+    return b
+
+
+def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, max=None,
+                        out_dtype="uint8", out=None):
+    """ACL's fixed-point output stage: int32 -> uint8/int8/int16 (see docs/semantics.md).
+    multiplier/shift: ints (per tensor) or int32 1-D arrays along the last axis."""
+    cdef _Buf xb = _buf(x, "x")
+    cdef _Buf ob, bb, mb, sb
+    cdef simdops_requant_args a
+    cdef int status
+    cdef list holder = []
+    if xb.t.dtype != SIMDOPS_INT32:
+        raise TypeError(f"quantize: x must be int32, got {DTYPE_NAMES[xb.t.dtype]}")
+    try:
+        out_name = np.dtype(out_dtype).name
+    except TypeError:
+        raise TypeError(f"quantize: out_dtype {out_dtype!r} is not a dtype") from None
+    if out_name not in REQUANT_OUT:
+        raise TypeError(f"quantize: out_dtype must be uint8, int8 or int16, got {out_name}")
+    tlo, thi = REQUANT_OUT[out_name]
+    channels = xb.t.shape[xb.t.ndim - 1] if xb.t.ndim else 0
+    a.multipliers = NULL
+    a.shifts = NULL
+    a.bias = NULL
+    a.multiplier = 0
+    a.shift = 0
+    per_channel = not isinstance(multiplier, (int, np.integer)) or not isinstance(shift, (int, np.integer))
+    if per_channel and xb.t.ndim == 0:
+        raise ValueError("quantize: per-channel multiplier/shift need x with at least one dimension")
+    if per_channel:
+        mult_v = np.full(channels, multiplier, np.int64) if isinstance(multiplier, (int, np.integer)) else multiplier
+        shift_v = np.full(channels, shift, np.int64) if isinstance(shift, (int, np.integer)) else shift
+        mb = _channel_array(mult_v, "multiplier", channels)
+        sb = _channel_array(shift_v, "shift", channels)
+        shifts = np.asarray(sb.obj) if not isinstance(sb.obj, np.ndarray) else sb.obj
+        if channels and (np.min(shifts) < -31 or np.max(shifts) > 31):
+            raise ValueError("quantize: shift values must be in [-31, 31]")
+        a.multipliers = &mb.t
+        a.shifts = &sb.t
+    else:
+        a.multiplier = _int32(multiplier, "multiplier")
+        a.shift = _int32(shift, "shift")
+        if not -31 <= a.shift <= 31:
+            raise ValueError(f"quantize: shift must be in [-31, 31], got {a.shift}")
+    a.offset = _int32(offset, "offset")
+    if out_name == "int16" and a.offset != 0:
+        raise ValueError("quantize: int16 output (QSYMM16) has no offset; offset must be 0")
+    if min is None and max is None:
+        a.min = a.max = 0 if tlo <= 0 <= thi else tlo
+    else:
+        a.min = tlo if min is None else _int32(min, "min")
+        a.max = thi if max is None else _int32(max, "max")
+    if not tlo <= a.min <= a.max <= thi:
+        raise ValueError(f"quantize: need {tlo} <= min <= max <= {thi} for {out_name} output, "
+                         f"got min={a.min}, max={a.max}")
+    if bias is not None:
+        if xb.t.ndim == 0:
+            raise ValueError("quantize: bias needs x with at least one dimension")
+        bb = _channel_array(bias, "bias", channels)
+        a.bias = &bb.t
+    ob = _out_buf(out, xb, _DTYPE_BY_NAME[out_name], holder)
+    with nogil:
+        status = simdops_requant(&xb.t, &ob.t, &a)
+    _finish(status, "quantize")
+    return holder[0]
+
+
+def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min=0, max=0,
+                                 out=None):
+    """ACL 18.03 GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint on arrays."""
+    return quantize_down_int32(x, multiplier, shift, offset, bias=bias, min=min, max=max,
+                               out_dtype="uint8", out=out)
+
+
+def isa():
+    return (<bytes>simdops_isa()).decode()
+
+
+def available_isas():
+    cdef const char *names[8]
+    cdef int n = simdops_available_isas(names, 8)
+    return tuple((<bytes>names[i]).decode() for i in range(n))
+
+
+def known_isas():
+    cdef const char *names[8]
+    cdef int n = simdops_known_isas(names, 8)
+    return tuple((<bytes>names[i]).decode() for i in range(n))
+
+
+def set_isa(str name):
+    if simdops_use_isa(name.encode()) != SIMDOPS_OK:
+        raise ValueError(f"ISA {name!r} is not available here; available: "
+                         f"{', '.join(available_isas())}")
+
+
+def cpu_features():
+    return (<bytes>simdops_cpu_features()).decode()
+
+
+_TABLE_FIELDS = ("clip", "clip_scale_bias", "shrink", "argmax_row", "argmax_cols")
+_REQUANT_NAMES = ("uint8", "int8", "int16")
+
+
+cdef void *_entry(const simdops_kernel_table *t, str field, int k):
+    if field == "clip": return t.clip[k]
+    if field == "clip_scale_bias": return t.clip_scale_bias[k]
+    if field == "shrink": return t.shrink[k]
+    if field == "argmax_row": return t.argmax_row[k]
+    if field == "argmax_cols": return t.argmax_cols[k]
+    if field == "requant": return t.requant[k]
+    return t.requant_pc[k]
+
+
+def kernel_origins(str isa_name):
+    """{(entry, dtype): tier whose own kernel the ISA's table uses} for one usable ISA."""
+    cdef int count = simdops_tier_count()
+    cdef int i, j, k
+    cdef const simdops_kernel_table *t
+    cdef const simdops_kernel_table *lower
+    idx = [i for i in range(count) if (<bytes>simdops_tier_name(i)).decode() == isa_name]
+    if not idx or simdops_tier_table(idx[0]) == NULL:
+        raise ValueError(f"ISA {isa_name!r} is not available here")
+    i = idx[0]
+    t = simdops_tier_table(i)
+    result = {}
+    entries = [(f, k, DTYPE_NAMES[k]) for f in _TABLE_FIELDS for k in DTYPE_NAMES]
+    entries += [(f, k, _REQUANT_NAMES[k]) for f in ("requant", "requant_pc") for k in range(3)]
+    for field, k, dname in entries:
+        p = <size_t>_entry(t, field, k)
+        if p == 0:
+            continue
+        origin = i
+        for j in range(i - 1, -1, -1):
+            lower = simdops_tier_table(j)
+            if lower == NULL or <size_t>_entry(lower, field, k) != p:
+                break
+            origin = j
+        result[(field, dname)] = (<bytes>simdops_tier_name(origin)).decode()
+    return result
+
+
+def compiled_isas():
+    return tuple((<bytes>simdops_tier_name(i)).decode() for i in range(simdops_tier_count())
+                 if simdops_tier_compiled(i))

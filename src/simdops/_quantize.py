@@ -1,0 +1,29 @@
+"""quantize_multiplier: a positive real scale -> ACL's (multiplier, shift)."""
+import math
+
+
+def quantize_multiplier(real) -> tuple:
+    """(M, shift) with real ~= M * 2**-31 * 2**-shift, M in [2**30, 2**31).
+
+    Like ACL's calculate_quantized_multiplier: frexp, M rounded to nearest
+    (ties away from zero), M == 2**31 renormalised; shift < 0 when real >= 1.
+    """
+    if isinstance(real, bool):
+        raise TypeError("real must be a float, got bool")
+    try:
+        value = float(real)
+    except (TypeError, ValueError):
+        raise TypeError(f"real must be a real number, got {type(real).__name__}") from None
+    if not math.isfinite(value) or value <= 0.0:
+        raise ValueError(f"real must be a positive finite number, got {real!r}")
+    mantissa, exponent = math.frexp(value)      # value = mantissa * 2**exponent, mantissa in [0.5, 1)
+    scaled = mantissa * (1 << 31)               # exact: a power-of-two scaling
+    whole = math.floor(scaled)
+    multiplier = whole + (1 if scaled - whole >= 0.5 else 0)
+    if multiplier == 1 << 31:
+        multiplier //= 2
+        exponent += 1
+    shift = -exponent
+    if not -31 <= shift <= 31:
+        raise ValueError(f"real = {real!r} needs shift {shift}, outside [-31, 31]")
+    return multiplier, shift
