@@ -71,9 +71,13 @@ static void put01(char *p, simdops_dtype dtype, int one)
 static void write_group(char *y, const dims *r, int64_t at, simdops_dtype dtype)
 {
     int64_t idx[SIMDOPS_MAX_DIMS] = {0}, ox = 0, oy = 0, off = 0;
-    do
-        put01(y + oy, dtype, 0);
-    while (dims_next(r, idx, &ox, &oy));
+    size_t es = simdops_dtype_size(dtype);
+    if (r->n == 1 && r->sy[0] == (int64_t)es)
+        memset(y, 0, (size_t)r->shape[0] * es); /* 0.0 is all-zero bits in every float type */
+    else
+        do
+            put01(y + oy, dtype, 0);
+        while (dims_next(r, idx, &ox, &oy));
     for (int k = r->n - 1; k >= 0; k--) {
         off += (at % r->shape[k]) * r->sy[k];
         at /= r->shape[k];
@@ -107,8 +111,15 @@ static void vertical(const simdops_kernel_table *kt, const simdops_tensor *x,
             memset(ridx, 0, sizeof(ridx));
             rx = ry = row = 0;
             do {
-                for (size_t j = 0; j < cb; j++)
-                    put01(yb + ry + (int64_t)j * col_sy, x->dtype, best_index[j] == row);
+                if (col_sy == (int64_t)es) {
+                    memset(yb + ry, 0, cb * es);
+                    for (size_t j = 0; j < cb; j++)
+                        if (best_index[j] == row)
+                            put01(yb + ry + (int64_t)j * col_sy, x->dtype, 1);
+                } else {
+                    for (size_t j = 0; j < cb; j++)
+                        put01(yb + ry + (int64_t)j * col_sy, x->dtype, best_index[j] == row);
+                }
                 row++;
             } while (dims_next(r, ridx, &rx, &ry));
         }

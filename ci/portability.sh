@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Proves a wheel built on an AVX2 machine runs on older CPUs: run simdops under
+# qemu-user with CPU models that lack AVX2 / SSE4.1 and check the tier chosen.
+#   -cpu Westmere: Python + simdops must pick sse41 and pass selftest (scalar, sse2, sse41)
+#   -cpu Haswell:  must pick avx2
+#   -cpu qemu64:   the C harness (numpy needs SSE4.2, so no Python there) must run
+#                  only the scalar and sse2 tiers, with no illegal instruction.
+# Usage: ci/portability.sh [python]   (python with simdops installed; default: python3)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${1:-python3}
+PY=$("$PY" -c 'import sys; print(sys.executable)')
+
+if ! command -v qemu-x86_64 >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null
+fi
+if [ "$(uname -m)" != x86_64 ]; then
+    echo "portability: not an x86-64 host; nothing to check"; exit 0
+fi
+
+quiet() { grep -v "TCG doesn't support requested feature" || true; }
+
+check_cpu() { # cpu-model expected-isa
+    local cpu=$1 want=$2 out
+    echo "== qemu-x86_64 -cpu $cpu: python -m simdops info"
+    out=$(qemu-x86_64 -cpu "$cpu" "$PY" -m simdops info 2>&1 | quiet)
+    echo "$out"
+    grep -q "^active ISA: *$want\$" <<<"$out" || { echo "FAIL: expected active ISA $want on $cpu"; exit 1; }
+    echo "== qemu-x86_64 -cpu $cpu: python -m simdops selftest --quick"
+    qemu-x86_64 -cpu "$cpu" "$PY" -m simdops selftest --quick 2>&1 | quiet | tee /tmp/simdops-selftest-$cpu.txt
+    [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "FAIL: selftest on $cpu"; exit 1; }
+}
+
+check_cpu Westmere sse41
+grep -q "sse2: .* 0 failed" /tmp/simdops-selftest-Westmere.txt || { echo "FAIL: sse2 not run on Westmere"; exit 1; }
+grep -q "sse41: .* 0 failed" /tmp/simdops-selftest-Westmere.txt || { echo "FAIL: sse41 not run on Westmere"; exit 1; }
+check_cpu Haswell avx2
+
+if [ -f csrc/tests/build.sh ]; then
+    build=$(mktemp -d)
+    bash csrc/tests/build.sh "$build" >/dev/null
+    echo "== qemu-x86_64 -cpu qemu64: C harness"
+    out=$(qemu-x86_64 -cpu qemu64 "$build/harness" 2>&1 | quiet) || { echo "$out" | tail -20; echo "FAIL: harness under qemu64"; exit 1; }
+    echo "$out" | grep -iE "tier|passed"
+    tiers=$(grep -E "^tier " <<<"$out" | awk '{print $2}' | tr '\n' ' ')
+    [ "$tiers" = "scalar sse2 " ] || { echo "FAIL: qemu64 ran tiers '$tiers', expected 'scalar sse2'"; exit 1; }
+fi
+echo "portability: OK"

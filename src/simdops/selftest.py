@@ -1,0 +1,162 @@
+"""`python -m simdops selftest`: every available ISA against the scalar tier.
+
+Each case runs one op on the same input under the scalar tier and under the
+tier being checked, and compares output bytes (NaN payloads included). Inputs
+mix random bit patterns with each dtype's edge values; lengths 0..130 plus a
+few misaligned and in-place runs.
+"""
+import sys
+
+import numpy as np
+
+import simdops
+
+FLOATS = ("float32", "float16", "float64")
+INTS = ("uint8", "int8", "uint16", "int16", "uint32", "int32")
+WIDE_INTS = ("uint64", "int64")
+
+
+def edge_values(dtype):
+    dt = np.dtype(dtype)
+    if dt.kind == "f":
+        info = np.finfo(dt)
+        vals = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, np.inf, -np.inf, np.nan, info.max, -info.max,
+                info.tiny, -info.tiny, info.smallest_subnormal, -info.smallest_subnormal]
+        return np.array(vals, dtype=dt)
+    info = np.iinfo(dt)
+    vals = {info.min, info.max, 0, 1, info.max - 1, info.min + 1}
+    if info.min < 0:
+        vals |= {-1}
+    return np.array(sorted(vals), dtype=dt)
+
+
+def make_input(dtype, n, rng):
+    """n elements: random bit patterns (floats: some NaN payloads) and edge values."""
+    dt = np.dtype(dtype)
+    raw = rng.integers(0, 256, size=n * dt.itemsize, dtype=np.uint8).view(dt).copy()
+    if dt.kind == "f":
+        # mostly ordinary numbers so the arithmetic branches are exercised
+        ordinary = rng.standard_normal(n).astype(dt) * dt.type(4)
+        raw = np.where(rng.random(n) < 0.8, ordinary, raw).astype(dt)
+    edges = edge_values(dt)
+    k = min(n, len(edges))
+    if k:
+        pos = rng.choice(n, size=k, replace=False)
+        raw[pos] = edges[:k]
+    return raw
+
+
+def _aligned_view(arr, offset):
+    """A copy of arr placed `offset` bytes past an aligned start."""
+    buf = np.zeros(arr.nbytes + 64 + offset, dtype=np.uint8)
+    view = buf[offset:offset + arr.nbytes].view(arr.dtype)
+    view[...] = arr
+    return view
+
+
+def cases():
+    """(label, dtype of x, function(x, out) -> None)."""
+    out = []
+    for dt in FLOATS + INTS + WIDE_INTS:
+        out.append((f"clip {dt}", dt, lambda x, o: simdops.clip(x, -3, 2, out=o)))
+        out.append((f"clip {dt} min>max", dt, lambda x, o: simdops.clip(x, 5, -5, out=o)))
+    for dt in FLOATS:
+        out.append((f"clip {dt} inf bounds", dt,
+                    lambda x, o: simdops.clip(x, -np.inf, 0.25, out=o)))
+    for dt in FLOATS + INTS:
+        out.append((f"clip {dt} scale/bias", dt,
+                    lambda x, o: simdops.clip(x, -100, 90, scale=0.37, bias=-1.5, out=o)))
+        out.append((f"shrink {dt}", dt, lambda x, o: simdops.shrink(x, 0.75, 1.5, out=o)))
+        out.append((f"shrink {dt} thr 0", dt, lambda x, o: simdops.shrink(x, 1e30, 0, out=o)))
+        out.append((f"shrink {dt} neg bias", dt, lambda x, o: simdops.shrink(x, -200, 3, out=o)))
+    for dt in FLOATS:
+        out.append((f"hardmax {dt}", dt, lambda x, o: simdops.hardmax(x, out=o)))
+        out.append((f"hardmax {dt} axis 0", dt, lambda x, o: _hardmax_axis0(x, o)))
+    for od in ("uint8", "int8", "int16"):
+        off = 0 if od == "int16" else 3
+        out.append((f"requant int32->{od}", "int32",
+                    lambda x, o, od=od, off=off: _requant(x, o, od, off, 1518500250, 7)))
+        out.append((f"requant int32->{od} shift<0 bounds", "int32",
+                    lambda x, o, od=od, off=off: _requant(x, o, od, off, -2147483648, -3,
+                                                          bounds=True)))
+        out.append((f"requant int32->{od} per-channel+bias", "int32",
+                    lambda x, o, od=od, off=off: _requant(x, o, od, off, None, None, bias=True)))
+    return out
+
+
+def _hardmax_axis0(x, o):
+    n = x.shape[0]
+    if n >= 4 and n % 4 == 0:
+        simdops.hardmax(x.reshape(4, -1), axis=0, out=o.reshape(4, -1))
+    else:
+        simdops.hardmax(x, axis=0, out=o)
+
+
+def _requant(x, o, out_dtype, offset, mult, shift, bounds=False, bias=False):
+    n = x.shape[0]
+    kw = {}
+    if bounds:
+        lo, hi = {"uint8": (10, 200), "int8": (-100, 90), "int16": (-3000, 2500)}[out_dtype]
+        kw.update(min=lo, max=hi)
+    if bias:
+        rng = np.random.default_rng(n)
+        kw["bias"] = rng.integers(-2**31, 2**31, n, dtype=np.int64).astype(np.int32)
+        mult = rng.integers(-2**31, 2**31, n, dtype=np.int64).astype(np.int32)
+        shift = rng.integers(-31, 32, n).astype(np.int32)
+    simdops.quantize_down_int32(x, mult, shift, offset, out_dtype=out_dtype, out=o, **kw)
+
+
+def out_dtype_of(label, dtype):
+    if label.startswith("requant"):
+        return label.split("->")[1].split()[0]
+    return dtype
+
+
+def run_case(fn, x, out_dtype, offset, in_place):
+    xv = _aligned_view(x, offset)
+    if in_place:
+        fn(xv, xv)
+        return xv.view(np.uint8).copy()
+    o = _aligned_view(np.zeros(x.shape, out_dtype), (offset * 7) % 64)
+    fn(xv, o)
+    return o.view(np.uint8).copy()
+
+
+def check_isa(isa, rng, lengths, offsets, log):
+    passed = failed = 0
+    for label, dtype, fn in cases():
+        od = out_dtype_of(label, dtype)
+        for n in lengths:
+            x = make_input(dtype, n, rng)
+            for offset in offsets(n):
+                for in_place in ((False, True) if od == dtype and n in (0, 17, 130) else (False,)):
+                    with simdops.use_isa("scalar"):
+                        want = run_case(fn, x, od, offset, in_place)
+                    with simdops.use_isa(isa):
+                        got = run_case(fn, x, od, offset, in_place)
+                    if np.array_equal(want, got):
+                        passed += 1
+                    else:
+                        failed += 1
+                        if failed <= 20:
+                            log(f"FAIL {isa}: {label} n={n} offset={offset} in_place={in_place}")
+    return passed, failed
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    quick = "--quick" in argv
+    rng = np.random.default_rng(20261129)
+    lengths = list(range(0, 40)) + [63, 64, 65, 100, 130] if quick else list(range(0, 131))
+    offsets = lambda n: (0, 1, 3, 5) if n in (31, 64, 130) else (0,)
+    isas = [i for i in simdops.available_isas() if i != "scalar"]
+    print(f"simdops selftest: active ISA {simdops.isa()}; checking {', '.join(isas) or 'none'} "
+          f"against scalar")
+    total_p = total_f = 0
+    for isa in isas:
+        p, f = check_isa(isa, rng, lengths, offsets, print)
+        print(f"  {isa}: {p} passed, {f} failed")
+        total_p += p
+        total_f += f
+    print(f"{total_p} passed, {total_f} failed")
+    return 1 if total_f else 0
