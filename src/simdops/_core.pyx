@@ -81,7 +81,7 @@ cdef class _Buf:
         if writable:
             try:
                 PyObject_GetBuffer(obj, &self.view, PyBUF_RECORDS)
-            except BufferError as e:
+            except (BufferError, ValueError) as e:  # numpy raises ValueError for read-only
                 raise ValueError(f"{name} must be writable: {e}") from None
         else:
             PyObject_GetBuffer(obj, &self.view, PyBUF_RECORDS_RO)
