@@ -145,6 +145,41 @@ int simdops_same_layout(const simdops_tensor *a, const simdops_tensor *b)
     return 1;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Exact answer by listing every element's offset: for layouts the stride
+ * rule below cannot prove one-to-one (interleaved strides). */
+static int self_overlaps_exact(const simdops_tensor *t, int64_t n)
+{
+    int64_t *off = (int64_t *)malloc((size_t)n * sizeof(int64_t));
+    int64_t idx[SIMDOPS_MAX_DIMS] = {0}, o = 0, es = (int64_t)simdops_dtype_size(t->dtype);
+    int overlap = 0;
+    if (!off)
+        return 1;
+    for (int64_t k = 0; k < n; k++) {
+        int d;
+        off[k] = o;
+        for (d = t->ndim - 1; d >= 0; d--) {
+            o += t->strides[d];
+            if (++idx[d] < t->shape[d])
+                break;
+            o -= t->strides[d] * t->shape[d];
+            idx[d] = 0;
+        }
+    }
+    qsort(off, (size_t)n, sizeof(int64_t), cmp_i64);
+    for (int64_t k = 1; k < n && !overlap; k++)
+        overlap = off[k] - off[k - 1] < es;
+    free(off);
+    return overlap;
+}
+
+enum { EXACT_OVERLAP_LIMIT = 1 << 22 };
+
 int simdops_self_overlaps(const simdops_tensor *t)
 {
     /* Sort the non-trivial dims by |stride|; each must step past everything
@@ -169,8 +204,10 @@ int simdops_self_overlaps(const simdops_tensor *t)
     }
     span = (int64_t)simdops_dtype_size(t->dtype);
     for (int k = 0; k < n; k++) {
-        if (st[k] < span)
-            return 1;
+        if (st[k] < span) {
+            int64_t count = simdops_numel(t);
+            return st[k] == 0 || count > EXACT_OVERLAP_LIMIT || self_overlaps_exact(t, count);
+        }
         span += (sh[k] - 1) * st[k];
     }
     return 0;

@@ -17,8 +17,8 @@ void simdops_elementwise(const simdops_tensor *x, const simdops_tensor *y, int k
                          simdops_row_fn row, const void *ctx);
 
 int64_t simdops_numel(const simdops_tensor *t);
-/* 1 when two elements of t share a byte (conservative: may also say 1 for
- * exotic interleaved layouts that do not overlap). */
+/* 1 when two elements of t share a byte. Exact up to 4M elements; larger
+ * layouts that interleave their strides are refused conservatively. */
 int simdops_self_overlaps(const simdops_tensor *t);
 /* 1 when the bytes spanned by a and b intersect. */
 int simdops_may_overlap(const simdops_tensor *a, const simdops_tensor *b);

@@ -640,6 +640,20 @@ def test_two_tensors_in_one_buffer_without_overlap():
     assert np.frombuffer(buf, np.float32)[6:].tolist() == [0, 1, 0, 1, 0, 0]
 
 
+def test_interleaved_one_to_one_output_is_accepted_and_written():
+    # strides (2, 3) on sizes (3, 2) interleave but address 6 distinct elements
+    out_t = T(DT.FLOAT32, (3, 2), strides=(2, 3))
+    op = dml.compile_operator(clip(T(DT.FLOAT32, (3, 2)), out_t, min=-1, max=1))
+    x = np.array([-2, 0.5, 3, -0.25, 1, 9], np.float32)
+    out = bytearray(dml.calc_buffer_tensor_size(DT.FLOAT32, (3, 2), (2, 3)))
+    op.execute(x.tobytes(), out)
+    got = np.frombuffer(out, np.float32)
+    want = np.clip(x.reshape(3, 2), -1, 1)
+    for i in range(3):
+        for j in range(2):
+            assert got[2 * i + 3 * j] == want[i, j]
+
+
 def aligned_view(nbytes, alignment, offset):
     raw = np.zeros(nbytes + 2 * alignment, np.uint8)
     start = (-raw.ctypes.data) % alignment + offset

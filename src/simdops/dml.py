@@ -383,16 +383,26 @@ def _range_text(rng) -> str:
 # --------------------------------------------------------------------------- validation
 
 def _self_overlaps(sizes, strides) -> bool:
-    """True unless, with the size>1 dims sorted by stride, each stride steps past
-    everything the smaller ones span (the array API's conservative rule, so a
-    descriptor accepted here is never refused by the kernels)."""
+    """True when two elements share an address. With the size>1 dims sorted by
+    stride, each stride stepping past the span of the smaller ones proves a
+    one-to-one layout; interleaved layouts are checked exactly by listing the
+    offsets, up to 4M elements (the kernels' driver draws the same line)."""
     dims = sorted((st, s) for s, st in zip(sizes, strides) if s > 1)
     span = 1
     for st, s in dims:
         if st < span:
-            return True
+            count = math.prod(sizes)
+            if st == 0 or count > _EXACT_OVERLAP_LIMIT:
+                return True
+            offsets = np.zeros((), dtype=np.int64)
+            for size, stride in zip(sizes, strides):
+                offsets = offsets[..., None] + np.arange(size, dtype=np.int64) * stride
+            return np.unique(offsets).size < count
         span += (s - 1) * st
     return False
+
+
+_EXACT_OVERLAP_LIMIT = 1 << 22
 
 
 def _validate_tensor(t: BufferTensorDesc, role: str, spec: _OpSpec, fl) -> None:
