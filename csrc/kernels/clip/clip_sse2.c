@@ -1,11 +1,288 @@
-/* clip kernels for sse2: not written yet; the tier falls back to the one below. */
+/* clip kernels for SSE2: y = max(lo, min(hi, g(x))) as clip_scalar.c.
+ * Lanes SSE2 cannot min/max directly are XORed into a domain it can
+ * (i8 -> epu8, u16 -> epi16, u32 -> epi32 by compare + select), float16
+ * compares order-preserving integer keys, and integer ScaleBias runs in
+ * double as the scalar kernel does. 64-bit integers stay scalar: without
+ * pcmpgtq (SSE4.2) two emulated 64-bit compares and selects cost more than
+ * the scalar compare + cmov loop (measured ~0.8x). */
 #include "../../internal.h"
 #include "../../isa.h"
 
 #if SIMDOPS_COMPILE_SSE2
+#include "../../fp16.h"
+#include "../sse_util.h"
+
+/* Integer lanes: bounds pre-XORed with `f`, the flip that makes the
+ * available instruction order the lanes as the type does. */
+typedef struct iclip {
+    __m128i lo, hi, f;
+} iclip;
+
+#define ICLIP_INIT(name, field, set1, flip)                              \
+    static void name(iclip *c, const simdops_clip_params *p)             \
+    {                                                                    \
+        c->f = flip;                                                     \
+        c->lo = _mm_xor_si128(set1(p->min.field), c->f);                 \
+        c->hi = _mm_xor_si128(set1(p->max.field), c->f);                 \
+    }
+
+static __m128i set1_u8(uint8_t v) { return _mm_set1_epi8((char)v); }
+static __m128i set1_i8(int8_t v) { return _mm_set1_epi8((char)v); }
+static __m128i set1_u16(uint16_t v) { return _mm_set1_epi16((short)v); }
+static __m128i set1_i16(int16_t v) { return _mm_set1_epi16((short)v); }
+static __m128i set1_u32(uint32_t v) { return _mm_set1_epi32((int)v); }
+static __m128i set1_i32(int32_t v) { return _mm_set1_epi32((int)v); }
+
+ICLIP_INIT(u8_init, u8, set1_u8, _mm_setzero_si128())
+ICLIP_INIT(i8_init, i8, set1_i8, _mm_set1_epi8((char)0x80))
+ICLIP_INIT(u16_init, u16, set1_u16, _mm_set1_epi16((short)0x8000))
+ICLIP_INIT(i16_init, i16, set1_i16, _mm_setzero_si128())
+ICLIP_INIT(u32_init, u32, set1_u32, _mm_set1_epi32((int)0x80000000u))
+ICLIP_INIT(i32_init, i32, set1_i32, _mm_setzero_si128())
+
+static inline __m128i u8_op(__m128i x, const iclip *c)
+{
+    return _mm_max_epu8(c->lo, _mm_min_epu8(c->hi, x));
+}
+
+static inline __m128i i8_op(__m128i x, const iclip *c)
+{
+    x = _mm_xor_si128(x, c->f);
+    return _mm_xor_si128(_mm_max_epu8(c->lo, _mm_min_epu8(c->hi, x)), c->f);
+}
+
+static inline __m128i u16_op(__m128i x, const iclip *c)
+{
+    x = _mm_xor_si128(x, c->f);
+    return _mm_xor_si128(_mm_max_epi16(c->lo, _mm_min_epi16(c->hi, x)), c->f);
+}
+
+static inline __m128i i16_op(__m128i x, const iclip *c)
+{
+    return _mm_max_epi16(c->lo, _mm_min_epi16(c->hi, x));
+}
+
+static inline __m128i u32_op(__m128i x, const iclip *c)
+{
+    x = _mm_xor_si128(x, c->f);
+    return _mm_xor_si128(sseu_max_epi32(c->lo, sseu_min_epi32(c->hi, x)), c->f);
+}
+
+static inline __m128i i32_op(__m128i x, const iclip *c)
+{
+    return sseu_max_epi32(c->lo, sseu_min_epi32(c->hi, x));
+}
+
+SSEU_MAP_KERNEL(u8_clip__sse2, simdops_clip_params, 1, 4, iclip, u8_init, u8_op)
+SSEU_MAP_KERNEL(i8_clip__sse2, simdops_clip_params, 1, 4, iclip, i8_init, i8_op)
+SSEU_MAP_KERNEL(u16_clip__sse2, simdops_clip_params, 2, 4, iclip, u16_init, u16_op)
+SSEU_MAP_KERNEL(i16_clip__sse2, simdops_clip_params, 2, 4, iclip, i16_init, i16_op)
+SSEU_MAP_KERNEL(u32_clip__sse2, simdops_clip_params, 4, 4, iclip, u32_init, u32_op)
+SSEU_MAP_KERNEL(i32_clip__sse2, simdops_clip_params, 4, 4, iclip, i32_init, i32_op)
+
+/* float32 / float64, with and without ScaleBias: minps/maxps with the bound
+ * first reproduce `hi < x ? hi : x` and `lo > t ? lo : t`, NaN and -0.0 included. */
+typedef struct f32clip {
+    __m128 lo, hi, s, b;
+} f32clip;
+
+typedef struct f64clip {
+    __m128d lo, hi, s, b;
+} f64clip;
+
+static void f32_init(f32clip *c, const simdops_clip_params *p)
+{
+    c->lo = _mm_set1_ps(p->min.f32);
+    c->hi = _mm_set1_ps(p->max.f32);
+    c->s = _mm_set1_ps(p->scale);
+    c->b = _mm_set1_ps(p->bias);
+}
+
+static void f64_init(f64clip *c, const simdops_clip_params *p)
+{
+    c->lo = _mm_set1_pd(p->min.f64);
+    c->hi = _mm_set1_pd(p->max.f64);
+    c->s = _mm_set1_pd((double)p->scale);
+    c->b = _mm_set1_pd((double)p->bias);
+}
+
+static inline __m128i f32_op(__m128i v, const f32clip *c)
+{
+    return _mm_castps_si128(_mm_max_ps(c->lo, _mm_min_ps(c->hi, _mm_castsi128_ps(v))));
+}
+
+static inline __m128i f32_sb_op(__m128i v, const f32clip *c)
+{
+    __m128 g = _mm_add_ps(_mm_mul_ps(_mm_castsi128_ps(v), c->s), c->b);
+    return _mm_castps_si128(_mm_max_ps(c->lo, _mm_min_ps(c->hi, g)));
+}
+
+static inline __m128i f64_op(__m128i v, const f64clip *c)
+{
+    return _mm_castpd_si128(_mm_max_pd(c->lo, _mm_min_pd(c->hi, _mm_castsi128_pd(v))));
+}
+
+static inline __m128i f64_sb_op(__m128i v, const f64clip *c)
+{
+    __m128d g = _mm_add_pd(_mm_mul_pd(_mm_castsi128_pd(v), c->s), c->b);
+    return _mm_castpd_si128(_mm_max_pd(c->lo, _mm_min_pd(c->hi, g)));
+}
+
+SSEU_MAP_KERNEL(f32_clip__sse2, simdops_clip_params, 4, 4, f32clip, f32_init, f32_op)
+SSEU_MAP_KERNEL(f64_clip__sse2, simdops_clip_params, 8, 4, f64clip, f64_init, f64_op)
+SSEU_MAP_KERNEL(f32_clip_scale_bias__sse2, simdops_clip_params, 4, 4, f32clip, f32_init, f32_sb_op)
+SSEU_MAP_KERNEL(f64_clip_scale_bias__sse2, simdops_clip_params, 8, 4, f64clip, f64_init, f64_sb_op)
+
+/* float16 without ScaleBias, in the integer domain. key(h) = +-(h & 0x7fff)
+ * orders non-NaN halves as their values (+0 and -0 equal). For float bounds
+ * (exact halves or not), with g a non-NaN half:
+ *   hi < g  <=>  key(g) > khi,  khi = largest key whose value <= hi
+ *   lo > g  <=>  key(g) < klo,  klo = smallest key whose value >= lo
+ * lo > hi makes every non-NaN g give lo (klo = INT16_MAX); lo <= hi makes the
+ * two cases exclusive, so y = (lo > g) ? lo_h : (hi < g) ? hi_h : g with lo_h,
+ * hi_h the bits f16_clip_one outputs. A NaN g matches neither. */
+typedef struct f16clip {
+    __m128i klo, khi, lo_h, hi_h;
+} f16clip;
+
+static int f16_key(uint16_t h) { return (h & 0x8000u) ? -(int)(h & 0x7fffu) : (int)h; }
+static uint16_t f16_from_key(int k) { return (uint16_t)(k < 0 ? 0x8000u | (unsigned)-k : (unsigned)k); }
+
+static void f16_init(f16clip *c, const simdops_clip_params *p)
+{
+    const float lo = p->min.f32, hi = p->max.f32;
+    uint16_t lo_h = simdops_f32_to_f16(lo), hi_h = simdops_f32_to_f16(hi);
+    int khi = f16_key(hi_h), klo = f16_key(lo_h);
+    if (simdops_f16_to_f32(f16_from_key(khi)) > hi)
+        khi--;
+    if (simdops_f16_to_f32(f16_from_key(klo)) < lo)
+        klo++;
+    if (lo > hi)
+        klo = INT16_MAX;
+    c->klo = _mm_set1_epi16((short)klo);
+    c->khi = _mm_set1_epi16((short)khi);
+    c->lo_h = _mm_set1_epi16((short)lo_h);
+    c->hi_h = _mm_set1_epi16((short)hi_h);
+}
+
+static inline __m128i f16_op(__m128i h, const f16clip *c)
+{
+    __m128i mag = _mm_and_si128(h, _mm_set1_epi16(0x7fff));
+    __m128i sign = _mm_srai_epi16(h, 15);
+    __m128i key = _mm_sub_epi16(_mm_xor_si128(mag, sign), sign);
+    __m128i nan = _mm_cmpgt_epi16(mag, _mm_set1_epi16(0x7c00));
+    __m128i above = _mm_andnot_si128(nan, _mm_cmpgt_epi16(key, c->khi));
+    __m128i below = _mm_andnot_si128(nan, _mm_cmpgt_epi16(c->klo, key));
+    return sseu_select(below, c->lo_h, sseu_select(above, c->hi_h, h));
+}
+
+SSEU_MAP_KERNEL(f16_clip__sse2, simdops_clip_params, 2, 4, f16clip, f16_init, f16_op)
+
+/* Integer ScaleBias: widen to int32, sseu_sb_epi32 in double, narrow (the
+ * results lie in [lo, hi], inside the type, so saturating packs are exact). */
+static void sb_init(sseu_sb *c, double lo, double hi, const simdops_clip_params *p)
+{
+    c->s = _mm_set1_pd((double)p->scale);
+    c->b = _mm_set1_pd((double)p->bias);
+    c->lo = _mm_set1_pd(lo);
+    c->hi = _mm_set1_pd(hi);
+}
+
+static void u8_sb_init(sseu_sb *c, const simdops_clip_params *p) { sb_init(c, p->min.u8, p->max.u8, p); }
+static void i8_sb_init(sseu_sb *c, const simdops_clip_params *p) { sb_init(c, p->min.i8, p->max.i8, p); }
+static void u16_sb_init(sseu_sb *c, const simdops_clip_params *p) { sb_init(c, p->min.u16, p->max.u16, p); }
+static void i16_sb_init(sseu_sb *c, const simdops_clip_params *p) { sb_init(c, p->min.i16, p->max.i16, p); }
+static void u32_sb_init(sseu_sb *c, const simdops_clip_params *p) { sb_init(c, p->min.u32, p->max.u32, p); }
+static void i32_sb_init(sseu_sb *c, const simdops_clip_params *p) { sb_init(c, p->min.i32, p->max.i32, p); }
+
+static inline __m128i u8_sb_op(__m128i x, const sseu_sb *c)
+{
+    const __m128i z = _mm_setzero_si128();
+    __m128i w0 = _mm_unpacklo_epi8(x, z), w1 = _mm_unpackhi_epi8(x, z);
+    __m128i q0 = sseu_sb_epi32(_mm_unpacklo_epi16(w0, z), c);
+    __m128i q1 = sseu_sb_epi32(_mm_unpackhi_epi16(w0, z), c);
+    __m128i q2 = sseu_sb_epi32(_mm_unpacklo_epi16(w1, z), c);
+    __m128i q3 = sseu_sb_epi32(_mm_unpackhi_epi16(w1, z), c);
+    return _mm_packus_epi16(_mm_packs_epi32(q0, q1), _mm_packs_epi32(q2, q3));
+}
+
+static inline __m128i i8_sb_op(__m128i x, const sseu_sb *c)
+{
+    __m128i w0 = _mm_srai_epi16(_mm_unpacklo_epi8(x, x), 8);
+    __m128i w1 = _mm_srai_epi16(_mm_unpackhi_epi8(x, x), 8);
+    __m128i q0 = sseu_sb_epi32(_mm_srai_epi32(_mm_unpacklo_epi16(w0, w0), 16), c);
+    __m128i q1 = sseu_sb_epi32(_mm_srai_epi32(_mm_unpackhi_epi16(w0, w0), 16), c);
+    __m128i q2 = sseu_sb_epi32(_mm_srai_epi32(_mm_unpacklo_epi16(w1, w1), 16), c);
+    __m128i q3 = sseu_sb_epi32(_mm_srai_epi32(_mm_unpackhi_epi16(w1, w1), 16), c);
+    return _mm_packs_epi16(_mm_packs_epi32(q0, q1), _mm_packs_epi32(q2, q3));
+}
+
+/* uint16 results exceed packssdw's range: pack r - 32768, then flip back. */
+static inline __m128i u16_sb_op(__m128i x, const sseu_sb *c)
+{
+    const __m128i z = _mm_setzero_si128(), off = _mm_set1_epi32(32768);
+    __m128i q0 = sseu_sb_epi32(_mm_unpacklo_epi16(x, z), c);
+    __m128i q1 = sseu_sb_epi32(_mm_unpackhi_epi16(x, z), c);
+    __m128i r = _mm_packs_epi32(_mm_sub_epi32(q0, off), _mm_sub_epi32(q1, off));
+    return _mm_xor_si128(r, _mm_set1_epi16((short)0x8000));
+}
+
+static inline __m128i i16_sb_op(__m128i x, const sseu_sb *c)
+{
+    __m128i q0 = sseu_sb_epi32(_mm_srai_epi32(_mm_unpacklo_epi16(x, x), 16), c);
+    __m128i q1 = sseu_sb_epi32(_mm_srai_epi32(_mm_unpackhi_epi16(x, x), 16), c);
+    return _mm_packs_epi32(q0, q1);
+}
+
+static inline __m128i i32_sb_op(__m128i x, const sseu_sb *c) { return sseu_sb_epi32(x, c); }
+
+/* uint32: v in [0, 2^32). cvttpd2dq is exact below 2^31 and gives 0x80000000
+ * above; there v - 2^31 is exact and converts to the low 31 bits, which are
+ * ORed in (below 2^31 that second conversion is <= 0 and is masked off). */
+static inline __m128i u32_sb_op(__m128i x, const sseu_sb *c)
+{
+    const __m128d two31 = _mm_set1_pd(2147483648.0);
+    __m128d d0, d1;
+    __m128i a, b;
+    sseu_cvtepu32_pd(x, &d0, &d1);
+    d0 = sseu_sb_pd(d0, c);
+    d1 = sseu_sb_pd(d1, c);
+    a = _mm_unpacklo_epi64(_mm_cvttpd_epi32(d0), _mm_cvttpd_epi32(d1));
+    b = _mm_unpacklo_epi64(_mm_cvttpd_epi32(_mm_sub_pd(d0, two31)),
+                           _mm_cvttpd_epi32(_mm_sub_pd(d1, two31)));
+    return _mm_or_si128(a, _mm_andnot_si128(_mm_srai_epi32(b, 31), b));
+}
+
+SSEU_MAP_KERNEL(u8_clip_scale_bias__sse2, simdops_clip_params, 1, 1, sseu_sb, u8_sb_init, u8_sb_op)
+SSEU_MAP_KERNEL(i8_clip_scale_bias__sse2, simdops_clip_params, 1, 1, sseu_sb, i8_sb_init, i8_sb_op)
+SSEU_MAP_KERNEL(u16_clip_scale_bias__sse2, simdops_clip_params, 2, 2, sseu_sb, u16_sb_init, u16_sb_op)
+SSEU_MAP_KERNEL(i16_clip_scale_bias__sse2, simdops_clip_params, 2, 2, sseu_sb, i16_sb_init, i16_sb_op)
+SSEU_MAP_KERNEL(u32_clip_scale_bias__sse2, simdops_clip_params, 4, 2, sseu_sb, u32_sb_init, u32_sb_op)
+SSEU_MAP_KERNEL(i32_clip_scale_bias__sse2, simdops_clip_params, 4, 4, sseu_sb, i32_sb_init, i32_sb_op)
+
+/* This runs on every CPU while dispatch builds the tables, so it must not
+ * execute SSE2: the volatile pointer stops the compiler from pairing the
+ * stores into vector instructions of this file's ISA. */
 int clip_register__sse2(simdops_kernel_table *t)
 {
-    (void)t;
+    simdops_kernel_table *volatile vt = t;
+    vt->clip[SIMDOPS_UINT8] = u8_clip__sse2;
+    vt->clip[SIMDOPS_INT8] = i8_clip__sse2;
+    vt->clip[SIMDOPS_UINT16] = u16_clip__sse2;
+    vt->clip[SIMDOPS_INT16] = i16_clip__sse2;
+    vt->clip[SIMDOPS_UINT32] = u32_clip__sse2;
+    vt->clip[SIMDOPS_INT32] = i32_clip__sse2;
+    vt->clip[SIMDOPS_FLOAT32] = f32_clip__sse2;
+    vt->clip[SIMDOPS_FLOAT64] = f64_clip__sse2;
+    vt->clip[SIMDOPS_FLOAT16] = f16_clip__sse2;
+    vt->clip_scale_bias[SIMDOPS_UINT8] = u8_clip_scale_bias__sse2;
+    vt->clip_scale_bias[SIMDOPS_INT8] = i8_clip_scale_bias__sse2;
+    vt->clip_scale_bias[SIMDOPS_UINT16] = u16_clip_scale_bias__sse2;
+    vt->clip_scale_bias[SIMDOPS_INT16] = i16_clip_scale_bias__sse2;
+    vt->clip_scale_bias[SIMDOPS_UINT32] = u32_clip_scale_bias__sse2;
+    vt->clip_scale_bias[SIMDOPS_INT32] = i32_clip_scale_bias__sse2;
+    vt->clip_scale_bias[SIMDOPS_FLOAT32] = f32_clip_scale_bias__sse2;
+    vt->clip_scale_bias[SIMDOPS_FLOAT64] = f64_clip_scale_bias__sse2;
     return 1;
 }
 #else

@@ -1,11 +1,178 @@
-/* shrink kernels for sse2: not written yet; the tier falls back to the one below. */
+/* shrink kernels for SSE2, as shrink_scalar.c. Integers: both branches are
+ * computed and selected by their (exclusive: neg_thr <= 0 <= thr) masks, the
+ * zero branch being what neither mask keeps. Lanes SSE2 cannot compare or
+ * min/max directly are XORed into a domain it can; the wrapping +-B then
+ * uses B XOR the flip, since (c ^ f) -+ (B ^ f) == c -+ B modulo the lane. */
 #include "../../internal.h"
 #include "../../isa.h"
 
 #if SIMDOPS_COMPILE_SSE2
+#include "../sse_util.h"
+
+/* thr, nthr, bounds are XORed with `f` where the op works flipped. */
+typedef struct ishrink {
+    __m128i thr, nthr, sub_lo, sub_hi, add_lo, add_hi, b, f;
+} ishrink;
+
+#define ISHRINK_INIT(name, field, set1, flip)                    \
+    static void name(ishrink *c, const simdops_shrink_params *p) \
+    {                                                            \
+        const __m128i f = flip;                                  \
+        c->f = f;                                                \
+        c->thr = _mm_xor_si128(set1(p->thr.field), f);           \
+        c->nthr = _mm_xor_si128(set1(p->neg_thr.field), f);      \
+        c->sub_lo = _mm_xor_si128(set1(p->sub_lo.field), f);     \
+        c->sub_hi = _mm_xor_si128(set1(p->sub_hi.field), f);     \
+        c->add_lo = _mm_xor_si128(set1(p->add_lo.field), f);     \
+        c->add_hi = _mm_xor_si128(set1(p->add_hi.field), f);     \
+        c->b = _mm_xor_si128(set1(p->bias.field), f);            \
+    }
+
+#define SET1_8(v) _mm_set1_epi8((char)(v))
+#define SET1_16(v) _mm_set1_epi16((short)(v))
+#define SET1_32(v) _mm_set1_epi32((int)(v))
+
+/* u8 compares flipped (pcmpgtb is signed), clamps unflipped (pmaxub/pminub). */
+static void u8_init(ishrink *c, const simdops_shrink_params *p)
+{
+    c->f = _mm_set1_epi8((char)0x80);
+    c->thr = _mm_xor_si128(SET1_8(p->thr.u8), c->f);
+    c->nthr = _mm_xor_si128(SET1_8(p->neg_thr.u8), c->f);
+    c->sub_lo = SET1_8(p->sub_lo.u8);
+    c->sub_hi = SET1_8(p->sub_hi.u8);
+    c->add_lo = SET1_8(p->add_lo.u8);
+    c->add_hi = SET1_8(p->add_hi.u8);
+    c->b = SET1_8(p->bias.u8);
+}
+
+/* i8 the other way round: compares unflipped, clamps flipped into epu8. */
+static void i8_init(ishrink *c, const simdops_shrink_params *p)
+{
+    const __m128i f = _mm_set1_epi8((char)0x80);
+    c->f = f;
+    c->thr = SET1_8(p->thr.i8);
+    c->nthr = SET1_8(p->neg_thr.i8);
+    c->sub_lo = _mm_xor_si128(SET1_8(p->sub_lo.i8), f);
+    c->sub_hi = _mm_xor_si128(SET1_8(p->sub_hi.i8), f);
+    c->add_lo = _mm_xor_si128(SET1_8(p->add_lo.i8), f);
+    c->add_hi = _mm_xor_si128(SET1_8(p->add_hi.i8), f);
+    c->b = _mm_xor_si128(SET1_8(p->bias.i8), f);
+}
+
+ISHRINK_INIT(u16_init, u16, SET1_16, _mm_set1_epi16((short)0x8000))
+ISHRINK_INIT(i16_init, i16, SET1_16, _mm_setzero_si128())
+ISHRINK_INIT(u32_init, u32, SET1_32, _mm_set1_epi32((int)0x80000000u))
+ISHRINK_INIT(i32_init, i32, SET1_32, _mm_setzero_si128())
+
+static inline __m128i pick(__m128i gt, __m128i a, __m128i lt, __m128i b)
+{
+    return _mm_or_si128(_mm_and_si128(gt, a), _mm_and_si128(lt, b));
+}
+
+static inline __m128i u8_op(__m128i x, const ishrink *c)
+{
+    __m128i xf = _mm_xor_si128(x, c->f);
+    __m128i gt = _mm_cmpgt_epi8(xf, c->thr), lt = _mm_cmpgt_epi8(c->nthr, xf);
+    __m128i s = _mm_sub_epi8(_mm_min_epu8(_mm_max_epu8(x, c->sub_lo), c->sub_hi), c->b);
+    __m128i a = _mm_add_epi8(_mm_min_epu8(_mm_max_epu8(x, c->add_lo), c->add_hi), c->b);
+    return pick(gt, s, lt, a);
+}
+
+static inline __m128i i8_op(__m128i x, const ishrink *c)
+{
+    __m128i xf = _mm_xor_si128(x, c->f);
+    __m128i gt = _mm_cmpgt_epi8(x, c->thr), lt = _mm_cmpgt_epi8(c->nthr, x);
+    __m128i s = _mm_sub_epi8(_mm_min_epu8(_mm_max_epu8(xf, c->sub_lo), c->sub_hi), c->b);
+    __m128i a = _mm_add_epi8(_mm_min_epu8(_mm_max_epu8(xf, c->add_lo), c->add_hi), c->b);
+    return pick(gt, s, lt, a);
+}
+
+/* u16 (flipped) and i16. */
+static inline __m128i x16_op(__m128i x, const ishrink *c)
+{
+    __m128i xf = _mm_xor_si128(x, c->f);
+    __m128i gt = _mm_cmpgt_epi16(xf, c->thr), lt = _mm_cmpgt_epi16(c->nthr, xf);
+    __m128i s = _mm_sub_epi16(_mm_min_epi16(_mm_max_epi16(xf, c->sub_lo), c->sub_hi), c->b);
+    __m128i a = _mm_add_epi16(_mm_min_epi16(_mm_max_epi16(xf, c->add_lo), c->add_hi), c->b);
+    return pick(gt, s, lt, a);
+}
+
+/* u32 (flipped) and i32. The two clamps share their compares' input. */
+static inline __m128i x32_op(__m128i x, const ishrink *c)
+{
+    __m128i xf = _mm_xor_si128(x, c->f);
+    __m128i gt = _mm_cmpgt_epi32(xf, c->thr), lt = _mm_cmpgt_epi32(c->nthr, xf);
+    __m128i s = sseu_min_epi32(sseu_max_epi32(xf, c->sub_lo), c->sub_hi);
+    __m128i a = sseu_min_epi32(sseu_max_epi32(xf, c->add_lo), c->add_hi);
+    return pick(gt, _mm_sub_epi32(s, c->b), lt, _mm_add_epi32(a, c->b));
+}
+
+SSEU_MAP_KERNEL(u8_shrink__sse2, simdops_shrink_params, 1, 4, ishrink, u8_init, u8_op)
+SSEU_MAP_KERNEL(i8_shrink__sse2, simdops_shrink_params, 1, 4, ishrink, i8_init, i8_op)
+SSEU_MAP_KERNEL(u16_shrink__sse2, simdops_shrink_params, 2, 4, ishrink, u16_init, x16_op)
+SSEU_MAP_KERNEL(i16_shrink__sse2, simdops_shrink_params, 2, 4, ishrink, i16_init, x16_op)
+SSEU_MAP_KERNEL(u32_shrink__sse2, simdops_shrink_params, 4, 4, ishrink, u32_init, x32_op)
+SSEU_MAP_KERNEL(i32_shrink__sse2, simdops_shrink_params, 4, 4, ishrink, i32_init, x32_op)
+
+/* Floats: a NaN x fails both compares and is kept by the unordered mask;
+ * everything else outside the branches becomes +0.0 (all bits clear). */
+typedef struct f32shrink {
+    __m128 thr, nthr, b;
+} f32shrink;
+
+typedef struct f64shrink {
+    __m128d thr, nthr, b;
+} f64shrink;
+
+static void f32_init(f32shrink *c, const simdops_shrink_params *p)
+{
+    c->thr = _mm_set1_ps(p->thr.f32);
+    c->nthr = _mm_set1_ps(p->neg_thr.f32);
+    c->b = _mm_set1_ps(p->bias.f32);
+}
+
+static void f64_init(f64shrink *c, const simdops_shrink_params *p)
+{
+    c->thr = _mm_set1_pd(p->thr.f64);
+    c->nthr = _mm_set1_pd(p->neg_thr.f64);
+    c->b = _mm_set1_pd(p->bias.f64);
+}
+
+static inline __m128i f32_op(__m128i v, const f32shrink *c)
+{
+    __m128 x = _mm_castsi128_ps(v);
+    __m128 gt = _mm_cmpgt_ps(x, c->thr), lt = _mm_cmplt_ps(x, c->nthr);
+    __m128 nan = _mm_cmpunord_ps(x, x);
+    __m128 y = _mm_or_ps(_mm_and_ps(gt, _mm_sub_ps(x, c->b)), _mm_and_ps(lt, _mm_add_ps(x, c->b)));
+    return _mm_castps_si128(_mm_or_ps(y, _mm_and_ps(nan, x)));
+}
+
+static inline __m128i f64_op(__m128i v, const f64shrink *c)
+{
+    __m128d x = _mm_castsi128_pd(v);
+    __m128d gt = _mm_cmpgt_pd(x, c->thr), lt = _mm_cmplt_pd(x, c->nthr);
+    __m128d nan = _mm_cmpunord_pd(x, x);
+    __m128d y = _mm_or_pd(_mm_and_pd(gt, _mm_sub_pd(x, c->b)), _mm_and_pd(lt, _mm_add_pd(x, c->b)));
+    return _mm_castpd_si128(_mm_or_pd(y, _mm_and_pd(nan, x)));
+}
+
+SSEU_MAP_KERNEL(f32_shrink__sse2, simdops_shrink_params, 4, 4, f32shrink, f32_init, f32_op)
+SSEU_MAP_KERNEL(f64_shrink__sse2, simdops_shrink_params, 8, 4, f64shrink, f64_init, f64_op)
+
+/* This runs on every CPU while dispatch builds the tables, so it must not
+ * execute SSE2: the volatile pointer stops the compiler from pairing the
+ * stores into vector instructions of this file's ISA. */
 int shrink_register__sse2(simdops_kernel_table *t)
 {
-    (void)t;
+    simdops_kernel_table *volatile vt = t;
+    vt->shrink[SIMDOPS_UINT8] = u8_shrink__sse2;
+    vt->shrink[SIMDOPS_INT8] = i8_shrink__sse2;
+    vt->shrink[SIMDOPS_UINT16] = u16_shrink__sse2;
+    vt->shrink[SIMDOPS_INT16] = i16_shrink__sse2;
+    vt->shrink[SIMDOPS_UINT32] = u32_shrink__sse2;
+    vt->shrink[SIMDOPS_INT32] = i32_shrink__sse2;
+    vt->shrink[SIMDOPS_FLOAT32] = f32_shrink__sse2;
+    vt->shrink[SIMDOPS_FLOAT64] = f64_shrink__sse2;
     return 1;
 }
 #else

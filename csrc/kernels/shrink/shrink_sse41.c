@@ -1,11 +1,78 @@
-/* shrink kernels for sse41: not written yet; the tier falls back to the one below. */
+/* shrink kernels for SSE4.1: i8, i32 and u32, where pminsb/pmaxsb and
+ * pminsd/pmaxsd replace the SSE2 emulations. The other dtypes inherit the
+ * SSE2 kernels, which use nothing SSE4.1 improves (u8/u16 still need a flip
+ * for their compares, i16 and floats are native in SSE2). Semantics as in
+ * shrink_sse2.c: exclusive branch masks, the zero branch is what neither keeps. */
 #include "../../internal.h"
 #include "../../isa.h"
 
 #if SIMDOPS_COMPILE_SSE41
+#include <smmintrin.h>
+
+#include "../sse_util.h"
+
+/* u32 works XORed with 2^31 (pcmpgtd is signed); B is flipped too, since
+ * (c ^ f) -+ (B ^ f) == c -+ B modulo 2^32. */
+typedef struct ishrink {
+    __m128i thr, nthr, sub_lo, sub_hi, add_lo, add_hi, b, f;
+} ishrink;
+
+#define ISHRINK_INIT(name, field, set1, flip)                    \
+    static void name(ishrink *c, const simdops_shrink_params *p) \
+    {                                                            \
+        const __m128i f = flip;                                  \
+        c->f = f;                                                \
+        c->thr = _mm_xor_si128(set1(p->thr.field), f);           \
+        c->nthr = _mm_xor_si128(set1(p->neg_thr.field), f);      \
+        c->sub_lo = _mm_xor_si128(set1(p->sub_lo.field), f);     \
+        c->sub_hi = _mm_xor_si128(set1(p->sub_hi.field), f);     \
+        c->add_lo = _mm_xor_si128(set1(p->add_lo.field), f);     \
+        c->add_hi = _mm_xor_si128(set1(p->add_hi.field), f);     \
+        c->b = _mm_xor_si128(set1(p->bias.field), f);            \
+    }
+
+#define SET1_8(v) _mm_set1_epi8((char)(v))
+#define SET1_32(v) _mm_set1_epi32((int)(v))
+
+ISHRINK_INIT(i8_init, i8, SET1_8, _mm_setzero_si128())
+ISHRINK_INIT(u32_init, u32, SET1_32, _mm_set1_epi32((int)0x80000000u))
+ISHRINK_INIT(i32_init, i32, SET1_32, _mm_setzero_si128())
+
+static inline __m128i pick(__m128i gt, __m128i a, __m128i lt, __m128i b)
+{
+    return _mm_or_si128(_mm_and_si128(gt, a), _mm_and_si128(lt, b));
+}
+
+static inline __m128i i8_op(__m128i x, const ishrink *c)
+{
+    __m128i gt = _mm_cmpgt_epi8(x, c->thr), lt = _mm_cmpgt_epi8(c->nthr, x);
+    __m128i s = _mm_sub_epi8(_mm_min_epi8(_mm_max_epi8(x, c->sub_lo), c->sub_hi), c->b);
+    __m128i a = _mm_add_epi8(_mm_min_epi8(_mm_max_epi8(x, c->add_lo), c->add_hi), c->b);
+    return pick(gt, s, lt, a);
+}
+
+static inline __m128i x32_op(__m128i x, const ishrink *c)
+{
+    __m128i xf = _mm_xor_si128(x, c->f);
+    __m128i gt = _mm_cmpgt_epi32(xf, c->thr), lt = _mm_cmpgt_epi32(c->nthr, xf);
+    __m128i s = _mm_sub_epi32(_mm_min_epi32(_mm_max_epi32(xf, c->sub_lo), c->sub_hi), c->b);
+    __m128i a = _mm_add_epi32(_mm_min_epi32(_mm_max_epi32(xf, c->add_lo), c->add_hi), c->b);
+    return pick(gt, s, lt, a);
+}
+
+SSEU_MAP_KERNEL(i8_shrink__sse41, simdops_shrink_params, 1, 4, ishrink, i8_init, i8_op)
+SSEU_MAP_KERNEL(u32_shrink__sse41, simdops_shrink_params, 4, 4, ishrink, u32_init, x32_op)
+SSEU_MAP_KERNEL(i32_shrink__sse41, simdops_shrink_params, 4, 4, ishrink, i32_init, x32_op)
+
+/* This runs on every CPU while dispatch builds the tables, so it must not
+ * execute SSE4.1: the volatile pointer stops the compiler from pairing the
+ * stores into vector instructions of this file's ISA. */
 int shrink_register__sse41(simdops_kernel_table *t)
 {
-    (void)t;
+    simdops_kernel_table *volatile vt = t;
+    vt->shrink[SIMDOPS_INT8] = i8_shrink__sse41;
+    vt->shrink[SIMDOPS_UINT32] = u32_shrink__sse41;
+    vt->shrink[SIMDOPS_INT32] = i32_shrink__sse41;
     return 1;
 }
 #else
