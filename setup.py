@@ -69,6 +69,9 @@ ext = Extension(
     sources=["src/simdops/_core.pyx"] + COMMON_C,
     include_dirs=INCLUDE,
     extra_compile_args=BASE_FLAGS,
+    # the kernel objects are linked as extra_objects, which setuptools does not
+    # watch: list every C file so a changed kernel triggers a rebuild
+    depends=sorted(glob.glob(os.path.join(CSRC, "**", "*.[ch]"), recursive=True)),
 )
 
 setup(

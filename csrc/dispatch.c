@@ -67,11 +67,15 @@ static void build(void)
         memset(t, 0, sizeof(*t));
         t->isa = tiers[i].name;
         compiled[i] = 0;
-        for (int k = 0; k < 4; k++)
-            compiled[i] |= tiers[i].parts[k](t);
+        /* Register functions live in ISA translation units, where the compiler
+         * may use the ISA even for plain stores: run them only on CPUs that
+         * have it. */
+        if (tiers[i].supported(cpu) && (i == 0 || usable[i - 1]))
+            for (int k = 0; k < 4; k++)
+                compiled[i] |= tiers[i].parts[k](t);
         if (i > 0)
             inherit(t, &tables[i - 1]);
-        usable[i] = compiled[i] && tiers[i].supported(cpu) && (i == 0 || usable[i - 1]);
+        usable[i] = compiled[i];
         if (usable[i])
             active = i;
     }

@@ -11,7 +11,7 @@ def info(argv):
     active = simdops.isa()
     print(f"simdops {simdops.__version__} (numpy {np.__version__}, Python {sys.version.split()[0]})")
     print(f"CPU features:   {_core.cpu_features() or '(none detected)'}")
-    print(f"compiled ISAs:  {', '.join(_core.compiled_isas())}")
+    print(f"known ISAs:     {', '.join(_core.known_isas())}")
     print(f"available ISAs: {', '.join(simdops.available_isas())}")
     print(f"active ISA:     {active}")
     print("kernels (entry, dtype: tier providing it):")

@@ -453,8 +453,3 @@ def kernel_origins(str isa_name):
             origin = j
         result[(field, dname)] = (<bytes>simdops_tier_name(origin)).decode()
     return result
-
-
-def compiled_isas():
-    return tuple((<bytes>simdops_tier_name(i)).decode() for i in range(simdops_tier_count())
-                 if simdops_tier_compiled(i))

@@ -134,7 +134,9 @@ int simdops_clip_params_init(simdops_dtype dtype, simdops_number min, simdops_nu
 int simdops_shrink_params_init(simdops_dtype dtype, simdops_number bias,
                                simdops_number threshold, simdops_shrink_params *p);
 
-/* Contiguous 1-D forms: n elements, x and y may be the same pointer. */
+/* Contiguous 1-D forms: n elements, x and y may be the same pointer. The
+ * params must come from the *_params_init functions above (the SIMD kernels
+ * rely on the invariants those establish). */
 int simdops_clip_1d(simdops_dtype dtype, const void *x, void *y, int64_t n,
                     const simdops_clip_params *p, int scale_bias);
 int simdops_shrink_1d(simdops_dtype dtype, const void *x, void *y, int64_t n,

@@ -260,29 +260,25 @@ SSEU_MAP_KERNEL(i16_clip_scale_bias__sse2, simdops_clip_params, 2, 2, sseu_sb, i
 SSEU_MAP_KERNEL(u32_clip_scale_bias__sse2, simdops_clip_params, 4, 2, sseu_sb, u32_sb_init, u32_sb_op)
 SSEU_MAP_KERNEL(i32_clip_scale_bias__sse2, simdops_clip_params, 4, 4, sseu_sb, i32_sb_init, i32_sb_op)
 
-/* This runs on every CPU while dispatch builds the tables, so it must not
- * execute SSE2: the volatile pointer stops the compiler from pairing the
- * stores into vector instructions of this file's ISA. */
 int clip_register__sse2(simdops_kernel_table *t)
 {
-    simdops_kernel_table *volatile vt = t;
-    vt->clip[SIMDOPS_UINT8] = u8_clip__sse2;
-    vt->clip[SIMDOPS_INT8] = i8_clip__sse2;
-    vt->clip[SIMDOPS_UINT16] = u16_clip__sse2;
-    vt->clip[SIMDOPS_INT16] = i16_clip__sse2;
-    vt->clip[SIMDOPS_UINT32] = u32_clip__sse2;
-    vt->clip[SIMDOPS_INT32] = i32_clip__sse2;
-    vt->clip[SIMDOPS_FLOAT32] = f32_clip__sse2;
-    vt->clip[SIMDOPS_FLOAT64] = f64_clip__sse2;
-    vt->clip[SIMDOPS_FLOAT16] = f16_clip__sse2;
-    vt->clip_scale_bias[SIMDOPS_UINT8] = u8_clip_scale_bias__sse2;
-    vt->clip_scale_bias[SIMDOPS_INT8] = i8_clip_scale_bias__sse2;
-    vt->clip_scale_bias[SIMDOPS_UINT16] = u16_clip_scale_bias__sse2;
-    vt->clip_scale_bias[SIMDOPS_INT16] = i16_clip_scale_bias__sse2;
-    vt->clip_scale_bias[SIMDOPS_UINT32] = u32_clip_scale_bias__sse2;
-    vt->clip_scale_bias[SIMDOPS_INT32] = i32_clip_scale_bias__sse2;
-    vt->clip_scale_bias[SIMDOPS_FLOAT32] = f32_clip_scale_bias__sse2;
-    vt->clip_scale_bias[SIMDOPS_FLOAT64] = f64_clip_scale_bias__sse2;
+    t->clip[SIMDOPS_UINT8] = u8_clip__sse2;
+    t->clip[SIMDOPS_INT8] = i8_clip__sse2;
+    t->clip[SIMDOPS_UINT16] = u16_clip__sse2;
+    t->clip[SIMDOPS_INT16] = i16_clip__sse2;
+    t->clip[SIMDOPS_UINT32] = u32_clip__sse2;
+    t->clip[SIMDOPS_INT32] = i32_clip__sse2;
+    t->clip[SIMDOPS_FLOAT32] = f32_clip__sse2;
+    t->clip[SIMDOPS_FLOAT64] = f64_clip__sse2;
+    t->clip[SIMDOPS_FLOAT16] = f16_clip__sse2;
+    t->clip_scale_bias[SIMDOPS_UINT8] = u8_clip_scale_bias__sse2;
+    t->clip_scale_bias[SIMDOPS_INT8] = i8_clip_scale_bias__sse2;
+    t->clip_scale_bias[SIMDOPS_UINT16] = u16_clip_scale_bias__sse2;
+    t->clip_scale_bias[SIMDOPS_INT16] = i16_clip_scale_bias__sse2;
+    t->clip_scale_bias[SIMDOPS_UINT32] = u32_clip_scale_bias__sse2;
+    t->clip_scale_bias[SIMDOPS_INT32] = i32_clip_scale_bias__sse2;
+    t->clip_scale_bias[SIMDOPS_FLOAT32] = f32_clip_scale_bias__sse2;
+    t->clip_scale_bias[SIMDOPS_FLOAT64] = f64_clip_scale_bias__sse2;
     return 1;
 }
 #else

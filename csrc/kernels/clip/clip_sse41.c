@@ -105,20 +105,16 @@ SSEU_MAP_KERNEL(u16_clip_scale_bias__sse41, simdops_clip_params, 2, 2, sseu_sb, 
 SSEU_MAP_KERNEL(i16_clip_scale_bias__sse41, simdops_clip_params, 2, 2, sseu_sb, i16_sb_init, i16_sb_op)
 SSEU_MAP_KERNEL(u32_clip_scale_bias__sse41, simdops_clip_params, 4, 2, sseu_sb, u32_sb_init, u32_sb_op)
 
-/* This runs on every CPU while dispatch builds the tables, so it must not
- * execute SSE4.1: the volatile pointer stops the compiler from pairing the
- * stores into vector instructions of this file's ISA. */
 int clip_register__sse41(simdops_kernel_table *t)
 {
-    simdops_kernel_table *volatile vt = t;
-    vt->clip[SIMDOPS_INT8] = i8_clip__sse41;
-    vt->clip[SIMDOPS_UINT16] = u16_clip__sse41;
-    vt->clip[SIMDOPS_UINT32] = u32_clip__sse41;
-    vt->clip[SIMDOPS_INT32] = i32_clip__sse41;
-    vt->clip_scale_bias[SIMDOPS_INT8] = i8_clip_scale_bias__sse41;
-    vt->clip_scale_bias[SIMDOPS_UINT16] = u16_clip_scale_bias__sse41;
-    vt->clip_scale_bias[SIMDOPS_INT16] = i16_clip_scale_bias__sse41;
-    vt->clip_scale_bias[SIMDOPS_UINT32] = u32_clip_scale_bias__sse41;
+    t->clip[SIMDOPS_INT8] = i8_clip__sse41;
+    t->clip[SIMDOPS_UINT16] = u16_clip__sse41;
+    t->clip[SIMDOPS_UINT32] = u32_clip__sse41;
+    t->clip[SIMDOPS_INT32] = i32_clip__sse41;
+    t->clip_scale_bias[SIMDOPS_INT8] = i8_clip_scale_bias__sse41;
+    t->clip_scale_bias[SIMDOPS_UINT16] = u16_clip_scale_bias__sse41;
+    t->clip_scale_bias[SIMDOPS_INT16] = i16_clip_scale_bias__sse41;
+    t->clip_scale_bias[SIMDOPS_UINT32] = u32_clip_scale_bias__sse41;
     return 1;
 }
 #else

@@ -159,20 +159,16 @@ static inline __m128i f64_op(__m128i v, const f64shrink *c)
 SSEU_MAP_KERNEL(f32_shrink__sse2, simdops_shrink_params, 4, 4, f32shrink, f32_init, f32_op)
 SSEU_MAP_KERNEL(f64_shrink__sse2, simdops_shrink_params, 8, 4, f64shrink, f64_init, f64_op)
 
-/* This runs on every CPU while dispatch builds the tables, so it must not
- * execute SSE2: the volatile pointer stops the compiler from pairing the
- * stores into vector instructions of this file's ISA. */
 int shrink_register__sse2(simdops_kernel_table *t)
 {
-    simdops_kernel_table *volatile vt = t;
-    vt->shrink[SIMDOPS_UINT8] = u8_shrink__sse2;
-    vt->shrink[SIMDOPS_INT8] = i8_shrink__sse2;
-    vt->shrink[SIMDOPS_UINT16] = u16_shrink__sse2;
-    vt->shrink[SIMDOPS_INT16] = i16_shrink__sse2;
-    vt->shrink[SIMDOPS_UINT32] = u32_shrink__sse2;
-    vt->shrink[SIMDOPS_INT32] = i32_shrink__sse2;
-    vt->shrink[SIMDOPS_FLOAT32] = f32_shrink__sse2;
-    vt->shrink[SIMDOPS_FLOAT64] = f64_shrink__sse2;
+    t->shrink[SIMDOPS_UINT8] = u8_shrink__sse2;
+    t->shrink[SIMDOPS_INT8] = i8_shrink__sse2;
+    t->shrink[SIMDOPS_UINT16] = u16_shrink__sse2;
+    t->shrink[SIMDOPS_INT16] = i16_shrink__sse2;
+    t->shrink[SIMDOPS_UINT32] = u32_shrink__sse2;
+    t->shrink[SIMDOPS_INT32] = i32_shrink__sse2;
+    t->shrink[SIMDOPS_FLOAT32] = f32_shrink__sse2;
+    t->shrink[SIMDOPS_FLOAT64] = f64_shrink__sse2;
     return 1;
 }
 #else

@@ -64,15 +64,11 @@ SSEU_MAP_KERNEL(i8_shrink__sse41, simdops_shrink_params, 1, 4, ishrink, i8_init,
 SSEU_MAP_KERNEL(u32_shrink__sse41, simdops_shrink_params, 4, 4, ishrink, u32_init, x32_op)
 SSEU_MAP_KERNEL(i32_shrink__sse41, simdops_shrink_params, 4, 4, ishrink, i32_init, x32_op)
 
-/* This runs on every CPU while dispatch builds the tables, so it must not
- * execute SSE4.1: the volatile pointer stops the compiler from pairing the
- * stores into vector instructions of this file's ISA. */
 int shrink_register__sse41(simdops_kernel_table *t)
 {
-    simdops_kernel_table *volatile vt = t;
-    vt->shrink[SIMDOPS_INT8] = i8_shrink__sse41;
-    vt->shrink[SIMDOPS_UINT32] = u32_shrink__sse41;
-    vt->shrink[SIMDOPS_INT32] = i32_shrink__sse41;
+    t->shrink[SIMDOPS_INT8] = i8_shrink__sse41;
+    t->shrink[SIMDOPS_UINT32] = u32_shrink__sse41;
+    t->shrink[SIMDOPS_INT32] = i32_shrink__sse41;
     return 1;
 }
 #else
