@@ -1,11 +1,110 @@
-/* shrink kernels for neon: not written yet; the tier falls back to the one below. */
+/* shrink kernels for NEON (AArch64 Advanced SIMD), bit for bit those of
+ * shrink_scalar.c: both branches computed, then selected by the compares. */
 #include "../../internal.h"
 #include "../../isa.h"
 
 #if SIMDOPS_COMPILE_NEON
+#include "../neon_util.h"
+
+/* Integers: x > thr -> clamp(x, sub_lo, sub_hi) - B, x < neg_thr ->
+ * clamp(x, add_lo, add_hi) + B, else 0; wrapping add/sub never wrap once x is
+ * clamped (see simdops_shrink_params; lo <= hi there). */
+#define SHRINK_INT(name, SUF, VT, field, ESIZE)                                           \
+    static inline VT name##_v(VT v, const VT *c)                                          \
+    {                                                                                     \
+        VT sub = vsubq_##SUF(vminq_##SUF(vmaxq_##SUF(v, c[3]), c[4]), c[2]);              \
+        VT add = vaddq_##SUF(vminq_##SUF(vmaxq_##SUF(v, c[5]), c[6]), c[2]);              \
+        VT addz = vbslq_##SUF(vcltq_##SUF(v, c[1]), add, vdupq_n_##SUF(0));               \
+        return vbslq_##SUF(vcgtq_##SUF(v, c[0]), sub, addz);                              \
+    }                                                                                     \
+    static void name(const void *x, void *y, size_t n, const simdops_shrink_params *p)    \
+    {                                                                                     \
+        const VT c[7] = {vdupq_n_##SUF(p->thr.field),    vdupq_n_##SUF(p->neg_thr.field), \
+                         vdupq_n_##SUF(p->bias.field),   vdupq_n_##SUF(p->sub_lo.field),  \
+                         vdupq_n_##SUF(p->sub_hi.field), vdupq_n_##SUF(p->add_lo.field),  \
+                         vdupq_n_##SUF(p->add_hi.field)};                                 \
+        SIMDOPS_NEON_MAP4(VT, simdops_ld_##SUF, simdops_st_##SUF, ESIZE, x, y, n, OP);    \
+    }
+
+#define OP(v) u8_shrink__neon_v(v, c)
+SHRINK_INT(u8_shrink__neon, u8, uint8x16_t, u8, 1)
+#undef OP
+#define OP(v) i8_shrink__neon_v(v, c)
+SHRINK_INT(i8_shrink__neon, s8, int8x16_t, i8, 1)
+#undef OP
+#define OP(v) u16_shrink__neon_v(v, c)
+SHRINK_INT(u16_shrink__neon, u16, uint16x8_t, u16, 2)
+#undef OP
+#define OP(v) i16_shrink__neon_v(v, c)
+SHRINK_INT(i16_shrink__neon, s16, int16x8_t, i16, 2)
+#undef OP
+#define OP(v) u32_shrink__neon_v(v, c)
+SHRINK_INT(u32_shrink__neon, u32, uint32x4_t, u32, 4)
+#undef OP
+#define OP(v) i32_shrink__neon_v(v, c)
+SHRINK_INT(i32_shrink__neon, s32, int32x4_t, i32, 4)
+#undef OP
+
+/* Floats: the "otherwise" lanes give +0.0 (all bits clear) unless x is NaN,
+ * which passes through with its own bits: x & (x != x). */
+#define SHRINK_FLOAT(name, SUF, USUF, VT, UVT, field, ESIZE)                                    \
+    static inline VT name##_v(VT v, VT thr, VT neg_thr, VT b)                                   \
+    {                                                                                           \
+        UVT gt = vcgtq_##SUF(v, thr), lt = vcltq_##SUF(v, neg_thr);                             \
+        UVT bits = vreinterpretq_##USUF##_##SUF(v);                                             \
+        UVT nan = vbicq_##USUF(bits, vceqq_##SUF(v, v));                                        \
+        UVT sub = vreinterpretq_##USUF##_##SUF(vsubq_##SUF(v, b));                              \
+        UVT add = vreinterpretq_##USUF##_##SUF(vaddq_##SUF(v, b));                              \
+        return vreinterpretq_##SUF##_##USUF(vbslq_##USUF(gt, sub, vbslq_##USUF(lt, add, nan))); \
+    }                                                                                           \
+    static void name(const void *x, void *y, size_t n, const simdops_shrink_params *p)          \
+    {                                                                                           \
+        const VT thr = vdupq_n_##SUF(p->thr.field), neg_thr = vdupq_n_##SUF(p->neg_thr.field);  \
+        const VT b = vdupq_n_##SUF(p->bias.field);                                              \
+        SIMDOPS_NEON_MAP4(VT, simdops_ld_##SUF, simdops_st_##SUF, ESIZE, x, y, n, OP);          \
+    }
+
+#define OP(v) f32_shrink__neon_v(v, thr, neg_thr, b)
+SHRINK_FLOAT(f32_shrink__neon, f32, u32, float32x4_t, uint32x4_t, f32, 4)
+#undef OP
+#define OP(v) f64_shrink__neon_v(v, thr, neg_thr, b)
+SHRINK_FLOAT(f64_shrink__neon, f64, u64, float64x2_t, uint64x2_t, f64, 8)
+#undef OP
+
+/* float16: compares and x -/+ bias in float32, one rounding back to half
+ * (as shrink_scalar.c); a NaN keeps the input's half bits. */
+static inline uint16x8_t f16_shrink_v(uint16x8_t h, float32x4_t thr, float32x4_t neg_thr,
+                                      float32x4_t b)
+{
+    float32x4_t lo = simdops_f16_lo(h), hi = simdops_f16_hi(h);
+    uint16x8_t gt = simdops_mask32to16(vcgtq_f32(lo, thr), vcgtq_f32(hi, thr));
+    uint16x8_t lt = simdops_mask32to16(vcltq_f32(lo, neg_thr), vcltq_f32(hi, neg_thr));
+    uint16x8_t num = simdops_mask32to16(vceqq_f32(lo, lo), vceqq_f32(hi, hi));
+    uint16x8_t sub = simdops_f32x2_to_f16(vsubq_f32(lo, b), vsubq_f32(hi, b));
+    uint16x8_t add = simdops_f32x2_to_f16(vaddq_f32(lo, b), vaddq_f32(hi, b));
+    return vbslq_u16(gt, sub, vbslq_u16(lt, add, vbicq_u16(h, num)));
+}
+
+static void f16_shrink__neon(const void *x, void *y, size_t n, const simdops_shrink_params *p)
+{
+    const float32x4_t thr = vdupq_n_f32(p->thr.f32), neg_thr = vdupq_n_f32(p->neg_thr.f32);
+    const float32x4_t b = vdupq_n_f32(p->bias.f32);
+#define OP(v) f16_shrink_v(v, thr, neg_thr, b)
+    SIMDOPS_NEON_MAP4(uint16x8_t, simdops_ld_u16, simdops_st_u16, 2, x, y, n, OP);
+#undef OP
+}
+
 int shrink_register__neon(simdops_kernel_table *t)
 {
-    (void)t;
+    t->shrink[SIMDOPS_UINT8] = u8_shrink__neon;
+    t->shrink[SIMDOPS_INT8] = i8_shrink__neon;
+    t->shrink[SIMDOPS_UINT16] = u16_shrink__neon;
+    t->shrink[SIMDOPS_INT16] = i16_shrink__neon;
+    t->shrink[SIMDOPS_UINT32] = u32_shrink__neon;
+    t->shrink[SIMDOPS_INT32] = i32_shrink__neon;
+    t->shrink[SIMDOPS_FLOAT32] = f32_shrink__neon;
+    t->shrink[SIMDOPS_FLOAT64] = f64_shrink__neon;
+    t->shrink[SIMDOPS_FLOAT16] = f16_shrink__neon;
     return 1;
 }
 #else
