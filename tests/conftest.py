@@ -1,0 +1,66 @@
+"""Shared fixtures and helpers for the simdops test suite.
+
+SIMDOPS_HYPOTHESIS_PROFILE=thorough runs 1000 examples per property test."""
+import os
+import sys
+import zlib
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, settings
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import simdops  # noqa: E402
+from reference import mismatch_report  # noqa: E402
+
+settings.register_profile(
+    "default", deadline=None, max_examples=100,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile(
+    "thorough", deadline=None, max_examples=1000,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.load_profile(os.environ.get("SIMDOPS_HYPOTHESIS_PROFILE", "default"))
+
+
+def pytest_configure(config):
+    # float32(huge scale) overflowing to inf inside simdops is intended
+    config.addinivalue_line("filterwarnings", "ignore:overflow encountered in cast:RuntimeWarning")
+
+
+ISAS = simdops.available_isas()
+SIMD_ISAS = tuple(i for i in ISAS if i != "scalar")
+
+
+def check_all_isas(fn, expected, x=None, nan_bits=True, context=""):
+    """Run fn() under every available ISA; each result must match expected
+    (bitwise; NaN-ness only for computed NaNs when nan_bits is False)."""
+    for isa in ISAS:
+        with simdops.use_isa(isa):
+            got = fn()
+        msg = mismatch_report(got, expected, x, nan_bits)
+        assert msg is None, f"[isa={isa}] {context}: {msg}"
+
+
+@pytest.fixture
+def rng(request):
+    # a stable seed per test, so failures reproduce
+    seed = zlib.crc32(request.node.nodeid.encode())
+    return np.random.default_rng(seed)
+
+
+def random_bits(rng, n, dtype):
+    """n values of dtype with uniformly random bit patterns."""
+    dtype = np.dtype(dtype)
+    return np.frombuffer(rng.bytes(n * dtype.itemsize), dtype=dtype).copy()
+
+
+def sprinkle(rng, arr, values):
+    """arr with some entries replaced by the given values at random places."""
+    arr = arr.copy()
+    if arr.size and len(values):
+        k = min(arr.size, len(values))
+        idx = rng.choice(arr.size, size=k, replace=False)
+        values = np.asarray(values).astype(arr.dtype)
+        arr.reshape(-1)[idx] = values[rng.permutation(len(values))[:k]]
+    return arr

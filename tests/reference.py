@@ -1,0 +1,362 @@
+"""Independent references for simdops' array API (SPEC §3, §4).
+
+Written from the contract, not from the C code: floats use numpy's float
+arithmetic (correctly rounded, no FMA), integers and the fixed-point requant
+stage use Python ints (exact), rounding rules are stated as what they are
+(round half up, round half away from zero) rather than as bit tricks.
+"""
+import math
+from fractions import Fraction
+
+import numpy as np
+
+FLOAT_DTYPES = (np.float32, np.float16, np.float64)
+INT_DTYPES = (np.uint8, np.int8, np.uint16, np.int16, np.uint32, np.int32, np.uint64, np.int64)
+CLIP_DTYPES = FLOAT_DTYPES + INT_DTYPES
+SHRINK_DTYPES = FLOAT_DTYPES + INT_DTYPES[:6]
+HARDMAX_DTYPES = FLOAT_DTYPES
+REQUANT_OUT = {"uint8": (0, 255), "int8": (-128, 127), "int16": (-32768, 32767)}
+
+INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
+
+# (mantissa bits incl. the implicit one, minimum normal exponent, maximum exponent)
+_FLOAT_FORMAT = {np.dtype(np.float16): (11, -14, 15),
+                 np.dtype(np.float32): (24, -126, 127),
+                 np.dtype(np.float64): (53, -1022, 1023)}
+
+
+def is_float(dtype):
+    return np.dtype(dtype).kind == "f"
+
+
+def int_range(dtype):
+    info = np.iinfo(dtype)
+    return int(info.min), int(info.max)
+
+
+def saturate(v, dtype):
+    lo, hi = int_range(dtype)
+    return lo if v < lo else hi if v > hi else v
+
+
+# ---------------------------------------------------------------- parameters
+
+def round_int_to_float(n, dtype):
+    """The exact integer n rounded to nearest even in a float format (inf on overflow)."""
+    dtype = np.dtype(dtype)
+    p, emin, emax = _FLOAT_FORMAT[dtype]
+    if n == 0:
+        return dtype.type(0.0)
+    sign = -1 if n < 0 else 1
+    m = abs(n)
+    drop = m.bit_length() - p
+    if drop > 0:
+        q, r = divmod(m, 1 << drop)
+        half = 1 << (drop - 1)
+        if r > half or (r == half and q & 1):
+            q += 1
+        m = q << drop
+    # m is now representable with p bits; overflow when above the largest finite value
+    largest = ((1 << p) - 1) << (emax - p + 1)
+    if m > largest:
+        return dtype.type(sign * math.inf)
+    return dtype.type(sign * float(m))  # exact: m has <= p significant bits
+
+
+def float_param(v, dtype):
+    """A Python/numpy number as a parameter of a float tensor (SPEC §3)."""
+    dtype = np.dtype(dtype)
+    if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+        return round_int_to_float(int(v), dtype)
+    v = float(v)
+    with np.errstate(over="ignore"):
+        return dtype.type(np.float64(v))  # round to nearest even, straight from the double
+
+
+def int_param(v, dtype):
+    """A Python/numpy number as a parameter of an integer tensor: truncate, saturate."""
+    if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+        return saturate(int(v), dtype)
+    v = float(v)
+    if math.isinf(v):
+        return int_range(dtype)[0 if v < 0 else 1]
+    return saturate(math.trunc(v), dtype)
+
+
+def f32_param(v):
+    """clip's Scale/Bias: rounded to float32."""
+    return float_param(v, np.float32)
+
+
+# ---------------------------------------------------------------------- clip
+
+def _minmax_select(x, lo, hi):
+    """y = max(lo, min(x, hi)) with the operand order t = hi < x ? hi : x; y = lo > t ? lo : t.
+    NaN x passes through (np.where copies its bits); -0.0 stays -0.0 against +0.0."""
+    with np.errstate(invalid="ignore"):
+        t = np.where(hi < x, hi, x)
+        return np.where(lo > t, lo, t)
+
+
+def clip(x, lo_param, hi_param, scale=None, bias=None):
+    x = np.asarray(x)
+    dtype = x.dtype
+    has_sb = scale is not None or bias is not None
+    s = f32_param(1.0 if scale is None else scale)
+    b = f32_param(0.0 if bias is None else bias)
+    if is_float(dtype):
+        lo = float_param(lo_param, dtype)
+        hi = float_param(hi_param, dtype)
+        if not has_sb:
+            return _minmax_select(x, lo, hi).astype(dtype)
+        with np.errstate(all="ignore"):
+            if dtype == np.float64:
+                g = x * np.float64(s) + np.float64(b)
+            else:
+                x32 = x.astype(np.float32)  # exact for float16
+                g = (x32 * s).astype(np.float32) + b
+                g = g.astype(np.float32)
+                if dtype == np.float16:
+                    # clip(round16(g)) == round16(clip(g)): rounding is monotone and
+                    # the bounds are float16 values
+                    g = g.astype(np.float16)
+        return _minmax_select(g.astype(dtype), lo, hi).astype(dtype)
+    lo = int_param(lo_param, dtype)
+    hi = int_param(hi_param, dtype)
+    tlo, thi = int_range(dtype)
+    out = []
+    for v in x.reshape(-1).tolist():
+        if has_sb:
+            g = float(np.float64(np.float64(v) * np.float64(s)) + np.float64(b))
+            g = tlo if g <= tlo else thi if g >= thi else math.trunc(g)
+        else:
+            g = int(v)
+        t = hi if hi < g else g
+        out.append(lo if lo > t else t)
+    return np.array(out, dtype=dtype).reshape(x.shape)
+
+
+# -------------------------------------------------------------------- shrink
+
+def shrink(x, bias=0.0, threshold=0.5):
+    x = np.asarray(x)
+    dtype = x.dtype
+    if is_float(dtype):
+        t = float_param(threshold, dtype)
+        b = float_param(bias, dtype)
+        with np.errstate(all="ignore"):
+            sub = (x - b).astype(dtype)
+            add = (x + b).astype(dtype)
+            y = np.where(x > t, sub, np.where(x < -t, add, dtype.type(0.0)))
+            y = np.where(np.isnan(x), x, y)  # NaN passes through with its bits
+        return y.astype(dtype)
+    # integers: compare with the real threshold exactly; x > T <=> x > floor(T) for int x
+    if isinstance(threshold, (int, np.integer)):
+        floor_t = int(threshold)
+    else:
+        tf = float(threshold)
+        floor_t = None if math.isinf(tf) else math.floor(tf)
+    if isinstance(bias, (int, np.integer)):
+        big_b = int(bias)
+    else:
+        bf = float(bias)
+        big_b = (1 << 200) * (1 if bf > 0 else -1) if math.isinf(bf) else math.trunc(bf)
+    out = []
+    for v in x.reshape(-1).tolist():
+        if floor_t is not None and v > floor_t:
+            out.append(saturate(v - big_b, dtype))
+        elif floor_t is not None and v < -floor_t:
+            out.append(saturate(v + big_b, dtype))
+        else:
+            out.append(0)
+    return np.array(out, dtype=dtype).reshape(x.shape)
+
+
+# ------------------------------------------------------------------- hardmax
+
+def _first_max(row):
+    best = None
+    for i, v in enumerate(row):
+        if v != v:  # the first NaN wins
+            return i
+        if best is None or v > row[best]:
+            best = i
+    return best
+
+
+def hardmax(x, axis=-1):
+    x = np.asarray(x)
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    axes = sorted(a % x.ndim for a in axes)
+    keep = [a for a in range(x.ndim) if a not in axes]
+    moved = np.transpose(x, keep + axes)
+    rsize = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+    y = np.zeros(moved.shape, dtype=x.dtype)
+    if rsize == 0 or y.size == 0:
+        return np.zeros(x.shape, dtype=x.dtype)
+    with np.errstate(invalid="ignore"):  # signalling NaNs
+        flat_x = moved.reshape(-1, rsize).astype(np.float64)  # exact widening
+    flat_y = y.reshape(-1, rsize)
+    for r in range(flat_x.shape[0]):
+        flat_y[r, _first_max(flat_x[r].tolist())] = 1
+    y = flat_y.reshape(moved.shape)
+    inverse = np.argsort(keep + axes)
+    return np.ascontiguousarray(np.transpose(y, inverse))
+
+
+# ------------------------------------------------------------------- requant
+
+def wrap32(v):
+    return ((v + (1 << 31)) % (1 << 32)) - (1 << 31)
+
+
+def srdhm(a, b):
+    """Saturating rounding doubling high mul: a*b*2/2**32 rounded half up,
+    INT32_MAX for the one overflowing case."""
+    if a == INT32_MIN and b == INT32_MIN:
+        return INT32_MAX
+    return (a * b + (1 << 30)) // (1 << 31)  # Python's // is floor division: exact
+
+
+def rdbpot(x, e):
+    """x / 2**e rounded to nearest, ties away from zero."""
+    if e == 0:
+        return x
+    q = (abs(x) + (1 << (e - 1))) >> e
+    return q if x >= 0 else -q
+
+
+def requant_scalar(v, m, shift, offset, lo, hi, tlo, thi, bias=0):
+    a = wrap32(v + bias)
+    if shift >= 0:
+        q = rdbpot(srdhm(a, m), shift)
+    else:
+        q = srdhm(wrap32(a * (1 << -shift)), m)
+    r = wrap32(q + offset)
+    if lo != hi:
+        r = min(max(r, lo), hi)
+    return min(max(r, tlo), thi)
+
+
+def requant(x, multiplier, shift, offset=0, bias=None, min=None, max=None, out_dtype="uint8"):
+    x = np.asarray(x, dtype=np.int32)
+    out_dtype = np.dtype(out_dtype).name
+    tlo, thi = REQUANT_OUT[out_dtype]
+    lo = 0 if min is None else int(min)
+    hi = 0 if max is None else int(max)
+    if min is None and max is not None:
+        lo = tlo
+    if max is None and min is not None:
+        hi = thi
+    channels = x.shape[-1] if x.ndim else 1
+    ms = np.broadcast_to(np.asarray(multiplier, dtype=np.int64), (channels,)).tolist()
+    ss = np.broadcast_to(np.asarray(shift, dtype=np.int64), (channels,)).tolist()
+    bs = [0] * channels if bias is None else np.asarray(bias, dtype=np.int64).tolist()
+    flat = x.reshape(-1, channels) if x.size else np.zeros((0, channels), np.int32)
+    out = [[requant_scalar(v, ms[k], ss[k], int(offset), lo, hi, tlo, thi, bs[k])
+            for k, v in enumerate(row)] for row in flat.tolist()]
+    return np.array(out, dtype=out_dtype).reshape(x.shape)
+
+
+def quantize_multiplier(real):
+    """(M, shift): real = M * 2**-31 * 2**-shift with M in [2**30, 2**31)."""
+    real = float(real)
+    if not math.isfinite(real) or real <= 0:
+        raise ValueError("real must be a positive finite number")
+    exact = Fraction(real)
+    e = 0  # find e with 1/2 <= real / 2**e < 1
+    while exact / Fraction(2) ** e >= 1:
+        e += 1
+    while exact / Fraction(2) ** e < Fraction(1, 2):
+        e -= 1
+    scaled = exact / Fraction(2) ** e * (1 << 31)
+    m = math.floor(scaled + Fraction(1, 2))  # half away from zero (scaled > 0)
+    if m == 1 << 31:
+        m //= 2
+        e += 1
+    shift = -e
+    if not -31 <= shift <= 31:
+        raise ValueError("shift out of range")
+    return m, shift
+
+
+# ---------------------------------------------------------------- edge values
+
+def edge_values(dtype):
+    """Interesting values of a dtype: NaN, ±inf, ±0, denormals, min/max, ..."""
+    dtype = np.dtype(dtype)
+    if is_float(dtype):
+        fi = np.finfo(dtype)
+        tiny_sub = fi.smallest_subnormal
+        vals = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -2.5, np.inf, -np.inf,
+                float(fi.max), -float(fi.max), float(fi.tiny), -float(fi.tiny),
+                float(tiny_sub), -float(tiny_sub), float(fi.tiny) - float(tiny_sub),
+                float(fi.eps), 3.0, -3.0, 100.0, -100.0]
+        arr = np.array(vals, dtype=np.float64).astype(dtype)
+        bits = {np.float16: np.uint16, np.float32: np.uint32, np.float64: np.uint64}[dtype.type]
+        nbits = dtype.itemsize * 8
+        mant = dtype_mantissa_bits(dtype)
+        exp_all = ((1 << (nbits - 1 - mant)) - 1) << mant
+        nans = [exp_all | (1 << (mant - 1)),              # quiet NaN
+                exp_all | 1,                              # signalling NaN, payload 1
+                exp_all | (1 << (mant - 1)) | 0x5,         # quiet NaN with payload
+                (1 << (nbits - 1)) | exp_all | (1 << (mant - 1))]  # negative quiet NaN
+        nan_arr = np.array(nans, dtype=bits).view(dtype)
+        return np.concatenate([arr, nan_arr])
+    lo, hi = int_range(dtype)
+    vals = {lo, lo + 1, hi, hi - 1, 0, 1, 2, 3, 5, 100}
+    if lo < 0:
+        vals |= {-1, -2, -3, -5, -100}
+    vals |= {v for v in (127, 128, 255, 256, 32767, 32768, 65535, 65536, (1 << 31) - 1, 1 << 31,
+                         (1 << 32) - 1, -128, -129, -32768, -32769, -(1 << 31))
+             if lo <= v <= hi}
+    return np.array(sorted(vals), dtype=dtype)
+
+
+def dtype_mantissa_bits(dtype):
+    return _FLOAT_FORMAT[np.dtype(dtype)][0] - 1
+
+
+def float_params(dtype):
+    """Parameter values worth trying as clip bounds / shrink bias for a dtype."""
+    dtype = np.dtype(dtype)
+    if is_float(dtype):
+        fi = np.finfo(dtype)
+        return [0.0, -0.0, 1.0, -1.0, 0.5, 2.75, -3.25, np.inf, -np.inf, float(fi.max),
+                -float(fi.max), float(fi.smallest_subnormal), 1e-30, 1e30, 0.1, 65519.0, 65520.0]
+    lo, hi = int_range(dtype)
+    return [0, 1, -1, 2.7, -2.7, 0.5, -0.5, lo, hi, lo - 1, hi + 1, 1e30, -1e30, np.inf,
+            -np.inf, 3, -7, hi // 2, float(hi), float(lo), 2 ** 70, -(2 ** 70)]
+
+
+def mismatch_report(actual, expected, x=None, nan_bits=True):
+    """None when equal (bitwise, or NaN-ness only when nan_bits is False), else a
+    message naming the first differing element."""
+    actual = np.asarray(actual)
+    expected = np.asarray(expected)
+    if actual.dtype != expected.dtype:
+        return f"dtype {actual.dtype} != expected {expected.dtype}"
+    if actual.shape != expected.shape:
+        return f"shape {actual.shape} != expected {expected.shape}"
+    a = np.ascontiguousarray(actual).reshape(-1)
+    e = np.ascontiguousarray(expected).reshape(-1)
+    ua = a.view(f"u{a.itemsize}") if a.size else a
+    ue = e.view(f"u{e.itemsize}") if e.size else e
+    diff = ua != ue
+    if is_float(a.dtype) and not nan_bits:
+        diff &= ~(np.isnan(a) & np.isnan(e))
+    if not diff.any():
+        return None
+    i = int(np.argmax(diff))
+    xi = ""
+    if x is not None:
+        xf = np.ascontiguousarray(np.asarray(x)).reshape(-1)
+        if i < xf.size:
+            xi = f" for x={xf[i]!r} (bits {hex(int(xf[i:i + 1].view(f'u{xf.itemsize}')[0]))})"
+    return (f"{int(diff.sum())} of {a.size} elements differ; first at flat index {i}{xi}: "
+            f"got {a[i]!r} (bits {hex(int(ua[i]))}), expected {e[i]!r} (bits {hex(int(ue[i]))})")
+
+
+def assert_matches(actual, expected, x=None, nan_bits=True):
+    msg = mismatch_report(actual, expected, x, nan_bits)
+    assert msg is None, msg
