@@ -187,6 +187,9 @@ int simdops_hardmax(const simdops_tensor *x, const simdops_tensor *y, int naxes,
     }
     if ((s = prepare(x, y, 1, &xin, &tmp)))
         return s;
+    /* the argmax kernels read x in place: give them element-aligned data */
+    if (!tmp && !simdops_is_aligned(&xin) && (s = simdops_contiguous_copy(x, &xin, &tmp)))
+        return s;
     s = simdops_hardmax_run(kt, &xin, y, reduced);
     free(tmp);
     return s;
@@ -223,7 +226,7 @@ static int channel_vector(const simdops_tensor *v, const simdops_tensor *x,
         return SIMDOPS_E_DTYPE;
     if (v->ndim != 1 || x->ndim < 1 || v->shape[0] != x->shape[x->ndim - 1])
         return SIMDOPS_E_SHAPE;
-    if (v->strides[0] == 4 || v->shape[0] <= 1) {
+    if ((v->strides[0] == 4 || v->shape[0] <= 1) && (uintptr_t)v->data % 4 == 0) {
         if (!simdops_may_overlap(v, y)) {
             *out = (const int32_t *)v->data;
             return SIMDOPS_OK;

@@ -26,12 +26,16 @@ static void copy_elements(char *dst, int64_t dst_stride, const char *src, int64_
     }
 }
 
-/* One row of n elements with byte strides sx/sy. */
+/* One row of n elements with byte strides sx/sy. Kernels get unit-stride,
+ * element-aligned pointers; anything else goes through aligned chunk
+ * buffers (a misaligned float* is undefined behaviour in the scalar tier). */
 static void run_row(const char *x, char *y, size_t n, int64_t sx, int64_t sy, size_t ex,
                     size_t ey, simdops_row_fn row, const void *ctx)
 {
     uint64_t xbuf[CHUNK], ybuf[CHUNK];
-    if (sx == (int64_t)ex && sy == (int64_t)ey) {
+    int direct_x = sx == (int64_t)ex && (uintptr_t)x % ex == 0;
+    int direct_y = sy == (int64_t)ey && (uintptr_t)y % ey == 0;
+    if (direct_x && direct_y) {
         row(x, y, n, 0, ctx);
         return;
     }
@@ -41,14 +45,14 @@ static void run_row(const char *x, char *y, size_t n, int64_t sx, int64_t sy, si
         char *ys = y + (int64_t)k0 * sy;
         const void *xin = xs;
         void *yout = ys;
-        if (sx != (int64_t)ex) {
+        if (!direct_x) {
             copy_elements((char *)xbuf, (int64_t)ex, xs, sx, m, ex);
             xin = xbuf;
         }
-        if (sy != (int64_t)ey)
+        if (!direct_y)
             yout = ybuf;
         row(xin, yout, m, k0, ctx);
-        if (yout == ybuf)
+        if (!direct_y)
             copy_elements(ys, sy, (const char *)ybuf, (int64_t)ey, m, ey);
     }
 }
@@ -132,6 +136,17 @@ int simdops_may_overlap(const simdops_tensor *a, const simdops_tensor *b)
     byte_span(a, &alo, &ahi);
     byte_span(b, &blo, &bhi);
     return alo < bhi && blo < ahi;
+}
+
+int simdops_is_aligned(const simdops_tensor *t)
+{
+    int64_t es = (int64_t)simdops_dtype_size(t->dtype);
+    if ((uintptr_t)t->data % (uintptr_t)es)
+        return 0;
+    for (int d = 0; d < t->ndim; d++)
+        if (t->shape[d] > 1 && t->strides[d] % es)
+            return 0;
+    return 1;
 }
 
 int simdops_same_layout(const simdops_tensor *a, const simdops_tensor *b)

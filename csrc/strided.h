@@ -22,6 +22,8 @@ int64_t simdops_numel(const simdops_tensor *t);
 int simdops_self_overlaps(const simdops_tensor *t);
 /* 1 when the bytes spanned by a and b intersect. */
 int simdops_may_overlap(const simdops_tensor *a, const simdops_tensor *b);
+/* 1 when every element of t sits at an address that is a multiple of its size. */
+int simdops_is_aligned(const simdops_tensor *t);
 /* 1 when a and b address the same elements in the same order. */
 int simdops_same_layout(const simdops_tensor *a, const simdops_tensor *b);
 /* A C-contiguous copy of src in freshly malloc'ed memory (*buf, to free). */

@@ -172,21 +172,15 @@ def test_clip_integer_parameter_conversion(dtype, lo, hi):
                    context=f"min={lo!r}, max={hi!r}")
 
 
-BIG_INT_XFAIL = pytest.mark.xfail(
-    strict=True, reason="_core.pyx _number() turns a Python int beyond 64 bits into a double "
-                        "first; float32 then rounds a second time (2**70+2**46+1 -> 2**70, "
-                        "exact rounding gives 2**70+2**47)")
-
-
 @pytest.mark.parametrize("dtype,value", [
     (np.float32, 16777217), (np.float32, 2 ** 62 + 2 ** 38 + 1), (np.float32, -(2 ** 62 + 2 ** 38 + 1)),
     (np.float16, 2049), (np.float16, 2051), (np.float16, 65519), (np.float16, 65520),
     (np.float16, 10 ** 6), (np.float64, 2 ** 53 + 1), (np.float64, 2 ** 70 + 2 ** 17 + 1),
     (np.float32, 2 ** 128), (np.float32, 2 ** 128 - 2 ** 103), (np.float32, 2 ** 128 - 2 ** 104),
     (np.float32, 2 ** 63 + 2 ** 39 + 1), (np.float64, 2 ** 80 + 2 ** 27 + 1),
-    pytest.param(np.float32, 2 ** 64 + 2 ** 40 + 1, marks=BIG_INT_XFAIL),
-    pytest.param(np.float32, 2 ** 70 + 2 ** 46 + 1, marks=BIG_INT_XFAIL),
-    pytest.param(np.float32, -(2 ** 70 + 2 ** 46 + 1), marks=BIG_INT_XFAIL),
+    (np.float32, 2 ** 64 + 2 ** 40 + 1),
+    (np.float32, 2 ** 70 + 2 ** 46 + 1),
+    (np.float32, -(2 ** 70 + 2 ** 46 + 1)),
 ])
 def test_clip_python_int_bound_on_float_tensor(dtype, value):
     """A Python int bound is rounded to the tensor's type once, from its exact value."""
@@ -249,17 +243,11 @@ def test_clip_0d_and_empty():
         assert y.shape == shape and y.dtype == np.int16
 
 
-SB_INT_XFAIL = pytest.mark.xfail(
-    strict=True, reason="_core.pyx _scale_bias_value() converts a Python int scale/bias to a "
-                        "double, then to float32: two roundings (2**62+2**38+1 -> 2**62; "
-                        "rounded once it is 2**62+2**39)")
-
-
 @pytest.mark.parametrize("name", ["scale", "bias"])
 @pytest.mark.parametrize("value", [
     16777217, 2 ** 24 + 3, -(2 ** 40 + 1), 2 ** 128, 2 ** 128 - 2 ** 104,
-    pytest.param(2 ** 62 + 2 ** 38 + 1, marks=SB_INT_XFAIL),
-    pytest.param(2 ** 104 + 2 ** 80 + 1, marks=SB_INT_XFAIL),
+    (2 ** 62 + 2 ** 38 + 1),
+    (2 ** 104 + 2 ** 80 + 1),
 ])
 def test_clip_python_int_scale_bias_rounded_once_to_float32(name, value):
     x = np.array([1.0, -2.0, 0.0], np.float32)

@@ -392,9 +392,6 @@ print("ok")
 
 
 @pytest.mark.skipif(not np.little_endian, reason="ctypes' '<' formats are native here only")
-@pytest.mark.xfail(strict=True, reason="ctypes arrays export strides=NULL (C-contiguous, as PEP "
-                   "3118 allows); _core.pyx _Buf.acquire reads view.strides[d] unchecked and "
-                   "segfaults (run in a subprocess so the suite survives)")
 def test_ctypes_buffers_with_explicit_little_endian_format():
     # ctypes exports '<f', '<i', ...: an explicit byte order equal to the native one
     r = subprocess.run([sys.executable, "-c", _CTYPES_SCRIPT], capture_output=True, text=True,

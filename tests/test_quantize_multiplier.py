@@ -52,13 +52,8 @@ def test_quantize_multiplier_errors(real):
         simdops.quantize_multiplier(real)
 
 
-_STR_XFAIL = pytest.mark.xfail(
-    strict=True, reason="_quantize.py calls float(real), which accepts '0.5' and b'0.5' "
-                        "(clip/shrink parameters reject strings with TypeError)")
-
-
 @pytest.mark.parametrize("bad", [
-    pytest.param("0.5", marks=_STR_XFAIL, id="str"), pytest.param(b"0.5", marks=_STR_XFAIL, id="bytes"),
+    "0.5", b"0.5",
     None, [0.5], True, object()])
 def test_quantize_multiplier_type_errors(bad):
     with pytest.raises(TypeError):

@@ -193,9 +193,6 @@ def test_per_channel(out_dtype, rng):
                                                  out_dtype).tobytes()
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError,
-                   reason="_core.pyx widens the scalar partner of a per-channel array with "
-                          "np.full(..., np.int64), then rejects it: '<name> must be int32, got int64'")
 @pytest.mark.parametrize("which", ["int shift", "int multiplier"])
 def test_per_channel_mixed_with_scalar(which, rng):
     c = 9

@@ -95,9 +95,12 @@ cdef class _Buf:
                             f"{(<bytes>self.view.format).decode()!r} with itemsize {self.view.itemsize}")
         self.t.data = self.view.buf
         self.t.ndim = self.view.ndim
-        for d in range(self.view.ndim):
-            self.t.shape[d] = self.view.shape[d]
-            self.t.strides[d] = self.view.strides[d]
+        stride = self.view.itemsize
+        for d in range(self.view.ndim - 1, -1, -1):
+            # NULL shape/strides are allowed for contiguous exporters (ctypes)
+            self.t.shape[d] = self.view.shape[d] if self.view.shape != NULL else self.view.len // self.view.itemsize
+            self.t.strides[d] = self.view.strides[d] if self.view.strides != NULL else stride
+            stride *= self.t.shape[d]
         return 0
 
     @property
@@ -119,9 +122,36 @@ cdef _Buf _buf(object obj, str name, bint writable=False):
     return b
 
 
-cdef simdops_number _number(object v, str name) except *:
-    """A Python number, exactly: ints as ints (beyond 64 bits: as a float,
-    which saturates integer types the same way), floats as doubles."""
+def _round_int(v, int bits):
+    """v rounded to `bits` significant bits, nearest even (exact integer)."""
+    a = -v if v < 0 else v
+    e = a.bit_length() - bits
+    if e <= 0:
+        return v
+    q, r = divmod(a, 1 << e)
+    half = 1 << (e - 1)
+    if r > half or (r == half and q & 1):
+        q += 1
+    q <<= e
+    return -q if v < 0 else q
+
+
+cdef dict _FLOAT_BITS = {SIMDOPS_FLOAT32: 24, SIMDOPS_FLOAT16: 11, SIMDOPS_FLOAT64: 53}
+
+
+cdef double _int_to_double(object v, int bits):
+    """An int rounded once to `bits` significant bits, as a double (exact unless it
+    overflows, which then rounds to inf as the narrower type would)."""
+    try:
+        return float(_round_int(v, bits))
+    except OverflowError:
+        return float("inf") if v > 0 else float("-inf")
+
+
+cdef simdops_number _number(object v, str name, simdops_dtype dtype) except *:
+    """A Python number, exactly: ints as ints; ints beyond 64 bits become a
+    double already rounded to the float type's precision (so the one rounding
+    is correct) and saturate integer types; floats as doubles."""
     cdef simdops_number n
     n.f = 0.0
     n.i = 0
@@ -138,11 +168,7 @@ cdef simdops_number _number(object v, str name) except *:
             n.u = v
         else:
             n.kind = SIMDOPS_NUM_FLOAT
-            n.f = float("inf") if v > 0 else float("-inf")
-            try:
-                n.f = float(v)
-            except OverflowError:
-                pass
+            n.f = _int_to_double(v, _FLOAT_BITS.get(dtype, 53))
         return n
     if isinstance(v, (float, np.floating)):
         n.kind = SIMDOPS_NUM_FLOAT
@@ -199,8 +225,8 @@ def clip(x, min, max, *, scale=None, bias=None, out=None):
     """y = max(min', min(g(x), max')), g(x) = x*scale + bias when either is given.
     min > max gives min everywhere (DirectML). See docs/semantics.md."""
     cdef _Buf xb = _input(x, CLIP_DTYPES, "clip")
-    cdef simdops_number lo = _number(min, "min")
-    cdef simdops_number hi = _number(max, "max")
+    cdef simdops_number lo = _number(min, "min", xb.t.dtype)
+    cdef simdops_number hi = _number(max, "max", xb.t.dtype)
     cdef float sb[2]
     cdef const float *sbp = NULL
     cdef int status
@@ -220,9 +246,10 @@ def clip(x, min, max, *, scale=None, bias=None, out=None):
 
 
 cdef float _scale_bias_value(object v, str name, simdops_dtype dtype) except? -1:
-    cdef simdops_number n = _number(v, name)
-    cdef double d = n.f if n.kind == SIMDOPS_NUM_FLOAT else (<double>n.i if n.kind == SIMDOPS_NUM_INT else <double>n.u)
-    cdef float f = np.float32(d)  # round to float32, overflow to inf
+    """scale/bias are float32 values: one rounding from the Python number."""
+    cdef simdops_number n = _number(v, name, SIMDOPS_FLOAT32)
+    cdef double d = n.f if n.kind == SIMDOPS_NUM_FLOAT else _int_to_double(int(v), 24)
+    cdef float f = np.float32(d)  # exact for a rounded int; overflow goes to inf
     if dtype not in (SIMDOPS_FLOAT32, SIMDOPS_FLOAT16, SIMDOPS_FLOAT64) and not np.isfinite(f):
         raise ValueError(f"clip: {name} = {v!r} is not finite as a float32; integer tensors "
                          f"need a finite scale and bias")
@@ -233,8 +260,8 @@ def shrink(x, bias=0.0, threshold=0.5, *, out=None):
     """y = x - bias if x > threshold; x + bias if x < -threshold; 0 otherwise.
     NaN stays NaN. threshold >= 0. See docs/semantics.md."""
     cdef _Buf xb = _input(x, SHRINK_DTYPES, "shrink")
-    cdef simdops_number b = _number(bias, "bias")
-    cdef simdops_number t = _number(threshold, "threshold")
+    cdef simdops_number b = _number(bias, "bias", xb.t.dtype)
+    cdef simdops_number t = _number(threshold, "threshold", xb.t.dtype)
     cdef int status
     cdef list holder = []
     if (t.kind == SIMDOPS_NUM_FLOAT and t.f < 0) or (t.kind == SIMDOPS_NUM_INT and t.i < 0):
@@ -343,8 +370,10 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
     if per_channel and xb.t.ndim == 0:
         raise ValueError("quantize: per-channel multiplier/shift need x with at least one dimension")
     if per_channel:
-        mult_v = np.full(channels, multiplier, np.int64) if isinstance(multiplier, (int, np.integer)) else multiplier
-        shift_v = np.full(channels, shift, np.int64) if isinstance(shift, (int, np.integer)) else shift
+        mult_v = (np.full(channels, _int32(multiplier, "multiplier"), np.int32)
+                  if isinstance(multiplier, (int, np.integer)) else multiplier)
+        shift_v = (np.full(channels, _int32(shift, "shift"), np.int32)
+                   if isinstance(shift, (int, np.integer)) else shift)
         mb = _channel_array(mult_v, "multiplier", channels)
         sb = _channel_array(shift_v, "shift", channels)
         shifts = np.asarray(sb.obj) if not isinstance(sb.obj, np.ndarray) else sb.obj

@@ -1,5 +1,6 @@
 """quantize_multiplier: a positive real scale -> ACL's (multiplier, shift)."""
 import math
+import numbers
 
 
 def quantize_multiplier(real) -> tuple:
@@ -8,12 +9,9 @@ def quantize_multiplier(real) -> tuple:
     Like ACL's calculate_quantized_multiplier: frexp, M rounded to nearest
     (ties away from zero), M == 2**31 renormalised; shift < 0 when real >= 1.
     """
-    if isinstance(real, bool):
-        raise TypeError("real must be a float, got bool")
-    try:
-        value = float(real)
-    except (TypeError, ValueError):
-        raise TypeError(f"real must be a real number, got {type(real).__name__}") from None
+    if isinstance(real, bool) or not isinstance(real, numbers.Real):
+        raise TypeError(f"real must be a real number, got {type(real).__name__}")
+    value = float(real)
     if not math.isfinite(value) or value <= 0.0:
         raise ValueError(f"real must be a positive finite number, got {real!r}")
     mantissa, exponent = math.frexp(value)      # value = mantissa * 2**exponent, mantissa in [0.5, 1)
