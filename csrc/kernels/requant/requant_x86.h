@@ -1,0 +1,273 @@
+/* Shared pieces of the x86 requant kernels (requant_{sse2,sse41,avx2}.c):
+ * SSE2-level helpers for per-lane shifts and the loop skeleton that
+ * instantiates the uint8/int8/int16 kernels. Include only inside a
+ * SIMDOPS_COMPILE_<ISA> block. */
+#ifndef SIMDOPS_REQUANT_X86_H
+#define SIMDOPS_REQUANT_X86_H
+
+#include <emmintrin.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "../../internal.h"
+
+#if defined(_MSC_VER)
+#define RQ_INLINE static __forceinline
+#else
+#define RQ_INLINE static inline __attribute__((always_inline))
+#endif
+
+/* Bits 31..62 of the 64-bit lanes of pe (products of lanes 0, 2) and po
+ * (lanes 1, 3), i.e. floor(p / 2^31) mod 2^32, back in lane order. */
+RQ_INLINE __m128i rq_hi31_sse2(__m128i pe, __m128i po)
+{
+    __m128 t = _mm_shuffle_ps(_mm_castsi128_ps(_mm_srli_epi64(pe, 31)),
+                              _mm_castsi128_ps(_mm_srli_epi64(po, 31)), _MM_SHUFFLE(2, 0, 2, 0));
+    return _mm_shuffle_epi32(_mm_castps_si128(t), _MM_SHUFFLE(3, 1, 2, 0));
+}
+
+/* SRDHM(a, b) with SSE2's unsigned 32x32->64 multiply. bo holds b's odd lanes
+ * in the even positions. The signed product is the unsigned one minus
+ * 2^32 * ((a<0 ? b : 0) + (b<0 ? a : 0)) mod 2^64, so its floor(./2^31) is the
+ * unsigned one's minus twice that sum, mod 2^32. The true result lies in
+ * [-2^31+1, 2^31]; bits 0x80000000 therefore only come from the one overflow
+ * INT32_MIN*INT32_MIN (2^31 wrapped) and become INT32_MAX (add -1). */
+RQ_INLINE __m128i rq_srdhm_sse2(__m128i a, __m128i b, __m128i bo, int sat)
+{
+    const __m128i nudge = _mm_set1_epi64x((int64_t)1 << 30);
+    __m128i pe = _mm_add_epi64(_mm_mul_epu32(a, b), nudge);
+    __m128i po = _mm_add_epi64(_mm_mul_epu32(_mm_srli_epi64(a, 32), bo), nudge);
+    __m128i q = rq_hi31_sse2(pe, po);
+    __m128i fix = _mm_add_epi32(_mm_and_si128(_mm_srai_epi32(a, 31), b),
+                                _mm_and_si128(_mm_srai_epi32(b, 31), a));
+    q = _mm_sub_epi32(q, _mm_add_epi32(fix, fix));
+    return sat ? _mm_add_epi32(q, _mm_cmpeq_epi32(q, _mm_set1_epi32(INT32_MIN))) : q;
+}
+
+/* 2^k per lane for k in [0, 31], as uint32 bits: the float 2^k truncated;
+ * 2^31 is out of int32 range and cvttps gives 0x80000000, which is 2^31. */
+RQ_INLINE __m128i rq_pow2_sse2(__m128i k)
+{
+    __m128i e = _mm_slli_epi32(_mm_add_epi32(k, _mm_set1_epi32(127)), 23);
+    return _mm_cvttps_epi32(_mm_castsi128_ps(e));
+}
+
+/* Low 32 bits of a * b per lane (SSE2 has no pmulld). */
+RQ_INLINE __m128i rq_mullo_sse2(__m128i a, __m128i b)
+{
+    __m128i e = _mm_mul_epu32(a, b);
+    __m128i o = _mm_mul_epu32(_mm_srli_epi64(a, 32), _mm_srli_epi64(b, 32));
+    return _mm_unpacklo_epi32(_mm_shuffle_epi32(e, _MM_SHUFFLE(0, 0, 2, 0)),
+                              _mm_shuffle_epi32(o, _MM_SHUFFLE(0, 0, 2, 0)));
+}
+
+/* u >> s per lane (logical), s in [0, 31], given m = 2^(31-s) (uint32 bits):
+ * floor(u * m / 2^31), exact since u * m < 2^63. */
+RQ_INLINE __m128i rq_srlv_sse2(__m128i u, __m128i m)
+{
+    __m128i pe = _mm_mul_epu32(u, m);
+    __m128i po = _mm_mul_epu32(_mm_srli_epi64(u, 32), _mm_srli_epi64(m, 32));
+    return rq_hi31_sse2(pe, po);
+}
+
+/* RDBPOT (round half away from zero) is odd-symmetric, so
+ * RDBPOT(q, e) = sign(q) * ((|q| + half) >>> e) with half = 2^e >> 1; SRDHM
+ * never returns INT32_MIN, so |q| + half < 2^32 and the logical shift is
+ * exact. The SSE4.1/AVX2 kernels use this with pabsd/psignd; SSE2's
+ * per-tensor kernel uses the scalar formula: */
+
+/* RDBPOT's tail: (q >> e) + ((q & mask) > (mask >> 1) + (q < 0)), given
+ * sh = q >> e, mask = 2^e - 1 and half = mask >> 1. rem is in [0, 2^31 - 1]
+ * and thr in [0, 2^30], so the signed compare is exact. */
+RQ_INLINE __m128i rq_round_sse2(__m128i q, __m128i sh, __m128i mask, __m128i half)
+{
+    __m128i rem = _mm_and_si128(q, mask);
+    __m128i thr = _mm_sub_epi32(half, _mm_srai_epi32(q, 31));
+    return _mm_sub_epi32(sh, _mm_cmpgt_epi32(rem, thr));
+}
+
+/* Narrowing. The kernels pack with saturation and clamp in the narrow type:
+ * saturating to [-32768, 32767] (then to [0, 255] or [-128, 127]) is a clamp
+ * to a range containing [min, max], so clamp(sat(r)) == clamp(r); when
+ * [min, max] is the whole output range the packs alone are the clamp
+ * (RQ_F_NOCLAMP).
+ * RQ_F_OFF16 adds the offset after the first pack, with a saturating int16
+ * add: valid when right_shift >= 1 (then |RDBPOT| <= 2^30, so q + offset
+ * needs no wrap) and max - 32767 <= offset <= min + 32768: an s above 32767
+ * then gives sat16(32767 + offset) >= max, as s + offset does, and
+ * symmetrically below -32768; inside int16 nothing saturates before the
+ * clamp. */
+
+/* Variant flags, compile-time constants inside the kernels: RQ_F_BIAS adds
+ * bias; RQ_F_GENERAL handles left_shift != 0 and multiplier == INT32_MIN (the
+ * only case where SRDHM saturates); without it those steps are skipped, which
+ * is exact when rq_general(p) is 0. RQ_F_ODDLOAD (no-bias fast path) lets a
+ * block read one element past its end; a file without that trick defines
+ * RQ_ODDLOAD as 0. */
+enum { RQ_F_BIAS = 1, RQ_F_GENERAL = 2, RQ_F_ODDLOAD = 4, RQ_F_OFF16 = 8, RQ_F_NOCLAMP = 16 };
+
+static inline int rq_general(const simdops_requant_params *p)
+{
+    return p->left_shift != 0 || p->multiplier == INT32_MIN;
+}
+
+static inline int rq_flags(const simdops_requant_params *p, int32_t tlo, int32_t thi)
+{
+    int f = 0;
+    if (rq_general(p))
+        return RQ_F_GENERAL;
+    if (p->right_shift >= 1 && p->offset >= -32768 && p->offset <= 32767 &&
+        p->offset >= p->max - 32767 && p->offset <= p->min + 32768)
+        f |= RQ_F_OFF16;
+    if (p->min == tlo && p->max == thi)
+        f |= RQ_F_NOCLAMP;
+    return f;
+}
+
+/* 16-element blocks for the 128-bit tiers, from the file's rq_vec(a, c, f),
+ * rq_pc_vec(a, mult, shift, c) (int32 results) and
+ * rq_store_<tag>(y, v0, v1, v2, v3, c, f). */
+#define RQ_LD(p, k) _mm_loadu_si128((const __m128i *)((p) + (k)))
+RQ_INLINE __m128i rq_load_sse2(const int32_t *x, const int32_t *bias, size_t k, int f)
+{
+    return (f & RQ_F_BIAS) ? _mm_add_epi32(RQ_LD(x, k), RQ_LD(bias, k)) : RQ_LD(x, k);
+}
+#define RQ_SSE_BLOCKS(T, tag)                                                          \
+    RQ_INLINE void rq_block_##tag(const int32_t *x, const int32_t *b, T *y,            \
+                                  const rq_consts *c, int f)                           \
+    {                                                                                  \
+        __m128i v0 = rq_vec(rq_load_sse2(x, b, 0, f), c, f);                           \
+        __m128i v1 = rq_vec(rq_load_sse2(x, b, 4, f), c, f);                           \
+        __m128i v2 = rq_vec(rq_load_sse2(x, b, 8, f), c, f);                           \
+        __m128i v3 = rq_vec(rq_load_sse2(x, b, 12, f), c, f);                          \
+        rq_store_##tag(y, v0, v1, v2, v3, c, f);                                       \
+    }                                                                                  \
+    RQ_INLINE void rq_pc_block_##tag(const int32_t *x, const int32_t *b,               \
+                                     const int32_t *m, const int32_t *s, T *y,         \
+                                     const rq_consts *c, int f)                        \
+    {                                                                                  \
+        __m128i v0 = rq_pc_vec(rq_load_sse2(x, b, 0, f), RQ_LD(m, 0), RQ_LD(s, 0), c);  \
+        __m128i v1 = rq_pc_vec(rq_load_sse2(x, b, 4, f), RQ_LD(m, 4), RQ_LD(s, 4), c);  \
+        __m128i v2 = rq_pc_vec(rq_load_sse2(x, b, 8, f), RQ_LD(m, 8), RQ_LD(s, 8), c);  \
+        __m128i v3 = rq_pc_vec(rq_load_sse2(x, b, 12, f), RQ_LD(m, 12), RQ_LD(s, 12), c); \
+        rq_store_##tag(y, v0, v1, v2, v3, c, f);                                       \
+    }
+
+/* Kernel skeleton. The including file defines RQ_BLOCK (elements per
+ * iteration), RQ_ODDLOAD, rq_consts, rq_consts_init(c, p) and, per output
+ * tag, rq_block_<tag>(x, bias, y, c, f) and rq_pc_block_<tag>(x, bias, mult,
+ * shift, y, c, f) handling RQ_BLOCK elements. One loop is instantiated per
+ * variant. The tail runs the general block on zero-padded copies; every
+ * variant is exact, so it computes what the body computes. A block reads all
+ * its input before storing, so y may alias x. */
+#define RQ_X86_KERNELS(T, tag, name, pc_name, tlo, thi)                                \
+    RQ_INLINE size_t rq_loop_##tag(const int32_t *x, const int32_t *bias, T *y,        \
+                                   size_t n, const rq_consts *c, int f)                \
+    {                                                                                  \
+        size_t i = 0;                                                                  \
+        for (; n - i >= (size_t)RQ_BLOCK + ((f & RQ_F_ODDLOAD) ? 1 : 0); i += RQ_BLOCK) \
+            rq_block_##tag(x + i, (f & RQ_F_BIAS) ? bias + i : NULL, y + i, c, f);     \
+        return i;                                                                      \
+    }                                                                                  \
+    static void name(const int32_t *x, void *yv, size_t n, const int32_t *bias,        \
+                     const simdops_requant_params *p)                                  \
+    {                                                                                  \
+        T *y = (T *)yv;                                                                \
+        rq_consts c;                                                                   \
+        size_t i = 0;                                                                  \
+        rq_consts_init(&c, p);                                                         \
+        switch (rq_flags(p, tlo, thi) | (bias ? RQ_F_BIAS : 0)) {                      \
+        case RQ_F_GENERAL:                                                             \
+            i = rq_loop_##tag(x, NULL, y, n, &c, RQ_F_GENERAL);                        \
+            break;                                                                     \
+        case RQ_F_GENERAL | RQ_F_BIAS:                                                 \
+            i = rq_loop_##tag(x, bias, y, n, &c, RQ_F_GENERAL | RQ_F_BIAS);            \
+            break;                                                                     \
+        case 0:                                                                        \
+            i = rq_loop_##tag(x, NULL, y, n, &c, RQ_ODDLOAD);                          \
+            break;                                                                     \
+        case RQ_F_OFF16:                                                               \
+            i = rq_loop_##tag(x, NULL, y, n, &c, RQ_ODDLOAD | RQ_F_OFF16);             \
+            break;                                                                     \
+        case RQ_F_NOCLAMP:                                                             \
+            i = rq_loop_##tag(x, NULL, y, n, &c, RQ_ODDLOAD | RQ_F_NOCLAMP);           \
+            break;                                                                     \
+        case RQ_F_OFF16 | RQ_F_NOCLAMP:                                                \
+            i = rq_loop_##tag(x, NULL, y, n, &c, RQ_ODDLOAD | RQ_F_OFF16 | RQ_F_NOCLAMP); \
+            break;                                                                     \
+        case RQ_F_BIAS:                                                                \
+            i = rq_loop_##tag(x, bias, y, n, &c, RQ_F_BIAS);                           \
+            break;                                                                     \
+        case RQ_F_BIAS | RQ_F_OFF16:                                                   \
+            i = rq_loop_##tag(x, bias, y, n, &c, RQ_F_BIAS | RQ_F_OFF16);              \
+            break;                                                                     \
+        case RQ_F_BIAS | RQ_F_NOCLAMP:                                                 \
+            i = rq_loop_##tag(x, bias, y, n, &c, RQ_F_BIAS | RQ_F_NOCLAMP);            \
+            break;                                                                     \
+        case RQ_F_BIAS | RQ_F_OFF16 | RQ_F_NOCLAMP:                                    \
+            i = rq_loop_##tag(x, bias, y, n, &c, RQ_F_BIAS | RQ_F_OFF16 | RQ_F_NOCLAMP); \
+            break;                                                                     \
+        }                                                                              \
+        if (i < n) {                                                                   \
+            int32_t xt[RQ_BLOCK], bt[RQ_BLOCK];                                        \
+            T yt[RQ_BLOCK];                                                            \
+            memset(xt, 0, sizeof xt);                                                  \
+            memset(bt, 0, sizeof bt);                                                  \
+            memcpy(xt, x + i, (n - i) * sizeof(int32_t));                              \
+            if (bias)                                                                  \
+                memcpy(bt, bias + i, (n - i) * sizeof(int32_t));                       \
+            rq_block_##tag(xt, bt, yt, &c, RQ_F_BIAS | RQ_F_GENERAL);                 \
+            memcpy(y + i, yt, (n - i) * sizeof(T));                                    \
+        }                                                                              \
+    }                                                                                  \
+    static void pc_name(const int32_t *x, void *yv, size_t n, const int32_t *bias,     \
+                        const int32_t *mult, const int32_t *shift,                     \
+                        const simdops_requant_params *p)                               \
+    {                                                                                  \
+        T *y = (T *)yv;                                                                \
+        rq_consts c;                                                                   \
+        size_t i = 0;                                                                  \
+        rq_consts_init(&c, p);                                                         \
+        if (bias) {                                                                    \
+            for (; n - i >= RQ_BLOCK; i += RQ_BLOCK)                                   \
+                rq_pc_block_##tag(x + i, bias + i, mult + i, shift + i, y + i, &c,     \
+                                  RQ_F_BIAS);                                          \
+        } else {                                                                       \
+            for (; n - i >= RQ_BLOCK; i += RQ_BLOCK)                                   \
+                rq_pc_block_##tag(x + i, NULL, mult + i, shift + i, y + i, &c, 0);     \
+        }                                                                              \
+        if (i < n) {                                                                   \
+            int32_t xt[RQ_BLOCK], bt[RQ_BLOCK], mt[RQ_BLOCK], st[RQ_BLOCK];            \
+            T yt[RQ_BLOCK];                                                            \
+            memset(xt, 0, sizeof xt);                                                  \
+            memset(bt, 0, sizeof bt);                                                  \
+            memset(mt, 0, sizeof mt);                                                  \
+            memset(st, 0, sizeof st);                                                  \
+            memcpy(xt, x + i, (n - i) * sizeof(int32_t));                              \
+            if (bias)                                                                  \
+                memcpy(bt, bias + i, (n - i) * sizeof(int32_t));                       \
+            memcpy(mt, mult + i, (n - i) * sizeof(int32_t));                           \
+            memcpy(st, shift + i, (n - i) * sizeof(int32_t));                          \
+            rq_pc_block_##tag(xt, bt, mt, st, yt, &c, RQ_F_BIAS);                      \
+            memcpy(y + i, yt, (n - i) * sizeof(T));                                    \
+        }                                                                              \
+    }
+
+/* The three output types and the register function of one tier. */
+#define RQ_X86_TIER(isa)                                                               \
+    RQ_X86_KERNELS(uint8_t, u8, i32_u8_requant__##isa, i32_u8_requant_pc__##isa, 0, 255) \
+    RQ_X86_KERNELS(int8_t, i8, i32_i8_requant__##isa, i32_i8_requant_pc__##isa, -128, 127) \
+    RQ_X86_KERNELS(int16_t, i16, i32_i16_requant__##isa, i32_i16_requant_pc__##isa,    \
+                   -32768, 32767)                                                      \
+    int requant_register__##isa(simdops_kernel_table *t)                               \
+    {                                                                                  \
+        t->requant[SIMDOPS_RQ_U8] = i32_u8_requant__##isa;                             \
+        t->requant[SIMDOPS_RQ_I8] = i32_i8_requant__##isa;                             \
+        t->requant[SIMDOPS_RQ_I16] = i32_i16_requant__##isa;                           \
+        t->requant_pc[SIMDOPS_RQ_U8] = i32_u8_requant_pc__##isa;                       \
+        t->requant_pc[SIMDOPS_RQ_I8] = i32_i8_requant_pc__##isa;                       \
+        t->requant_pc[SIMDOPS_RQ_I16] = i32_i16_requant_pc__##isa;                     \
+        return 1;                                                                      \
+    }
+
+#endif
