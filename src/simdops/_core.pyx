@@ -10,6 +10,8 @@ import sys
 
 import numpy as np
 
+cimport cython
+
 from cpython.buffer cimport (PyBUF_RECORDS, PyBUF_RECORDS_RO, PyBuffer_Release,
                              PyObject_CheckBuffer, PyObject_GetBuffer)
 from libc.stdint cimport int32_t, int64_t, uint64_t
@@ -25,44 +27,66 @@ DTYPE_NAMES = {
 }
 _DTYPE_BY_NAME = {v: k for k, v in DTYPE_NAMES.items()}
 
-CLIP_DTYPES = frozenset(DTYPE_NAMES)
-SHRINK_DTYPES = frozenset(DTYPE_NAMES) - {SIMDOPS_UINT64, SIMDOPS_INT64}
-HARDMAX_DTYPES = frozenset({SIMDOPS_FLOAT32, SIMDOPS_FLOAT16, SIMDOPS_FLOAT64})
+cdef unsigned _mask(dtypes):
+    cdef unsigned m = 0
+    for d in dtypes:
+        m |= 1u << <int>d
+    return m
+
+
+def _unmask(unsigned m):
+    return [d for d in DTYPE_NAMES if (m >> <int>d) & 1]
+
+
+cdef unsigned CLIP_DTYPES = _mask(DTYPE_NAMES)
+cdef unsigned SHRINK_DTYPES = CLIP_DTYPES & ~_mask((SIMDOPS_UINT64, SIMDOPS_INT64))
+cdef unsigned HARDMAX_DTYPES = _mask((SIMDOPS_FLOAT32, SIMDOPS_FLOAT16, SIMDOPS_FLOAT64))
 REQUANT_OUT = {"uint8": (0, 255), "int8": (-128, 127), "int16": (-32768, 32767)}
 
 cdef bint _LITTLE = sys.byteorder == "little"
 
 
+cdef simdops_dtype _int_dtype(Py_ssize_t itemsize, bint signed) noexcept:
+    if itemsize == 1:
+        return SIMDOPS_INT8 if signed else SIMDOPS_UINT8
+    if itemsize == 2:
+        return SIMDOPS_INT16 if signed else SIMDOPS_UINT16
+    if itemsize == 4:
+        return SIMDOPS_INT32 if signed else SIMDOPS_UINT32
+    if itemsize == 8:
+        return SIMDOPS_INT64 if signed else SIMDOPS_UINT64
+    return SIMDOPS_UNKNOWN
+
+
 cdef simdops_dtype _dtype_of_format(const char *fmt, Py_ssize_t itemsize, str name) except *:
-    """Buffer format -> dtype, by meaning: 'l'/'q' alike, '@'/'=' accepted."""
-    cdef bytes f = fmt if fmt != NULL else b"B"
-    if f[:1] in (b"@", b"="):
-        f = f[1:]
-    elif f[:1] == b"<":
-        if not _LITTLE:
-            raise TypeError(f"{name}: non-native byte order (format {f.decode()!r}) is not supported")
-        f = f[1:]
-    elif f[:1] in (b">", b"!"):
-        if _LITTLE:
-            raise TypeError(f"{name}: non-native byte order (format {f.decode()!r}) is not supported")
-        f = f[1:]
-    if len(f) == 1:
-        c = f.decode()
-        if c == "e" and itemsize == 2:
+    """Buffer format -> dtype, by meaning: 'l'/'q' alike, '@'/'=' accepted.
+    Plain C on the hot path; Python strings only to build error messages."""
+    cdef const char *f = fmt
+    cdef char c
+    if f == NULL:  # PEP 3118: no format means unsigned bytes
+        return SIMDOPS_UINT8 if itemsize == 1 else SIMDOPS_UNKNOWN
+    if f[0] == b'@' or f[0] == b'=' or (f[0] == b'<' and _LITTLE) or (f[0] in b'>!' and not _LITTLE):
+        f += 1
+    elif f[0] == b'<' or f[0] == b'>' or f[0] == b'!':
+        raise TypeError(f"{name}: non-native byte order (format {(<bytes>fmt).decode()!r}) "
+                        f"is not supported")
+    c = f[0]
+    if c != 0 and f[1] == 0:
+        if c == b'e' and itemsize == 2:
             return SIMDOPS_FLOAT16
-        if c == "f" and itemsize == 4:
+        if c == b'f' and itemsize == 4:
             return SIMDOPS_FLOAT32
-        if c == "d" and itemsize == 8:
+        if c == b'd' and itemsize == 8:
             return SIMDOPS_FLOAT64
-        if c in "bhilqn":
-            return {1: SIMDOPS_INT8, 2: SIMDOPS_INT16, 4: SIMDOPS_INT32,
-                    8: SIMDOPS_INT64}.get(itemsize, SIMDOPS_UNKNOWN)
-        if c in "BHILQN":
-            return {1: SIMDOPS_UINT8, 2: SIMDOPS_UINT16, 4: SIMDOPS_UINT32,
-                    8: SIMDOPS_UINT64}.get(itemsize, SIMDOPS_UNKNOWN)
-    raise TypeError(f"{name}: unsupported buffer format {f.decode(errors='replace')!r}")
+        if c in b"bhilqn":
+            return _int_dtype(itemsize, True)
+        if c in b"BHILQN":
+            return _int_dtype(itemsize, False)
+    raise TypeError(f"{name}: unsupported buffer format "
+                    f"{(<bytes>fmt).decode(errors='replace')!r} with itemsize {itemsize}")
 
 
+@cython.freelist(16)
 cdef class _Buf:
     """A held buffer and its simdops_tensor view."""
     cdef Py_buffer view
@@ -156,6 +180,12 @@ cdef simdops_number _number(object v, str name, simdops_dtype dtype) except *:
     n.f = 0.0
     n.i = 0
     n.u = 0
+    if type(v) is float:  # the common case, no further checks needed
+        n.kind = SIMDOPS_NUM_FLOAT
+        n.f = <double>v
+        if n.f != n.f:
+            raise ValueError(f"{name} is NaN")
+        return n
     if isinstance(v, (bool, np.bool_)):
         raise TypeError(f"{name} must be a real number, got bool")
     if isinstance(v, (int, np.integer)):
@@ -188,27 +218,34 @@ cdef _raise_status(int status, str what):
     raise ValueError(f"{what}: {msg}")
 
 
-cdef _Buf _out_buf(object out, _Buf x, simdops_dtype dtype, list holder):
+cdef bint _same_shape(_Buf a, _Buf b) noexcept:
+    if a.t.ndim != b.t.ndim:
+        return False
+    for d in range(a.t.ndim):
+        if a.t.shape[d] != b.t.shape[d]:
+            return False
+    return True
+
+
+cdef _Buf _out_buf(object out, _Buf x, simdops_dtype dtype):
     """The output buffer: `out` checked against x's shape and `dtype`, or a
-    new C-contiguous array (appended to holder)."""
+    new C-contiguous array (then held as the _Buf's obj)."""
     cdef _Buf o
     if out is None:
-        arr = np.empty(x.shape, dtype=DTYPE_NAMES[dtype])
-        holder.append(arr)
-        return _buf(arr, "out", True)
+        return _buf(np.empty(x.shape, dtype=DTYPE_NAMES[dtype]), "out", True)
     o = _buf(out, "out", True)
     if o.t.dtype != dtype:
         raise TypeError(f"out has dtype {DTYPE_NAMES[o.t.dtype]}; expected {DTYPE_NAMES[dtype]}")
-    if o.shape != x.shape:
+    if not _same_shape(o, x):
         raise ValueError(f"out has shape {o.shape}; expected {x.shape} (the shape of x)")
-    holder.append(out)
     return o
 
 
-cdef _Buf _input(object x, frozenset allowed, str op):
+cdef _Buf _input(object x, unsigned allowed, str op):
+    """x as a buffer whose dtype is in the bit set `allowed` (bit = dtype value)."""
     cdef _Buf b = _buf(x, "x")
-    if b.t.dtype not in allowed:
-        names = ", ".join(sorted(DTYPE_NAMES[d] for d in allowed))
+    if not (allowed >> <int>b.t.dtype) & 1:
+        names = ", ".join(sorted(DTYPE_NAMES[d] for d in _unmask(allowed)))
         raise TypeError(f"{op}: x has dtype {DTYPE_NAMES[b.t.dtype]}; supported: {names}")
     return b
 
@@ -230,7 +267,6 @@ def clip(x, min, max, *, scale=None, bias=None, out=None):
     cdef float sb[2]
     cdef const float *sbp = NULL
     cdef int status
-    cdef list holder = []
     if scale is not None or bias is not None:
         if xb.t.dtype in (SIMDOPS_INT64, SIMDOPS_UINT64):
             raise ValueError(f"clip: scale/bias are not supported for "
@@ -238,11 +274,11 @@ def clip(x, min, max, *, scale=None, bias=None, out=None):
         sb[0] = _scale_bias_value(1.0 if scale is None else scale, "scale", xb.t.dtype)
         sb[1] = _scale_bias_value(0.0 if bias is None else bias, "bias", xb.t.dtype)
         sbp = sb
-    cdef _Buf ob = _out_buf(out, xb, xb.t.dtype, holder)
+    cdef _Buf ob = _out_buf(out, xb, xb.t.dtype)
     with nogil:
         status = simdops_clip(&xb.t, &ob.t, lo, hi, sbp)
     _finish(status, "clip")
-    return holder[0]
+    return ob.obj
 
 
 cdef float _scale_bias_value(object v, str name, simdops_dtype dtype) except? -1:
@@ -263,14 +299,13 @@ def shrink(x, bias=0.0, threshold=0.5, *, out=None):
     cdef simdops_number b = _number(bias, "bias", xb.t.dtype)
     cdef simdops_number t = _number(threshold, "threshold", xb.t.dtype)
     cdef int status
-    cdef list holder = []
     if (t.kind == SIMDOPS_NUM_FLOAT and t.f < 0) or (t.kind == SIMDOPS_NUM_INT and t.i < 0):
         raise ValueError(f"shrink: threshold must be >= 0, got {threshold!r}")
-    cdef _Buf ob = _out_buf(out, xb, xb.t.dtype, holder)
+    cdef _Buf ob = _out_buf(out, xb, xb.t.dtype)
     with nogil:
         status = simdops_shrink(&xb.t, &ob.t, b, t)
     _finish(status, "shrink")
-    return holder[0]
+    return ob.obj
 
 
 def _normalize_axes(axis, int ndim):
@@ -302,14 +337,13 @@ def hardmax(x, axis=-1, *, out=None):
     cdef int caxes[64]
     cdef int naxes = len(axes)
     cdef int status
-    cdef list holder = []
     for k in range(naxes):
         caxes[k] = axes[k]
-    cdef _Buf ob = _out_buf(out, xb, xb.t.dtype, holder)
+    cdef _Buf ob = _out_buf(out, xb, xb.t.dtype)
     with nogil:
         status = simdops_hardmax(&xb.t, &ob.t, naxes, caxes)
     _finish(status, "hardmax")
-    return holder[0]
+    return ob.obj
 
 
 cdef int32_t _int32(object v, str name) except? -1:
@@ -350,13 +384,14 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
     cdef _Buf ob, bb, mb, sb
     cdef simdops_requant_args a
     cdef int status
-    cdef list holder = []
     if xb.t.dtype != SIMDOPS_INT32:
         raise TypeError(f"quantize: x must be int32, got {DTYPE_NAMES[xb.t.dtype]}")
-    try:
-        out_name = np.dtype(out_dtype).name
-    except TypeError:
-        raise TypeError(f"quantize: out_dtype {out_dtype!r} is not a dtype") from None
+    out_name = out_dtype if type(out_dtype) is str and out_dtype in REQUANT_OUT else None
+    if out_name is None:  # np.dtype() is slow: only for spellings other than the names
+        try:
+            out_name = np.dtype(out_dtype).name
+        except TypeError:
+            raise TypeError(f"quantize: out_dtype {out_dtype!r} is not a dtype") from None
     if out_name not in REQUANT_OUT:
         raise TypeError(f"quantize: out_dtype must be uint8, int8 or int16, got {out_name}")
     tlo, thi = REQUANT_OUT[out_name]
@@ -402,11 +437,11 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
             raise ValueError("quantize: bias needs x with at least one dimension")
         bb = _channel_array(bias, "bias", channels)
         a.bias = &bb.t
-    ob = _out_buf(out, xb, _DTYPE_BY_NAME[out_name], holder)
+    ob = _out_buf(out, xb, _DTYPE_BY_NAME[out_name])
     with nogil:
         status = simdops_requant(&xb.t, &ob.t, &a)
     _finish(status, "quantize")
-    return holder[0]
+    return ob.obj
 
 
 def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min=0, max=0,

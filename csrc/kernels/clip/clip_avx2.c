@@ -1,11 +1,288 @@
-/* clip kernels for avx2: not written yet; the tier falls back to the one below. */
+/* AVX2 (+F16C) clip kernels, bit-exact with clip_scalar.c. Each *_v function
+ * maps 32 bytes of elements; SIMDOPS_AVX2_MAP runs it over the row. */
 #include "../../internal.h"
 #include "../../isa.h"
 
 #if SIMDOPS_COMPILE_AVX2
+#include "../avx2_util.h"
+
+/* minps/maxps return their second operand when either is NaN, so this is
+ * t = hi < x ? hi : x; y = lo > t ? lo : t, NaN x and -0.0 included. */
+static inline __m256i f32_clip_v(__m256i v, __m256 lo, __m256 hi)
+{
+    return _mm256_castps_si256(_mm256_max_ps(lo, _mm256_min_ps(hi, _mm256_castsi256_ps(v))));
+}
+
+static inline __m256i f64_clip_v(__m256i v, __m256d lo, __m256d hi)
+{
+    return _mm256_castpd_si256(_mm256_max_pd(lo, _mm256_min_pd(hi, _mm256_castsi256_pd(v))));
+}
+
+#define INT_CLIP_V(name, vmin, vmax)                                   \
+    static inline __m256i name(__m256i v, __m256i lo, __m256i hi)      \
+    {                                                                  \
+        return vmax(lo, vmin(hi, v));                                  \
+    }
+INT_CLIP_V(u8_clip_v, _mm256_min_epu8, _mm256_max_epu8)
+INT_CLIP_V(i8_clip_v, _mm256_min_epi8, _mm256_max_epi8)
+INT_CLIP_V(u16_clip_v, _mm256_min_epu16, _mm256_max_epu16)
+INT_CLIP_V(i16_clip_v, _mm256_min_epi16, _mm256_max_epi16)
+INT_CLIP_V(u32_clip_v, _mm256_min_epu32, _mm256_max_epu32)
+INT_CLIP_V(i32_clip_v, _mm256_min_epi32, _mm256_max_epi32)
+
+static inline __m256i i64_clip_v(__m256i v, __m256i lo, __m256i hi)
+{
+    __m256i t = _mm256_blendv_epi8(v, hi, _mm256_cmpgt_epi64(v, hi));
+    return _mm256_blendv_epi8(t, lo, _mm256_cmpgt_epi64(lo, t));
+}
+
+/* Unsigned 64-bit: flip the sign bit of everything (bounds come flipped), so
+ * signed compares order them; flip the result back. */
+static inline __m256i u64_clip_v(__m256i v, __m256i lo_flipped, __m256i hi_flipped)
+{
+    const __m256i s = _mm256_set1_epi64x(INT64_MIN);
+    return _mm256_xor_si256(i64_clip_v(_mm256_xor_si256(v, s), lo_flipped, hi_flipped), s);
+}
+
+/* float16 without converting: in key space (see avx2_util.h), x > hi is
+ * key > gt_bound and x < lo is key < lt_bound, exactly as the scalar float
+ * compares. When x > hi the scalar picks hi_h, or lo_h if lo > hi: that
+ * choice is the constant hsel. NaN x keeps its bits. */
+static inline __m256i f16_clip_v(__m256i h, __m256i gt_bound, __m256i lt_bound, __m256i lo_h,
+                                 __m256i hsel)
+{
+    const __m256i mag = _mm256_and_si256(h, _mm256_set1_epi16(0x7fff));
+    const __m256i key = _mm256_sign_epi16(mag, h);
+    const __m256i nan = _mm256_cmpgt_epi16(mag, _mm256_set1_epi16(0x7c00));
+    __m256i r = _mm256_blendv_epi8(h, lo_h, _mm256_cmpgt_epi16(lt_bound, key));
+    r = _mm256_blendv_epi8(r, hsel, _mm256_cmpgt_epi16(key, gt_bound));
+    return _mm256_blendv_epi8(r, h, nan);
+}
+
+typedef struct f16_bounds {
+    __m256i gt, lt, lo_h, hsel;
+} f16_bounds;
+
+static f16_bounds f16_bounds_of(const simdops_clip_params *p)
+{
+    const float lo = p->min.f32, hi = p->max.f32;
+    const uint16_t lo_h = simdops_f32_to_f16(lo), hi_h = simdops_f32_to_f16(hi);
+    f16_bounds c;
+    c.gt = _mm256_set1_epi16(simdops_f16_gt_bound(hi));
+    c.lt = _mm256_set1_epi16(simdops_f16_lt_bound(lo));
+    c.lo_h = _mm256_set1_epi16((short)lo_h);
+    c.hsel = _mm256_set1_epi16((short)(lo > hi ? lo_h : hi_h));
+    return c;
+}
+
+static void f32_clip__avx2(const void *x, void *y, size_t n, const simdops_clip_params *p)
+{
+    const __m256 lo = _mm256_set1_ps(p->min.f32), hi = _mm256_set1_ps(p->max.f32);
+    SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_clip_v, lo, hi);
+}
+
+static void f64_clip__avx2(const void *x, void *y, size_t n, const simdops_clip_params *p)
+{
+    const __m256d lo = _mm256_set1_pd(p->min.f64), hi = _mm256_set1_pd(p->max.f64);
+    SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_clip_v, lo, hi);
+}
+
+static void f16_clip__avx2(const void *x, void *y, size_t n, const simdops_clip_params *p)
+{
+    const f16_bounds c = f16_bounds_of(p);
+    SIMDOPS_AVX2_MAP(x, y, n * 2, 2, f16_clip_v, c.gt, c.lt, c.lo_h, c.hsel);
+}
+
+#define INT_CLIP_KERNEL(name, fn, esize, set1, ST, field)                                \
+    static void name(const void *x, void *y, size_t n, const simdops_clip_params *p)     \
+    {                                                                                    \
+        const __m256i lo = set1((ST)p->min.field), hi = set1((ST)p->max.field);          \
+        SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, lo, hi);                          \
+    }
+INT_CLIP_KERNEL(u8_clip__avx2, u8_clip_v, 1, _mm256_set1_epi8, char, u8)
+INT_CLIP_KERNEL(i8_clip__avx2, i8_clip_v, 1, _mm256_set1_epi8, char, i8)
+INT_CLIP_KERNEL(u16_clip__avx2, u16_clip_v, 2, _mm256_set1_epi16, short, u16)
+INT_CLIP_KERNEL(i16_clip__avx2, i16_clip_v, 2, _mm256_set1_epi16, short, i16)
+INT_CLIP_KERNEL(u32_clip__avx2, u32_clip_v, 4, _mm256_set1_epi32, int, u32)
+INT_CLIP_KERNEL(i32_clip__avx2, i32_clip_v, 4, _mm256_set1_epi32, int, i32)
+INT_CLIP_KERNEL(i64_clip__avx2, i64_clip_v, 8, _mm256_set1_epi64x, long long, i64)
+
+static void u64_clip__avx2(const void *x, void *y, size_t n, const simdops_clip_params *p)
+{
+    const __m256i lo = _mm256_set1_epi64x((long long)(p->min.u64 ^ 0x8000000000000000ull));
+    const __m256i hi = _mm256_set1_epi64x((long long)(p->max.u64 ^ 0x8000000000000000ull));
+    SIMDOPS_AVX2_MAP(x, y, n * 8, 8, u64_clip_v, lo, hi);
+}
+
+/* ---- ScaleBias: g = x*scale + bias, multiply then add (no FMA). ---- */
+
+static inline __m256i f32_clip_sb_v(__m256i v, __m256 s, __m256 b, __m256 lo, __m256 hi)
+{
+    __m256 g = _mm256_add_ps(_mm256_mul_ps(_mm256_castsi256_ps(v), s), b);
+    return f32_clip_v(_mm256_castps_si256(g), lo, hi);
+}
+
+static inline __m256i f64_clip_sb_v(__m256i v, __m256d s, __m256d b, __m256d lo, __m256d hi)
+{
+    __m256d g = _mm256_add_pd(_mm256_mul_pd(_mm256_castsi256_pd(v), s), b);
+    return f64_clip_v(_mm256_castpd_si256(g), lo, hi);
+}
+
+/* float16: g in float32, rounded once to half, then clipped as a half. */
+static inline __m256i f16_clip_sb_v(__m256i h, __m256 s, __m256 b, __m256i gt_bound,
+                                    __m256i lt_bound, __m256i lo_h, __m256i hsel)
+{
+    __m256 f0 = _mm256_cvtph_ps(_mm256_castsi256_si128(h));
+    __m256 f1 = _mm256_cvtph_ps(_mm256_extracti128_si256(h, 1));
+    __m128i g0 = _mm256_cvtps_ph(_mm256_add_ps(_mm256_mul_ps(f0, s), b), _MM_FROUND_TO_NEAREST_INT);
+    __m128i g1 = _mm256_cvtps_ph(_mm256_add_ps(_mm256_mul_ps(f1, s), b), _MM_FROUND_TO_NEAREST_INT);
+    return f16_clip_v(_mm256_set_m128i(g1, g0), gt_bound, lt_bound, lo_h, hsel);
+}
+
+static void f32_clip_scale_bias__avx2(const void *x, void *y, size_t n,
+                                      const simdops_clip_params *p)
+{
+    const __m256 s = _mm256_set1_ps(p->scale), b = _mm256_set1_ps(p->bias);
+    const __m256 lo = _mm256_set1_ps(p->min.f32), hi = _mm256_set1_ps(p->max.f32);
+    SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_clip_sb_v, s, b, lo, hi);
+}
+
+static void f64_clip_scale_bias__avx2(const void *x, void *y, size_t n,
+                                      const simdops_clip_params *p)
+{
+    const __m256d s = _mm256_set1_pd((double)p->scale), b = _mm256_set1_pd((double)p->bias);
+    const __m256d lo = _mm256_set1_pd(p->min.f64), hi = _mm256_set1_pd(p->max.f64);
+    SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_clip_sb_v, s, b, lo, hi);
+}
+
+static void f16_clip_scale_bias__avx2(const void *x, void *y, size_t n,
+                                      const simdops_clip_params *p)
+{
+    const __m256 s = _mm256_set1_ps(p->scale), b = _mm256_set1_ps(p->bias);
+    const f16_bounds c = f16_bounds_of(p);
+    SIMDOPS_AVX2_MAP(x, y, n * 2, 2, f16_clip_sb_v, s, b, c.gt, c.lt, c.lo_h, c.hsel);
+}
+
+/* Integers: v = (double)x*s + b, clamped to the type's range in double,
+ * truncated toward zero, clipped. Eight lanes go through int32 at a time;
+ * every value fits int32 except uint32's, which are offset by 2^31. */
+typedef struct sb_int {
+    __m256d s, b, tmin, tmax;
+    __m256i lo, hi; /* clip bounds widened to 32-bit lanes */
+} sb_int;
+
+static inline __m256d sb_affine(__m256d d, const sb_int *c)
+{
+    __m256d v = _mm256_add_pd(_mm256_mul_pd(d, c->s), c->b);
+    /* v < tmin ? tmin : v, then v > tmax ? tmax : v (v is never NaN) */
+    return _mm256_min_pd(c->tmax, _mm256_max_pd(c->tmin, v));
+}
+
+/* 8 int32 lanes of x -> 8 int32 lanes of y, for types that fit int32. */
+static inline __m256i sb_group_i32(__m256i xi, const sb_int *c)
+{
+    __m128i r0 = _mm256_cvttpd_epi32(sb_affine(_mm256_cvtepi32_pd(_mm256_castsi256_si128(xi)), c));
+    __m128i r1 = _mm256_cvttpd_epi32(sb_affine(_mm256_cvtepi32_pd(_mm256_extracti128_si256(xi, 1)), c));
+    return _mm256_max_epi32(c->lo, _mm256_min_epi32(c->hi, _mm256_set_m128i(r1, r0)));
+}
+
+/* uint32: (double)x = (double)(int32)(x ^ 2^31) + 2^31; the truncation is
+ * done in double first (cvttpd2dq is signed), then offset back. */
+static inline __m128i sb_half_u32(__m128i x, const sb_int *c)
+{
+    const __m256d off = _mm256_set1_pd(2147483648.0);
+    const __m128i sgn = _mm_set1_epi32(INT32_MIN);
+    __m256d d = _mm256_add_pd(_mm256_cvtepi32_pd(_mm_xor_si128(x, sgn)), off);
+    __m256d v = _mm256_round_pd(sb_affine(d, c), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    return _mm_xor_si128(_mm256_cvttpd_epi32(_mm256_sub_pd(v, off)), sgn);
+}
+
+static inline __m256i u32_clip_sb_v(__m256i v, const sb_int *c)
+{
+    __m256i g = _mm256_set_m128i(sb_half_u32(_mm256_extracti128_si256(v, 1), c),
+                                 sb_half_u32(_mm256_castsi256_si128(v), c));
+    return _mm256_max_epu32(c->lo, _mm256_min_epu32(c->hi, g));
+}
+
+static inline __m256i i32_clip_sb_v(__m256i v, const sb_int *c)
+{
+    return sb_group_i32(v, c);
+}
+
+/* 16-bit: two groups of 8, packed back (values are in range, so the
+ * saturating pack is exact); the pack interleaves 64-bit quarters. */
+#define SB16_V(name, widen, pack)                                                     \
+    static inline __m256i name(__m256i v, const sb_int *c)                            \
+    {                                                                                 \
+        __m256i g0 = sb_group_i32(widen(_mm256_castsi256_si128(v)), c);               \
+        __m256i g1 = sb_group_i32(widen(_mm256_extracti128_si256(v, 1)), c);          \
+        return _mm256_permute4x64_epi64(pack(g0, g1), 0xD8);                          \
+    }
+SB16_V(u16_clip_sb_v, _mm256_cvtepu16_epi32, _mm256_packus_epi32)
+SB16_V(i16_clip_sb_v, _mm256_cvtepi16_epi32, _mm256_packs_epi32)
+
+/* 8-bit: four groups of 8, packed twice, then the 32-bit quarters reordered. */
+#define SB8_V(name, widen, pack32, pack16)                                            \
+    static inline __m256i name(__m256i v, const sb_int *c)                            \
+    {                                                                                 \
+        __m128i v0 = _mm256_castsi256_si128(v), v1 = _mm256_extracti128_si256(v, 1);  \
+        __m256i g0 = sb_group_i32(widen(v0), c);                                      \
+        __m256i g1 = sb_group_i32(widen(_mm_srli_si128(v0, 8)), c);                   \
+        __m256i g2 = sb_group_i32(widen(v1), c);                                      \
+        __m256i g3 = sb_group_i32(widen(_mm_srli_si128(v1, 8)), c);                   \
+        __m256i r = pack16(pack32(g0, g1), pack32(g2, g3));                           \
+        return _mm256_permutevar8x32_epi32(r, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)); \
+    }
+SB8_V(u8_clip_sb_v, _mm256_cvtepu8_epi32, _mm256_packus_epi32, _mm256_packus_epi16)
+SB8_V(i8_clip_sb_v, _mm256_cvtepi8_epi32, _mm256_packs_epi32, _mm256_packs_epi16)
+
+#define INT_CLIP_SB_KERNEL(name, fn, esize, type_min, type_max, lo32, hi32)               \
+    static void name(const void *x, void *y, size_t n, const simdops_clip_params *p)     \
+    {                                                                                    \
+        sb_int c;                                                                        \
+        c.s = _mm256_set1_pd((double)p->scale);                                          \
+        c.b = _mm256_set1_pd((double)p->bias);                                           \
+        c.tmin = _mm256_set1_pd((double)(type_min));                                       \
+        c.tmax = _mm256_set1_pd((double)(type_max));                                       \
+        c.lo = _mm256_set1_epi32(lo32);                                                  \
+        c.hi = _mm256_set1_epi32(hi32);                                                  \
+        SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c);                              \
+    }
+INT_CLIP_SB_KERNEL(u8_clip_scale_bias__avx2, u8_clip_sb_v, 1, 0, UINT8_MAX,
+                   p->min.u8, p->max.u8)
+INT_CLIP_SB_KERNEL(i8_clip_scale_bias__avx2, i8_clip_sb_v, 1, INT8_MIN, INT8_MAX,
+                   p->min.i8, p->max.i8)
+INT_CLIP_SB_KERNEL(u16_clip_scale_bias__avx2, u16_clip_sb_v, 2, 0, UINT16_MAX,
+                   p->min.u16, p->max.u16)
+INT_CLIP_SB_KERNEL(i16_clip_scale_bias__avx2, i16_clip_sb_v, 2, INT16_MIN, INT16_MAX,
+                   p->min.i16, p->max.i16)
+INT_CLIP_SB_KERNEL(u32_clip_scale_bias__avx2, u32_clip_sb_v, 4, 0, UINT32_MAX,
+                   (int)p->min.u32, (int)p->max.u32)
+INT_CLIP_SB_KERNEL(i32_clip_scale_bias__avx2, i32_clip_sb_v, 4, INT32_MIN, INT32_MAX,
+                   p->min.i32, p->max.i32)
+
 int clip_register__avx2(simdops_kernel_table *t)
 {
-    (void)t;
+    t->clip[SIMDOPS_FLOAT32] = f32_clip__avx2;
+    t->clip[SIMDOPS_FLOAT16] = f16_clip__avx2;
+    t->clip[SIMDOPS_FLOAT64] = f64_clip__avx2;
+    t->clip[SIMDOPS_UINT8] = u8_clip__avx2;
+    t->clip[SIMDOPS_INT8] = i8_clip__avx2;
+    t->clip[SIMDOPS_UINT16] = u16_clip__avx2;
+    t->clip[SIMDOPS_INT16] = i16_clip__avx2;
+    t->clip[SIMDOPS_UINT32] = u32_clip__avx2;
+    t->clip[SIMDOPS_INT32] = i32_clip__avx2;
+    t->clip[SIMDOPS_UINT64] = u64_clip__avx2;
+    t->clip[SIMDOPS_INT64] = i64_clip__avx2;
+    t->clip_scale_bias[SIMDOPS_FLOAT32] = f32_clip_scale_bias__avx2;
+    t->clip_scale_bias[SIMDOPS_FLOAT16] = f16_clip_scale_bias__avx2;
+    t->clip_scale_bias[SIMDOPS_FLOAT64] = f64_clip_scale_bias__avx2;
+    t->clip_scale_bias[SIMDOPS_UINT8] = u8_clip_scale_bias__avx2;
+    t->clip_scale_bias[SIMDOPS_INT8] = i8_clip_scale_bias__avx2;
+    t->clip_scale_bias[SIMDOPS_UINT16] = u16_clip_scale_bias__avx2;
+    t->clip_scale_bias[SIMDOPS_INT16] = i16_clip_scale_bias__avx2;
+    t->clip_scale_bias[SIMDOPS_UINT32] = u32_clip_scale_bias__avx2;
+    t->clip_scale_bias[SIMDOPS_INT32] = i32_clip_scale_bias__avx2;
     return 1;
 }
 #else

@@ -1,11 +1,279 @@
-/* shrink kernels for avx2: not written yet; the tier falls back to the one below. */
+/* AVX2 (+F16C) shrink kernels, bit-exact with shrink_scalar.c. Each *_v
+ * function maps 32 bytes of elements; SIMDOPS_AVX2_MAP runs it over the row.
+ * The x > thr branch is blended last, as the scalar tests it first. */
 #include "../../internal.h"
 #include "../../isa.h"
 
 #if SIMDOPS_COMPILE_AVX2
+#include "../avx2_util.h"
+
+/* Floats: the neither-branch gives +0, or x itself when x is NaN. */
+static inline __m256i f32_shrink_v(__m256i v, __m256 thr, __m256 neg_thr, __m256 b)
+{
+    const __m256 x = _mm256_castsi256_ps(v);
+    const __m256 nan = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
+    __m256 r = _mm256_and_ps(x, nan);
+    r = _mm256_blendv_ps(r, _mm256_add_ps(x, b), _mm256_cmp_ps(x, neg_thr, _CMP_LT_OQ));
+    r = _mm256_blendv_ps(r, _mm256_sub_ps(x, b), _mm256_cmp_ps(x, thr, _CMP_GT_OQ));
+    return _mm256_castps_si256(r);
+}
+
+static inline __m256i f64_shrink_v(__m256i v, __m256d thr, __m256d neg_thr, __m256d b)
+{
+    const __m256d x = _mm256_castsi256_pd(v);
+    const __m256d nan = _mm256_cmp_pd(x, x, _CMP_UNORD_Q);
+    __m256d r = _mm256_and_pd(x, nan);
+    r = _mm256_blendv_pd(r, _mm256_add_pd(x, b), _mm256_cmp_pd(x, neg_thr, _CMP_LT_OQ));
+    r = _mm256_blendv_pd(r, _mm256_sub_pd(x, b), _mm256_cmp_pd(x, thr, _CMP_GT_OQ));
+    return _mm256_castpd_si256(r);
+}
+
+/* The usual parameters (neg_thr == -thr, thr >= 0, bias not NaN) allow
+ * fewer compares, which bound these kernels: x > thr or x < -thr is
+ * |x| > thr on the magnitude bits (NaN lands above too), and then
+ * y = x - (b with x's sign flipped in), as x - (-b) == x + b exactly.
+ * A NaN x takes its own bits (the subtraction would quiet a signaling one).
+ * Not under MXCSR.DAZ, where the scalar's compares see denormals as 0. */
+static inline __m256i f32_shrink_sym_v(__m256i v, __m256i thr_bits, __m256 b)
+{
+    const __m256i mag = _mm256_and_si256(v, _mm256_set1_epi32(0x7fffffff));
+    const __m256i keep = _mm256_cmpgt_epi32(mag, thr_bits);
+    const __m256i nan = _mm256_cmpgt_epi32(mag, _mm256_set1_epi32(0x7f800000));
+    const __m256 bx = _mm256_xor_ps(b, _mm256_castsi256_ps(_mm256_xor_si256(v, mag)));
+    __m256 r = _mm256_sub_ps(_mm256_castsi256_ps(v), bx);
+    r = _mm256_blendv_ps(r, _mm256_castsi256_ps(v), _mm256_castsi256_ps(nan));
+    return _mm256_and_si256(_mm256_castps_si256(r), keep);
+}
+
+static inline __m256i f64_shrink_sym_v(__m256i v, __m256i thr_bits, __m256d b)
+{
+    const __m256i mag = _mm256_and_si256(v, _mm256_set1_epi64x(INT64_MAX));
+    const __m256i keep = _mm256_cmpgt_epi64(mag, thr_bits);
+    const __m256i nan = _mm256_cmpgt_epi64(mag, _mm256_set1_epi64x(0x7ff0000000000000ll));
+    const __m256d bx = _mm256_xor_pd(b, _mm256_castsi256_pd(_mm256_xor_si256(v, mag)));
+    __m256d r = _mm256_sub_pd(_mm256_castsi256_pd(v), bx);
+    r = _mm256_blendv_pd(r, _mm256_castsi256_pd(v), _mm256_castsi256_pd(nan));
+    return _mm256_and_si256(_mm256_castpd_si256(r), keep);
+}
+
+/* float16: x -/+ b in float32 with one rounding to half (vcvtps2ph, which
+ * bounds these kernels). Lanes of neither branch come out as +0 from the
+ * float side; NaN lanes take x's bits. */
+static inline __m128i f16_shrink_8(__m128i h, __m256 thr, __m256 neg_thr, __m256 b)
+{
+    const __m256 x = _mm256_cvtph_ps(h);
+    __m256 r = _mm256_and_ps(_mm256_add_ps(x, b), _mm256_cmp_ps(x, neg_thr, _CMP_LT_OQ));
+    r = _mm256_blendv_ps(r, _mm256_sub_ps(x, b), _mm256_cmp_ps(x, thr, _CMP_GT_OQ));
+    return _mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT);
+}
+
+static inline __m256i f16_shrink_v(__m256i h, __m256 thr, __m256 neg_thr, __m256 b)
+{
+    const __m256i mag = _mm256_and_si256(h, _mm256_set1_epi16(0x7fff));
+    const __m256i nan = _mm256_cmpgt_epi16(mag, _mm256_set1_epi16(0x7c00));
+    __m256i r = _mm256_set_m128i(f16_shrink_8(_mm256_extracti128_si256(h, 1), thr, neg_thr, b),
+                                 f16_shrink_8(_mm256_castsi256_si128(h), thr, neg_thr, b));
+    return _mm256_or_si256(r, _mm256_and_si256(h, nan));
+}
+
+/* Symmetric parameters, as for float32: |x| > thr is (h & 0x7fff) > bound
+ * (avx2_util.h), and only x - (b with x's sign) is converted. Widened halves
+ * are never denormal floats, so DAZ cannot change the scalar's compares. */
+static inline __m128i f16_sub_signed_8(__m128i h, __m256 b)
+{
+    const __m256 x = _mm256_cvtph_ps(h);
+    const __m256 bx = _mm256_xor_ps(b, _mm256_and_ps(x, _mm256_set1_ps(-0.0f)));
+    return _mm256_cvtps_ph(_mm256_sub_ps(x, bx), _MM_FROUND_TO_NEAREST_INT);
+}
+
+static inline __m256i f16_shrink_sym_v(__m256i h, __m256i bound, __m256 b)
+{
+    const __m256i mag = _mm256_and_si256(h, _mm256_set1_epi16(0x7fff));
+    const __m256i keep = _mm256_cmpgt_epi16(mag, bound);
+    const __m256i nan = _mm256_cmpgt_epi16(mag, _mm256_set1_epi16(0x7c00));
+    __m256i r = _mm256_set_m128i(f16_sub_signed_8(_mm256_extracti128_si256(h, 1), b),
+                                 f16_sub_signed_8(_mm256_castsi256_si128(h), b));
+    return _mm256_and_si256(_mm256_blendv_epi8(r, h, nan), keep);
+}
+
+/* ... and with bias 0 nothing is converted: y = x where |x| > thr or x is
+ * NaN, else +0 (x -/+ 0 is x there, as x is not zero). */
+static inline __m256i f16_shrink0_v(__m256i h, __m256i bound)
+{
+    const __m256i mag = _mm256_and_si256(h, _mm256_set1_epi16(0x7fff));
+    return _mm256_and_si256(h, _mm256_cmpgt_epi16(mag, bound));
+}
+
+static void f32_shrink__avx2(const void *x, void *y, size_t n, const simdops_shrink_params *p)
+{
+    const float t = p->thr.f32, nt = p->neg_thr.f32, bias = p->bias.f32;
+    const __m256 b = _mm256_set1_ps(bias);
+    if (t >= 0.0f && nt == -t && bias == bias && !(_mm_getcsr() & SIMDOPS_MXCSR_DAZ)) {
+        const __m256i thr_bits = _mm256_set1_epi32((int)(simdops_f32_bits(t) & 0x7fffffffu));
+        SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_shrink_sym_v, thr_bits, b);
+    } else {
+        const __m256 thr = _mm256_set1_ps(t), neg_thr = _mm256_set1_ps(nt);
+        SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_shrink_v, thr, neg_thr, b);
+    }
+}
+
+static void f64_shrink__avx2(const void *x, void *y, size_t n, const simdops_shrink_params *p)
+{
+    const double t = p->thr.f64, nt = p->neg_thr.f64, bias = p->bias.f64;
+    const __m256d b = _mm256_set1_pd(bias);
+    if (t >= 0.0 && nt == -t && bias == bias && !(_mm_getcsr() & SIMDOPS_MXCSR_DAZ)) {
+        const __m256i thr_bits = _mm256_set1_epi64x((long long)(simdops_f64_bits(t) & 0x7fffffffffffffffull));
+        SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_shrink_sym_v, thr_bits, b);
+    } else {
+        const __m256d thr = _mm256_set1_pd(t), neg_thr = _mm256_set1_pd(nt);
+        SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_shrink_v, thr, neg_thr, b);
+    }
+}
+
+static void f16_shrink__avx2(const void *x, void *y, size_t n, const simdops_shrink_params *p)
+{
+    const float t = p->thr.f32, nt = p->neg_thr.f32, bias = p->bias.f32;
+    if (t >= 0.0f && nt == -t && bias == bias) {
+        const __m256i bound = _mm256_set1_epi16(simdops_f16_gt_bound(t));
+        const __m256 b = _mm256_set1_ps(bias);
+        if (bias == 0.0f)
+            SIMDOPS_AVX2_MAP(x, y, n * 2, 2, f16_shrink0_v, bound);
+        else
+            SIMDOPS_AVX2_MAP(x, y, n * 2, 2, f16_shrink_sym_v, bound, b);
+    } else {
+        const __m256 thr = _mm256_set1_ps(t), neg_thr = _mm256_set1_ps(nt);
+        const __m256 b = _mm256_set1_ps(bias);
+        SIMDOPS_AVX2_MAP(x, y, n * 2, 2, f16_shrink_v, thr, neg_thr, b);
+    }
+}
+
+/* Integers: y = gt ? clamp(x, sub_lo, sub_hi) - B : lt ? clamp(x, add_lo, add_hi) + B : 0,
+ * wrapping. With params.c's bounds only one side of each clamp can bind
+ * (B >= 0: sub's lower and add's upper; B < 0: the other two), so a kernel
+ * picks the form at entry; CLAMP_BOTH is min then max, the scalar's nested
+ * test when lo <= hi. Empty ranges (never made by params.c) take the scalar
+ * loop. lt = 0 when x < neg_thr cannot hold (neg_thr is the type's minimum,
+ * as for every unsigned shrink). */
+typedef struct shrink_int {
+    __m256i thr, neg_thr, b, sub_lo, sub_hi, add_lo, add_hi;
+} shrink_int;
+
+enum { CLAMP_BOTH = 0, CLAMP_POS = 1, CLAMP_NEG = 2 };
+
+/* gt/lt: the masks of x > thr and x < neg_thr, or their complements (inv)
+ * for unsigned types, which compare through min/max. */
+#define SHRINK_INT_V(name, GT, LT, inv, vmin, vmax, vadd, vsub)                        \
+    static inline __m256i name(__m256i x, const shrink_int *c, const int form, const int lt) \
+    {                                                                                  \
+        __m256i s = x, a = x, r;                                                       \
+        if (form != CLAMP_POS) s = vmin(s, c->sub_hi);                                 \
+        if (form != CLAMP_NEG) s = vmax(c->sub_lo, s);                                 \
+        s = vsub(s, c->b);                                                             \
+        if (!lt)                                                                       \
+            return inv ? _mm256_andnot_si256(GT(x, c->thr), s) : _mm256_and_si256(s, GT(x, c->thr)); \
+        if (form != CLAMP_NEG) a = vmin(a, c->add_hi);                                 \
+        if (form != CLAMP_POS) a = vmax(c->add_lo, a);                                 \
+        a = vadd(a, c->b);                                                             \
+        r = inv ? _mm256_andnot_si256(LT(x, c->neg_thr), a) : _mm256_and_si256(a, LT(x, c->neg_thr)); \
+        return inv ? _mm256_blendv_epi8(s, r, GT(x, c->thr)) : _mm256_blendv_epi8(r, s, GT(x, c->thr)); \
+    }
+
+#define GT_I8(x, t) _mm256_cmpgt_epi8(x, t)
+#define LT_I8(x, t) _mm256_cmpgt_epi8(t, x)
+#define GT_I16(x, t) _mm256_cmpgt_epi16(x, t)
+#define LT_I16(x, t) _mm256_cmpgt_epi16(t, x)
+#define GT_I32(x, t) _mm256_cmpgt_epi32(x, t)
+#define LT_I32(x, t) _mm256_cmpgt_epi32(t, x)
+/* unsigned: x <= t and x >= t */
+#define LE_U8(x, t) _mm256_cmpeq_epi8(_mm256_min_epu8(x, t), x)
+#define GE_U8(x, t) _mm256_cmpeq_epi8(_mm256_max_epu8(x, t), x)
+#define LE_U16(x, t) _mm256_cmpeq_epi16(_mm256_min_epu16(x, t), x)
+#define GE_U16(x, t) _mm256_cmpeq_epi16(_mm256_max_epu16(x, t), x)
+#define LE_U32(x, t) _mm256_cmpeq_epi32(_mm256_min_epu32(x, t), x)
+#define GE_U32(x, t) _mm256_cmpeq_epi32(_mm256_max_epu32(x, t), x)
+
+SHRINK_INT_V(i8_shrink_v, GT_I8, LT_I8, 0, _mm256_min_epi8, _mm256_max_epi8, _mm256_add_epi8, _mm256_sub_epi8)
+SHRINK_INT_V(i16_shrink_v, GT_I16, LT_I16, 0, _mm256_min_epi16, _mm256_max_epi16, _mm256_add_epi16, _mm256_sub_epi16)
+SHRINK_INT_V(i32_shrink_v, GT_I32, LT_I32, 0, _mm256_min_epi32, _mm256_max_epi32, _mm256_add_epi32, _mm256_sub_epi32)
+SHRINK_INT_V(u8_shrink_v, LE_U8, GE_U8, 1, _mm256_min_epu8, _mm256_max_epu8, _mm256_add_epi8, _mm256_sub_epi8)
+SHRINK_INT_V(u16_shrink_v, LE_U16, GE_U16, 1, _mm256_min_epu16, _mm256_max_epu16, _mm256_add_epi16, _mm256_sub_epi16)
+SHRINK_INT_V(u32_shrink_v, LE_U32, GE_U32, 1, _mm256_min_epu32, _mm256_max_epu32, _mm256_add_epi32, _mm256_sub_epi32)
+
+/* The scalar reference's loop, for parameters whose clamp ranges are empty. */
+#define SHRINK_INT_SCALAR(T, UT, field)                                                \
+    do {                                                                               \
+        const T *xs = (const T *)x;                                                    \
+        T *ys = (T *)y;                                                                \
+        for (size_t i = 0; i < n; i++) {                                               \
+            T v = xs[i];                                                               \
+            if (v > p->thr.field) {                                                    \
+                v = v < p->sub_lo.field ? p->sub_lo.field                              \
+                                        : (v > p->sub_hi.field ? p->sub_hi.field : v); \
+                ys[i] = (T)(UT)((UT)v - (UT)p->bias.field);                            \
+            } else if (v < p->neg_thr.field) {                                         \
+                v = v < p->add_lo.field ? p->add_lo.field                              \
+                                        : (v > p->add_hi.field ? p->add_hi.field : v); \
+                ys[i] = (T)(UT)((UT)v + (UT)p->bias.field);                            \
+            } else {                                                                   \
+                ys[i] = 0;                                                             \
+            }                                                                          \
+        }                                                                              \
+    } while (0)
+
+#define SHRINK_INT_KERNEL(name, fn, T, UT, field, tmin, tmax, esize, set1, ST)           \
+    static void name(const void *x, void *y, size_t n, const simdops_shrink_params *p)   \
+    {                                                                                    \
+        shrink_int c;                                                                    \
+        int form = CLAMP_BOTH;                                                           \
+        if (p->sub_lo.field > p->sub_hi.field || p->add_lo.field > p->add_hi.field) {    \
+            SHRINK_INT_SCALAR(T, UT, field);                                             \
+            return;                                                                      \
+        }                                                                                \
+        if (p->sub_hi.field == (tmax) && p->add_lo.field == (tmin))                      \
+            form = CLAMP_POS;                                                            \
+        else if (p->sub_lo.field == (tmin) && p->add_hi.field == (tmax))                 \
+            form = CLAMP_NEG;                                                            \
+        c.thr = set1((ST)p->thr.field);                                                  \
+        c.neg_thr = set1((ST)p->neg_thr.field);                                          \
+        c.b = set1((ST)p->bias.field);                                                   \
+        c.sub_lo = set1((ST)p->sub_lo.field);                                            \
+        c.sub_hi = set1((ST)p->sub_hi.field);                                            \
+        c.add_lo = set1((ST)p->add_lo.field);                                            \
+        c.add_hi = set1((ST)p->add_hi.field);                                            \
+        if (p->neg_thr.field != (tmin)) {                                                \
+            if (form == CLAMP_POS)                                                       \
+                SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_POS, 1);        \
+            else if (form == CLAMP_NEG)                                                  \
+                SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_NEG, 1);        \
+            else                                                                         \
+                SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_BOTH, 1);       \
+        } else {                                                                         \
+            if (form == CLAMP_POS)                                                       \
+                SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_POS, 0);        \
+            else if (form == CLAMP_NEG)                                                  \
+                SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_NEG, 0);        \
+            else                                                                         \
+                SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_BOTH, 0);       \
+        }                                                                                \
+    }
+SHRINK_INT_KERNEL(u8_shrink__avx2, u8_shrink_v, uint8_t, uint8_t, u8, 0, UINT8_MAX, 1, _mm256_set1_epi8, char)
+SHRINK_INT_KERNEL(i8_shrink__avx2, i8_shrink_v, int8_t, uint8_t, i8, INT8_MIN, INT8_MAX, 1, _mm256_set1_epi8, char)
+SHRINK_INT_KERNEL(u16_shrink__avx2, u16_shrink_v, uint16_t, uint16_t, u16, 0, UINT16_MAX, 2, _mm256_set1_epi16, short)
+SHRINK_INT_KERNEL(i16_shrink__avx2, i16_shrink_v, int16_t, uint16_t, i16, INT16_MIN, INT16_MAX, 2, _mm256_set1_epi16, short)
+SHRINK_INT_KERNEL(u32_shrink__avx2, u32_shrink_v, uint32_t, uint32_t, u32, 0, UINT32_MAX, 4, _mm256_set1_epi32, int)
+SHRINK_INT_KERNEL(i32_shrink__avx2, i32_shrink_v, int32_t, uint32_t, i32, INT32_MIN, INT32_MAX, 4, _mm256_set1_epi32, int)
+
 int shrink_register__avx2(simdops_kernel_table *t)
 {
-    (void)t;
+    t->shrink[SIMDOPS_FLOAT32] = f32_shrink__avx2;
+    t->shrink[SIMDOPS_FLOAT16] = f16_shrink__avx2;
+    t->shrink[SIMDOPS_FLOAT64] = f64_shrink__avx2;
+    t->shrink[SIMDOPS_UINT8] = u8_shrink__avx2;
+    t->shrink[SIMDOPS_INT8] = i8_shrink__avx2;
+    t->shrink[SIMDOPS_UINT16] = u16_shrink__avx2;
+    t->shrink[SIMDOPS_INT16] = i16_shrink__avx2;
+    t->shrink[SIMDOPS_UINT32] = u32_shrink__avx2;
+    t->shrink[SIMDOPS_INT32] = i32_shrink__avx2;
     return 1;
 }
 #else
