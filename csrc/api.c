@@ -72,6 +72,20 @@ static int prepare(const simdops_tensor *x, const simdops_tensor *y, int same_dt
     return SIMDOPS_OK;
 }
 
+/* An elementwise op whose output has x's dtype: checks, then the driver. */
+static int run_same_dtype(const simdops_tensor *x, const simdops_tensor *y, simdops_row_fn row,
+                          const void *ctx)
+{
+    simdops_tensor xin;
+    void *tmp;
+    int s = prepare(x, y, 1, &xin, &tmp);
+    if (s)
+        return s;
+    simdops_elementwise(&xin, y, 0, row, ctx);
+    free(tmp);
+    return SIMDOPS_OK;
+}
+
 typedef struct clip_ctx {
     simdops_clip_fn kernel;
     simdops_clip_params params;
@@ -88,20 +102,12 @@ int simdops_clip(const simdops_tensor *x, const simdops_tensor *y, simdops_numbe
                  simdops_number max, const float *scale_bias)
 {
     clip_ctx c;
-    simdops_tensor xin;
-    void *tmp;
     int s = check_tensor(x);
     if (s || (s = simdops_clip_params_init(x->dtype, min, max, scale_bias, &c.params)))
         return s;
     c.kernel = scale_bias ? simdops_active_kernels()->clip_scale_bias[x->dtype]
                           : simdops_active_kernels()->clip[x->dtype];
-    if (!c.kernel)
-        return SIMDOPS_E_DTYPE;
-    if ((s = prepare(x, y, 1, &xin, &tmp)))
-        return s;
-    simdops_elementwise(&xin, y, 0, clip_row, &c);
-    free(tmp);
-    return SIMDOPS_OK;
+    return c.kernel ? run_same_dtype(x, y, clip_row, &c) : SIMDOPS_E_DTYPE;
 }
 
 typedef struct shrink_ctx {
@@ -120,50 +126,49 @@ int simdops_shrink(const simdops_tensor *x, const simdops_tensor *y, simdops_num
                    simdops_number threshold)
 {
     shrink_ctx c;
-    simdops_tensor xin;
-    void *tmp;
     int s = check_tensor(x);
     if (s || (s = simdops_shrink_params_init(x->dtype, bias, threshold, &c.params)))
         return s;
     c.kernel = simdops_active_kernels()->shrink[x->dtype];
-    if (!c.kernel)
+    return c.kernel ? run_same_dtype(x, y, shrink_row, &c) : SIMDOPS_E_DTYPE;
+}
+
+/* Checks shared by the 1-D entry points; kernel is the table entry for dtype. */
+static int check_1d(const void *kernel, const void *x, void *y, int64_t n, const void *p)
+{
+    if (!kernel)
         return SIMDOPS_E_DTYPE;
-    if ((s = prepare(x, y, 1, &xin, &tmp)))
-        return s;
-    simdops_elementwise(&xin, y, 0, shrink_row, &c);
-    free(tmp);
+    if (n < 0 || (n > 0 && (!x || !y)) || !p)
+        return SIMDOPS_E_PARAM;
     return SIMDOPS_OK;
+}
+
+static int valid_dtype(simdops_dtype dtype)
+{
+    return dtype > SIMDOPS_UNKNOWN && dtype < SIMDOPS_DTYPE_COUNT;
 }
 
 int simdops_clip_1d(simdops_dtype dtype, const void *x, void *y, int64_t n,
                     const simdops_clip_params *p, int scale_bias)
 {
     const simdops_kernel_table *kt = simdops_active_kernels();
-    simdops_clip_fn k;
-    if (dtype <= SIMDOPS_UNKNOWN || dtype >= SIMDOPS_DTYPE_COUNT)
-        return SIMDOPS_E_DTYPE;
-    k = scale_bias ? kt->clip_scale_bias[dtype] : kt->clip[dtype];
-    if (!k)
-        return SIMDOPS_E_DTYPE;
-    if (n < 0 || (n > 0 && (!x || !y)) || !p)
-        return SIMDOPS_E_PARAM;
-    k(x, y, (size_t)n, p);
-    return SIMDOPS_OK;
+    simdops_clip_fn k = !valid_dtype(dtype) ? NULL
+                        : scale_bias        ? kt->clip_scale_bias[dtype]
+                                            : kt->clip[dtype];
+    int s = check_1d((const void *)k, x, y, n, p);
+    if (!s)
+        k(x, y, (size_t)n, p);
+    return s;
 }
 
 int simdops_shrink_1d(simdops_dtype dtype, const void *x, void *y, int64_t n,
                       const simdops_shrink_params *p)
 {
-    simdops_shrink_fn k;
-    if (dtype <= SIMDOPS_UNKNOWN || dtype >= SIMDOPS_DTYPE_COUNT)
-        return SIMDOPS_E_DTYPE;
-    k = simdops_active_kernels()->shrink[dtype];
-    if (!k)
-        return SIMDOPS_E_DTYPE;
-    if (n < 0 || (n > 0 && (!x || !y)) || !p)
-        return SIMDOPS_E_PARAM;
-    k(x, y, (size_t)n, p);
-    return SIMDOPS_OK;
+    simdops_shrink_fn k = valid_dtype(dtype) ? simdops_active_kernels()->shrink[dtype] : NULL;
+    int s = check_1d((const void *)k, x, y, n, p);
+    if (!s)
+        k(x, y, (size_t)n, p);
+    return s;
 }
 
 int simdops_hardmax(const simdops_tensor *x, const simdops_tensor *y, int naxes, const int *axes)

@@ -106,4 +106,28 @@ static inline void sseu_cvtepu32_pd(__m128i q, __m128d *lo, __m128d *hi)
         }                                                                               \
     }
 
+/* Integer shrink constants: thr, nthr, the clamp bounds and B, XORed with
+ * `f` where the op works flipped (a lane SSE cannot compare directly). */
+typedef struct ishrink {
+    __m128i thr, nthr, sub_lo, sub_hi, add_lo, add_hi, b, f;
+} ishrink;
+
+#define ISHRINK_INIT(name, field, set1, flip)                    \
+    static void name(ishrink *c, const simdops_shrink_params *p) \
+    {                                                            \
+        const __m128i f = flip;                                  \
+        c->f = f;                                                \
+        c->thr = _mm_xor_si128(set1(p->thr.field), f);           \
+        c->nthr = _mm_xor_si128(set1(p->neg_thr.field), f);      \
+        c->sub_lo = _mm_xor_si128(set1(p->sub_lo.field), f);     \
+        c->sub_hi = _mm_xor_si128(set1(p->sub_hi.field), f);     \
+        c->add_lo = _mm_xor_si128(set1(p->add_lo.field), f);     \
+        c->add_hi = _mm_xor_si128(set1(p->add_hi.field), f);     \
+        c->b = _mm_xor_si128(set1(p->bias.field), f);            \
+    }
+
+#define SET1_8(v) _mm_set1_epi8((char)(v))
+#define SET1_16(v) _mm_set1_epi16((short)(v))
+#define SET1_32(v) _mm_set1_epi32((int)(v))
+
 #endif

@@ -1,11 +1,158 @@
-/* hardmax kernels for avx2: not written yet; the tier falls back to the one below. */
+/* argmax kernels behind hardmax for avx2: the templates of hardmax_x86.h over
+ * 256-bit vectors; rows/column blocks narrower than one vector use the 128-bit
+ * kernels. float16 is compared as exact int16 keys (16 lanes, no conversion). */
 #include "../../internal.h"
 #include "../../isa.h"
 
 #if SIMDOPS_COMPILE_AVX2
+#define HM_SSE41 1
+#include "hardmax_x86.h"
+
+static inline __m256i hm_sel256(__m256i m, __m256i a, __m256i b) /* m ? a : b */
+{
+    return _mm256_blendv_epi8(b, a, m);
+}
+static inline void hm_idx4(int64_t *p, __m256i m, __m256i rv)
+{
+    _mm256_storeu_si256((__m256i *)p, hm_sel256(m, rv, _mm256_loadu_si256((const __m256i *)p)));
+}
+
+/* float32 x 8 */
+#define hm_f32x8_V __m256
+#define hm_f32x8_IV __m256i
+#define hm_f32x8_W 8
+#define hm_f32x8_SHIFT 0
+#define hm_f32x8_LOAD(p) _mm256_loadu_ps(p)
+#define hm_f32x8_STORE(p, v) _mm256_storeu_ps(p, v)
+#define hm_f32x8_KEY(v) (v)
+#define hm_f32x8_MAX(a, b) _mm256_max_ps(a, b)
+#define hm_f32x8_OR(a, b) _mm256_or_ps(a, b)
+#define hm_f32x8_NANINIT() _mm256_setzero_ps()
+#define hm_f32x8_NAN1(u, b) _mm256_or_ps(u, _mm256_cmp_ps(b, b, _CMP_UNORD_Q))
+#define hm_f32x8_NAN2(u, b0, b1) _mm256_or_ps(u, _mm256_cmp_ps(b0, b1, _CMP_UNORD_Q))
+#define hm_f32x8_ANYNAN(u, m) (_mm256_movemask_ps(u) != 0)
+/* v > best or v NaN (best is never NaN) */
+#define hm_f32x8_TRIG(v, rv) _mm256_cmp_ps(v, rv, _CMP_NLE_UQ)
+#define hm_f32x8_EQ(v, vm) _mm256_cmp_ps(v, vm, _CMP_EQ_OQ)
+#define hm_f32x8_ISNAN(v) _mm256_cmp_ps(v, v, _CMP_UNORD_Q)
+#define hm_f32x8_BITS(v) ((unsigned)_mm256_movemask_ps(v))
+#define hm_f32x8_NARROW hm_f32x4_row
+#define hm_f32x8_NARROWCOLS hm_f32x4_cols
+#define hm_f32x8_BEATS(v, b) \
+    _mm256_and_ps(_mm256_cmp_ps(v, b, _CMP_NLE_UQ), _mm256_cmp_ps(b, b, _CMP_ORD_Q))
+#define hm_f32x8_SEL(m, a, b) _mm256_blendv_ps(b, a, m)
+#define hm_f32x8_RIDX(r) _mm256_set1_epi64x(r)
+static inline __m256 hm_f32x8_VMAX(__m256 v)
+{
+    v = _mm256_max_ps(v, _mm256_permute2f128_ps(v, v, 1));
+    v = _mm256_max_ps(v, _mm256_permute_ps(v, 0x4e));
+    return _mm256_max_ps(v, _mm256_permute_ps(v, 0xb1));
+}
+static inline void hm_f32x8_IDX(int64_t *p, __m256 m, __m256i rv)
+{
+    __m256i mi = _mm256_castps_si256(m);
+    hm_idx4(p, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(mi)), rv);
+    hm_idx4(p + 4, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(mi, 1)), rv);
+}
+HM_ROW(hm_f32x8, float)
+HM_COLS(hm_f32x8, float)
+
+/* float64 x 4 */
+#define hm_f64x4_V __m256d
+#define hm_f64x4_IV __m256i
+#define hm_f64x4_W 4
+#define hm_f64x4_SHIFT 0
+#define hm_f64x4_LOAD(p) _mm256_loadu_pd(p)
+#define hm_f64x4_STORE(p, v) _mm256_storeu_pd(p, v)
+#define hm_f64x4_KEY(v) (v)
+#define hm_f64x4_MAX(a, b) _mm256_max_pd(a, b)
+#define hm_f64x4_OR(a, b) _mm256_or_pd(a, b)
+#define hm_f64x4_NANINIT() _mm256_setzero_pd()
+#define hm_f64x4_NAN1(u, b) _mm256_or_pd(u, _mm256_cmp_pd(b, b, _CMP_UNORD_Q))
+#define hm_f64x4_NAN2(u, b0, b1) _mm256_or_pd(u, _mm256_cmp_pd(b0, b1, _CMP_UNORD_Q))
+#define hm_f64x4_ANYNAN(u, m) (_mm256_movemask_pd(u) != 0)
+#define hm_f64x4_TRIG(v, rv) _mm256_cmp_pd(v, rv, _CMP_NLE_UQ)
+#define hm_f64x4_EQ(v, vm) _mm256_cmp_pd(v, vm, _CMP_EQ_OQ)
+#define hm_f64x4_ISNAN(v) _mm256_cmp_pd(v, v, _CMP_UNORD_Q)
+#define hm_f64x4_BITS(v) ((unsigned)_mm256_movemask_pd(v))
+#define hm_f64x4_NARROW hm_f64x2_row
+#define hm_f64x4_NARROWCOLS hm_f64x2_cols
+#define hm_f64x4_BEATS(v, b) \
+    _mm256_and_pd(_mm256_cmp_pd(v, b, _CMP_NLE_UQ), _mm256_cmp_pd(b, b, _CMP_ORD_Q))
+#define hm_f64x4_SEL(m, a, b) _mm256_blendv_pd(b, a, m)
+#define hm_f64x4_RIDX(r) _mm256_set1_epi64x(r)
+#define hm_f64x4_IDX(p, m, rv) hm_idx4(p, _mm256_castpd_si256(m), rv)
+static inline __m256d hm_f64x4_VMAX(__m256d v)
+{
+    v = _mm256_max_pd(v, _mm256_permute2f128_pd(v, v, 1));
+    return _mm256_max_pd(v, _mm256_permute_pd(v, 0x5));
+}
+HM_ROW(hm_f64x4, double)
+HM_COLS(hm_f64x4, double)
+
+/* float16 x 16, as the int16 keys of hm_h8_key */
+static inline __m256i hm_h16_key(__m256i h)
+{
+    __m256i k = _mm256_sign_epi16(_mm256_and_si256(h, _mm256_set1_epi16(0x7fff)), h);
+    return _mm256_sub_epi16(k, _mm256_set1_epi16(0x400));
+}
+#define hm_f16x16_V __m256i
+#define hm_f16x16_IV __m256i
+#define hm_f16x16_W 16
+#define hm_f16x16_SHIFT 1
+#define hm_f16x16_LOAD(p) _mm256_loadu_si256((const __m256i *)(p))
+#define hm_f16x16_STORE(p, v) _mm256_storeu_si256((__m256i *)(p), v)
+#define hm_f16x16_KEY(v) hm_h16_key(v)
+#define hm_f16x16_MAX(a, b) _mm256_max_epi16(a, b)
+#define hm_f16x16_OR(a, b) _mm256_or_si256(a, b)
+#define hm_f16x16_NANINIT() _mm256_setzero_si256()
+#define hm_f16x16_NAN1(u, b) (u)
+#define hm_f16x16_NAN2(u, b0, b1) (u)
+#define hm_f16x16_ANYNAN(u, m) \
+    (_mm256_movemask_epi8(_mm256_cmpgt_epi16(m, _mm256_set1_epi16(HM_H_NANKEY))) != 0)
+#define hm_f16x16_ISNAN(v) \
+    _mm256_cmpgt_epi16(hm_h16_key(v), _mm256_set1_epi16(HM_H_NANKEY))
+#define hm_f16x16_TRIG(v, rv) _mm256_cmpgt_epi16(hm_h16_key(v), rv)
+#define hm_f16x16_EQ(v, vm) _mm256_cmpeq_epi16(hm_f16x16_KEY(v), vm)
+#define hm_f16x16_BITS(v) ((unsigned)_mm256_movemask_epi8(v))
+#define hm_f16x16_NARROW hm_f16x8_row
+#define hm_f16x16_NARROWCOLS hm_f16x8_cols
+#define hm_f16x16_SEL(m, a, b) hm_sel256(m, a, b)
+#define hm_f16x16_RIDX(r) _mm256_set1_epi64x(r)
+static inline __m256i hm_f16x16_VMAX(__m256i v)
+{
+    v = _mm256_max_epi16(v, _mm256_permute2x128_si256(v, v, 1));
+    v = _mm256_max_epi16(v, _mm256_shuffle_epi32(v, 0x4e));
+    v = _mm256_max_epi16(v, _mm256_shuffle_epi32(v, 0xb1));
+    return _mm256_max_epi16(v, _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(v, 0xb1), 0xb1));
+}
+static inline __m256i hm_f16x16_BEATS(__m256i v, __m256i b)
+{
+    __m256i kb = hm_h16_key(b);
+    return _mm256_andnot_si256(_mm256_cmpgt_epi16(kb, _mm256_set1_epi16(HM_H_NANKEY)),
+                               _mm256_cmpgt_epi16(hm_h16_key(v), kb));
+}
+static inline void hm_f16x16_IDX(int64_t *p, __m256i m, __m256i rv)
+{
+    __m128i lo = _mm256_castsi256_si128(m), hi = _mm256_extracti128_si256(m, 1);
+    hm_idx4(p, _mm256_cvtepi16_epi64(lo), rv);
+    hm_idx4(p + 4, _mm256_cvtepi16_epi64(_mm_srli_si128(lo, 8)), rv);
+    hm_idx4(p + 8, _mm256_cvtepi16_epi64(hi), rv);
+    hm_idx4(p + 12, _mm256_cvtepi16_epi64(_mm_srli_si128(hi, 8)), rv);
+}
+HM_ROW(hm_f16x16, uint16_t)
+HM_COLS(hm_f16x16, uint16_t)
+
+HM_KERNELS(avx2, hm_f32x8, hm_f64x4, hm_f16x16)
+
 int hardmax_register__avx2(simdops_kernel_table *t)
 {
-    (void)t;
+    t->argmax_row[SIMDOPS_FLOAT32] = f32_argmax_row__avx2;
+    t->argmax_row[SIMDOPS_FLOAT64] = f64_argmax_row__avx2;
+    t->argmax_row[SIMDOPS_FLOAT16] = f16_argmax_row__avx2;
+    t->argmax_cols[SIMDOPS_FLOAT32] = f32_argmax_cols__avx2;
+    t->argmax_cols[SIMDOPS_FLOAT64] = f64_argmax_cols__avx2;
+    t->argmax_cols[SIMDOPS_FLOAT16] = f16_argmax_cols__avx2;
     return 1;
 }
 #else

@@ -1,11 +1,21 @@
-/* hardmax kernels for sse2: not written yet; the tier falls back to the one below. */
+/* argmax kernels behind hardmax for sse2: one-pass chunked max with a first-hit
+ * search, templates in hardmax_x86.h. */
 #include "../../internal.h"
 #include "../../isa.h"
 
 #if SIMDOPS_COMPILE_SSE2
+#include "hardmax_x86.h"
+
+HM_KERNELS(sse2, hm_f32x4, hm_f64x2, hm_f16x8)
+
 int hardmax_register__sse2(simdops_kernel_table *t)
 {
-    (void)t;
+    t->argmax_row[SIMDOPS_FLOAT32] = f32_argmax_row__sse2;
+    t->argmax_row[SIMDOPS_FLOAT64] = f64_argmax_row__sse2;
+    t->argmax_row[SIMDOPS_FLOAT16] = f16_argmax_row__sse2;
+    t->argmax_cols[SIMDOPS_FLOAT32] = f32_argmax_cols__sse2;
+    t->argmax_cols[SIMDOPS_FLOAT64] = f64_argmax_cols__sse2;
+    t->argmax_cols[SIMDOPS_FLOAT16] = f16_argmax_cols__sse2;
     return 1;
 }
 #else

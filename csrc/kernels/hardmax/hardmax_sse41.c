@@ -1,11 +1,22 @@
-/* hardmax kernels for sse41: not written yet; the tier falls back to the one below. */
+/* argmax kernels behind hardmax for sse41: the sse2 kernels with blendv (column
+ * updates) and psignw (float16 keys), see hardmax_x86.h. */
 #include "../../internal.h"
 #include "../../isa.h"
 
 #if SIMDOPS_COMPILE_SSE41
+#define HM_SSE41 1
+#include "hardmax_x86.h"
+
+HM_KERNELS(sse41, hm_f32x4, hm_f64x2, hm_f16x8)
+
 int hardmax_register__sse41(simdops_kernel_table *t)
 {
-    (void)t;
+    t->argmax_row[SIMDOPS_FLOAT32] = f32_argmax_row__sse41;
+    t->argmax_row[SIMDOPS_FLOAT64] = f64_argmax_row__sse41;
+    t->argmax_row[SIMDOPS_FLOAT16] = f16_argmax_row__sse41;
+    t->argmax_cols[SIMDOPS_FLOAT32] = f32_argmax_cols__sse41;
+    t->argmax_cols[SIMDOPS_FLOAT64] = f64_argmax_cols__sse41;
+    t->argmax_cols[SIMDOPS_FLOAT16] = f16_argmax_cols__sse41;
     return 1;
 }
 #else

@@ -9,28 +9,6 @@
 #if SIMDOPS_COMPILE_SSE2
 #include "../sse_util.h"
 
-/* thr, nthr, bounds are XORed with `f` where the op works flipped. */
-typedef struct ishrink {
-    __m128i thr, nthr, sub_lo, sub_hi, add_lo, add_hi, b, f;
-} ishrink;
-
-#define ISHRINK_INIT(name, field, set1, flip)                    \
-    static void name(ishrink *c, const simdops_shrink_params *p) \
-    {                                                            \
-        const __m128i f = flip;                                  \
-        c->f = f;                                                \
-        c->thr = _mm_xor_si128(set1(p->thr.field), f);           \
-        c->nthr = _mm_xor_si128(set1(p->neg_thr.field), f);      \
-        c->sub_lo = _mm_xor_si128(set1(p->sub_lo.field), f);     \
-        c->sub_hi = _mm_xor_si128(set1(p->sub_hi.field), f);     \
-        c->add_lo = _mm_xor_si128(set1(p->add_lo.field), f);     \
-        c->add_hi = _mm_xor_si128(set1(p->add_hi.field), f);     \
-        c->b = _mm_xor_si128(set1(p->bias.field), f);            \
-    }
-
-#define SET1_8(v) _mm_set1_epi8((char)(v))
-#define SET1_16(v) _mm_set1_epi16((short)(v))
-#define SET1_32(v) _mm_set1_epi32((int)(v))
 
 /* u8 compares flipped (pcmpgtb is signed), clamps unflipped (pmaxub/pminub). */
 static void u8_init(ishrink *c, const simdops_shrink_params *p)

@@ -13,27 +13,6 @@
 
 /* u32 works XORed with 2^31 (pcmpgtd is signed); B is flipped too, since
  * (c ^ f) -+ (B ^ f) == c -+ B modulo 2^32. */
-typedef struct ishrink {
-    __m128i thr, nthr, sub_lo, sub_hi, add_lo, add_hi, b, f;
-} ishrink;
-
-#define ISHRINK_INIT(name, field, set1, flip)                    \
-    static void name(ishrink *c, const simdops_shrink_params *p) \
-    {                                                            \
-        const __m128i f = flip;                                  \
-        c->f = f;                                                \
-        c->thr = _mm_xor_si128(set1(p->thr.field), f);           \
-        c->nthr = _mm_xor_si128(set1(p->neg_thr.field), f);      \
-        c->sub_lo = _mm_xor_si128(set1(p->sub_lo.field), f);     \
-        c->sub_hi = _mm_xor_si128(set1(p->sub_hi.field), f);     \
-        c->add_lo = _mm_xor_si128(set1(p->add_lo.field), f);     \
-        c->add_hi = _mm_xor_si128(set1(p->add_hi.field), f);     \
-        c->b = _mm_xor_si128(set1(p->bias.field), f);            \
-    }
-
-#define SET1_8(v) _mm_set1_epi8((char)(v))
-#define SET1_32(v) _mm_set1_epi32((int)(v))
-
 ISHRINK_INIT(i8_init, i8, SET1_8, _mm_setzero_si128())
 ISHRINK_INIT(u32_init, u32, SET1_32, _mm_set1_epi32((int)0x80000000u))
 ISHRINK_INIT(i32_init, i32, SET1_32, _mm_setzero_si128())

@@ -1,0 +1,470 @@
+/* Shared pieces of the x86 argmax kernels (hardmax_sse2.c, _sse41.c, _avx2.c).
+ *
+ * Include after isa.h, inside the TU's SIMDOPS_COMPILE_<ISA> block. A TU whose
+ * flags give SSE4.1 (sse41, avx2) defines HM_SSE41 1 first: it selects
+ * blendv/psignw in the 128-bit ops. The TU flag, not isa.h, decides, since
+ * MSVC reports SSE4.1 as compiled in every x64 TU.
+ *
+ * Row kernels, one pass over chunks of 8 vectors, with best = max of all chunks so far:
+ *   a chunk is only looked at closely when one of its lanes "triggers" (is NaN or
+ *   greater than best: one compare per vector against a broadcast best); then
+ *   a NaN in the chunk -> the answer is its first NaN (earlier chunks had none),
+ *   else best = the chunk's max and the chunk is remembered. Ties never trigger,
+ *   so the remembered chunk is the first that holds the max, and the answer is
+ *   the first lane of that chunk equal to it.
+ * Keys order exactly like the values: floats compare as they are (-0.0 == +0.0);
+ * float16 uses int16 keys (hm_h8_key). A row shorter than one vector goes to the
+ * next narrower kernel; a partial last vector is loaded overlapping the previous
+ * one (max, trigger and "first hit" do not mind repeats).
+ *
+ * Column kernels: mask = row beats best, then blend values and int64 indices. A
+ * repeated column is harmless (v never beats itself), so the last partial vector
+ * overlaps too. */
+#ifndef SIMDOPS_HARDMAX_X86_H
+#define SIMDOPS_HARDMAX_X86_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <immintrin.h>
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+#endif
+
+#ifndef HM_SSE41
+#define HM_SSE41 0
+#endif
+
+static inline unsigned hm_ctz(unsigned m)
+{
+#if defined(_MSC_VER) && !defined(__clang__)
+    unsigned long i;
+    _BitScanForward(&i, m);
+    return (unsigned)i;
+#else
+    return (unsigned)__builtin_ctz(m);
+#endif
+}
+
+/* ---- scalar: the reference rule, for rows/column blocks shorter than a vector.
+ * Pointers may be misaligned for their type, so elements move through memcpy. ---- */
+
+#define HM_BEATS(v, b) ((v) > (b) || ((v) != (v) && (b) == (b)))
+
+static inline uint16_t hm_ldh(const uint16_t *p)
+{
+    uint16_t h;
+    memcpy(&h, p, 2);
+    return h;
+}
+static inline int hm_h_nan(uint16_t h) { return (h & 0x7fff) > 0x7c00; }
+/* +-magnitude: orders non-NaN halves like their values, both zeros -> 0 */
+static inline int hm_h_key(uint16_t h)
+{
+    return (h & 0x8000) ? -(int)(h & 0x7fff) : (int)(h & 0x7fff);
+}
+static inline int hm_h_beats(uint16_t v, uint16_t b)
+{
+    return !hm_h_nan(b) && (hm_h_nan(v) || hm_h_key(v) > hm_h_key(b));
+}
+
+#define HM_SCALAR_FLOAT(P, T)                                                               \
+    static inline T P##_ld(const T *p)                                                      \
+    {                                                                                       \
+        T v;                                                                                \
+        memcpy(&v, p, sizeof v);                                                            \
+        return v;                                                                           \
+    }                                                                                       \
+    static inline size_t P##_row(const T *x, size_t n)                                      \
+    {                                                                                       \
+        T best = P##_ld(x);                                                                 \
+        size_t at = 0;                                                                      \
+        for (size_t i = 1; i < n && best == best; i++) {                                    \
+            T v = P##_ld(x + i);                                                            \
+            if (HM_BEATS(v, best)) { best = v; at = i; }                                    \
+        }                                                                                   \
+        return at;                                                                          \
+    }                                                                                       \
+    static inline void P##_cols(const T *row, size_t cols, int64_t r, T *best, int64_t *bi) \
+    {                                                                                       \
+        for (size_t j = 0; j < cols; j++)                                                   \
+            if (HM_BEATS(P##_ld(row + j), P##_ld(best + j))) {                              \
+                memcpy(best + j, row + j, sizeof(T));                                       \
+                bi[j] = r;                                                                  \
+            }                                                                               \
+    }
+HM_SCALAR_FLOAT(hm_f32s, float)
+HM_SCALAR_FLOAT(hm_f64s, double)
+
+static inline size_t hm_f16s_row(const uint16_t *x, size_t n)
+{
+    size_t at = 0;
+    int best = hm_h_key(hm_ldh(x));
+    if (hm_h_nan(hm_ldh(x)))
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        uint16_t h = hm_ldh(x + i);
+        if (hm_h_nan(h))
+            return i;
+        if (hm_h_key(h) > best) { best = hm_h_key(h); at = i; }
+    }
+    return at;
+}
+static inline void hm_f16s_cols(const uint16_t *row, size_t cols, int64_t r, uint16_t *best,
+                                int64_t *bi)
+{
+    for (size_t j = 0; j < cols; j++)
+        if (hm_h_beats(hm_ldh(row + j), hm_ldh(best + j))) {
+            memcpy(best + j, row + j, 2);
+            bi[j] = r;
+        }
+}
+
+/* ---- templates over a vector type "P", which defines: P##_V, _W (lanes), _LOAD, _OR,
+ * _KEY (ordered key of a raw vector), _MAX (of keys), _NANINIT/_NAN1/_NAN2/_ANYNAN(u, max)
+ * (NaN evidence), _VMAX (max of all lanes, in every lane), _TRIG(raw, best) (beats best),
+ * _EQ(raw, keys), _ISNAN(raw), _BITS (movemask), _SHIFT (log2 mask bits per lane),
+ * _NARROW (row kernel for n < W); for columns also _IV, _STORE, _BEATS, _SEL, _RIDX
+ * (broadcast row index), _IDX (blend int64 indices), _NARROWCOLS (cols < W). ---- */
+
+#define HM_HIT_EQ(P, v, vm) P##_EQ(v, vm)
+#define HM_HIT_NAN(P, v, vm) P##_ISNAN(v)
+
+/* First lane in x[0..n) (n >= W) that HIT selects; one is known to exist. */
+#define HM_FIND(P, T, name, HIT)                                                            \
+    static inline size_t P##_##name(const T *x, size_t n, P##_V vm)                         \
+    {                                                                                       \
+        size_t i = 0;                                                                       \
+        unsigned k;                                                                         \
+        (void)vm;                                                                           \
+        for (; i + 4 * P##_W <= n; i += 4 * P##_W) {                                        \
+            P##_V h0 = HIT(P, P##_LOAD(x + i), vm);                                         \
+            P##_V h1 = HIT(P, P##_LOAD(x + i + P##_W), vm);                                 \
+            P##_V h2 = HIT(P, P##_LOAD(x + i + 2 * P##_W), vm);                             \
+            P##_V h3 = HIT(P, P##_LOAD(x + i + 3 * P##_W), vm);                             \
+            if (P##_BITS(P##_OR(P##_OR(h0, h1), P##_OR(h2, h3)))) {                         \
+                if ((k = P##_BITS(h0)) != 0) return i + (hm_ctz(k) >> P##_SHIFT);           \
+                if ((k = P##_BITS(h1)) != 0) return i + P##_W + (hm_ctz(k) >> P##_SHIFT);   \
+                if ((k = P##_BITS(h2)) != 0)                                                \
+                    return i + 2 * P##_W + (hm_ctz(k) >> P##_SHIFT);                        \
+                return i + 3 * P##_W + (hm_ctz(P##_BITS(h3)) >> P##_SHIFT);                 \
+            }                                                                               \
+        }                                                                                   \
+        for (; i + P##_W <= n; i += P##_W)                                                  \
+            if ((k = P##_BITS(HIT(P, P##_LOAD(x + i), vm))) != 0)                           \
+                return i + (hm_ctz(k) >> P##_SHIFT);                                        \
+        /* the lanes this overlaps were checked above without a hit */                      \
+        k = P##_BITS(HIT(P, P##_LOAD(x + n - P##_W), vm));                                  \
+        return n - P##_W + (hm_ctz(k) >> P##_SHIFT);                                        \
+    }
+
+#define HM_ROW(P, T)                                                                        \
+    /* Max key of x[0..n) in every lane, n >= W; *nan set when x holds a NaN (the max */    \
+    /* is then junk). */                                                                    \
+    static inline P##_V P##_scan(const T *x, size_t n, int *nan)                            \
+    {                                                                                       \
+        P##_V b = P##_LOAD(x), u = P##_NAN1(P##_NANINIT(), b);                              \
+        P##_V a0 = P##_KEY(b), a1 = a0, a2 = a0, a3 = a0;                                   \
+        size_t i = P##_W;                                                                   \
+        for (; i + 4 * P##_W <= n; i += 4 * P##_W) {                                        \
+            P##_V b0 = P##_LOAD(x + i), b1 = P##_LOAD(x + i + P##_W);                       \
+            P##_V b2 = P##_LOAD(x + i + 2 * P##_W), b3 = P##_LOAD(x + i + 3 * P##_W);       \
+            a0 = P##_MAX(P##_KEY(b0), a0);                                                  \
+            a1 = P##_MAX(P##_KEY(b1), a1);                                                  \
+            a2 = P##_MAX(P##_KEY(b2), a2);                                                  \
+            a3 = P##_MAX(P##_KEY(b3), a3);                                                  \
+            u = P##_NAN2(P##_NAN2(u, b0, b1), b2, b3);                                      \
+        }                                                                                   \
+        for (; i + P##_W <= n; i += P##_W) {                                                \
+            b = P##_LOAD(x + i);                                                            \
+            a0 = P##_MAX(P##_KEY(b), a0);                                                   \
+            u = P##_NAN1(u, b);                                                             \
+        }                                                                                   \
+        if (i < n) {                                                                        \
+            b = P##_LOAD(x + n - P##_W);                                                    \
+            a1 = P##_MAX(P##_KEY(b), a1);                                                   \
+            u = P##_NAN1(u, b);                                                             \
+        }                                                                                   \
+        a0 = P##_MAX(P##_MAX(a0, a1), P##_MAX(a2, a3));                                     \
+        (void)u;                                                                            \
+        *nan = P##_ANYNAN(u, a0);                                                           \
+        return P##_VMAX(a0);                                                                \
+    }                                                                                       \
+    HM_FIND(P, T, find_eq, HM_HIT_EQ)                                                       \
+    HM_FIND(P, T, find_nan, HM_HIT_NAN)                                                     \
+    /* Chunk x[s..e) (e - s >= W) holds a lane beating best: make its max the new */        \
+    /* best (*rv, broadcast), or return 1 with *at = its first NaN. */                      \
+    static inline int P##_take(const T *x, size_t s, size_t e, P##_V *rv, size_t *bs,       \
+                               size_t *be, size_t *at)                                      \
+    {                                                                                       \
+        int nan;                                                                            \
+        P##_V m = P##_scan(x + s, e - s, &nan);                                             \
+        if (nan) {                                                                          \
+            *at = s + P##_find_nan(x + s, e - s, *rv);                                      \
+            return 1;                                                                       \
+        }                                                                                   \
+        *rv = m;                                                                            \
+        *bs = s;                                                                            \
+        *be = e;                                                                            \
+        return 0;                                                                           \
+    }                                                                                       \
+    static inline size_t P##_row(const T *x, size_t n)                                      \
+    {                                                                                       \
+        const size_t ch = 8 * P##_W;                                                        \
+        size_t s, bs = 0, be = n < ch ? n : ch, at;                                         \
+        P##_V rv = P##_NANINIT();                                                           \
+        if (n < P##_W)                                                                      \
+            return P##_NARROW(x, n);                                                        \
+        if (P##_take(x, 0, be, &rv, &bs, &be, &at))                                         \
+            return at;                                                                      \
+        for (s = be; s + ch <= n; s += ch) {                                                \
+            const T *p = x + s;                                                             \
+            P##_V t0 = P##_OR(P##_TRIG(P##_LOAD(p), rv), P##_TRIG(P##_LOAD(p + P##_W), rv)); \
+            P##_V t1 = P##_OR(P##_TRIG(P##_LOAD(p + 2 * P##_W), rv),                        \
+                              P##_TRIG(P##_LOAD(p + 3 * P##_W), rv));                       \
+            P##_V t2 = P##_OR(P##_TRIG(P##_LOAD(p + 4 * P##_W), rv),                        \
+                              P##_TRIG(P##_LOAD(p + 5 * P##_W), rv));                       \
+            P##_V t3 = P##_OR(P##_TRIG(P##_LOAD(p + 6 * P##_W), rv),                        \
+                              P##_TRIG(P##_LOAD(p + 7 * P##_W), rv));                       \
+            if (P##_BITS(P##_OR(P##_OR(t0, t1), P##_OR(t2, t3))) &&                         \
+                P##_take(x, s, s + ch, &rv, &bs, &be, &at))                                 \
+                return at;                                                                  \
+        }                                                                                   \
+        if (s < n) {                                                                        \
+            /* a short tail reaches back into the previous chunk: those lanes are */        \
+            /* NaN-free and <= best, so they never trigger nor equal a new max */           \
+            size_t s2 = n - s < P##_W ? n - P##_W : s, i;                                   \
+            P##_V t = P##_TRIG(P##_LOAD(x + n - P##_W), rv);                                \
+            for (i = s2; i + P##_W < n; i += P##_W)                                         \
+                t = P##_OR(t, P##_TRIG(P##_LOAD(x + i), rv));                               \
+            if (P##_BITS(t) && P##_take(x, s2, n, &rv, &bs, &be, &at))                      \
+                return at;                                                                  \
+        }                                                                                   \
+        return bs + P##_find_eq(x + bs, be - bs, rv);                                       \
+    }
+
+#define HM_COLS(P, T)                                                                       \
+    static inline void P##_upd(T *best, int64_t *bi, P##_V v, P##_V b, P##_V m, P##_IV rv)  \
+    {                                                                                       \
+        if (P##_BITS(m)) { /* rare after the first rows: skip the stores */                 \
+            P##_STORE(best, P##_SEL(m, v, b));                                              \
+            P##_IDX(bi, m, rv);                                                             \
+        }                                                                                   \
+    }                                                                                       \
+    static inline void P##_col1(const T *row, T *best, int64_t *bi, P##_IV rv)              \
+    {                                                                                       \
+        P##_V v = P##_LOAD(row), b = P##_LOAD(best);                                        \
+        P##_upd(best, bi, v, b, P##_BEATS(v, b), rv);                                       \
+    }                                                                                       \
+    static inline void P##_cols(const T *row, size_t cols, int64_t r, T *best, int64_t *bi) \
+    {                                                                                       \
+        size_t j = 0;                                                                       \
+        P##_IV rv;                                                                          \
+        if (cols < P##_W) {                                                                 \
+            P##_NARROWCOLS(row, cols, r, best, bi);                                         \
+            return;                                                                         \
+        }                                                                                   \
+        rv = P##_RIDX(r);                                                                   \
+        for (; j + 4 * P##_W <= cols; j += 4 * P##_W) {                                     \
+            P##_V v0 = P##_LOAD(row + j), b0 = P##_LOAD(best + j);                          \
+            P##_V v1 = P##_LOAD(row + j + P##_W), b1 = P##_LOAD(best + j + P##_W);          \
+            P##_V v2 = P##_LOAD(row + j + 2 * P##_W), b2 = P##_LOAD(best + j + 2 * P##_W);  \
+            P##_V v3 = P##_LOAD(row + j + 3 * P##_W), b3 = P##_LOAD(best + j + 3 * P##_W);  \
+            P##_V m0 = P##_BEATS(v0, b0), m1 = P##_BEATS(v1, b1);                           \
+            P##_V m2 = P##_BEATS(v2, b2), m3 = P##_BEATS(v3, b3);                           \
+            if (P##_BITS(P##_OR(P##_OR(m0, m1), P##_OR(m2, m3)))) {                         \
+                P##_upd(best + j, bi + j, v0, b0, m0, rv);                                  \
+                P##_upd(best + j + P##_W, bi + j + P##_W, v1, b1, m1, rv);                  \
+                P##_upd(best + j + 2 * P##_W, bi + j + 2 * P##_W, v2, b2, m2, rv);          \
+                P##_upd(best + j + 3 * P##_W, bi + j + 3 * P##_W, v3, b3, m3, rv);          \
+            }                                                                               \
+        }                                                                                   \
+        for (; j + P##_W <= cols; j += P##_W)                                               \
+            P##_col1(row + j, best + j, bi + j, rv);                                        \
+        if (j < cols) /* overlap: a column already taken never beats itself */              \
+            P##_col1(row + cols - P##_W, best + cols - P##_W, bi + cols - P##_W, rv);       \
+    }
+
+/* ---- 128-bit vectors (SSE2; SSE4.1 where HM_SSE41) ---- */
+
+static inline __m128i hm_seli(__m128i m, __m128i a, __m128i b) /* m ? a : b */
+{
+#if HM_SSE41
+    return _mm_blendv_epi8(b, a, m);
+#else
+    return _mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b));
+#endif
+}
+static inline void hm_idx2(int64_t *p, __m128i m, __m128i rv)
+{
+    _mm_storeu_si128((__m128i *)p, hm_seli(m, rv, _mm_loadu_si128((const __m128i *)p)));
+}
+
+/* float32 x 4 */
+#define hm_f32x4_V __m128
+#define hm_f32x4_IV __m128i
+#define hm_f32x4_W 4
+#define hm_f32x4_SHIFT 0
+#define hm_f32x4_LOAD(p) _mm_loadu_ps(p)
+#define hm_f32x4_STORE(p, v) _mm_storeu_ps(p, v)
+#define hm_f32x4_KEY(v) (v)
+#define hm_f32x4_MAX(a, b) _mm_max_ps(a, b)
+#define hm_f32x4_OR(a, b) _mm_or_ps(a, b)
+#define hm_f32x4_NANINIT() _mm_setzero_ps()
+#define hm_f32x4_NAN1(u, b) _mm_or_ps(u, _mm_cmpunord_ps(b, b))
+#define hm_f32x4_NAN2(u, b0, b1) _mm_or_ps(u, _mm_cmpunord_ps(b0, b1))
+#define hm_f32x4_ANYNAN(u, m) (_mm_movemask_ps(u) != 0)
+/* v > best or v NaN (best is never NaN) */
+#define hm_f32x4_TRIG(v, rv) _mm_cmpnle_ps(v, rv)
+#define hm_f32x4_EQ(v, vm) _mm_cmpeq_ps(v, vm)
+#define hm_f32x4_ISNAN(v) _mm_cmpunord_ps(v, v)
+#define hm_f32x4_BITS(v) ((unsigned)_mm_movemask_ps(v))
+#define hm_f32x4_NARROW hm_f32s_row
+#define hm_f32x4_NARROWCOLS hm_f32s_cols
+/* (v > b or v NaN) and b not NaN */
+#define hm_f32x4_BEATS(v, b) _mm_and_ps(_mm_cmpnle_ps(v, b), _mm_cmpord_ps(b, b))
+#define hm_f32x4_SEL(m, a, b) \
+    _mm_castsi128_ps(hm_seli(_mm_castps_si128(m), _mm_castps_si128(a), _mm_castps_si128(b)))
+#define hm_f32x4_RIDX(r) _mm_set1_epi64x(r)
+static inline __m128 hm_f32x4_VMAX(__m128 v)
+{
+    v = _mm_max_ps(v, _mm_shuffle_ps(v, v, 0x4e));
+    return _mm_max_ps(v, _mm_shuffle_ps(v, v, 0xb1));
+}
+static inline void hm_f32x4_IDX(int64_t *p, __m128 m, __m128i rv)
+{
+    __m128i mi = _mm_castps_si128(m);
+    hm_idx2(p, _mm_unpacklo_epi32(mi, mi), rv);
+    hm_idx2(p + 2, _mm_unpackhi_epi32(mi, mi), rv);
+}
+HM_ROW(hm_f32x4, float)
+HM_COLS(hm_f32x4, float)
+
+/* float64 x 2 */
+#define hm_f64x2_V __m128d
+#define hm_f64x2_IV __m128i
+#define hm_f64x2_W 2
+#define hm_f64x2_SHIFT 0
+#define hm_f64x2_LOAD(p) _mm_loadu_pd(p)
+#define hm_f64x2_STORE(p, v) _mm_storeu_pd(p, v)
+#define hm_f64x2_KEY(v) (v)
+#define hm_f64x2_MAX(a, b) _mm_max_pd(a, b)
+#define hm_f64x2_OR(a, b) _mm_or_pd(a, b)
+#define hm_f64x2_NANINIT() _mm_setzero_pd()
+#define hm_f64x2_NAN1(u, b) _mm_or_pd(u, _mm_cmpunord_pd(b, b))
+#define hm_f64x2_NAN2(u, b0, b1) _mm_or_pd(u, _mm_cmpunord_pd(b0, b1))
+#define hm_f64x2_ANYNAN(u, m) (_mm_movemask_pd(u) != 0)
+/* v > best or v NaN (best is never NaN) */
+#define hm_f64x2_TRIG(v, rv) _mm_cmpnle_pd(v, rv)
+#define hm_f64x2_EQ(v, vm) _mm_cmpeq_pd(v, vm)
+#define hm_f64x2_ISNAN(v) _mm_cmpunord_pd(v, v)
+#define hm_f64x2_BITS(v) ((unsigned)_mm_movemask_pd(v))
+#define hm_f64x2_NARROW hm_f64s_row
+#define hm_f64x2_NARROWCOLS hm_f64s_cols
+#define hm_f64x2_BEATS(v, b) _mm_and_pd(_mm_cmpnle_pd(v, b), _mm_cmpord_pd(b, b))
+#define hm_f64x2_SEL(m, a, b) \
+    _mm_castsi128_pd(hm_seli(_mm_castpd_si128(m), _mm_castpd_si128(a), _mm_castpd_si128(b)))
+#define hm_f64x2_RIDX(r) _mm_set1_epi64x(r)
+#define hm_f64x2_IDX(p, m, rv) hm_idx2(p, _mm_castpd_si128(m), rv)
+static inline __m128d hm_f64x2_VMAX(__m128d v)
+{
+    return _mm_max_pd(v, _mm_shuffle_pd(v, v, 1));
+}
+HM_ROW(hm_f64x2, double)
+HM_COLS(hm_f64x2, double)
+
+/* float16 x 8 as int16 keys: +-magnitude - 0x400, wrapping. Non-NaN halves land in
+ * [-0x8000, 0x7800] in value order (both zeros -> -0x400), every NaN in
+ * [0x7801, 0x7fff] above them, so "v beats best" is one signed compare
+ * whenever best is not NaN. */
+static inline __m128i hm_h8_key(__m128i h)
+{
+    __m128i mag = _mm_and_si128(h, _mm_set1_epi16(0x7fff));
+#if HM_SSE41
+    __m128i k = _mm_sign_epi16(mag, h);
+#else
+    __m128i s = _mm_srai_epi16(h, 15);
+    __m128i k = _mm_sub_epi16(_mm_xor_si128(mag, s), s);
+#endif
+    return _mm_sub_epi16(k, _mm_set1_epi16(0x400));
+}
+#define HM_H_NANKEY 0x7800 /* keys above this are NaN */
+#define hm_f16x8_V __m128i
+#define hm_f16x8_IV __m128i
+#define hm_f16x8_W 8
+#define hm_f16x8_SHIFT 1
+#define hm_f16x8_LOAD(p) _mm_loadu_si128((const __m128i *)(p))
+#define hm_f16x8_STORE(p, v) _mm_storeu_si128((__m128i *)(p), v)
+#define hm_f16x8_KEY(v) hm_h8_key(v)
+#define hm_f16x8_MAX(a, b) _mm_max_epi16(a, b)
+#define hm_f16x8_OR(a, b) _mm_or_si128(a, b)
+/* NaN shows in the max key itself */
+#define hm_f16x8_NANINIT() _mm_setzero_si128()
+#define hm_f16x8_NAN1(u, b) (u)
+#define hm_f16x8_NAN2(u, b0, b1) (u)
+#define hm_f16x8_ANYNAN(u, m) \
+    (_mm_movemask_epi8(_mm_cmpgt_epi16(m, _mm_set1_epi16(HM_H_NANKEY))) != 0)
+#define hm_f16x8_ISNAN(v) _mm_cmpgt_epi16(hm_h8_key(v), _mm_set1_epi16(HM_H_NANKEY))
+#define hm_f16x8_TRIG(v, rv) _mm_cmpgt_epi16(hm_h8_key(v), rv)
+#define hm_f16x8_EQ(v, vm) _mm_cmpeq_epi16(hm_h8_key(v), vm)
+#define hm_f16x8_BITS(v) ((unsigned)_mm_movemask_epi8(v))
+#define hm_f16x8_NARROW hm_f16s_row
+#define hm_f16x8_NARROWCOLS hm_f16s_cols
+#define hm_f16x8_SEL(m, a, b) hm_seli(m, a, b)
+#define hm_f16x8_RIDX(r) _mm_set1_epi64x(r)
+static inline __m128i hm_f16x8_VMAX(__m128i v)
+{
+    v = _mm_max_epi16(v, _mm_shuffle_epi32(v, 0x4e));
+    v = _mm_max_epi16(v, _mm_shuffle_epi32(v, 0xb1));
+    return _mm_max_epi16(v, _mm_shufflehi_epi16(_mm_shufflelo_epi16(v, 0xb1), 0xb1));
+}
+static inline __m128i hm_f16x8_BEATS(__m128i v, __m128i b)
+{
+    __m128i kb = hm_h8_key(b);
+    return _mm_andnot_si128(_mm_cmpgt_epi16(kb, _mm_set1_epi16(HM_H_NANKEY)),
+                            _mm_cmpgt_epi16(hm_h8_key(v), kb));
+}
+static inline void hm_f16x8_IDX(int64_t *p, __m128i m, __m128i rv)
+{
+    __m128i lo = _mm_unpacklo_epi16(m, m), hi = _mm_unpackhi_epi16(m, m);
+    hm_idx2(p, _mm_unpacklo_epi32(lo, lo), rv);
+    hm_idx2(p + 2, _mm_unpackhi_epi32(lo, lo), rv);
+    hm_idx2(p + 4, _mm_unpacklo_epi32(hi, hi), rv);
+    hm_idx2(p + 6, _mm_unpackhi_epi32(hi, hi), rv);
+}
+HM_ROW(hm_f16x8, uint16_t)
+HM_COLS(hm_f16x8, uint16_t)
+
+/* The six table entries of tier ISA, named <dtype>_argmax_{row,cols}__<ISA>, over the
+ * template instances F32/F64/F16. */
+#define HM_KERNELS(ISA, F32, F64, F16)                                                      \
+    static size_t f32_argmax_row__##ISA(const void *x, size_t n)                            \
+    {                                                                                       \
+        return F32##_row((const float *)x, n);                                              \
+    }                                                                                       \
+    static size_t f64_argmax_row__##ISA(const void *x, size_t n)                            \
+    {                                                                                       \
+        return F64##_row((const double *)x, n);                                             \
+    }                                                                                       \
+    static size_t f16_argmax_row__##ISA(const void *x, size_t n)                            \
+    {                                                                                       \
+        return F16##_row((const uint16_t *)x, n);                                           \
+    }                                                                                       \
+    static void f32_argmax_cols__##ISA(const void *row, size_t cols, int64_t r, void *best, \
+                                       int64_t *bi)                                         \
+    {                                                                                       \
+        F32##_cols((const float *)row, cols, r, (float *)best, bi);                         \
+    }                                                                                       \
+    static void f64_argmax_cols__##ISA(const void *row, size_t cols, int64_t r, void *best, \
+                                       int64_t *bi)                                         \
+    {                                                                                       \
+        F64##_cols((const double *)row, cols, r, (double *)best, bi);                       \
+    }                                                                                       \
+    static void f16_argmax_cols__##ISA(const void *row, size_t cols, int64_t r, void *best, \
+                                       int64_t *bi)                                         \
+    {                                                                                       \
+        F16##_cols((const uint16_t *)row, cols, r, (uint16_t *)best, bi);                   \
+    }
+
+#endif
