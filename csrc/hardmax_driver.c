@@ -67,10 +67,21 @@ static void put01(char *p, simdops_dtype dtype, int one)
     }
 }
 
+/* Byte offset in y of the reduced position with row-major linear index at. */
+static int64_t y_offset(const dims *r, int64_t at)
+{
+    int64_t off = 0;
+    for (int k = r->n - 1; k >= 0; k--) {
+        off += (at % r->shape[k]) * r->sy[k];
+        at /= r->shape[k];
+    }
+    return off;
+}
+
 /* Zeros over the reduced dims of one group, then the one at linear index at. */
 static void write_group(char *y, const dims *r, int64_t at, simdops_dtype dtype)
 {
-    int64_t idx[SIMDOPS_MAX_DIMS] = {0}, ox = 0, oy = 0, off = 0;
+    int64_t idx[SIMDOPS_MAX_DIMS] = {0}, ox = 0, oy = 0;
     size_t es = simdops_dtype_size(dtype);
     if (r->n == 1 && r->sy[0] == (int64_t)es)
         memset(y, 0, (size_t)r->shape[0] * es); /* 0.0 is all-zero bits in every float type */
@@ -78,11 +89,7 @@ static void write_group(char *y, const dims *r, int64_t at, simdops_dtype dtype)
         do
             put01(y + oy, dtype, 0);
         while (dims_next(r, idx, &ox, &oy));
-    for (int k = r->n - 1; k >= 0; k--) {
-        off += (at % r->shape[k]) * r->sy[k];
-        at /= r->shape[k];
-    }
-    put01(y + off, dtype, 1);
+    put01(y + y_offset(r, at), dtype, 1);
 }
 
 /* Columns processed together in the vertical scan. */
@@ -107,21 +114,16 @@ static void vertical(const simdops_kernel_table *kt, const simdops_tensor *x,
             memset(best_index, 0, cb * sizeof(int64_t));
             while (dims_next(r, ridx, &rx, &ry))
                 kt->argmax_cols[x->dtype](xb + rx, cb, ++row, best, best_index);
-            /* write every reduced row of this column block */
-            memset(ridx, 0, sizeof(ridx));
-            rx = ry = row = 0;
+            /* zero every reduced row of this column block, then place the ones */
             do {
-                if (col_sy == (int64_t)es) {
+                if (col_sy == (int64_t)es)
                     memset(yb + ry, 0, cb * es);
+                else
                     for (size_t j = 0; j < cb; j++)
-                        if (best_index[j] == row)
-                            put01(yb + ry + (int64_t)j * col_sy, x->dtype, 1);
-                } else {
-                    for (size_t j = 0; j < cb; j++)
-                        put01(yb + ry + (int64_t)j * col_sy, x->dtype, best_index[j] == row);
-                }
-                row++;
+                        put01(yb + ry + (int64_t)j * col_sy, x->dtype, 0);
             } while (dims_next(r, ridx, &rx, &ry));
+            for (size_t j = 0; j < cb; j++)
+                put01(yb + y_offset(r, best_index[j]) + (int64_t)j * col_sy, x->dtype, 1);
         }
     } while (dims_next(outer, oidx, &gx, &gy));
 }
