@@ -9,6 +9,7 @@ import glob
 import os
 import platform
 import shutil
+import subprocess
 import sys
 
 from Cython.Build import cythonize
@@ -39,12 +40,31 @@ def kernel_sources(isa):
     return sorted(glob.glob(os.path.join(CSRC, "kernels", "*", f"*_{isa}.c")))
 
 
-BASE_FLAGS = ["/fp:precise"] if MSVC else ["-ffp-contract=off", "-fno-fast-math", "-fvisibility=hidden"]
+BASE_FLAGS = ["/fp:strict"] if MSVC else ["-ffp-contract=off", "-fno-fast-math", "-fvisibility=hidden"]
+# LLVM treats a signaling NaN's quieting as unobservable and folds e.g.
+# select(nan, x, x - b) into x - select(nan, 0, b), which quiets it; strict
+# FP exception semantics forbid that, keeping every tier bit-exact.
+CLANG_FLAGS = ["-ffp-exception-behavior=strict"]
 INCLUDE = [os.path.join(CSRC, "include"), CSRC]
+
+
+def is_clang(compiler):
+    cmd = getattr(compiler, "compiler_so", None)
+    if not cmd:
+        return False
+    try:
+        out = subprocess.run([cmd[0], "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "clang" in out.stdout.lower()
 
 
 class BuildExt(build_ext):
     def build_extension(self, ext):
+        global BASE_FLAGS
+        if not MSVC and is_clang(self.compiler) and CLANG_FLAGS[0] not in BASE_FLAGS:
+            BASE_FLAGS = BASE_FLAGS + CLANG_FLAGS
+            ext.extra_compile_args = list(ext.extra_compile_args or []) + CLANG_FLAGS
         objects = []
         for isa in ISAS:
             srcs = kernel_sources(isa)

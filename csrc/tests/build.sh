@@ -37,6 +37,10 @@ isa_flags() {
 
 BASE=(-O2 -g -Wall -ffp-contract=off -fno-fast-math -fvisibility=hidden
       -I"$CSRC/include" -I"$CSRC")
+# clang (as setup.py): keep FP ops exact for signaling NaNs (see setup.py)
+if $CC --version 2>/dev/null | grep -q clang; then
+    BASE+=(-ffp-exception-behavior=strict)
+fi
 mkdir -p "$OUT/obj"
 rm -f "$OUT"/obj/*.o "$OUT/harness"
 
