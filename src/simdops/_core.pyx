@@ -517,3 +517,8 @@ def kernel_origins(str isa_name):
             origin = j
         result[(field, dname)] = (<bytes>simdops_tier_name(origin)).decode()
     return result
+
+
+# Build the kernel tables now, at import and under the GIL, so that no two
+# threads can race to build them from inside nogil kernel calls.
+simdops_isa()
