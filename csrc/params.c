@@ -46,9 +46,24 @@ static uint64_t sat_unsigned(simdops_number v, uint64_t hi)
     }
 }
 
+/* double -> float, nearest even; beyond float's range the C cast is
+ * undefined, so the overflow to inf is spelled out (2^128 - 2^103 is the
+ * midpoint above FLT_MAX, which rounds to inf). */
+float simdops_f32_from_f64(double d)
+{
+    const double overflow = 340282356779733661637539395458142568448.0; /* 2^128 - 2^103 */
+    if (d >= overflow)
+        return (float)HUGE_VAL;
+    if (d <= -overflow)
+        return (float)-HUGE_VAL;
+    return (float)d;
+}
+
 static float to_f32(simdops_number v)
 {
-    return v.kind == SIMDOPS_NUM_FLOAT ? (float)v.f : v.kind == SIMDOPS_NUM_INT ? (float)v.i : (float)v.u;
+    return v.kind == SIMDOPS_NUM_FLOAT ? simdops_f32_from_f64(v.f)
+           : v.kind == SIMDOPS_NUM_INT ? (float)v.i
+                                       : (float)v.u;
 }
 
 /* Converts v to dtype (float16 stored widened in .f32). */

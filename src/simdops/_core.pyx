@@ -14,6 +14,7 @@ cimport cython
 
 from cpython.buffer cimport (PyBUF_RECORDS, PyBUF_RECORDS_RO, PyBuffer_Release,
                              PyObject_CheckBuffer, PyObject_GetBuffer)
+from libc.math cimport INFINITY
 from libc.stdint cimport int32_t, int64_t, uint64_t
 
 from simdops._csimdops cimport *
@@ -285,8 +286,8 @@ cdef float _scale_bias_value(object v, str name, simdops_dtype dtype) except? -1
     """scale/bias are float32 values: one rounding from the Python number."""
     cdef simdops_number n = _number(v, name, SIMDOPS_FLOAT32)
     cdef double d = n.f if n.kind == SIMDOPS_NUM_FLOAT else _int_to_double(int(v), 24)
-    cdef float f = np.float32(d)  # exact for a rounded int; overflow goes to inf
-    if dtype not in (SIMDOPS_FLOAT32, SIMDOPS_FLOAT16, SIMDOPS_FLOAT64) and not np.isfinite(f):
+    cdef float f = simdops_f32_from_f64(d)  # exact for a rounded int; overflow goes to inf
+    if dtype not in (SIMDOPS_FLOAT32, SIMDOPS_FLOAT16, SIMDOPS_FLOAT64) and not (-INFINITY < f < INFINITY):
         raise ValueError(f"clip: {name} = {v!r} is not finite as a float32; integer tensors "
                          f"need a finite scale and bias")
     return f

@@ -60,6 +60,7 @@ cdef extern from "simdops/simdops.h" nogil:
     int simdops_requant(const simdops_tensor *x, const simdops_tensor *y,
                         const simdops_requant_args *args)
     size_t simdops_dtype_size(simdops_dtype dtype)
+    float simdops_f32_from_f64(double d)
     const char *simdops_status_message(int status)
     const char *simdops_isa()
     int simdops_use_isa(const char *name)

@@ -143,6 +143,8 @@ int simdops_shrink_1d(simdops_dtype dtype, const void *x, void *y, int64_t n,
                       const simdops_shrink_params *p);
 
 size_t simdops_dtype_size(simdops_dtype dtype);
+/* double -> float32, round to nearest even, overflow to +-inf. */
+float simdops_f32_from_f64(double d);
 const char *simdops_status_message(int status);
 
 /* ISA control. Names: "scalar", "sse2", "sse41", "avx2", "neon". */
