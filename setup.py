@@ -61,17 +61,15 @@ def is_clang(compiler):
 
 class BuildExt(build_ext):
     def build_extension(self, ext):
-        global BASE_FLAGS
-        if not MSVC and is_clang(self.compiler) and CLANG_FLAGS[0] not in BASE_FLAGS:
-            BASE_FLAGS = BASE_FLAGS + CLANG_FLAGS
-            ext.extra_compile_args = list(ext.extra_compile_args or []) + CLANG_FLAGS
+        flags = BASE_FLAGS + (CLANG_FLAGS if not MSVC and is_clang(self.compiler) else [])
+        ext.extra_compile_args = flags
         objects = []
         for isa in ISAS:
             srcs = kernel_sources(isa)
             if srcs:
                 objects += self.compiler.compile(
                     srcs, output_dir=self.build_temp, include_dirs=INCLUDE,
-                    extra_postargs=BASE_FLAGS + isa_flags(isa), debug=self.debug)
+                    extra_postargs=flags + isa_flags(isa), debug=self.debug)
         ext.extra_objects = objects + list(ext.extra_objects or [])
         super().build_extension(ext)
         # Ship the public headers inside the package (simdops.get_include()).
@@ -88,7 +86,6 @@ ext = Extension(
     "simdops._core",
     sources=["src/simdops/_core.pyx"] + COMMON_C,
     include_dirs=INCLUDE,
-    extra_compile_args=BASE_FLAGS,
     # the kernel objects are linked as extra_objects, which setuptools does not
     # watch: list every C file so a changed kernel triggers a rebuild
     depends=sorted(glob.glob(os.path.join(CSRC, "**", "*.[ch]"), recursive=True)),

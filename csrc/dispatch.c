@@ -34,7 +34,6 @@ static const tier tiers[] = {
 #define TIER_COUNT ((int)(sizeof(tiers) / sizeof(tiers[0])))
 
 static simdops_kernel_table tables[SIMDOPS_MAX_TIERS];
-static int compiled[SIMDOPS_MAX_TIERS];
 static int usable[SIMDOPS_MAX_TIERS];
 static int built;
 static int active;
@@ -66,16 +65,15 @@ static void build(void)
         simdops_kernel_table *t = &tables[i];
         memset(t, 0, sizeof(*t));
         t->isa = tiers[i].name;
-        compiled[i] = 0;
+        usable[i] = 0;
         /* Register functions live in ISA translation units, where the compiler
          * may use the ISA even for plain stores: run them only on CPUs that
          * have it. */
         if (tiers[i].supported(cpu) && (i == 0 || usable[i - 1]))
             for (int k = 0; k < 4; k++)
-                compiled[i] |= tiers[i].parts[k](t);
+                usable[i] |= tiers[i].parts[k](t);
         if (i > 0)
             inherit(t, &tables[i - 1]);
-        usable[i] = compiled[i];
         if (usable[i])
             active = i;
     }
@@ -84,12 +82,6 @@ static void build(void)
 
 int simdops_tier_count(void) { return TIER_COUNT; }
 const char *simdops_tier_name(int i) { return (i >= 0 && i < TIER_COUNT) ? tiers[i].name : NULL; }
-
-int simdops_tier_compiled(int i)
-{
-    build();
-    return i >= 0 && i < TIER_COUNT && compiled[i];
-}
 
 const simdops_kernel_table *simdops_tier_table(int i)
 {

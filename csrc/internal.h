@@ -67,9 +67,6 @@ int simdops_tier_count(void);
 /* The built table of tier i, or NULL when it is not compiled in or not supported. */
 const simdops_kernel_table *simdops_tier_table(int i);
 const char *simdops_tier_name(int i);
-/* 1 when the tier's kernels were compiled in and the CPU supports it (a
- * tier the CPU lacks is never probed, so it reports 0). */
-int simdops_tier_compiled(int i);
 /* The active table (never NULL). */
 const simdops_kernel_table *simdops_active_kernels(void);
 

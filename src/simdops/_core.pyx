@@ -412,7 +412,7 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
                    if isinstance(shift, (int, np.integer)) else shift)
         mb = _channel_array(mult_v, "multiplier", channels)
         sb = _channel_array(shift_v, "shift", channels)
-        shifts = np.asarray(sb.obj) if not isinstance(sb.obj, np.ndarray) else sb.obj
+        shifts = np.asarray(sb.obj)
         if channels and (np.min(shifts) < -31 or np.max(shifts) > 31):
             raise ValueError("quantize: shift values must be in [-31, 31]")
         a.multipliers = &mb.t

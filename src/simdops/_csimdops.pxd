@@ -81,4 +81,3 @@ cdef extern from "internal.h" nogil:
     int simdops_tier_count()
     const simdops_kernel_table *simdops_tier_table(int i)
     const char *simdops_tier_name(int i)
-    int simdops_tier_compiled(int i)
