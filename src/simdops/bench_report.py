@@ -72,8 +72,8 @@ def preamble(report):
              f"Timing: implementations interleaved in one process, the best of {s['repeat']} "
              f"rounds of >= {s['sample_time'] * 1e3:g} ms each ({_spread(report)}; other load "
              f"on the machine makes numbers noisy). {s['elapsed_seconds']:.0f} s in all.",
-             "GB/s: bytes read + written per call. Ratios 'x copy', 'x numpy', 'x torch', "
-             "'x ORT' are baseline time / simdops time: > 1 means simdops is faster.",
+             "GB/s: bytes read + written per call. A ratio column 'x <baseline>' is "
+             "baseline time / simdops time: > 1 means simdops is faster.",
              "np.copyto moves the same bytes (the same view; requant: int32 -> uint8 with "
              "casting='unsafe'). Baselines run on one thread. * = this ISA runs a lower tier's "
              "kernel."]

@@ -64,9 +64,10 @@ def time_impls(impls, repeat, sample_time):
     numbers = {}
     for imp in impls:
         with imp.context():
-            fn_time = min(_loop(imp.fn, 1) for _ in range(3))       # min skips first-call costs
+            fn_time = min(_loop(imp.fn, 1) for _ in range(2))       # min skips first-call costs
             numbers[imp.name] = max(1, math.ceil(sample_time / max(fn_time, 1e-9)))
-            _loop(imp.fn, numbers[imp.name])                        # warm-up at full length
+            if numbers[imp.name] > 1:
+                _loop(imp.fn, numbers[imp.name])                    # warm-up at full length
     samples = {imp.name: [] for imp in impls}
     gc_enabled = gc.isenabled()
     gc.disable()
