@@ -65,6 +65,10 @@ def add_arguments(parser):
     parser.add_argument("--sizes", nargs="+", type=int, metavar="N",
                         help="element counts of the size grid instead of the defaults "
                              "(hardmax: N // 1024 rows of 1024)")
+    parser.add_argument("--only", nargs="+", metavar="TEXT",
+                        help="run only the cases whose id is one of these texts or whose "
+                             "label contains one, e.g. --only 'hardmax float32 4096x1024' "
+                             "clip/float32/16 (with --goals: the goal rows of those cases)")
     parser.add_argument("--repeat", type=int, metavar="R",
                         help="timed rounds per case (default 10 with --quick, else 30)")
     parser.add_argument("--sample-time", type=float, metavar="SECONDS",
@@ -120,6 +124,11 @@ def run(args):
     repeat = args.repeat or (10 if args.quick else 30)
     sample_time = args.sample_time or (0.002 if args.quick else 0.004)
     selected = case_catalogue.select(args.sizes, args.quick, args.goals)
+    if args.only:
+        selected = [c for c in selected if any(t == c.id or t in c.label for t in args.only)]
+        if not selected:
+            print(f"bench: no case matches --only {' '.join(args.only)}", file=sys.stderr)
+            return 2
     per_case = len(isas) * len(args.threads or (1,)) + 4
     progress = Progress([estimated_seconds(c.nbytes, per_case, repeat, sample_time)
                          for c in selected])
@@ -147,6 +156,8 @@ def run(args):
         "goals": goal_rows.evaluate(results, goal_rows.goal_isa(isas, info["active_isa"]))
         if args.goals else [],
     }
+    if args.only:                 # a partial run: only the goal rows it measured
+        full["goals"] = [g for g in full["goals"] if g["status"] != "SKIP (case not run)"]
     print(report.format_text(full, goals=args.goals))
     if args.json:
         with open(args.json, "w") as f:
