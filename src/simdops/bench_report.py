@@ -26,7 +26,7 @@ def _threads_text(r, report):
         return ""
     if not report["machine"]["simdops_threads_supported"]:
         return "n/a"
-    return str(r["threads"] or report["machine"]["simdops_default_threads"])
+    return str(r["threads"])
 
 
 def table_rows(report):

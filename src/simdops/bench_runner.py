@@ -4,6 +4,7 @@ import statistics
 
 import numpy as np
 
+import simdops
 from simdops import bench_onnx as onnx_baseline
 from simdops.bench_timing import Impl, threads_supported, time_impls
 
@@ -82,12 +83,14 @@ def run_case(case, isas, threads, torch, rng, repeat, sample_time):
               for name, got in outputs.items()}
 
     samples, numbers = time_impls(impls, repeat, sample_time)
+    default_threads = simdops.get_num_threads() if threads_supported() else None
     results = {}
     for imp in impls:
         best = min(samples[imp.name])
         median = statistics.median(samples[imp.name])
         results[imp.name] = {
-            "kind": imp.kind, "isa": imp.isa, "threads": imp.threads,
+            "kind": imp.kind, "isa": imp.isa,
+            "threads": (imp.threads or default_threads) if imp.kind == "simdops" else None,
             "seconds": best, "median_seconds": median, "spread": median / best - 1,
             "samples": samples[imp.name], "calls_per_sample": numbers[imp.name],
             "gb_per_s": case.nbytes / best / 1e9,
