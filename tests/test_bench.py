@@ -166,8 +166,10 @@ def test_markdown_replaces_only_the_generated_section(tmp_path):
     assert "| op | dtype | size | isa |" in text
 
 
-def test_registered_case_and_path_are_run(tmp_path, monkeypatch):
+def test_registered_case_path_and_plugin_are_run(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(bench_cases, "_REGISTRY", list(bench_cases._REGISTRY))
+    monkeypatch.setattr(bench_cases, "_EXTRA_PATHS", {})
+    monkeypatch.setattr(bench_cases, "PLUGIN_MODULES", ["simdops.no_such_bench_plugin"])
     calls = []
 
     def make(x, out, p):
@@ -177,9 +179,13 @@ def test_registered_case_and_path_are_run(tmp_path, monkeypatch):
                                    paths=[bench.Path("my.clip_path", make)]))
     with pytest.raises(ValueError):
         bench.register_case(bench.Case(CLIP, "float32", (777,)))
-    rc, report = run(tmp_path, "--only", "clip/float32/777")
+    bench.register_path("clip/float32/1000", bench.Path("grid.clip_path", make))  # a grid case
+    rc, report = run(tmp_path, "--only", "clip/float32/777", "clip/float32/1000")
     assert rc == 0 and calls
-    case = next(c for c in report["cases"] if c["id"] == "clip/float32/777")
-    r = case["results"]["my.clip_path"]
-    assert r["kind"] == "path" and r["same_output_as_simdops"] is True
-    assert set(case["ratios"]["my.clip_path"]) >= {bench.COPY, bench.NUMPY}
+    cases = {c["id"]: c for c in report["cases"]}
+    for case_id, name in (("clip/float32/777", "my.clip_path"),
+                          ("clip/float32/1000", "grid.clip_path")):
+        r = cases[case_id]["results"][name]
+        assert r["kind"] == "path" and r["same_output_as_simdops"] is True
+        assert set(cases[case_id]["ratios"][name]) >= {bench.COPY, bench.NUMPY}
+    assert "plug-in simdops.no_such_bench_plugin not loaded" in capsys.readouterr().err

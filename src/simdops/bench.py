@@ -123,6 +123,7 @@ def run(args):
     torch = runner.import_torch()
     repeat = args.repeat or (10 if args.quick else 30)
     sample_time = args.sample_time or (0.002 if args.quick else 0.004)
+    case_catalogue.load_plugins(lambda message: print(message, file=sys.stderr))
     selected = case_catalogue.select(args.sizes, args.quick, args.goals)
     if args.only:
         selected = [c for c in selected if any(t == c.id or t in c.label for t in args.only)]

@@ -5,10 +5,12 @@ axis, or a strided view). It allocates its arrays only when it runs (a 16M-eleme
 hundreds of MB), and it may carry extra simdops entry points ("paths", e.g. dml.execute) that
 are timed next to the plain call.
 
-Other modules extend the benchmark by calling `register_case` (a new case, e.g. a C-capsule
-call path) or `register_path` (another entry point timed inside an existing case); bench_goals.py
-has `register_goal` for a goal row comparing any two measured implementations."""
-from dataclasses import dataclass, field
+Other modules extend the benchmark by calling `register_case` (a new case) or `register_path`
+(another entry point timed inside a case, e.g. the 1-D clip through the C capsule inside
+"clip/float32/65536"); bench_goals.py has `register_goal` for a goal row comparing any two
+measured implementations. Such a module is imported before a run when it is listed in
+PLUGIN_MODULES (or imported by whoever calls the benchmark)."""
+from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Tuple
 
 import numpy as np
@@ -91,7 +93,11 @@ class Case:
         return x, np.zeros(x.shape, self.out_dtype), self.op.params(self.dtype)
 
 
-_REGISTRY = []
+_REGISTRY = []          # registered cases, in registration order
+_EXTRA_PATHS = {}       # case id -> [Path]: entry points added to any case with that id
+# Modules imported before a run so that they can register cases, paths and goals (e.g. a
+# C-capsule call path). A module listed here that fails to import is reported and skipped.
+PLUGIN_MODULES = []
 
 
 def register_case(case):
@@ -103,16 +109,25 @@ def register_case(case):
 
 
 def register_path(case_id, path):
-    """Time another entry point inside the registered case `case_id`."""
-    for case in _REGISTRY:
-        if case.id == case_id:
-            case.paths.append(path)
-            return case
-    raise KeyError(f"no bench case {case_id}; known: {', '.join(c.id for c in _REGISTRY)}")
+    """Time another entry point inside the case `case_id` (a registered case or one of the
+    size grid, e.g. "clip/float32/65536"), whenever that case runs."""
+    _EXTRA_PATHS.setdefault(case_id, []).append(path)
+    return path
 
 
 def registered():
     return list(_REGISTRY)
+
+
+def load_plugins(report=None):
+    """Import PLUGIN_MODULES once; report(message) is told about each one that fails."""
+    import importlib
+    for name in PLUGIN_MODULES:
+        try:
+            importlib.import_module(name)
+        except Exception as e:     # a broken plug-in must not stop the benchmark
+            if report:
+                report(f"bench: plug-in {name} not loaded: {type(e).__name__}: {e}")
 
 
 def hardmax_shape(n):
@@ -151,6 +166,11 @@ def select(sizes=None, quick=False, goals=False):
                 chosen[case.id] = case
         else:
             chosen[case.id] = case
+    for case_id, paths in _EXTRA_PATHS.items():
+        if case_id in chosen:
+            case = chosen[case_id]
+            chosen[case_id] = replace(case, paths=case.paths + [p for p in paths
+                                                                if p not in case.paths])
     return sorted(chosen.values(), key=_table_order)
 
 
