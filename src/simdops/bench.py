@@ -31,6 +31,9 @@ from simdops import bench_machine as machine
 from simdops import bench_plot as plot
 from simdops import bench_report as report
 from simdops import bench_runner as runner
+from simdops.bench_cases import Case, Path, register_case, register_path
+from simdops.bench_goals import Goal, register_goal
+from simdops.bench_runner import COPY, NUMPY, ORT, TORCH
 from simdops.bench_timing import Progress, estimated_seconds
 
 DESCRIPTION = ("Throughput of simdops per op, dtype and size against np.copyto of the same "
@@ -106,30 +109,21 @@ def _command(args):
     return " ".join(["python -m simdops bench"] + [shlex.quote(a) for a in argv])
 
 
-def run(args):
-    """Run the benchmark described by parsed arguments; returns the exit code."""
+def _check(args):
+    """(ISAs to measure, None) or (None, the usage error)."""
     isas, error = _isas(args.isa)
     if error is None and (any(n < 1 for n in args.sizes or ())
                           or (args.repeat is not None and args.repeat < 1)
                           or (args.sample_time is not None and args.sample_time <= 0)):
         error = "--sizes, --repeat and --sample-time must be positive"
-    if error:
-        print(f"bench: {error}", file=sys.stderr)
-        return 2
-    plot_problem = plot.matplotlib_missing() if args.plot else None
-    if plot_problem:
-        print(f"bench: {plot_problem}; --plot {args.plot} will not be written", file=sys.stderr)
+    return isas, error
 
+
+def _measure(args, isas, selected):
+    """Run the selected cases with progress on stderr; the full report (the JSON)."""
     torch = runner.import_torch()
     repeat = args.repeat or (10 if args.quick else 30)
     sample_time = args.sample_time or (0.002 if args.quick else 0.004)
-    case_catalogue.load_plugins(lambda message: print(message, file=sys.stderr))
-    selected = case_catalogue.select(args.sizes, args.quick, args.goals)
-    if args.only:
-        selected = [c for c in selected if any(t == c.id or t in c.label for t in args.only)]
-        if not selected:
-            print(f"bench: no case matches --only {' '.join(args.only)}", file=sys.stderr)
-            return 2
     per_case = len(isas) * len(args.threads or (1,)) + 4
     progress = Progress([estimated_seconds(c.nbytes, per_case, repeat, sample_time)
                          for c in selected])
@@ -144,7 +138,12 @@ def run(args):
         progress.finish()
 
     info = machine.machine_info(isas, torch, load_start)
-    full = {
+    goals = []
+    if args.goals:
+        goals = goal_rows.evaluate(results, goal_rows.goal_isa(isas, info["active_isa"]))
+        if args.only:             # a partial run: only the goal rows it measured
+            goals = [g for g in goals if g["status"] != "SKIP (case not run)"]
+    return {
         "machine": info,
         "settings": {"command": _command(args), "quick": args.quick, "goals": args.goals,
                      "sizes": args.sizes, "repeat": repeat, "sample_time": sample_time,
@@ -154,35 +153,59 @@ def run(args):
                      "ratio": "baseline seconds / simdops seconds (> 1: simdops faster)",
                      "elapsed_seconds": time.perf_counter() - started},
         "cases": results,
-        "goals": goal_rows.evaluate(results, goal_rows.goal_isa(isas, info["active_isa"]))
-        if args.goals else [],
+        "goals": goals,
     }
-    if args.only:                 # a partial run: only the goal rows it measured
-        full["goals"] = [g for g in full["goals"] if g["status"] != "SKIP (case not run)"]
+
+
+def _write_markdown(full, path, plot_path):
+    image = None
+    if plot_path:
+        image = os.path.relpath(plot_path, os.path.dirname(os.path.abspath(path)))
+    existing = None
+    if os.path.exists(path):
+        with open(path) as f:
+            existing = f.read()
+    section = report.format_markdown(full, full["settings"]["command"], image)
+    with open(path, "w") as f:
+        f.write(report.splice_markdown(existing, section))
+
+
+def run(args):
+    """Run the benchmark described by parsed arguments; returns the exit code."""
+    isas, error = _check(args)
+    if error:
+        print(f"bench: {error}", file=sys.stderr)
+        return 2
+    plot_problem = plot.matplotlib_missing() if args.plot else None
+    if plot_problem:
+        print(f"bench: {plot_problem}; --plot {args.plot} will not be written", file=sys.stderr)
+    case_catalogue.load_plugins(lambda message: print(message, file=sys.stderr))
+    selected = case_catalogue.select(args.sizes, args.quick, args.goals)
+    if args.only:
+        selected = [c for c in selected if any(t == c.id or t in c.label for t in args.only)]
+        if not selected:
+            print(f"bench: no case matches --only {' '.join(args.only)}", file=sys.stderr)
+            return 2
+
+    full = _measure(args, isas, selected)
     print(report.format_text(full, goals=args.goals))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(full, f, indent=1)
         print(f"bench: wrote {args.json}", file=sys.stderr)
     status = 0
+    plot_written = None
     if args.plot:
         if plot_problem:
             print(f"bench: --plot {args.plot} not written: {plot_problem}", file=sys.stderr)
             status = 2
         else:
-            plot.write_plot(full, args.plot, goal_rows.goal_isa(isas, info["active_isa"]))
+            plot.write_plot(full, args.plot,
+                            goal_rows.goal_isa(isas, full["machine"]["active_isa"]))
+            plot_written = args.plot
             print(f"bench: wrote {args.plot}", file=sys.stderr)
     if args.markdown:
-        image = None
-        if args.plot and not plot_problem:
-            image = os.path.relpath(args.plot, os.path.dirname(os.path.abspath(args.markdown)))
-        existing = None
-        if os.path.exists(args.markdown):
-            with open(args.markdown) as f:
-                existing = f.read()
-        with open(args.markdown, "w") as f:
-            f.write(report.splice_markdown(existing, report.format_markdown(
-                full, full["settings"]["command"], image)))
+        _write_markdown(full, args.markdown, plot_written)
         print(f"bench: wrote {args.markdown}", file=sys.stderr)
     return status
 
@@ -199,10 +222,6 @@ def main(argv=None):
     args.argv = argv
     return run(args)
 
-
-from simdops.bench_cases import Case, Path, register_case, register_path  # noqa: E402
-from simdops.bench_goals import Goal, register_goal  # noqa: E402
-from simdops.bench_runner import COPY, NUMPY, ORT, TORCH  # noqa: E402
 
 __all__ = ["add_arguments", "run", "main", "Case", "Path", "register_case", "register_path",
            "Goal", "register_goal", "COPY", "NUMPY", "TORCH", "ORT"]
