@@ -53,6 +53,7 @@ def machine_info(isas, torch, loadavg_start):
         "torch_version": None if torch is None else torch.__version__,
         "torch_threads": None if torch is None else torch.get_num_threads(),
         "onnxruntime_version": onnx_baseline.version(),
+        "onnxruntime_missing": onnx_baseline.missing_reason(),
         "python": platform.python_version(),
         "platform": platform.platform(),
         "machine": platform.machine(),
@@ -69,7 +70,8 @@ def describe(m):
             f"torch {m['torch_version']} ({m['torch_threads']} thread)" if m["torch_version"]
             else "torch not importable (column skipped)",
             f"ONNX Runtime {m['onnxruntime_version']} (1 thread)" if m["onnxruntime_version"]
-            else "ONNX Runtime not importable (column skipped)"]
+            else f"{m.get('onnxruntime_missing') or 'ONNX Runtime not importable'} "
+                 f"(column skipped)"]
     return (f"simdops {m['simdops_version']} (active ISA {m['active_isa']}) on "
             f"{m.get('cpu_model') or m['machine']}, {m['cpu_count']} cores "
             f"({m['cpu_features']}); Python {m['python']}, " + ", ".join(libs)

@@ -9,24 +9,37 @@ import numpy as np
 
 OPSET = 13          # Clip with min/max as inputs, Hardmax with any axis, Shrink
 _ort = None         # (onnxruntime, onnx) once imported; False when not importable
+_missing = None     # why not, for the report
 
 
 def modules():
     """(onnxruntime, onnx), or None when either is not importable."""
-    global _ort
+    global _ort, _missing
     if _ort is None:
         try:
-            import onnx
             import onnxruntime
-            _ort = (onnxruntime, onnx)
-        except Exception:       # not installed, or a broken install: run without ORT
-            _ort = False
+        except Exception as e:  # not installed, or a broken install: run without ORT
+            _ort, _missing = False, f"onnxruntime not importable ({type(e).__name__})"
+            return None
+        try:
+            import onnx
+        except Exception as e:
+            _ort, _missing = False, (f"onnxruntime {onnxruntime.__version__} found but the onnx "
+                                     f"package, needed to build the models, is not "
+                                     f"({type(e).__name__}; pip install onnx)")
+            return None
+        _ort = (onnxruntime, onnx)
     return _ort or None
 
 
 def version():
     mods = modules()
     return None if mods is None else mods[0].__version__
+
+
+def missing_reason():
+    """Why the ORT column is absent (None when it is present)."""
+    return None if modules() else _missing or "ONNX Runtime not importable"
 
 
 def _model(onnx, op, x, p, axis):
