@@ -78,7 +78,14 @@ def preamble(report):
              "np.copyto moves the same bytes (the same view; requant: int32 -> uint8 with "
              "casting='unsafe'). Baselines run on one thread. * = this ISA runs a lower tier's "
              "kernel."]
-    if s["threads_shown"] and not report["machine"]["simdops_threads_supported"]:
+    m = report["machine"]
+    busiest = max([v for v in (m["loadavg_start"], m["loadavg_end"]) if v is not None],
+                  default=None)
+    if busiest is not None and m["cpu_count"] and busiest > m["cpu_count"]:
+        lines.append(f"WARNING: load average {busiest:g} on {m['cpu_count']} cores: other "
+                     f"processes competed for the CPU during this run; rerun on a quiet "
+                     f"machine before trusting these ratios.")
+    if s["threads_shown"] and not m["simdops_threads_supported"]:
         lines.append("threads: n/a (this simdops has no set_num_threads; one thread measured)")
     return lines
 
