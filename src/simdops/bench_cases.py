@@ -1,0 +1,244 @@
+"""What the benchmark runs: the Case type, the case registry and the built-in catalogue.
+
+A Case is one op on one dtype and one layout (a contiguous size, a 2-D shape reduced along an
+axis, or a strided view). It allocates its arrays only when it runs (a 16M-element case holds
+hundreds of MB), and it may carry extra simdops entry points ("paths", e.g. dml.execute) that
+are timed next to the plain call.
+
+Other modules extend the benchmark by calling `register_case` (a new case) or `register_path`
+(another entry point timed inside a case, e.g. the 1-D clip through the C capsule inside
+"clip/float32/65536"); bench_goals.py has `register_goal` for a goal row comparing any two
+measured implementations. Such a module is imported before a run when it is listed in
+PLUGIN_MODULES (or imported by whoever calls the benchmark)."""
+from dataclasses import dataclass, field, replace
+from typing import Callable, Optional, Tuple
+
+import numpy as np
+
+from simdops import bench_ops as ops
+
+QUICK_SIZES = (65_536, 1_048_576)
+FULL_SIZES = (65_536, 1_048_576)
+BEYOND_CACHE = 16_777_216        # float32 clip/shrink at 64 MB: DRAM, not cache
+HARDMAX_COLS = 1024
+ELEMENTWISE = ("float32", "float16", "uint8", "int8", "int16", "int32")
+VIEW_BASE = (1024, 1024)
+# Strided inputs, by the text shown in the table.
+VIEWS = {"[:, ::2]": lambda b: b[:, ::2], "[::-1, ::-1]": lambda b: b[::-1, ::-1]}
+
+
+@dataclass(frozen=True)
+class Path:
+    """Another simdops entry point timed inside a case: `make(x, out, params)` returns a
+    zero-argument callable writing `out` (or None when unavailable here)."""
+    name: str
+    make: Callable
+
+
+@dataclass
+class Case:
+    """One benchmarked configuration; see the module docstring."""
+    op: ops.Op
+    dtype: str
+    shape: Tuple[int, ...]              # shape of the op's input (of the view, for views)
+    view: Optional[str] = None          # a key of VIEWS: the input is that view of a base array
+    base_shape: Optional[Tuple[int, ...]] = None
+    tags: frozenset = frozenset({"full"})   # "quick", "full", "goals"
+    paths: list = field(default_factory=list)
+    threads: Optional[Tuple[int, ...]] = None   # thread counts forced for this case
+
+    @property
+    def id(self):
+        size = "x".join(map(str, self.shape)) if len(self.shape) > 1 else str(self.shape[0])
+        return f"{self.op.name}/{self.dtype}/{size}{self.view or ''}"
+
+    @property
+    def n(self):
+        return int(np.prod(self.shape))
+
+    @property
+    def out_dtype(self):
+        return self.op.out_dtype(self.dtype)
+
+    @property
+    def nbytes(self):
+        """Bytes read + written per call (x and out; per-channel vectors not counted)."""
+        return self.n * (np.dtype(self.dtype).itemsize + np.dtype(self.out_dtype).itemsize)
+
+    @property
+    def dtype_label(self):
+        return self.dtype if self.out_dtype == self.dtype else f"{self.dtype}->{self.out_dtype}"
+
+    @property
+    def size_label(self):
+        if self.view:
+            base = "x".join(map(str, self.base_shape))
+            return f"b{self.view} of {base}"
+        if len(self.shape) > 1:
+            return "x".join(map(str, self.shape))
+        return f"n={self.shape[0]:,}"
+
+    @property
+    def label(self):
+        return f"{self.op.name} {self.dtype_label} {self.size_label}"
+
+    def arrays(self, rng):
+        """(x, out, params): input (a view when the case is one), zeroed output, parameters."""
+        if self.view:
+            base = self.op.make_input(self.dtype, self.base_shape, rng)
+            x = VIEWS[self.view](base)
+        else:
+            x = self.op.make_input(self.dtype, self.shape, rng)
+        assert x.shape == tuple(self.shape), (self.id, x.shape)
+        return x, np.zeros(x.shape, self.out_dtype), self.op.params(self.dtype)
+
+
+_REGISTRY = []          # registered cases, in registration order
+_EXTRA_PATHS = {}       # case id -> [Path]: entry points added to any case with that id
+# Modules imported before a run so that they can register cases, paths and goals (e.g. a
+# C-capsule call path). A module listed here that fails to import is reported and skipped.
+PLUGIN_MODULES = []
+
+
+def register_case(case):
+    """Add a case to every run whose tags it carries ("quick", "full", "goals")."""
+    if any(c.id == case.id for c in _REGISTRY):
+        raise ValueError(f"bench case {case.id} is already registered")
+    _REGISTRY.append(case)
+    return case
+
+
+def register_path(case_id, path):
+    """Time another entry point inside the case `case_id` (a registered case or one of the
+    size grid, e.g. "clip/float32/65536"), whenever that case runs."""
+    _EXTRA_PATHS.setdefault(case_id, []).append(path)
+    return path
+
+
+def registered():
+    return list(_REGISTRY)
+
+
+def load_plugins(report=None):
+    """Import PLUGIN_MODULES once; report(message) is told about each one that fails."""
+    import importlib
+    for name in PLUGIN_MODULES:
+        try:
+            importlib.import_module(name)
+        except Exception as e:     # a broken plug-in must not stop the benchmark
+            if report:
+                report(f"bench: plug-in {name} not loaded: {type(e).__name__}: {e}")
+
+
+def hardmax_shape(n):
+    return (max(1, n // HARDMAX_COLS), HARDMAX_COLS)
+
+
+def requant_pc_shape(n):
+    channels = min(ops.REQUANT_CHANNELS, n)
+    return (max(1, n // channels), channels)
+
+
+def size_grid(sizes, quick):
+    """The cases over element counts: every op at each size (hardmax: rows of 1024)."""
+    dtypes = ELEMENTWISE + (() if quick else ("float64",))
+    cases = []
+    for n in sizes:
+        cases += [Case(ops.CLIP, d, (n,)) for d in dtypes]
+        cases += [Case(ops.SHRINK, d, (n,)) for d in dtypes]
+        cases += [Case(ops.CLIP_SCALE_BIAS, "float32", (n,)),
+                  Case(ops.HARDMAX, "float32", hardmax_shape(n)),
+                  Case(ops.REQUANT, "int32", (n,)),
+                  Case(ops.REQUANT_PC, "int32", requant_pc_shape(n))]
+    return cases
+
+
+def select(sizes=None, quick=False, goals=False):
+    """The cases of one run, in order, without duplicates: the size grid (the given sizes,
+    else the mode's), the registered cases tagged for the mode, and with goals=True every
+    case a goal row needs."""
+    grid = size_grid(sizes or (QUICK_SIZES if quick else FULL_SIZES), quick)
+    mode = "quick" if quick else "full"
+    chosen = {}
+    for case in grid + [c for c in _REGISTRY if mode in c.tags or (goals and "goals" in c.tags)]:
+        if case.id in chosen:
+            if case.threads or case.paths:        # the registered one carries more
+                chosen[case.id] = case
+        else:
+            chosen[case.id] = case
+    for case_id, paths in _EXTRA_PATHS.items():
+        if case_id in chosen:
+            case = chosen[case_id]
+            chosen[case_id] = replace(case, paths=case.paths + [p for p in paths
+                                                                if p not in case.paths])
+    return sorted(chosen.values(), key=_table_order)
+
+
+_OP_ORDER = ("clip", "clip+scale_bias", "shrink", "hardmax", "hardmax axis=0", "requant",
+             "requant_pc+bias")
+_DTYPE_ORDER = ELEMENTWISE + ("float64",)
+
+
+def _table_order(case):
+    """Op, then dtype, then size: each op's rows read as a curve over size."""
+    op = _OP_ORDER.index(case.op.name) if case.op.name in _OP_ORDER else len(_OP_ORDER)
+    dtype = _DTYPE_ORDER.index(case.dtype) if case.dtype in _DTYPE_ORDER else len(_DTYPE_ORDER)
+    return (op, case.op.name, dtype, case.view is not None, case.n)
+
+
+# --------------------------------------------------------------------------- paths
+def _dml_clip_execute(x, out, p):
+    from simdops import dml
+    if x.dtype != np.float32:
+        return None
+    t = dml.BufferTensorDesc(dml.TensorDataType.FLOAT32, x.shape)
+    compiled = dml.compile_operator(dml.ElementWiseClipOperatorDesc(t, t, p["min"], p["max"]))
+    return lambda: compiled.execute(x, out)
+
+
+def _acl_requant_run(x, out, p):
+    from simdops import acl
+    if p["bias"] is not None:
+        return None
+    f = acl.GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint()
+    f.configure(x, None, out, p["multiplier"], p["shift"], p["offset"], p["min"], p["max"])
+    return f.run
+
+
+DML_EXECUTE = Path("dml.execute", _dml_clip_execute)
+ACL_RUN = Path("acl.run", _acl_requant_run)
+
+# --------------------------------------------------------------------------- catalogue
+QF = frozenset({"quick", "full"})
+FULL = frozenset({"full"})
+GOALS = frozenset({"goals"})
+GOALS_FULL = frozenset({"goals", "full"})
+
+for _case in (
+    # hardmax shapes and axes: last axis in and beyond cache, axis 0 (columns)
+    Case(ops.HARDMAX, "float32", (1024, 1024), tags=QF | GOALS),
+    Case(ops.HARDMAX, "float32", (4096, 1024), tags=GOALS_FULL),
+    Case(ops.HARDMAX_AXIS0, "float32", (1024, 4096), tags=GOALS_FULL),
+    # strided views (the input is the view; np.copyto copies from the same view)
+    Case(ops.CLIP, "float32", (1024, 512), view="[:, ::2]", base_shape=VIEW_BASE,
+         tags=GOALS_FULL),
+    Case(ops.CLIP, "float32", (1024, 1024), view="[::-1, ::-1]", base_shape=VIEW_BASE,
+         tags=GOALS_FULL),
+    # beyond cache, and 1 vs 2 threads
+    Case(ops.CLIP, "float32", (BEYOND_CACHE,), tags=GOALS_FULL, threads=(1, 2)),
+    Case(ops.SHRINK, "float32", (BEYOND_CACHE,), tags=GOALS_FULL, threads=(1, 2)),
+    Case(ops.CLIP, "float32", (1_048_576,), tags=GOALS, threads=(1, 2)),
+    Case(ops.SHRINK, "float32", (1_048_576,), tags=GOALS, threads=(1, 2)),
+    # per-call cost: 16 elements with out=, and the descriptor layers' entry points
+    Case(ops.CLIP, "float32", (16,), tags=GOALS, paths=[DML_EXECUTE]),
+    Case(ops.HARDMAX, "float32", (1, 16), tags=GOALS),
+    Case(ops.REQUANT, "int32", (16,), tags=GOALS, paths=[ACL_RUN]),
+    # goal rows comparing per-channel requant and float16 shrink at the standard sizes
+    Case(ops.REQUANT, "int32", (1_048_576,), tags=GOALS),
+    Case(ops.REQUANT_PC, "int32", requant_pc_shape(1_048_576), tags=GOALS),
+    Case(ops.REQUANT, "int32", (65_536,), tags=GOALS),
+    Case(ops.SHRINK, "float16", (65_536,), tags=GOALS),
+    Case(ops.SHRINK, "float16", (1_048_576,), tags=GOALS),
+):
+    register_case(_case)
+del _case

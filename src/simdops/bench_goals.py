@@ -1,0 +1,124 @@
+"""The performance goals of issues 8 and 11 as rows: which two measured implementations each
+one compares, the goal, and PASS / MISS. Printed only with --goals (and kept in the JSON).
+
+A reference to a measurement is (case id, selector): the selector "simdops" is the goal ISA
+(the process's active ISA, else the best one measured) at one thread, "simdops@2" the same at
+two threads, anything else an implementation name ("np.copyto", "numpy", "dml.execute")."""
+from dataclasses import dataclass
+from typing import Tuple
+
+from simdops.bench_runner import COPY, NUMPY
+
+
+@dataclass(frozen=True)
+class Goal:
+    label: str
+    subject: Tuple[str, str]        # (case id, selector): the thing that should be fast
+    baseline: Tuple[str, str]
+    goal: float = None              # None: a measurement to report, no pass/miss
+    kind: str = "ratio"             # "ratio": subject elements/s over baseline elements/s
+                                    # >= goal; "time": subject time / baseline time <= goal
+    source: str = "issue 11"
+
+
+M = 1_048_576
+M16 = 16_777_216
+GOALS = []
+
+
+def register_goal(goal):
+    """Add a goal row (e.g. from a module that registers its own case)."""
+    GOALS.append(goal)
+    return goal
+
+
+for _goal in (
+    Goal("hardmax float32 1024x1024, last axis, vs np.copyto",
+         ("hardmax/float32/1024x1024", "simdops"), ("hardmax/float32/1024x1024", COPY), 0.9),
+    Goal("hardmax float32 4096x1024, last axis, vs np.copyto",
+         ("hardmax/float32/4096x1024", "simdops"), ("hardmax/float32/4096x1024", COPY), 0.9),
+    Goal("hardmax float32 1024x4096, axis 0, vs np.copyto",
+         ("hardmax axis=0/float32/1024x4096", "simdops"),
+         ("hardmax axis=0/float32/1024x4096", COPY), 0.9),
+    Goal("hardmax float32 1x16 with out=, time vs np.copyto",
+         ("hardmax/float32/1x16", "simdops"), ("hardmax/float32/1x16", COPY), 1.5, "time"),
+    Goal("requant int32->uint8 n=16 with out=, time vs np.copyto",
+         ("requant/int32/16", "simdops"), ("requant/int32/16", COPY), 1.5, "time"),
+    Goal("clip float32 b[:, ::2] of 1024x1024 vs np.clip on the view",
+         ("clip/float32/1024x512[:, ::2]", "simdops"), ("clip/float32/1024x512[:, ::2]", NUMPY),
+         1.2),
+    Goal("clip float32 b[::-1, ::-1] of 1024x1024 vs np.clip on the view",
+         ("clip/float32/1024x1024[::-1, ::-1]", "simdops"),
+         ("clip/float32/1024x1024[::-1, ::-1]", NUMPY), 1.2),
+    Goal("requant per-channel+bias 4096x256 vs per-tensor n=1,048,576 (elements/s)",
+         ("requant_pc+bias/int32/4096x256", "simdops"), (f"requant/int32/{M}", "simdops"), 0.9),
+    Goal("requant per-tensor n=65,536 vs np.copyto(u8, i32, casting='unsafe')",
+         ("requant/int32/65536", "simdops"), ("requant/int32/65536", COPY), 0.6),
+    Goal("requant per-tensor n=1,048,576 vs np.copyto(u8, i32, casting='unsafe')",
+         (f"requant/int32/{M}", "simdops"), (f"requant/int32/{M}", COPY), 0.6),
+    Goal("shrink float16 bias=0.5 n=65,536 vs np.copyto",
+         ("shrink/float16/65536", "simdops"), ("shrink/float16/65536", COPY), 0.6),
+    Goal("shrink float16 bias=0.5 n=1,048,576 vs np.copyto",
+         (f"shrink/float16/{M}", "simdops"), (f"shrink/float16/{M}", COPY), 0.6),
+    Goal("shrink float32 n=1,048,576 vs np.copyto",
+         (f"shrink/float32/{M}", "simdops"), (f"shrink/float32/{M}", COPY), 0.95),
+    Goal("clip float32 n=16,777,216 vs np.copyto",
+         (f"clip/float32/{M16}", "simdops"), (f"clip/float32/{M16}", COPY), 0.95),
+    Goal("shrink float32 n=16,777,216 vs np.copyto",
+         (f"shrink/float32/{M16}", "simdops"), (f"shrink/float32/{M16}", COPY), 0.95),
+    *(Goal(f"{op} float32 n={n:,}: 2 threads vs 1 thread",
+           (f"{op}/float32/{n}", "simdops@2"), (f"{op}/float32/{n}", "simdops"))
+      for n in (M, M16) for op in ("clip", "shrink")),
+    Goal("dml execute (CLIP, 16 float32), time vs simdops.clip(out=)",
+         ("clip/float32/16", "dml.execute"), ("clip/float32/16", "simdops"), 2.0, "time",
+         "issue 8"),
+    Goal("acl run (requant, 16 int32), time vs simdops.clip(out=) on 16 float32",
+         ("requant/int32/16", "acl.run"), ("clip/float32/16", "simdops"), 2.0, "time",
+         "issue 8"),
+):
+    register_goal(_goal)
+del _goal
+
+
+def goal_isa(isas_measured, active_isa):
+    return active_isa if active_isa in isas_measured else isas_measured[-1]
+
+
+def _resolve(case, selector, isa):
+    """The result record a selector names in a case, or None (with the reason)."""
+    if case is None:
+        return None, "case not run"
+    if selector.startswith("simdops"):
+        threads = int(selector.split("@")[1]) if "@" in selector else 1
+        for r in case["results"].values():
+            if r["kind"] == "simdops" and r["isa"] == isa and (r["threads"] or 1) == threads:
+                return r, None
+        return None, (f"no {threads}-thread run (simdops.set_num_threads n/a)" if threads > 1
+                      else f"{isa} not measured")
+    r = case["results"].get(selector)
+    return r, (None if r else f"no {selector}")
+
+
+def evaluate(cases, isa):
+    """One row per goal: ratio (or time multiple), goal, status, and what was compared."""
+    by_id = {c["id"]: c for c in cases}
+    rows = []
+    for g in GOALS:
+        subject, why_s = _resolve(by_id.get(g.subject[0]), g.subject[1], isa)
+        baseline, why_b = _resolve(by_id.get(g.baseline[0]), g.baseline[1], isa)
+        row = {"label": g.label, "source": g.source, "kind": g.kind, "goal": g.goal,
+               "isa": isa, "subject": list(g.subject), "baseline": list(g.baseline),
+               "value": None, "status": None}
+        if subject is None or baseline is None:
+            row["status"] = f"SKIP ({why_s or why_b})"
+        else:
+            if g.kind == "time":
+                value = subject["seconds"] / baseline["seconds"]
+                passed = g.goal is None or value <= g.goal
+            else:
+                value = subject["elements_per_s"] / baseline["elements_per_s"]
+                passed = g.goal is None or value >= g.goal
+            row["value"] = value
+            row["status"] = "REPORT" if g.goal is None else ("PASS" if passed else "MISS")
+        rows.append(row)
+    return rows
