@@ -416,3 +416,15 @@ def test_output_stage_run_equals_array_api(out_type, bounds, per_channel):
                                                              else (tlo + 3, thi - 5)))
         f.run()
         assert out2.tobytes() == out.tobytes()
+
+
+def test_output_data_type_unknown_name_is_a_value_error():
+    """Issue 8: a bare KeyError before; now the field and the allowed names."""
+    with pytest.raises(ValueError) as e:
+        Info(output_data_type="BOGUS")
+    msg = str(e.value)
+    assert not isinstance(e.value, KeyError)
+    assert msg.startswith("GEMMLowpOutputStageInfo.output_data_type 'BOGUS' is not one of")
+    assert all(d.name in msg for d in D)
+    with pytest.raises(TypeError, match="output_data_type must be an acl.DataType or None"):
+        Info(output_data_type=3)

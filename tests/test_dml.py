@@ -130,7 +130,7 @@ def make_desc(op, t_in, t_out=None, **kw):
                                                 kw.get("threshold", 2.0))
     if op == "HARDMAX":
         return dml.ActivationHardmaxOperatorDesc(t_in, t_out)
-    axes = kw.get("axes", (0, n - 1) if n >= 2 else (0,))
+    axes = kw.get("axes", (0, n - 1) if n >= 2 else tuple(range(n)))
     return dml.ActivationHardmax1OperatorDesc(t_in, t_out, axes)
 
 
@@ -767,3 +767,62 @@ def test_every_dimension_count_and_broadcast_pattern_matches_array_api():
             out = np.zeros(sizes, np.float32)
             op.execute(src, out)
             assert out.tobytes() == simdops.clip(logical, -0.5, 0.5).tobytes()
+
+
+# --------------------------------------------------------------------------- defects (issue 8)
+
+@pytest.mark.parametrize("flags", [-1, -2, 2, 3, 1 << 31, 1 << 64])
+def test_flags_outside_the_defined_bits_are_rejected_at_compile(flags):
+    """IntFlag turned -1 into OWNED_BY_DML; the raw value is kept and refused instead."""
+    t = T(DT.FLOAT32, (4,), flags=flags)
+    assert t.flags == flags and not isinstance(t.flags, dml.TensorFlags)
+    with pytest.raises(dml.InvalidArgumentError,
+                       match=f"^InputTensor.Flags is {flags:#x}; only NONE \\(0\\) and "
+                             f"OWNED_BY_DML \\(1\\) exist"):
+        dml.compile_operator(make_desc("CLIP", t, T(DT.FLOAT32, (4,))))
+
+
+def test_defined_flags_stay_tensor_flags():
+    assert T(DT.FLOAT32, (4,), flags=1).flags is dml.TensorFlags.OWNED_BY_DML
+    assert T(DT.FLOAT32, (4,), flags=0).flags is dml.TensorFlags.NONE
+
+
+def counting(iterable, seen):
+    for v in iterable:
+        seen.append(v)
+        yield v
+
+
+@pytest.mark.parametrize("n", [1, 3, 8])
+def test_endless_axes_fail_fast(n):
+    """An axes generator is read at most DimensionCount + 1 entries, then refused."""
+    import itertools
+    seen = []
+    t = T(DT.FLOAT32, (2,) * n)
+    with pytest.raises(dml.InvalidArgumentError,
+                       match=f"^Axes has more than {n} entries; AxisCount must be <= "
+                             f"InputTensor.DimensionCount {n}"):
+        dml.ActivationHardmax1OperatorDesc(t, t, axes=counting(itertools.count(), seen))
+    assert len(seen) == n + 1
+    with pytest.raises(dml.InvalidArgumentError, match="^Axes has more than"):
+        dml.ActivationHardmax1OperatorDesc(t, t, axes=range(10 ** 15))
+
+
+def test_axes_from_a_finite_generator_work():
+    t = T(DT.FLOAT32, (2, 3))
+    d = dml.ActivationHardmax1OperatorDesc(t, t, axes=(a for a in (1, 0)))
+    assert d.axes == (1, 0)
+    out = np.zeros((2, 3), np.float32)
+    x = np.array([[1, 5, 2], [7, 0, 3]], np.float32)
+    dml.compile_operator(d).execute(x, out)
+    assert out.tolist() == [[0, 0, 0], [1, 0, 0]]
+
+
+def test_endless_sizes_and_strides_fail_fast():
+    import itertools
+    with pytest.raises(dml.InvalidArgumentError, match="^Sizes has more than 64 entries"):
+        T(DT.FLOAT32, itertools.repeat(1))
+    with pytest.raises(dml.InvalidArgumentError, match="^Strides has more than 64 entries"):
+        T(DT.FLOAT32, (2,), strides=itertools.repeat(1))
+    with pytest.raises(dml.InvalidArgumentError, match="^Sizes has more than 64 entries"):
+        dml.calc_buffer_tensor_size(DT.FLOAT32, itertools.count(1))

@@ -90,6 +90,21 @@ def _coerce_int(value, what: str) -> int:
     return int(value)
 
 
+def _coerce_data_type(value, field: str, also: str = "") -> DataType:
+    """An acl.DataType, or its name as a str; ValueError names the field and the
+    allowed names, TypeError any other type."""
+    if isinstance(value, str):
+        try:
+            return DataType[value]
+        except KeyError:
+            raise ValueError(f"{field} {value!r} is not one of "
+                             f"{', '.join(d.name for d in DataType)}") from None
+    if not isinstance(value, DataType):
+        raise TypeError(f"{field} must be an acl.DataType{' ' + also if also else ''}, "
+                        f"got {type(value).__name__}")
+    return value
+
+
 @dataclass(frozen=True)
 class TensorInfo:
     """arm_compute::TensorInfo reduced to what validate() reads: shape (numpy order,
@@ -105,17 +120,8 @@ class TensorInfo:
         if any(s < 0 for s in shape):
             raise ValueError(f"TensorInfo.shape {shape} has a negative size")
         object.__setattr__(self, "shape", shape)
-        dt = self.data_type
-        if isinstance(dt, str):
-            try:
-                dt = DataType[dt]
-            except KeyError:
-                raise ValueError(f"TensorInfo.data_type {dt!r} is not one of "
-                                 f"{', '.join(d.name for d in DataType)}") from None
-        if not isinstance(dt, DataType):
-            raise TypeError(
-                f"TensorInfo.data_type must be an acl.DataType, got {type(dt).__name__}")
-        object.__setattr__(self, "data_type", dt)
+        object.__setattr__(self, "data_type",
+                           _coerce_data_type(self.data_type, "TensorInfo.data_type"))
 
     @classmethod
     def from_array(cls, array) -> "TensorInfo":
@@ -329,12 +335,9 @@ class GEMMLowpOutputStageInfo:
                 raise TypeError(f"{name} must be a sequence of ints")
             set_(self, name, tuple(_coerce_int(v, f"{name} entries") for v in values))
         set_(self, "is_quantized_per_channel", bool(self.is_quantized_per_channel))
-        dt = self.output_data_type
-        if isinstance(dt, str):
-            dt = DataType[dt]
-        if dt is not None and not isinstance(dt, DataType):
-            raise TypeError("output_data_type must be an acl.DataType or None")
-        set_(self, "output_data_type", dt)
+        if self.output_data_type is not None:
+            set_(self, "output_data_type", _coerce_data_type(
+                self.output_data_type, "GEMMLowpOutputStageInfo.output_data_type", "or None"))
 
 
 class GEMMLowpOutputStage:
