@@ -397,3 +397,4 @@ cdef object _requant(object x, object multiplier, object shift, object offset, o
 # are not modules of their own).
 include "_core_isa.pyx"
 include "_core_strided.pyx"
+include "_core_dml.pyx"

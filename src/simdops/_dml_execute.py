@@ -3,57 +3,39 @@
 """
 from __future__ import annotations
 
-import numpy as np
-
-import simdops  # the array API; looked up at call time so import order does not matter
-from simdops._dml_types import (_NUMPY_DTYPE, BufferTensorDesc, FeatureLevel,
-                                InvalidArgumentError, TensorFlags)
-
-# --------------------------------------------------------------------------- execution
-
-def _bytes_of(buf, name: str, writable: bool) -> memoryview:
-    try:
-        mv = memoryview(buf)
-    except TypeError:
-        raise TypeError(f"{name} must support the buffer protocol (bytearray, numpy array, "
-                        f"memoryview, ...), got {type(buf).__name__}") from None
-    if writable and mv.readonly:
-        raise InvalidArgumentError(
-            f"{name} buffer is read-only; OutputTensor needs a writable buffer")
-    if not mv.c_contiguous:
-        raise InvalidArgumentError(
-            f"{name} buffer is not C-contiguous; a bound buffer is one flat range of bytes")
-    return mv.cast("B") if (mv.ndim != 1 or mv.format != "B") else mv
+from simdops import _core
+from simdops._dml_types import FeatureLevel, InvalidArgumentError, TensorFlags
 
 
-def _address(mv: memoryview) -> int:
-    return np.frombuffer(mv, dtype=np.uint8).__array_interface__["data"][0] if mv.nbytes else 0
+class _RefuseOwnedInput:
+    """The plan of an operator whose input is OWNED_BY_DML: DirectML accepts it at
+    compile, but there is no initializer here to own the data, so execute refuses."""
 
-
-def _view(mv: memoryview, t: BufferTensorDesc) -> np.ndarray:
-    """The tensor as a numpy view of the buffer: element strides * itemsize bytes."""
-    dt = _NUMPY_DTYPE[t.data_type]
-    strides = t.effective_strides()
-    count = sum((s - 1) * st for s, st in zip(t.sizes, strides)) + 1
-    flat = np.frombuffer(mv, dtype=dt, count=count)
-    return np.lib.stride_tricks.as_strided(
-        flat, shape=t.sizes, strides=tuple(st * dt.itemsize for st in strides),
-        writeable=not mv.readonly)
-
-
-def _same_layout(a: BufferTensorDesc, b: BufferTensorDesc) -> bool:
-    return all(s == 1 or x == y for s, x, y in zip(a.sizes, a.effective_strides(),
-                                                   b.effective_strides()))
+    @staticmethod
+    def execute(input, output):
+        return ("owned", "input")
 
 
 class CompiledOperator:
     """A validated operator (IDMLCompiledOperator). execute() binds buffers and runs."""
 
-    def __init__(self, desc, feature_level: FeatureLevel, spec, params: dict):
+    def __init__(self, desc, feature_level: FeatureLevel, spec, params):
+        """params: the _core.Prepared of CLIP/CLIP1/SHRINK, the reduced axes of HARDMAX*."""
         self._desc = desc
         self._feature_level = feature_level
         self._spec = spec
-        self._params = params
+        tin, tout = desc.input_tensor, desc.output_tensor
+        if tin.flags & TensorFlags.OWNED_BY_DML:
+            self._plan = _RefuseOwnedInput
+            return
+        sizes, in_strides, out_strides = tin.sizes, tin.effective_strides(), tout.effective_strides()
+        alias_ok = spec.in_place and _core.same_layout(tin.data_type, sizes, in_strides,
+                                                       out_strides)
+        self._plan = _core.BoundPlan(
+            spec.core_op, tin.data_type, sizes, in_strides, out_strides, params,
+            tin.total_tensor_size_in_bytes, tout.total_tensor_size_in_bytes,
+            tin.guaranteed_base_offset_alignment, tout.guaranteed_base_offset_alignment,
+            alias_ok)
 
     @property
     def desc(self):
@@ -75,45 +57,40 @@ class CompiledOperator:
         """Run on two buffers seen as raw bytes (offset 0 = the tensor's base).
         Checks the bindings as DirectML does: size >= TotalTensorSizeInBytes,
         address alignment, writable output, in-place only where allowed."""
+        failure = self._plan.execute(input, output)
+        if failure is not None:
+            raise self._binding_error(failure, input if failure[1] == "input" else output)
+
+    def _binding_error(self, failure, buffer) -> Exception:
+        """DirectML's wording for a binding rule BoundPlan.execute reported."""
+        kind, which = failure[0], failure[1]
+        role = "InputTensor" if which == "input" else "OutputTensor"
+        t = self._desc.input_tensor if which == "input" else self._desc.output_tensor
         name = self._spec.name
-        tin, tout = self._desc.input_tensor, self._desc.output_tensor
-        if tin.flags & TensorFlags.OWNED_BY_DML:
-            raise InvalidArgumentError(
+        if kind == "owned":
+            return InvalidArgumentError(
                 "InputTensor.Flags has OWNED_BY_DML; simdops has no operator initializer or "
                 "persistent resource to own the data, so it cannot execute such a tensor")
-        bin_ = _bytes_of(input, "input", writable=False)
-        bout = _bytes_of(output, "output", writable=True)
-        addresses = []
-        for mv, t, role, which in ((bin_, tin, "InputTensor", "input"),
-                                   (bout, tout, "OutputTensor", "output")):
-            if mv.nbytes < t.total_tensor_size_in_bytes:
-                raise InvalidArgumentError(
-                    f"{which} buffer has {mv.nbytes} bytes; {role}.TotalTensorSizeInBytes is "
-                    f"{t.total_tensor_size_in_bytes}")
-            addr = _address(mv)
-            align = t.guaranteed_base_offset_alignment
-            if align and addr % align:
-                raise InvalidArgumentError(
-                    f"{which} buffer address {addr:#x} is not a multiple of "
-                    f"{role}.GuaranteedBaseOffsetAlignment {align}")
-            addresses.append(addr)
-        a_in, a_out = addresses
-        if (a_in < a_out + tout.total_tensor_size_in_bytes
-                and a_out < a_in + tin.total_tensor_size_in_bytes):
-            if not self._spec.in_place:
-                raise InvalidArgumentError(
-                    f"{name} cannot run in place: the output binding overlaps the input binding")
-            if a_in != a_out or not _same_layout(tin, tout):
-                raise InvalidArgumentError(
-                    f"the output binding overlaps the input binding; {name} runs in place only "
-                    f"when OutputTensor aliases InputTensor exactly (same address and strides)")
-        x = _view(bin_, tin)
-        y = _view(bout, tout)
-        p = self._params
-        if name in ("CLIP", "CLIP1"):
-            simdops.clip(x, p["min"], p["max"], scale=p.get("scale"), bias=p.get("bias"), out=y)
-        elif name == "SHRINK":
-            simdops.shrink(x, p["bias"], p["threshold"], out=y)
-        else:
-            simdops.hardmax(x, axis=p["axis"], out=y)
-
+        if kind == "type":
+            return TypeError(f"{which} must support the buffer protocol (bytearray, numpy array, "
+                             f"memoryview, ...), got {type(buffer).__name__}")
+        if kind == "contiguous":
+            return InvalidArgumentError(f"{which} buffer is not C-contiguous; a bound buffer is "
+                                        f"one flat range of bytes")
+        if kind == "readonly":
+            return InvalidArgumentError(
+                f"{which} buffer is read-only; OutputTensor needs a writable buffer")
+        if kind == "size":
+            return InvalidArgumentError(
+                f"{which} buffer has {failure[2]} bytes; {role}.TotalTensorSizeInBytes is "
+                f"{t.total_tensor_size_in_bytes}")
+        if kind == "align":
+            return InvalidArgumentError(
+                f"{which} buffer address {failure[2]:#x} is not a multiple of "
+                f"{role}.GuaranteedBaseOffsetAlignment {t.guaranteed_base_offset_alignment}")
+        if not self._spec.in_place:
+            return InvalidArgumentError(
+                f"{name} cannot run in place: the output binding overlaps the input binding")
+        return InvalidArgumentError(
+            f"the output binding overlaps the input binding; {name} runs in place only "
+            f"when OutputTensor aliases InputTensor exactly (same address and strides)")

@@ -9,8 +9,7 @@ import math
 from dataclasses import dataclass
 from typing import Optional
 
-import numpy as np
-
+from simdops import _core
 from simdops._dml_execute import CompiledOperator
 from simdops._dml_types import (
     _FLOATS, _INT_RANGE, _UINT32_MAX, _UINT64_MAX, NEWEST_FEATURE_LEVEL,
@@ -35,6 +34,7 @@ class _OpSpec:
     dims: tuple          # ((level, (lo, hi)), ...) ascending; the last level <= fl applies
     dtypes: tuple        # ((level, (types...)), ...) cumulative
     in_place: bool
+    core_op: str         # the StridedPlan op that runs it
 
     def dim_range(self, fl):
         return [rng for lvl, rng in self.dims if lvl <= fl][-1]
@@ -50,17 +50,19 @@ class _OpSpec:
 _SPECS = {
     ElementWiseClipOperatorDesc: _OpSpec(
         "CLIP", _FL.FL_1_0, ((_FL.FL_1_0, (4, 4)), (_FL.FL_3_0, (1, 8))),
-        ((_FL.FL_1_0, _F), (_FL.FL_2_1, _I32), (_FL.FL_5_0, _I64)), True),
+        ((_FL.FL_1_0, _F), (_FL.FL_2_1, _I32), (_FL.FL_5_0, _I64)), True, "clip"),
     ElementWiseClip1OperatorDesc: _OpSpec(
-        "CLIP1", _FL.FL_5_0, ((_FL.FL_5_0, (1, 8)),), ((_FL.FL_5_0, _F + _I32 + _I64),), True),
+        "CLIP1", _FL.FL_5_0, ((_FL.FL_5_0, (1, 8)),), ((_FL.FL_5_0, _F + _I32 + _I64),), True,
+        "clip"),
     ActivationShrinkOperatorDesc: _OpSpec(
         "SHRINK", _FL.FL_2_0, ((_FL.FL_2_0, (4, 5)), (_FL.FL_3_0, (1, 8))),
-        ((_FL.FL_2_0, _F), (_FL.FL_5_1, _I32)), True),
+        ((_FL.FL_2_0, _F), (_FL.FL_5_1, _I32)), True, "shrink"),
     ActivationHardmaxOperatorDesc: _OpSpec(
         "HARDMAX", _FL.FL_1_0, ((_FL.FL_1_0, (4, 4)), (_FL.FL_2_0, (4, 5)), (_FL.FL_3_0, (1, 8))),
-        ((_FL.FL_1_0, _F),), False),
+        ((_FL.FL_1_0, _F),), False, "hardmax"),
     ActivationHardmax1OperatorDesc: _OpSpec(
-        "HARDMAX1", _FL.FL_5_1, ((_FL.FL_5_1, (1, 8)),), ((_FL.FL_5_1, _F),), False),
+        "HARDMAX1", _FL.FL_5_1, ((_FL.FL_5_1, (1, 8)),), ((_FL.FL_5_1, _F),), False,
+        "hardmax"),
 }
 
 
@@ -70,29 +72,6 @@ def _range_text(rng) -> str:
 
 
 # --------------------------------------------------------------------------- validation
-
-def _self_overlaps(sizes, strides) -> bool:
-    """True when two elements share an address. With the size>1 dims sorted by
-    stride, each stride stepping past the span of the smaller ones proves a
-    one-to-one layout; interleaved layouts are checked exactly by listing the
-    offsets, up to 4M elements (the kernels' driver draws the same line)."""
-    dims = sorted((st, s) for s, st in zip(sizes, strides) if s > 1)
-    span = 1
-    for st, s in dims:
-        if st < span:
-            count = math.prod(sizes)
-            if st == 0 or count > _EXACT_OVERLAP_LIMIT:
-                return True
-            offsets = np.zeros((), dtype=np.int64)
-            for size, stride in zip(sizes, strides):
-                offsets = offsets[..., None] + np.arange(size, dtype=np.int64) * stride
-            return np.unique(offsets).size < count
-        span += (s - 1) * st
-    return False
-
-
-_EXACT_OVERLAP_LIMIT = 1 << 22
-
 
 def _validate_tensor(t: BufferTensorDesc, role: str, spec: _OpSpec, fl) -> None:
     op = f"{spec.name} at {_level_name(fl)}"
@@ -137,7 +116,7 @@ def _validate_tensor(t: BufferTensorDesc, role: str, spec: _OpSpec, fl) -> None:
             if not 0 <= st <= _UINT32_MAX:
                 raise InvalidArgumentError(
                     f"{role}.Strides[{i}] is {st}; strides are element counts in 0..{_UINT32_MAX}")
-    if role == "OutputTensor" and _self_overlaps(t.sizes, t.effective_strides()):
+    if role == "OutputTensor" and _core.self_overlaps(dt, t.sizes, t.effective_strides()):
         raise InvalidArgumentError(
             f"{role}.Strides {t.effective_strides()} map two elements of Sizes {t.sizes} to "
             f"one address; an output needs a distinct address per element (a stride of 0 "
@@ -167,36 +146,54 @@ def _validate_tensor(t: BufferTensorDesc, role: str, spec: _OpSpec, fl) -> None:
             f"{role}.Flags has OWNED_BY_DML; only input tensors may be owned by DirectML")
 
 
-def _check_float_param(value, field: str) -> float:
-    """A FLOAT field: NaN is rejected; the value is rounded to float32 as DirectML stores it."""
-    if isinstance(value, float) and math.isnan(value):
-        raise InvalidArgumentError(f"{field} is NaN; it must be a number (±inf allowed)")
-    return _to_float32(value)
+# --------------------------------------------------------------------------- parameters
+# C checks the parameters (_core.check_*: NaN, threshold sign, ScaleBias on 64-bit
+# integers, finite ScaleBias on integer tensors, axes); here its reasons get DirectML's
+# field names. What is DirectML's own stays here: FLOAT fields hold float32 values,
+# DML_SCALAR_UNION values must fit MinMaxDataType, Axes are UINTs, HARDMAX's rank.
+
+def _float_field(value):
+    """A FLOAT field's value: the number as float32, as DirectML stores it (C rounds)."""
+    return _core.float32_value(value)
 
 
-def _scale_bias_params(sb: Optional[ScaleBias], dt: TensorDataType) -> dict:
-    if sb is None:
-        return {}
-    if dt in _I64:
-        raise InvalidArgumentError(
+def _param_error(error, fields: dict, dt, given: dict) -> InvalidArgumentError:
+    """C's reason (a _core.CoreError) for the parameters, in DirectML's words.
+    fields maps C's argument names to DirectML's; given holds the values as passed."""
+    field = fields.get(error.arg, error.arg)
+    if error.reason == "NAN":
+        return InvalidArgumentError(f"{field} is NaN; it must be a number (±inf allowed)")
+    if error.reason == "NEGATIVE_THRESHOLD":
+        return InvalidArgumentError(f"{field} is {given[error.arg]!r}; must be >= 0")
+    if error.reason == "SCALE_BIAS_64BIT":
+        return InvalidArgumentError(
             f"ScaleBias is given but the tensors are {dt.name}; DirectML has no ScaleBias "
             f"for 64-bit integer tensors")
-    scale = _check_float_param(sb.scale, "ScaleBias.Scale")
-    bias = _check_float_param(sb.bias, "ScaleBias.Bias")
-    if dt not in _FLOATS:
-        for field, v in (("ScaleBias.Scale", scale), ("ScaleBias.Bias", bias)):
-            if not math.isfinite(v):
-                raise InvalidArgumentError(
-                    f"{field} is {v} (as FLOAT); {dt.name} tensors need a finite Scale and Bias")
-    return {"scale": scale, "bias": bias}
+    if error.reason == "NOT_FINITE_F32":
+        return InvalidArgumentError(
+            f"{field} is {_float_field(given[error.arg])} (as FLOAT); {dt.name} tensors need "
+            f"a finite Scale and Bias")
+    return InvalidArgumentError(f"{field}: {error.message}")  # pragma: no cover
+
+
+_CLIP_FIELDS = {"min": "Min", "max": "Max", "scale": "ScaleBias.Scale", "bias": "ScaleBias.Bias"}
+_SHRINK_FIELDS = {"bias": "Bias", "threshold": "Threshold"}
+
+
+def _prepared_clip(dt, lo, hi, sb: Optional[ScaleBias]):
+    """The _core.Prepared clip of the Min/Max values lo, hi and an optional ScaleBias."""
+    given = {"min": lo, "max": hi, "scale": None if sb is None else sb.scale,
+             "bias": None if sb is None else sb.bias}
+    error = _core.check_clip(dt, **given)
+    if error is not None:
+        raise _param_error(error, _CLIP_FIELDS, dt, given)
+    return _core.prepare_clip(dt, **given)
 
 
 def _scalar_union_value(value, field: str, dt):
     """A DML_SCALAR_UNION member of type dt holding `value`, as a Python number."""
     if dt in _FLOATS:
-        if isinstance(value, float) and math.isnan(value):
-            raise InvalidArgumentError(f"{field} is NaN; it must be a number (±inf allowed)")
-        return value  # the array API rounds to the tensor's float type exactly once
+        return value  # C rounds it to the tensor's float type exactly once
     lo, hi = _INT_RANGE[dt]
     if isinstance(value, float):
         if not (math.isfinite(value) and value == int(value)):
@@ -209,13 +206,34 @@ def _scalar_union_value(value, field: str, dt):
     return value
 
 
-def _validate_params(desc, spec: _OpSpec, fl) -> dict:
-    """Operator-specific fields -> keyword arguments for the array API call."""
+def _hardmax_axes(desc, dt) -> tuple:
+    """HARDMAX1's Axes (UINTs, checked by C for range, repeats and count)."""
+    axes, n = desc.axes, desc.input_tensor.dimension_count
+    for i, a in enumerate(axes):
+        if a < 0:
+            raise InvalidArgumentError(
+                f"Axes[{i}] is {a}; must be in 0..{n - 1} (InputTensor.DimensionCount is {n})")
+    error = _core.check_hardmax(dt, n, axes)
+    if error is None:
+        return axes
+    if error.reason == "AXES_EMPTY":
+        raise InvalidArgumentError("Axes is empty; AxisCount must be >= 1")
+    if error.reason == "AXIS_REPEATED":
+        first = axes.index(error.value)
+        i = axes.index(error.value, first + 1)
+        raise InvalidArgumentError(
+            f"Axes[{i}] is {error.value}, which repeats Axes[{first}]; axes must be unique")
+    i = axes.index(error.value)  # AXIS_RANGE: the first entry C found out of range
+    raise InvalidArgumentError(
+        f"Axes[{i}] is {error.value}; must be in 0..{n - 1} (InputTensor.DimensionCount is {n})")
+
+
+def _validate_params(desc, spec: _OpSpec, fl):
+    """Operator-specific fields -> what CompiledOperator runs: a _core.Prepared for
+    CLIP/CLIP1/SHRINK, the reduced axes for HARDMAX/HARDMAX1."""
     dt = desc.input_tensor.data_type
     if isinstance(desc, ElementWiseClipOperatorDesc):
-        return {"min": _check_float_param(desc.min, "Min"),
-                "max": _check_float_param(desc.max, "Max"),
-                **_scale_bias_params(desc.scale_bias, dt)}
+        return _prepared_clip(dt, _float_field(desc.min), _float_field(desc.max), desc.scale_bias)
     if isinstance(desc, ElementWiseClip1OperatorDesc):
         mmdt = desc.min_max_data_type
         out_dt = desc.output_tensor.data_type
@@ -225,15 +243,15 @@ def _validate_params(desc, spec: _OpSpec, fl) -> dict:
         if mmdt != out_dt:
             raise InvalidArgumentError(
                 f"MinMaxDataType is {mmdt.name}; must equal OutputTensor.DataType {out_dt.name}")
-        return {"min": _scalar_union_value(desc.min, "Min", mmdt),
-                "max": _scalar_union_value(desc.max, "Max", mmdt),
-                **_scale_bias_params(desc.scale_bias, dt)}
+        return _prepared_clip(dt, _scalar_union_value(desc.min, "Min", mmdt),
+                              _scalar_union_value(desc.max, "Max", mmdt), desc.scale_bias)
     if isinstance(desc, ActivationShrinkOperatorDesc):
-        bias = _check_float_param(desc.bias, "Bias")
-        threshold = _check_float_param(desc.threshold, "Threshold")
-        if threshold < 0:
-            raise InvalidArgumentError(f"Threshold is {desc.threshold!r}; must be >= 0")
-        return {"bias": bias, "threshold": threshold}
+        given = {"bias": _float_field(desc.bias), "threshold": _float_field(desc.threshold)}
+        error = _core.check_shrink(dt, **given)
+        if error is not None:
+            raise _param_error(error, _SHRINK_FIELDS, dt,
+                               {"bias": desc.bias, "threshold": desc.threshold})
+        return _core.prepare_shrink(dt, **given)
     if isinstance(desc, ActivationHardmaxOperatorDesc):
         sizes = desc.input_tensor.sizes
         k = 0
@@ -244,20 +262,9 @@ def _validate_params(desc, spec: _OpSpec, fl) -> dict:
             raise InvalidArgumentError(
                 f"InputTensor.Sizes is {sizes}: effective rank {rank} (DimensionCount without "
                 f"leading 1s); HARDMAX requires <= 2 (HARDMAX1 reduces chosen Axes)")
-        return {"axis": -1}
+        return (len(sizes) - 1,)
     if isinstance(desc, ActivationHardmax1OperatorDesc):
-        axes = desc.axes
-        n = desc.input_tensor.dimension_count
-        if not axes:
-            raise InvalidArgumentError("Axes is empty; AxisCount must be >= 1")
-        for i, a in enumerate(axes):
-            if not 0 <= a < n:
-                raise InvalidArgumentError(
-                    f"Axes[{i}] is {a}; must be in 0..{n - 1} (InputTensor.DimensionCount is {n})")
-            if a in axes[:i]:
-                raise InvalidArgumentError(
-                    f"Axes[{i}] is {a}, which repeats Axes[{axes.index(a)}]; axes must be unique")
-        return {"axis": tuple(axes)}
+        return _hardmax_axes(desc, dt)
     raise AssertionError(desc)  # pragma: no cover
 
 
@@ -294,17 +301,3 @@ def compile_operator(desc, feature_level=NEWEST_FEATURE_LEVEL) -> "CompiledOpera
             f"OutputTensor.Sizes is {b.sizes}; must equal InputTensor.Sizes {a.sizes}")
     params = _validate_params(desc, spec, fl)
     return CompiledOperator(desc, fl, spec, params)
-
-
-
-
-def _to_float32(value) -> float:
-    """A DirectML FLOAT field: the Python number rounded to float32 (overflow -> inf)."""
-    try:
-        value = float(value)
-    except OverflowError:  # an int beyond float64
-        value = math.copysign(math.inf, value)
-    with np.errstate(over="ignore"):
-        return float(np.float32(value))
-
-
