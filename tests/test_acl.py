@@ -341,9 +341,13 @@ OUTPUT_STAGE_RULES = [
      D.QASYMM8, "gemmlowp_shifts has 20 entries; per-channel quantization needs the input's "
                 "last dimension 21"),
     (Info(is_quantized_per_channel=True), D.QASYMM8, "gemmlowp_multipliers has 0 entries"),
-    (Info(gemmlowp_shift=32), D.QSYMM16, "shift 32 is outside [-31, 31]"),
+    (Info(gemmlowp_shift=32), D.QSYMM16, "gemmlowp_shift is 32; must be in [-31, 31]"),
     (Info(is_quantized_per_channel=True, gemmlowp_multipliers=[1] * 20 + [2 ** 31],
-          gemmlowp_shifts=[1] * 21), D.QASYMM8, "multiplier 2147483648 is outside the int32"),
+          gemmlowp_shifts=[1] * 21), D.QASYMM8,
+     "gemmlowp_multipliers[20] is 2147483648; outside the int32"),
+    (Info(is_quantized_per_channel=True, gemmlowp_multipliers=[1] * 21,
+          gemmlowp_shifts=[0] * 3 + [-32] + [0] * 17), D.QASYMM8,
+     "gemmlowp_shifts[3] is -32; must be in [-31, 31]"),
 ]
 
 

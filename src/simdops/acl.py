@@ -19,7 +19,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-import simdops  # the array API; looked up at call time
+from simdops import _core
 
 __all__ = [
     "DataType", "ErrorCode", "Status", "TensorInfo",
@@ -46,10 +46,19 @@ class DataType(enum.Enum):
 _NUMPY = {DataType.S32: np.dtype(np.int32), DataType.QASYMM8: np.dtype(np.uint8),
           DataType.QASYMM8_SIGNED: np.dtype(np.int8), DataType.QSYMM16: np.dtype(np.int16)}
 _FROM_NUMPY = {v: k for k, v in _NUMPY.items()}
-# output type -> (value range, out_dtype name of simdops.quantize_down_int32)
-_OUTPUT = {DataType.QASYMM8: ((0, 255), "uint8"),
-           DataType.QASYMM8_SIGNED: ((-128, 127), "int8"),
-           DataType.QSYMM16: ((-32768, 32767), "int16")}
+_OUTPUT = (DataType.QASYMM8, DataType.QASYMM8_SIGNED, DataType.QSYMM16)
+# DataType -> the dtype value C takes (DirectML's values)
+_CORE_DTYPE = {dt: {name: value for value, name in _core.DTYPE_NAMES.items()}[dt.numpy_dtype.name]
+               for dt in DataType}
+_FIXED_NAMES = {"multiplier": "result_fixedpoint_multiplier", "shift": "result_shift",
+                "offset": "result_offset_after_shift"}
+_STAGE_NAMES = {"multiplier": "gemmlowp_multiplier", "shift": "gemmlowp_shift",
+                "offset": "gemmlowp_offset"}
+
+
+def _range(dt: DataType) -> Tuple[int, int]:
+    info = np.iinfo(dt.numpy_dtype)
+    return int(info.min), int(info.max)
 
 
 class ErrorCode(enum.Enum):
@@ -210,6 +219,8 @@ def _validate_tensors(input, bias, output, allowed_outputs) -> Tuple[Status, tup
 
 
 def _check_bounds(lo, hi, lo_name, hi_name):
+    """ACL's bound fields are int32_t: a value no int32 holds cannot be given to ACL.
+    (Their meaning, an intersection with the output range, is the stage's own.)"""
     for name, v in ((lo_name, lo), (hi_name, hi)):
         if not _INT32_MIN <= v <= _INT32_MAX:
             return _error(f"{name} is {v}; outside the int32 range")
@@ -228,19 +239,29 @@ def _array_for_run(d: _Described, name: str, shape, writable=False) -> np.ndarra
     return arr
 
 
-def _check_int32(value, what: str) -> int:
-    value = _coerce_int(value, what)
-    if not _INT32_MIN <= value <= _INT32_MAX:
-        raise ValueError(f"{what} is {value}; outside the int32 range")
-    return value
+def _requant_error(error, names: dict) -> str:
+    """C's reason for requant parameters (a _core.CoreError) in ACL's words; names maps
+    C's argument names (multiplier, shift, offset) to the caller's field names."""
+    name = names.get(error.arg, error.arg)
+    if error.reason == "INT32_RANGE":
+        return f"{name} is {error.value}; outside the int32 range"
+    if error.reason == "SHIFT_RANGE":
+        return (f"{name} is {error.value}; must be in [-31, 31] (negative: a left shift "
+                f"for multipliers > 1)")
+    if error.reason == "QSYMM16_OFFSET":
+        return f"{name} is {error.value}; QSYMM16 output has no offset (it must be 0)"
+    return error.message
 
 
-def _check_shift(value, what: str) -> int:
-    value = _coerce_int(value, what)
-    if not -31 <= value <= 31:
-        raise ValueError(f"{what} is {value}; must be in [-31, 31] (negative: a left shift "
-                         f"for multipliers > 1)")
-    return value
+def _check_requant(out_type: DataType, names: dict, multiplier, shift, offset, lo=None,
+                   hi=None) -> Status:
+    """C's requant parameter rules (int32 multiplier and offset, shift in [-31, 31],
+    no QSYMM16 offset, bounds) as a Status."""
+    try:
+        error = _core.check_requant(_CORE_DTYPE[out_type], multiplier, shift, offset, lo, hi)
+    except ValueError as e:  # an int beyond 64 bits: C never sees it
+        return _error(str(e))
+    return Status() if error is None else _error(_requant_error(error, names))
 
 
 def _run_shapes(din: _Described, dbias: Optional[_Described]):
@@ -279,9 +300,14 @@ class GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint:
         if not status:
             raise ValueError(f"GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint: "
                              f"{status.error_description()}")
-        multiplier = _check_int32(result_fixedpoint_multiplier, "result_fixedpoint_multiplier")
-        shift = _check_shift(result_shift, "result_shift")
-        offset = _check_int32(result_offset_after_shift, "result_offset_after_shift")
+        params = (_coerce_int(result_fixedpoint_multiplier, "result_fixedpoint_multiplier"),
+                  _coerce_int(result_shift, "result_shift"),
+                  _coerce_int(result_offset_after_shift, "result_offset_after_shift"),
+                  int(min), int(max))
+        status = _check_requant(DataType.QASYMM8, _FIXED_NAMES, *params)
+        if not status:
+            raise ValueError(f"GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint: "
+                             f"{status.error_description()}")
         din, dbias, dout = _describe(input, "input"), None, _describe(output, "output")
         if bias is not None:
             dbias = _describe(bias, "bias")
@@ -289,14 +315,15 @@ class GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint:
         x = _array_for_run(din, "input", shape)
         b = None if dbias is None else _array_for_run(dbias, "bias", bias_shape)
         y = _array_for_run(dout, "output", shape, writable=True)
-        self._args = (x, multiplier, shift, offset, b, int(min), int(max), y)
+        # 18.03: min == max is no clamp, as C's requant reads it
+        self._args = (_core.prepare_requant(_CORE_DTYPE[DataType.QASYMM8], *params), x, y, b)
 
     def run(self) -> None:
         """Write the output from the input's current contents."""
         if self._args is None:
             raise RuntimeError("run() before configure()")
-        x, m, s, o, b, lo, hi, y = self._args
-        simdops.quantize_down_int32_to_uint8(x, m, s, o, bias=b, min=lo, max=hi, out=y)
+        prepared, x, y, b = self._args
+        _core.requant_prepared(prepared, x, y, b)
 
 
 class GEMMLowpOutputStageType(enum.Enum):
@@ -354,7 +381,7 @@ class GEMMLowpOutputStage:
         if info.type != GEMMLowpOutputStageType.QUANTIZE_DOWN_FIXEDPOINT:
             return _error(f"GEMMLowpOutputStageInfo.type is {info.type.name}; simdops "
                           f"implements QUANTIZE_DOWN_FIXEDPOINT only")
-        status, described = _validate_tensors(input, bias, output, tuple(_OUTPUT))
+        status, described = _validate_tensors(input, bias, output, _OUTPUT)
         if not status:
             return status
         din, _, dout = described
@@ -368,15 +395,10 @@ class GEMMLowpOutputStage:
             return status
         if lo > hi:
             return _error(f"gemmlowp_min_bound {lo} > gemmlowp_max_bound {hi}")
-        (tlo, thi), _ = _OUTPUT[out_type]
+        tlo, thi = _range(out_type)
         if lo > thi or hi < tlo:
             return _error(f"bounds [{lo}, {hi}] lie outside {out_type.name}'s range "
                           f"[{tlo}, {thi}]")
-        if out_type == DataType.QSYMM16 and info.gemmlowp_offset != 0:
-            return _error(f"gemmlowp_offset is {info.gemmlowp_offset}; QSYMM16 output has no "
-                          f"offset (it must be 0)")
-        if not _INT32_MIN <= info.gemmlowp_offset <= _INT32_MAX:
-            return _error(f"gemmlowp_offset is {info.gemmlowp_offset}; outside the int32 range")
         channels = din.shape[-1] if din.shape else 1
         if info.is_quantized_per_channel:
             pairs = (("gemmlowp_multipliers", info.gemmlowp_multipliers),
@@ -385,15 +407,18 @@ class GEMMLowpOutputStage:
                 if len(values) != channels:
                     return _error(f"{name} has {len(values)} entries; per-channel "
                                   f"quantization needs the input's last dimension {channels}")
-            multipliers, shifts = info.gemmlowp_multipliers, info.gemmlowp_shifts
+            # C checks one (multiplier, shift) at a time, with the offset
+            checks = [({"multiplier": f"gemmlowp_multipliers[{k}]",
+                        "shift": f"gemmlowp_shifts[{k}]", "offset": "gemmlowp_offset"}, m, s)
+                      for k, (m, s) in enumerate(zip(info.gemmlowp_multipliers,
+                                                     info.gemmlowp_shifts))]
+            checks = checks or [(_STAGE_NAMES, 0, 0)]
         else:
-            multipliers, shifts = (info.gemmlowp_multiplier,), (info.gemmlowp_shift,)
-        for m in multipliers:
-            if not _INT32_MIN <= m <= _INT32_MAX:
-                return _error(f"multiplier {m} is outside the int32 range")
-        for s in shifts:
-            if not -31 <= s <= 31:
-                return _error(f"shift {s} is outside [-31, 31]")
+            checks = [(_STAGE_NAMES, info.gemmlowp_multiplier, info.gemmlowp_shift)]
+        for names, m, s in checks:
+            status = _check_requant(out_type, names, m, s, info.gemmlowp_offset)
+            if not status:
+                return status
         return Status()
 
     def configure(self, input, bias, output, info: GEMMLowpOutputStageInfo) -> None:
@@ -406,26 +431,29 @@ class GEMMLowpOutputStage:
         x = _array_for_run(din, "input", shape)
         b = None if dbias is None else _array_for_run(dbias, "bias", bias_shape)
         y = _array_for_run(dout, "output", shape, writable=True)
-        (tlo, thi), out_name = _OUTPUT[dout.data_type]
+        tlo, thi = _range(dout.data_type)
         # Bounds beyond the output range clamp nothing on that side (ACL's defaults are
         # the whole int32 range); inside it they are a bounded ReLU.
         lo = max(info.gemmlowp_min_bound, tlo)
         hi = min(info.gemmlowp_max_bound, thi)
+        mult = shift = None
         if info.is_quantized_per_channel:
             mult = np.asarray(info.gemmlowp_multipliers, dtype=np.int32)
             shift = np.asarray(info.gemmlowp_shifts, dtype=np.int32)
-        else:
-            mult, shift = info.gemmlowp_multiplier, info.gemmlowp_shift
-        self._args = (x, mult, shift, info.gemmlowp_offset, b, lo, hi, (tlo, thi), out_name, y)
+        bounds = (None, None) if (lo, hi) == (tlo, thi) else (lo, hi)
+        scalar = ((0, 0) if info.is_quantized_per_channel
+                  else (info.gemmlowp_multiplier, info.gemmlowp_shift))
+        prepared = _core.prepare_requant(_CORE_DTYPE[dout.data_type], *scalar,
+                                         info.gemmlowp_offset, *bounds)
+        self._args = (prepared, x, y, b, mult, shift, lo if lo == hi else None)
 
     def run(self) -> None:
         if self._args is None:
             raise RuntimeError("run() before configure()")
-        x, mult, shift, offset, b, lo, hi, (tlo, thi), out_name, y = self._args
-        if lo == hi:
-            # A one-value clamp; the array API reads min == max as "no clamp".
-            y[...] = lo
+        prepared, x, y, b, mult, shift, only_value = self._args
+        if only_value is not None:
+            # Bounds that meet in one value clamp everything to it; C's requant reads
+            # min == max as ACL 18.03's "no clamp", so this one case is filled here.
+            y[...] = only_value
             return
-        bounds = {} if (lo, hi) == (tlo, thi) else {"min": lo, "max": hi}
-        simdops.quantize_down_int32(x, mult, shift, offset, bias=b, out_dtype=out_name,
-                                    out=y, **bounds)
+        _core.requant_prepared(prepared, x, y, b, mult, shift)
