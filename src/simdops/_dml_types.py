@@ -16,6 +16,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
+from simdops import _core
 class TensorDataType(enum.IntEnum):
     """DML_TENSOR_DATA_TYPE (values as in directml.h / SPEC §2)."""
     UNKNOWN = 0
@@ -70,15 +71,9 @@ class InvalidArgumentError(ValueError):
 _UINT32_MAX = (1 << 32) - 1
 _UINT64_MAX = (1 << 64) - 1
 
-_NUMPY_DTYPE = {
-    TensorDataType.FLOAT32: np.dtype(np.float32), TensorDataType.FLOAT16: np.dtype(np.float16),
-    TensorDataType.UINT32: np.dtype(np.uint32), TensorDataType.UINT16: np.dtype(np.uint16),
-    TensorDataType.UINT8: np.dtype(np.uint8), TensorDataType.INT32: np.dtype(np.int32),
-    TensorDataType.INT16: np.dtype(np.int16), TensorDataType.INT8: np.dtype(np.int8),
-    TensorDataType.FLOAT64: np.dtype(np.float64), TensorDataType.UINT64: np.dtype(np.uint64),
-    TensorDataType.INT64: np.dtype(np.int64),
-}
-_FLOATS = frozenset({TensorDataType.FLOAT32, TensorDataType.FLOAT16, TensorDataType.FLOAT64})
+# Each data type's numpy dtype (element size, integer range), from C's dtype table.
+_NUMPY_DTYPE = {TensorDataType(value): np.dtype(name) for value, name in _core.DTYPE_NAMES.items()}
+_FLOATS = frozenset(dt for dt, npdt in _NUMPY_DTYPE.items() if npdt.kind == "f")
 _INT_RANGE = {
     dt: (int(np.iinfo(npdt).min), int(np.iinfo(npdt).max))
     for dt, npdt in _NUMPY_DTYPE.items() if npdt.kind in "iu"
