@@ -826,3 +826,40 @@ def test_endless_sizes_and_strides_fail_fast():
         T(DT.FLOAT32, (2,), strides=itertools.repeat(1))
     with pytest.raises(dml.InvalidArgumentError, match="^Sizes has more than 64 entries"):
         dml.calc_buffer_tensor_size(DT.FLOAT32, itertools.count(1))
+
+
+def test_float_fields_round_to_float32_before_float16():
+    """A FLOAT field is float32 first: 1 + 2**-11 + 2**-30 is 1 + 2**-11 as FLOAT, a tie
+    that float16 rounds to even (1.0); rounded straight to float16 it would be 1 + 2**-10."""
+    v = 1 + 2 ** -11 + 2 ** -30
+    assert np.float16(np.float32(v)) == 1.0 and np.float16(v) == 1 + 2 ** -10
+    t = T(DT.FLOAT16, (4,))
+    out = np.zeros(4, np.float16)
+    dml.compile_operator(make_desc("CLIP", t, min=v, max=2.0)).execute(np.zeros(4, np.float16), out)
+    assert out.tolist() == [1.0] * 4
+    # SHRINK's Bias is FLOAT too: 3 - float16(float32(v)) = 2
+    dml.compile_operator(make_desc("SHRINK", t, bias=v, threshold=0.0)).execute(
+        np.full(4, 3, np.float16), out)
+    assert out.tolist() == [2.0] * 4
+    # ints beyond float64 round once, to float32 infinity only past its range
+    out32 = np.zeros(4, np.float32)
+    dml.compile_operator(make_desc("CLIP", T(DT.FLOAT32, (4,)), min=-(2 ** 1000), max=2 ** 127)
+                         ).execute(np.array([-math.inf, 0, 1e38, math.inf], np.float32), out32)
+    assert out32.tolist() == [-math.inf, 0, float(np.float32(1e38)), 2.0 ** 127]
+
+
+@pytest.mark.parametrize("op", ["CLIP", "SHRINK", "HARDMAX"])
+def test_execute_reports_binding_failures_before_running(op):
+    t = T(DT.FLOAT32, (2, 3))
+    compiled = dml.compile_operator(make_desc(op, t))
+    out = np.full(6, 7, np.float32)
+    with pytest.raises(TypeError, match="^input must support the buffer protocol .* got int"):
+        compiled.execute(5, out)
+    with pytest.raises(dml.InvalidArgumentError, match="^output buffer is not C-contiguous"):
+        compiled.execute(bytes(24), np.zeros(12, np.float32)[::2])
+    with pytest.raises(dml.InvalidArgumentError, match="^output buffer is read-only"):
+        compiled.execute(bytes(24), bytes(24))
+    with pytest.raises(dml.InvalidArgumentError,
+                       match="^input buffer has 20 bytes; InputTensor.TotalTensorSizeInBytes is 24"):
+        compiled.execute(bytes(20), out)
+    assert out.tolist() == [7] * 6
