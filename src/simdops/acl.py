@@ -259,8 +259,9 @@ def _check_requant(out_type: DataType, names: dict, multiplier, shift, offset, l
     no QSYMM16 offset, bounds) as a Status."""
     try:
         error = _core.check_requant(_CORE_DTYPE[out_type], multiplier, shift, offset, lo, hi)
-    except ValueError as e:  # an int beyond 64 bits: C never sees it
-        return _error(str(e))
+    except ValueError as e:  # an int beyond 64 bits, refused before C: "multiplier = ..."
+        arg, _, rest = str(e).partition(" = ")
+        return _error(f"{names.get(arg, arg)} = {rest}")
     return Status() if error is None else _error(_requant_error(error, names))
 
 
