@@ -863,3 +863,29 @@ def test_execute_reports_binding_failures_before_running(op):
                        match="^input buffer has 20 bytes; InputTensor.TotalTensorSizeInBytes is 24"):
         compiled.execute(bytes(20), out)
     assert out.tolist() == [7] * 6
+
+
+def test_threads_executing_one_operator_use_their_own_buffers():
+    """execute keeps the bound views per call: concurrent calls on one CompiledOperator
+    (the GIL is released in the kernel) each write their own output."""
+    import threading
+    n = 1 << 16
+    t = T(DT.FLOAT32, (n,))
+    op = dml.compile_operator(make_desc("CLIP", t, min=-1.0, max=1.0))
+    wrong = []
+
+    def work(value):
+        x = np.full(n, value, np.float32)
+        y = np.zeros(n, np.float32)
+        for _ in range(20):
+            y[:] = 0
+            op.execute(x, y)
+            if not (y == np.float32(min(max(value, -1.0), 1.0))).all():
+                wrong.append(value)
+
+    threads = [threading.Thread(target=work, args=(v,)) for v in (0.25, -0.5, 3.0)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert wrong == []
