@@ -889,3 +889,15 @@ def test_threads_executing_one_operator_use_their_own_buffers():
     for th in threads:
         th.join()
     assert wrong == []
+
+
+def test_compiled_operator_pickles_as_its_descriptor():
+    import pickle
+    t = T(DT.INT8, (2, 3), strides=(0, 1))
+    op = dml.compile_operator(make_desc("SHRINK", t, T(DT.INT8, (2, 3)), bias=2.0,
+                                        threshold=3.0), FL.FL_5_1)
+    again = pickle.loads(pickle.dumps(op))
+    assert again.desc == op.desc and again.feature_level is FL.FL_5_1
+    out = np.zeros((2, 3), np.int8)
+    again.execute(np.array([-10, 3, 10, 99], np.int8), out)
+    assert out.tolist() == [[-8, 0, 8], [-8, 0, 8]]

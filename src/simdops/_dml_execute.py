@@ -37,6 +37,11 @@ class CompiledOperator:
             tin.guaranteed_base_offset_alignment, tout.guaranteed_base_offset_alignment,
             alias_ok)
 
+    def __reduce__(self):
+        # the plan holds C views: a pickle carries the descriptor and compiles again
+        from simdops._dml_validate import compile_operator
+        return compile_operator, (self._desc, self._feature_level)
+
     @property
     def desc(self):
         return self._desc
