@@ -16,7 +16,7 @@ cimport cython
 
 from cpython.buffer cimport (PyBUF_RECORDS, PyBUF_RECORDS_RO, PyBuffer_Release,
                              PyObject_CheckBuffer, PyObject_GetBuffer)
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport INT64_MAX, INT64_MIN, int32_t, int64_t, uint64_t
 from libc.string cimport memset
 
 from simdops._csimdops cimport *
@@ -274,7 +274,7 @@ cdef int64_t _axis_value(object a) except? -1:
         return int(a)
     except OverflowError:
         # beyond 64 bits is out of range for any array: C says so with the clamped value
-        return (1 << 63) - 1 if a > 0 else -(1 << 63)
+        return INT64_MAX if a > 0 else INT64_MIN
 
 
 cdef int _read_axes(object axis, int ndim, int64_t *axes) except -1:
@@ -359,11 +359,10 @@ def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min
 cdef object _requant(object x, object multiplier, object shift, object offset, object bias,
                      object min, object max, simdops_dtype od, object out):
     cdef _Buf xb = _buf(x, "x")
-    cdef _Buf ob, bb = None, mb = None, sb = None
+    cdef _Buf bb = None, mb = None, sb = None
     cdef simdops_prepared prep
     cdef simdops_error err
     cdef int64_t m = 0, s = 0, lo = 0, hi = 0
-    cdef int status
     if _is_int(multiplier):
         m = _int64(multiplier, "multiplier")
     else:
@@ -382,9 +381,16 @@ cdef object _requant(object x, object multiplier, object shift, object offset, o
         _raise(&err)
     if bias is not None:
         bb = _channel_array(bias, "bias")
-    ob = _out_buf(out, xb, od)
+    return _run_requant(&prep, xb, _out_buf(out, xb, od), bb, mb, sb)
+
+
+cdef object _run_requant(const simdops_prepared *prep, _Buf xb, _Buf ob, _Buf bb, _Buf mb,
+                         _Buf sb):
+    """The prepared requant of xb into ob (per-channel vectors None or buffers)."""
+    cdef simdops_error err
+    cdef int status
     with nogil:
-        status = simdops_requant_prepared(&prep, &xb.t, &ob.t,
+        status = simdops_requant_prepared(prep, &xb.t, &ob.t,
                                           NULL if bb is None else &bb.t,
                                           NULL if mb is None else &mb.t,
                                           NULL if sb is None else &sb.t, &err)

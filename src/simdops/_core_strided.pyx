@@ -285,9 +285,7 @@ def requant_prepared(Prepared prepared, x, out=None, bias=None, multipliers=None
     int32 vectors of x's last dimension (per channel; either alone takes the
     prepared value for the other). Returns out. Raises like the array API."""
     cdef _Buf xb = _buf(x, "x")
-    cdef _Buf ob, bb = None, mb = None, sb = None
-    cdef simdops_error err
-    cdef int status
+    cdef _Buf bb = None, mb = None, sb = None
     if prepared.op != "requant":
         raise TypeError(f"requant_prepared needs a Prepared requant, got {prepared.op}")
     if bias is not None:
@@ -296,12 +294,5 @@ def requant_prepared(Prepared prepared, x, out=None, bias=None, multipliers=None
         mb = _channel_array(multipliers, "multiplier")
     if shifts is not None:
         sb = _channel_array(shifts, "shift")
-    ob = _out_buf(out, xb, <simdops_dtype>prepared.dtype)
-    with nogil:
-        status = simdops_requant_prepared(&prepared.p, &xb.t, &ob.t,
-                                          NULL if bb is None else &bb.t,
-                                          NULL if mb is None else &mb.t,
-                                          NULL if sb is None else &sb.t, &err)
-    if status:
-        _raise(&err)
-    return ob.obj
+    return _run_requant(&prepared.p, xb, _out_buf(out, xb, <simdops_dtype>prepared.dtype), bb,
+                        mb, sb)
