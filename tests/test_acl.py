@@ -341,9 +341,13 @@ OUTPUT_STAGE_RULES = [
      D.QASYMM8, "gemmlowp_shifts has 20 entries; per-channel quantization needs the input's "
                 "last dimension 21"),
     (Info(is_quantized_per_channel=True), D.QASYMM8, "gemmlowp_multipliers has 0 entries"),
-    (Info(gemmlowp_shift=32), D.QSYMM16, "shift 32 is outside [-31, 31]"),
+    (Info(gemmlowp_shift=32), D.QSYMM16, "gemmlowp_shift is 32; must be in [-31, 31]"),
     (Info(is_quantized_per_channel=True, gemmlowp_multipliers=[1] * 20 + [2 ** 31],
-          gemmlowp_shifts=[1] * 21), D.QASYMM8, "multiplier 2147483648 is outside the int32"),
+          gemmlowp_shifts=[1] * 21), D.QASYMM8,
+     "gemmlowp_multipliers[20] is 2147483648; outside the int32"),
+    (Info(is_quantized_per_channel=True, gemmlowp_multipliers=[1] * 21,
+          gemmlowp_shifts=[0] * 3 + [-32] + [0] * 17), D.QASYMM8,
+     "gemmlowp_shifts[3] is -32; must be in [-31, 31]"),
 ]
 
 
@@ -416,3 +420,37 @@ def test_output_stage_run_equals_array_api(out_type, bounds, per_channel):
                                                              else (tlo + 3, thi - 5)))
         f.run()
         assert out2.tobytes() == out.tobytes()
+
+
+def test_output_data_type_unknown_name_is_a_value_error():
+    """Issue 8: a bare KeyError before; now the field and the allowed names."""
+    with pytest.raises(ValueError) as e:
+        Info(output_data_type="BOGUS")
+    msg = str(e.value)
+    assert not isinstance(e.value, KeyError)
+    assert msg.startswith("GEMMLowpOutputStageInfo.output_data_type 'BOGUS' is not one of")
+    assert all(d.name in msg for d in D)
+    with pytest.raises(TypeError, match="output_data_type must be an acl.DataType or None"):
+        Info(output_data_type=3)
+
+
+def test_parameters_beyond_64_bits_name_the_acl_field():
+    with pytest.raises(ValueError, match="^GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint: "
+                                         "result_fixedpoint_multiplier = 2361183241434822606848 "
+                                         "is outside the int32 range"):
+        Fixed().configure(np.zeros(3, np.int32), None, np.zeros(3, np.uint8), 2 ** 71, 1, 0)
+    status = Stage.validate(TI((3,), D.S32), None, TI((3,), D.QASYMM8),
+                            Info(gemmlowp_offset=-(2 ** 80)))
+    assert status.error_description().startswith("gemmlowp_offset = -1208925819614629174706176")
+
+
+def test_per_channel_ignores_the_scalar_fields():
+    info = Info(is_quantized_per_channel=True, gemmlowp_multipliers=[1 << 30] * 2,
+                gemmlowp_shifts=[0, 1], gemmlowp_multiplier=2 ** 40, gemmlowp_shift=99)
+    x = np.array([[100, 100]], np.int32)
+    y = np.zeros((1, 2), np.uint8)
+    assert Stage.validate(x, None, y, info)
+    stage = Stage()
+    stage.configure(x, None, y, info)
+    stage.run()
+    assert y.tolist() == [[50, 25]]

@@ -130,7 +130,7 @@ def make_desc(op, t_in, t_out=None, **kw):
                                                 kw.get("threshold", 2.0))
     if op == "HARDMAX":
         return dml.ActivationHardmaxOperatorDesc(t_in, t_out)
-    axes = kw.get("axes", (0, n - 1) if n >= 2 else (0,))
+    axes = kw.get("axes", (0, n - 1) if n >= 2 else tuple(range(n)))
     return dml.ActivationHardmax1OperatorDesc(t_in, t_out, axes)
 
 
@@ -767,3 +767,137 @@ def test_every_dimension_count_and_broadcast_pattern_matches_array_api():
             out = np.zeros(sizes, np.float32)
             op.execute(src, out)
             assert out.tobytes() == simdops.clip(logical, -0.5, 0.5).tobytes()
+
+
+# --------------------------------------------------------------------------- defects (issue 8)
+
+@pytest.mark.parametrize("flags", [-1, -2, 2, 3, 1 << 31, 1 << 64])
+def test_flags_outside_the_defined_bits_are_rejected_at_compile(flags):
+    """IntFlag turned -1 into OWNED_BY_DML; the raw value is kept and refused instead."""
+    t = T(DT.FLOAT32, (4,), flags=flags)
+    assert t.flags == flags and not isinstance(t.flags, dml.TensorFlags)
+    with pytest.raises(dml.InvalidArgumentError,
+                       match=f"^InputTensor.Flags is {flags:#x}; only NONE \\(0\\) and "
+                             f"OWNED_BY_DML \\(1\\) exist"):
+        dml.compile_operator(make_desc("CLIP", t, T(DT.FLOAT32, (4,))))
+
+
+def test_defined_flags_stay_tensor_flags():
+    assert T(DT.FLOAT32, (4,), flags=1).flags is dml.TensorFlags.OWNED_BY_DML
+    assert T(DT.FLOAT32, (4,), flags=0).flags is dml.TensorFlags.NONE
+
+
+def counting(iterable, seen):
+    for v in iterable:
+        seen.append(v)
+        yield v
+
+
+@pytest.mark.parametrize("n", [1, 3, 8])
+def test_endless_axes_fail_fast(n):
+    """An axes generator is read at most DimensionCount + 1 entries, then refused."""
+    import itertools
+    seen = []
+    t = T(DT.FLOAT32, (2,) * n)
+    with pytest.raises(dml.InvalidArgumentError,
+                       match=f"^Axes has more than {n} entries; AxisCount must be <= "
+                             f"InputTensor.DimensionCount {n}"):
+        dml.ActivationHardmax1OperatorDesc(t, t, axes=counting(itertools.count(), seen))
+    assert len(seen) == n + 1
+    with pytest.raises(dml.InvalidArgumentError, match="^Axes has more than"):
+        dml.ActivationHardmax1OperatorDesc(t, t, axes=range(10 ** 15))
+
+
+def test_axes_from_a_finite_generator_work():
+    t = T(DT.FLOAT32, (2, 3))
+    d = dml.ActivationHardmax1OperatorDesc(t, t, axes=(a for a in (1, 0)))
+    assert d.axes == (1, 0)
+    out = np.zeros((2, 3), np.float32)
+    x = np.array([[1, 5, 2], [7, 0, 3]], np.float32)
+    dml.compile_operator(d).execute(x, out)
+    assert out.tolist() == [[0, 0, 0], [1, 0, 0]]
+
+
+def test_endless_sizes_and_strides_fail_fast():
+    import itertools
+    with pytest.raises(dml.InvalidArgumentError, match="^Sizes has more than 64 entries"):
+        T(DT.FLOAT32, itertools.repeat(1))
+    with pytest.raises(dml.InvalidArgumentError, match="^Strides has more than 64 entries"):
+        T(DT.FLOAT32, (2,), strides=itertools.repeat(1))
+    with pytest.raises(dml.InvalidArgumentError, match="^Sizes has more than 64 entries"):
+        dml.calc_buffer_tensor_size(DT.FLOAT32, itertools.count(1))
+
+
+def test_float_fields_round_to_float32_before_float16():
+    """A FLOAT field is float32 first: 1 + 2**-11 + 2**-30 is 1 + 2**-11 as FLOAT, a tie
+    that float16 rounds to even (1.0); rounded straight to float16 it would be 1 + 2**-10."""
+    v = 1 + 2 ** -11 + 2 ** -30
+    assert np.float16(np.float32(v)) == 1.0 and np.float16(v) == 1 + 2 ** -10
+    t = T(DT.FLOAT16, (4,))
+    out = np.zeros(4, np.float16)
+    dml.compile_operator(make_desc("CLIP", t, min=v, max=2.0)).execute(np.zeros(4, np.float16), out)
+    assert out.tolist() == [1.0] * 4
+    # SHRINK's Bias is FLOAT too: 3 - float16(float32(v)) = 2
+    dml.compile_operator(make_desc("SHRINK", t, bias=v, threshold=0.0)).execute(
+        np.full(4, 3, np.float16), out)
+    assert out.tolist() == [2.0] * 4
+    # ints beyond float64 round once, to float32 infinity only past its range
+    out32 = np.zeros(4, np.float32)
+    dml.compile_operator(make_desc("CLIP", T(DT.FLOAT32, (4,)), min=-(2 ** 1000), max=2 ** 127)
+                         ).execute(np.array([-math.inf, 0, 1e38, math.inf], np.float32), out32)
+    assert out32.tolist() == [-math.inf, 0, float(np.float32(1e38)), 2.0 ** 127]
+
+
+@pytest.mark.parametrize("op", ["CLIP", "SHRINK", "HARDMAX"])
+def test_execute_reports_binding_failures_before_running(op):
+    t = T(DT.FLOAT32, (2, 3))
+    compiled = dml.compile_operator(make_desc(op, t))
+    out = np.full(6, 7, np.float32)
+    with pytest.raises(TypeError, match="^input must support the buffer protocol .* got int"):
+        compiled.execute(5, out)
+    with pytest.raises(dml.InvalidArgumentError, match="^output buffer is not C-contiguous"):
+        compiled.execute(bytes(24), np.zeros(12, np.float32)[::2])
+    with pytest.raises(dml.InvalidArgumentError, match="^output buffer is read-only"):
+        compiled.execute(bytes(24), bytes(24))
+    with pytest.raises(dml.InvalidArgumentError,
+                       match="^input buffer has 20 bytes; InputTensor.TotalTensorSizeInBytes is 24"):
+        compiled.execute(bytes(20), out)
+    assert out.tolist() == [7] * 6
+
+
+def test_threads_executing_one_operator_use_their_own_buffers():
+    """execute keeps the bound views per call: concurrent calls on one CompiledOperator
+    (the GIL is released in the kernel) each write their own output."""
+    import threading
+    n = 1 << 16
+    t = T(DT.FLOAT32, (n,))
+    op = dml.compile_operator(make_desc("CLIP", t, min=-1.0, max=1.0))
+    wrong = []
+
+    def work(value):
+        x = np.full(n, value, np.float32)
+        y = np.zeros(n, np.float32)
+        for _ in range(20):
+            y[:] = 0
+            op.execute(x, y)
+            if not (y == np.float32(min(max(value, -1.0), 1.0))).all():
+                wrong.append(value)
+
+    threads = [threading.Thread(target=work, args=(v,)) for v in (0.25, -0.5, 3.0)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert wrong == []
+
+
+def test_compiled_operator_pickles_as_its_descriptor():
+    import pickle
+    t = T(DT.INT8, (2, 3), strides=(0, 1))
+    op = dml.compile_operator(make_desc("SHRINK", t, T(DT.INT8, (2, 3)), bias=2.0,
+                                        threshold=3.0), FL.FL_5_1)
+    again = pickle.loads(pickle.dumps(op))
+    assert again.desc == op.desc and again.feature_level is FL.FL_5_1
+    out = np.zeros(8, np.int8)  # TotalTensorSizeInBytes: 6 rounded up to 8
+    again.execute(np.array([-10, 3, 10, 99], np.int8), out)
+    assert out[:6].tolist() == [-8, 0, 8, -8, 0, 8]

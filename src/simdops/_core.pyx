@@ -403,3 +403,4 @@ cdef object _run_requant(const simdops_prepared *prep, _Buf xb, _Buf ob, _Buf bb
 # are not modules of their own).
 include "_core_isa.pyx"
 include "_core_strided.pyx"
+include "_core_dml.pyx"
