@@ -3,6 +3,7 @@ Arm Compute Library's gemmlowp output stage. See README.md and docs/."""
 import os as _os
 
 from simdops import _core
+from simdops._core import _C_API  # the C API capsule (simdops/simdops_capi.h)
 from simdops._core import (clip, hardmax, quantize_down_int32, quantize_down_int32_to_uint8,
                            shrink)
 from simdops._quantize import quantize_multiplier

@@ -523,3 +523,10 @@ def kernel_origins(str isa_name):
 # Build the kernel tables now, at import and under the GIL, so that no two
 # threads can race to build them from inside nogil kernel calls.
 simdops_isa()
+
+
+# The C API for other extensions (csrc/capi_table.c, simdops/simdops_capi.h);
+# simdops/__init__.py re-exports it as simdops._C_API.
+cdef extern from "capi_table.h":
+    object simdops_capi_capsule()
+_C_API = simdops_capi_capsule()

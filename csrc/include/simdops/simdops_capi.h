@@ -1,0 +1,174 @@
+/* simdops C API for other extension modules: a versioned table of function
+ * pointers in the capsule simdops._C_API, fetched at run time by the
+ * header-only simdops_import(). Nothing is linked against simdops.
+ *
+ *     #include <Python.h>                 (optional: this header includes it)
+ *     #include <simdops/simdops_capi.h>   (-I simdops.get_include())
+ *
+ *     PyMODINIT_FUNC PyInit_mymod(void) {
+ *         if (simdops_import() < 0) return NULL;   (ImportError set)
+ *         ...
+ *     }
+ *     ... simdops_capi_clip_1d(x, y, n, &prepared, &err) ...
+ *
+ * One translation unit: simdops_import() stores the table in a static
+ * pointer of the TU that includes this header; call it once (module init)
+ * in every TU that uses the API. Several TUs sharing one import (like
+ * numpy's PY_ARRAY_UNIQUE_SYMBOL): define SIMDOPS_CAPI_UNIQUE_SYMBOL to one
+ * name in every TU, and SIMDOPS_CAPI_NO_IMPORT in every TU but the one that
+ * calls simdops_import().
+ *
+ * ABI promise: fields of simdops_capi are only ever appended; a field is
+ * never removed, reordered, or changed in type or meaning. Each append bumps
+ * SIMDOPS_CAPI_VERSION. simdops_import() refuses a table whose version or
+ * size is below what the caller requires (SIMDOPS_CAPI_REQUIRED_VERSION,
+ * default: this header's version). A table newer than the header is fine.
+ * docs/c-api.md has the full text. */
+#ifndef SIMDOPS_SIMDOPS_CAPI_H
+#define SIMDOPS_SIMDOPS_CAPI_H
+
+/* SIMDOPS_CAPI_TABLE_ONLY (simdops' own capi_table.c): the struct alone. */
+#ifndef SIMDOPS_CAPI_TABLE_ONLY
+#ifndef PY_SSIZE_T_CLEAN
+#define PY_SSIZE_T_CLEAN
+#endif
+#include <Python.h>
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "simdops/simdops.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SIMDOPS_CAPI_NAME "simdops._C_API"
+/* 1 + number of appends to simdops_capi so far. */
+#define SIMDOPS_CAPI_VERSION 1u
+
+typedef struct simdops_capi {
+    /* never change: the table's version and its size in bytes as built */
+    uint32_t abi_version;
+    uint32_t size;
+
+    /* ---- version 1 ---- */
+    /* messages */
+    const char *(*status_message)(int status);
+    /* ISA active for the calling thread: "scalar", "sse2", "sse41", "avx2", "neon" */
+    const char *(*isa)(void);
+    size_t (*dtype_size)(simdops_dtype dtype);
+
+    /* N-d strided entry points (simdops/simdops.h documents them) */
+    int (*clip)(const simdops_tensor *x, const simdops_tensor *y, simdops_number min,
+                simdops_number max, const float *scale_bias);
+    int (*shrink)(const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,
+                  simdops_number threshold);
+    int (*hardmax)(const simdops_tensor *x, const simdops_tensor *y, int naxes, const int *axes);
+    int (*requant)(const simdops_tensor *x, const simdops_tensor *y,
+                   const simdops_requant_args *args);
+
+    /* TODO(core merge): prepare_* and the contiguous 1-D kernels */
+} simdops_capi;
+
+/* Size of the table at each version: a table of version v has at least these bytes. */
+#define SIMDOPS_CAPI_SIZE_V1 (offsetof(simdops_capi, requant) + sizeof(void (*)(void)))
+
+#ifndef SIMDOPS_CAPI_TABLE_ONLY
+
+#ifndef SIMDOPS_CAPI_REQUIRED_VERSION
+#define SIMDOPS_CAPI_REQUIRED_VERSION SIMDOPS_CAPI_VERSION
+#endif
+
+/* ---- where the imported table lives ---- */
+#ifdef SIMDOPS_CAPI_UNIQUE_SYMBOL
+#define simdops_api SIMDOPS_CAPI_UNIQUE_SYMBOL
+#ifdef SIMDOPS_CAPI_NO_IMPORT
+extern const simdops_capi *simdops_api;
+#else
+const simdops_capi *simdops_api = NULL;
+#endif
+#else
+static const simdops_capi *simdops_api = NULL;
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SIMDOPS_CAPI_MAYBE_UNUSED __attribute__((unused))
+#else
+#define SIMDOPS_CAPI_MAYBE_UNUSED
+#endif
+
+#ifndef SIMDOPS_CAPI_NO_IMPORT
+/* Size a table of `version` must have at least (0 for a version this header
+ * does not know: newer than the header, only the version number is checked). */
+static SIMDOPS_CAPI_MAYBE_UNUSED size_t simdops_capi_size_of_version(uint32_t version)
+{
+    switch (version) {
+    case 1: return SIMDOPS_CAPI_SIZE_V1;
+    default: return 0;
+    }
+}
+
+/* Imports simdops, fetches the capsule simdops._C_API and stores its table
+ * in simdops_api, refusing a table older than required_version. Needs the
+ * GIL. Returns 0, or -1 with an ImportError set. */
+static SIMDOPS_CAPI_MAYBE_UNUSED int simdops_import_version(uint32_t required_version)
+{
+    PyObject *module, *capsule;
+    const simdops_capi *table;
+    size_t need = simdops_capi_size_of_version(required_version);
+    module = PyImport_ImportModule("simdops");
+    if (!module)
+        return -1;
+    capsule = PyObject_GetAttrString(module, "_C_API");
+    Py_DECREF(module);
+    if (!capsule) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ImportError,
+                     "simdops has no C API capsule simdops._C_API; this extension needs "
+                     "simdops C API version %u or newer (upgrade simdops)",
+                     (unsigned)required_version);
+        return -1;
+    }
+    if (!PyCapsule_IsValid(capsule, SIMDOPS_CAPI_NAME)) {
+        Py_DECREF(capsule);
+        PyErr_Format(PyExc_ImportError,
+                     "simdops._C_API is not a capsule named \"%s\"", SIMDOPS_CAPI_NAME);
+        return -1;
+    }
+    table = (const simdops_capi *)PyCapsule_GetPointer(capsule, SIMDOPS_CAPI_NAME);
+    Py_DECREF(capsule);
+    if (!table)
+        return -1;
+    if (table->abi_version < required_version) {
+        PyErr_Format(PyExc_ImportError,
+                     "simdops C API version %u is older than this extension needs "
+                     "(version %u); upgrade simdops",
+                     (unsigned)table->abi_version, (unsigned)required_version);
+        return -1;
+    }
+    if (table->size < need) {
+        PyErr_Format(PyExc_ImportError,
+                     "simdops C API table of version %u has %u bytes, fewer than version %u "
+                     "needs (%u bytes): a broken simdops build",
+                     (unsigned)table->abi_version, (unsigned)table->size,
+                     (unsigned)required_version, (unsigned)need);
+        return -1;
+    }
+    simdops_api = table;
+    return 0;
+}
+
+/* simdops_import_version(SIMDOPS_CAPI_REQUIRED_VERSION). */
+static SIMDOPS_CAPI_MAYBE_UNUSED int simdops_import(void)
+{
+    return simdops_import_version(SIMDOPS_CAPI_REQUIRED_VERSION);
+}
+#endif /* SIMDOPS_CAPI_NO_IMPORT */
+#endif /* SIMDOPS_CAPI_TABLE_ONLY */
+
+#ifdef __cplusplus
+}
+#endif
+#endif
