@@ -10,12 +10,27 @@ static const simdops_capi capi_table = {
     .size = (uint32_t)sizeof(simdops_capi),
     /* version 1 */
     .status_message = simdops_status_message,
-    .isa = simdops_isa,
+    .error_format = simdops_error_format,
     .dtype_size = simdops_dtype_size,
+    .dtype_name = simdops_dtype_name,
+    .op_supports = simdops_op_supports,
+    .isa = simdops_isa,
+    .set_thread_isa = simdops_set_thread_isa,
     .clip = simdops_clip,
     .shrink = simdops_shrink,
     .hardmax = simdops_hardmax,
     .requant = simdops_requant,
+    .prepare_clip = simdops_prepare_clip,
+    .prepare_shrink = simdops_prepare_shrink,
+    .prepare_requant = simdops_prepare_requant,
+    .clip_prepared = simdops_clip_prepared,
+    .shrink_prepared = simdops_shrink_prepared,
+    .requant_prepared = simdops_requant_prepared,
+    .clip_1d = simdops_clip_1d,
+    .shrink_1d = simdops_shrink_1d,
+    .hardmax_rows = simdops_hardmax_rows,
+    .requant_1d = simdops_requant_1d,
+    .requant_pc_1d = simdops_requant_pc_1d,
 };
 
 PyObject *simdops_capi_capsule(void)

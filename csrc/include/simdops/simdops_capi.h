@@ -37,6 +37,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "simdops/simdops.h"
 
@@ -49,31 +50,78 @@ extern "C" {
 #define SIMDOPS_CAPI_VERSION 1u
 
 typedef struct simdops_capi {
-    /* never change: the table's version and its size in bytes as built */
+    /* never change: the table's version (SIMDOPS_CAPI_VERSION of the simdops
+     * that filled it) and its size in bytes */
     uint32_t abi_version;
     uint32_t size;
 
-    /* ---- version 1 ---- */
-    /* messages */
+    /* ---- version 1 ----
+     * Each field points to the simdops.h function of the same name (drop the
+     * simdops_ prefix): see that declaration for what it reads, writes and
+     * returns. Every function here may be called without the GIL and from
+     * many threads at once; kernels run on the calling thread's ISA tier. */
+
+    /* errors: status texts and the full message of a simdops_error */
     const char *(*status_message)(int status);
-    /* ISA active for the calling thread: "scalar", "sse2", "sse41", "avx2", "neon" */
-    const char *(*isa)(void);
+    size_t (*error_format)(const simdops_error *err, char *buf, size_t cap);
+
+    /* dtypes */
     size_t (*dtype_size)(simdops_dtype dtype);
+    const char *(*dtype_name)(simdops_dtype dtype);
+    int (*op_supports)(int op, simdops_dtype dtype);
 
-    /* N-d strided entry points (simdops/simdops.h documents them) */
+    /* ISA of the calling thread: query, force ("" or NULL clears) */
+    const char *(*isa)(void);
+    int (*set_thread_isa)(const char *name, simdops_error *err);
+
+    /* N-d strided entry points */
     int (*clip)(const simdops_tensor *x, const simdops_tensor *y, simdops_number min,
-                simdops_number max, const float *scale_bias);
+                simdops_number max, const simdops_number *scale, const simdops_number *bias,
+                simdops_error *err);
     int (*shrink)(const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,
-                  simdops_number threshold);
-    int (*hardmax)(const simdops_tensor *x, const simdops_tensor *y, int naxes, const int *axes);
+                  simdops_number threshold, simdops_error *err);
+    int (*hardmax)(const simdops_tensor *x, const simdops_tensor *y, int naxes,
+                   const int64_t *axes, simdops_error *err);
     int (*requant)(const simdops_tensor *x, const simdops_tensor *y,
-                   const simdops_requant_args *args);
+                   const simdops_requant_args *args, simdops_error *err);
 
-    /* TODO(core merge): prepare_* and the contiguous 1-D kernels */
+    /* exact numbers -> an opaque prepared handle (validated once) */
+    int (*prepare_clip)(simdops_dtype dtype, simdops_number min, simdops_number max,
+                        const simdops_number *scale, const simdops_number *bias,
+                        simdops_prepared *p, simdops_error *err);
+    int (*prepare_shrink)(simdops_dtype dtype, simdops_number bias, simdops_number threshold,
+                          simdops_prepared *p, simdops_error *err);
+    int (*prepare_requant)(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
+                           int64_t offset, const int64_t *min, const int64_t *max,
+                           simdops_prepared *p, simdops_error *err);
+
+    /* N-d entry points over a prepared handle */
+    int (*clip_prepared)(const simdops_prepared *p, const simdops_tensor *x,
+                         const simdops_tensor *y, simdops_error *err);
+    int (*shrink_prepared)(const simdops_prepared *p, const simdops_tensor *x,
+                           const simdops_tensor *y, simdops_error *err);
+    int (*requant_prepared)(const simdops_prepared *p, const simdops_tensor *x,
+                            const simdops_tensor *y, const simdops_tensor *bias,
+                            const simdops_tensor *multipliers, const simdops_tensor *shifts,
+                            simdops_error *err);
+
+    /* contiguous 1-D kernels: the hot path */
+    int (*clip_1d)(const simdops_prepared *p, const void *x, void *y, int64_t n,
+                   simdops_error *err);
+    int (*shrink_1d)(const simdops_prepared *p, const void *x, void *y, int64_t n,
+                     simdops_error *err);
+    int (*hardmax_rows)(simdops_dtype dtype, const void *x, void *y, int64_t rows,
+                        int64_t cols, simdops_error *err);
+    int (*requant_1d)(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
+                      const int32_t *bias, simdops_error *err);
+    int (*requant_pc_1d)(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
+                         const int32_t *bias, const int32_t *multipliers,
+                         const int32_t *shifts, simdops_error *err);
+    /* ---- version 2 fields go here ---- */
 } simdops_capi;
 
 /* Size of the table at each version: a table of version v has at least these bytes. */
-#define SIMDOPS_CAPI_SIZE_V1 (offsetof(simdops_capi, requant) + sizeof(void (*)(void)))
+#define SIMDOPS_CAPI_SIZE_V1 (offsetof(simdops_capi, requant_pc_1d) + sizeof(void (*)(void)))
 
 #ifndef SIMDOPS_CAPI_TABLE_ONLY
 
@@ -166,6 +214,116 @@ static SIMDOPS_CAPI_MAYBE_UNUSED int simdops_import(void)
     return simdops_import_version(SIMDOPS_CAPI_REQUIRED_VERSION);
 }
 #endif /* SIMDOPS_CAPI_NO_IMPORT */
+
+/* ---- parameters as exact numbers (simdops_number) ---- */
+static inline simdops_number simdops_float_number(double v)
+{
+    simdops_number n;
+    memset(&n, 0, sizeof n);
+    n.kind = SIMDOPS_NUM_FLOAT;
+    n.f = v;
+    return n;
+}
+
+static inline simdops_number simdops_int_number(int64_t v)
+{
+    simdops_number n;
+    memset(&n, 0, sizeof n);
+    n.kind = SIMDOPS_NUM_INT;
+    n.i = v;
+    return n;
+}
+
+static inline simdops_number simdops_uint_number(uint64_t v)
+{
+    simdops_number n;
+    memset(&n, 0, sizeof n);
+    n.kind = SIMDOPS_NUM_UINT;
+    n.u = v;
+    return n;
+}
+
+/* ---- calls through the imported table (after simdops_import()) ----
+ * simdops_capi_NAME(...) is simdops_api->NAME(...): same arguments, same
+ * result; simdops/simdops.h documents each. None needs the GIL. */
+#define SIMDOPS_CAPI_FORWARD(ret, name, params, args) \
+    static inline ret simdops_capi_##name params { return simdops_api->name args; }
+
+SIMDOPS_CAPI_FORWARD(const char *, status_message, (int status), (status))
+SIMDOPS_CAPI_FORWARD(size_t, error_format, (const simdops_error *err, char *buf, size_t cap),
+                     (err, buf, cap))
+SIMDOPS_CAPI_FORWARD(size_t, dtype_size, (simdops_dtype dtype), (dtype))
+SIMDOPS_CAPI_FORWARD(const char *, dtype_name, (simdops_dtype dtype), (dtype))
+SIMDOPS_CAPI_FORWARD(int, op_supports, (int op, simdops_dtype dtype), (op, dtype))
+SIMDOPS_CAPI_FORWARD(const char *, isa, (void), ())
+SIMDOPS_CAPI_FORWARD(int, set_thread_isa, (const char *name, simdops_error *err), (name, err))
+SIMDOPS_CAPI_FORWARD(int, clip,
+                     (const simdops_tensor *x, const simdops_tensor *y, simdops_number min,
+                      simdops_number max, const simdops_number *scale,
+                      const simdops_number *bias, simdops_error *err),
+                     (x, y, min, max, scale, bias, err))
+SIMDOPS_CAPI_FORWARD(int, shrink,
+                     (const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,
+                      simdops_number threshold, simdops_error *err),
+                     (x, y, bias, threshold, err))
+SIMDOPS_CAPI_FORWARD(int, hardmax,
+                     (const simdops_tensor *x, const simdops_tensor *y, int naxes,
+                      const int64_t *axes, simdops_error *err),
+                     (x, y, naxes, axes, err))
+SIMDOPS_CAPI_FORWARD(int, requant,
+                     (const simdops_tensor *x, const simdops_tensor *y,
+                      const simdops_requant_args *args, simdops_error *err),
+                     (x, y, args, err))
+SIMDOPS_CAPI_FORWARD(int, prepare_clip,
+                     (simdops_dtype dtype, simdops_number min, simdops_number max,
+                      const simdops_number *scale, const simdops_number *bias,
+                      simdops_prepared *p, simdops_error *err),
+                     (dtype, min, max, scale, bias, p, err))
+SIMDOPS_CAPI_FORWARD(int, prepare_shrink,
+                     (simdops_dtype dtype, simdops_number bias, simdops_number threshold,
+                      simdops_prepared *p, simdops_error *err),
+                     (dtype, bias, threshold, p, err))
+SIMDOPS_CAPI_FORWARD(int, prepare_requant,
+                     (simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
+                      int64_t offset, const int64_t *min, const int64_t *max,
+                      simdops_prepared *p, simdops_error *err),
+                     (out_dtype, multiplier, shift, offset, min, max, p, err))
+SIMDOPS_CAPI_FORWARD(int, clip_prepared,
+                     (const simdops_prepared *p, const simdops_tensor *x,
+                      const simdops_tensor *y, simdops_error *err),
+                     (p, x, y, err))
+SIMDOPS_CAPI_FORWARD(int, shrink_prepared,
+                     (const simdops_prepared *p, const simdops_tensor *x,
+                      const simdops_tensor *y, simdops_error *err),
+                     (p, x, y, err))
+SIMDOPS_CAPI_FORWARD(int, requant_prepared,
+                     (const simdops_prepared *p, const simdops_tensor *x,
+                      const simdops_tensor *y, const simdops_tensor *bias,
+                      const simdops_tensor *multipliers, const simdops_tensor *shifts,
+                      simdops_error *err),
+                     (p, x, y, bias, multipliers, shifts, err))
+SIMDOPS_CAPI_FORWARD(int, clip_1d,
+                     (const simdops_prepared *p, const void *x, void *y, int64_t n,
+                      simdops_error *err),
+                     (p, x, y, n, err))
+SIMDOPS_CAPI_FORWARD(int, shrink_1d,
+                     (const simdops_prepared *p, const void *x, void *y, int64_t n,
+                      simdops_error *err),
+                     (p, x, y, n, err))
+SIMDOPS_CAPI_FORWARD(int, hardmax_rows,
+                     (simdops_dtype dtype, const void *x, void *y, int64_t rows, int64_t cols,
+                      simdops_error *err),
+                     (dtype, x, y, rows, cols, err))
+SIMDOPS_CAPI_FORWARD(int, requant_1d,
+                     (const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
+                      const int32_t *bias, simdops_error *err),
+                     (p, x, y, n, bias, err))
+SIMDOPS_CAPI_FORWARD(int, requant_pc_1d,
+                     (const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
+                      const int32_t *bias, const int32_t *multipliers, const int32_t *shifts,
+                      simdops_error *err),
+                     (p, x, y, n, bias, multipliers, shifts, err))
+#undef SIMDOPS_CAPI_FORWARD
 #endif /* SIMDOPS_CAPI_TABLE_ONLY */
 
 #ifdef __cplusplus
