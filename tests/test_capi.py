@@ -16,8 +16,12 @@ import simdops
 from capi_build import build_example, c_compiler_missing, load_module
 from conftest import random_bits, sprinkle
 
-pytestmark = pytest.mark.skipif(c_compiler_missing() is not None,
-                                reason=str(c_compiler_missing()))
+
+
+def skip_without_compiler():
+    reason = c_compiler_missing()
+    if reason:
+        pytest.skip(reason)
 
 DTYPE_CODES = {  # numpy dtype name -> DirectML value (SPEC §2)
     "float32": 1, "float16": 2, "uint32": 3, "uint16": 4, "uint8": 5, "int32": 6,
@@ -33,6 +37,7 @@ SPECIAL_FLOATS = [np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-40, -1e-40, 65
 @pytest.fixture(scope="module")
 def capi_c(tmp_path_factory):
     """examples/c_extension built against the installed simdops."""
+    skip_without_compiler()
     directory = build_example("c_extension", str(tmp_path_factory.mktemp("capi_c")))
     return load_module("simdops_c_example", directory)
 
@@ -40,6 +45,7 @@ def capi_c(tmp_path_factory):
 @pytest.fixture(scope="module")
 def cython_ext(tmp_path_factory):
     """examples/cython_extension built against the installed simdops."""
+    skip_without_compiler()
     pytest.importorskip("Cython", reason="the Cython example needs Cython to build")
     directory = build_example("cython_extension", str(tmp_path_factory.mktemp("capi_cython")))
     return load_module("simdops_cython_example", directory)
@@ -101,6 +107,25 @@ def test_capi_c_isa_is_the_threads_isa(capi_c):
     for name in simdops.available_isas():
         with simdops.use_isa(name):
             assert capi_c.isa() == name
+
+
+# ---- the table itself ----
+
+def capsule_table_address():
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype = ctypes.c_void_p
+    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    return get_pointer(simdops._C_API, b"simdops._C_API")
+
+
+def test_capi_table_is_versioned_and_complete():
+    address = capsule_table_address()
+    abi_version, size = (ctypes.c_uint32 * 2).from_address(address)
+    pointer = ctypes.sizeof(ctypes.c_void_p)
+    assert abi_version >= 1
+    assert size > 8 and (size - 8) % pointer == 0
+    fields = (ctypes.c_void_p * ((size - 8) // pointer)).from_address(address + 8)
+    assert all(fields), f"NULL entries at {[i for i, f in enumerate(fields) if not f]}"
 
 
 # ---- refusing a table the caller cannot use ----
