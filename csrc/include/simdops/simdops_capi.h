@@ -9,7 +9,7 @@
  *         if (simdops_import() < 0) return NULL;   (ImportError set)
  *         ...
  *     }
- *     ... simdops_capi_clip_1d(x, y, n, &prepared, &err) ...
+ *     ... simdops_capi_clip_1d(&prepared, x, y, n, &err) ...   (any thread, no GIL)
  *
  * One translation unit: simdops_import() stores the table in a static
  * pointer of the TU that includes this header; call it once (module init)
