@@ -99,8 +99,12 @@ def test_capi_c_clip_strided_matches_python(capi_c, rng, dtype):
 
 def test_capi_c_reports_status_as_exception(capi_c):
     x = np.zeros(8, np.float32)
-    with pytest.raises(ValueError, match="simdops"):
+    with pytest.raises(ValueError, match="min is NaN"):
         capi_c.clip(DTYPE_CODES["float32"], x, x, float("nan"), 1.0)
+    with pytest.raises(TypeError, match="int64"):
+        capi_c.shrink(DTYPE_CODES["int64"], x, x, 0, 1)
+    with pytest.raises(ValueError, match="overlaps"):
+        capi_c.clip(DTYPE_CODES["float32"], x[1:], x[:-1], 0.0, 1.0)
 
 
 def test_capi_c_isa_is_the_threads_isa(capi_c):
