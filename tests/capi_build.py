@@ -42,6 +42,9 @@ def c_compiler_missing():
 def build_example(name, tmp_dir):
     """Copies examples/<name> to tmp_dir/<name>, builds it in place, returns the directory."""
     src = os.path.join(EXAMPLES, name)
+    if not os.path.isdir(src):
+        pytest.fail(f"{src} not found: the C API tests need examples/ beside tests/ "
+                    "(cibuildwheel: list examples and docs in test-sources)")
     dst = os.path.join(tmp_dir, name)
     shutil.copytree(src, dst, ignore=shutil.ignore_patterns("build", "*.so", "*.pyd", "*.c.bak"))
     env = dict(os.environ)
