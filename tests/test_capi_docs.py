@@ -76,3 +76,51 @@ def test_capi_docs_cython_example_gives_simdops_bits(tmp_path):
     y = x.copy()
     mini_cy.clip(y, -3.0, 0.5)
     assert y.tobytes() == simdops.clip(x, -3.0, 0.5).tobytes()
+
+
+# Several translation units sharing one import, as docs/c-api.md describes:
+# SIMDOPS_CAPI_UNIQUE_SYMBOL everywhere, SIMDOPS_CAPI_NO_IMPORT in all files
+# but the one that calls simdops_import().
+TWO_TU_MAIN = r"""
+#define SIMDOPS_CAPI_UNIQUE_SYMBOL two_tu_simdops_api
+#include <simdops/simdops_capi.h>
+
+PyObject *isa_from_other_file(PyObject *self, PyObject *args);
+
+static PyMethodDef methods[] = {{"isa", isa_from_other_file, METH_NOARGS, NULL},
+                                {NULL, NULL, 0, NULL}};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "two_tu", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit_two_tu(void)
+{
+    if (simdops_import() < 0)
+        return NULL;
+    return PyModule_Create(&module);
+}
+"""
+TWO_TU_OTHER = r"""
+#define SIMDOPS_CAPI_UNIQUE_SYMBOL two_tu_simdops_api
+#define SIMDOPS_CAPI_NO_IMPORT
+#include <simdops/simdops_capi.h>
+
+PyObject *isa_from_other_file(PyObject *self, PyObject *args)
+{
+    return PyUnicode_FromString(simdops_capi_isa());
+}
+"""
+TWO_TU_SETUP = """
+import simdops
+from setuptools import Extension, setup
+
+setup(name="two_tu", ext_modules=[Extension("two_tu", ["main.c", "other.c"],
+                                            include_dirs=[simdops.get_include()])])
+"""
+
+
+def test_capi_docs_several_translation_units_share_one_import(tmp_path):
+    build(str(tmp_path), {"main.c": TWO_TU_MAIN, "other.c": TWO_TU_OTHER,
+                          "setup.py": TWO_TU_SETUP})
+    two_tu = load_module("two_tu", str(tmp_path))
+    for name in simdops.available_isas():
+        with simdops.use_isa(name):
+            assert two_tu.isa() == name

@@ -77,10 +77,12 @@ cdef extern from "simdops/simdops_capi.h" nogil:
         NUM_FLOAT "SIMDOPS_NUM_FLOAT"
         NUM_INT "SIMDOPS_NUM_INT"
         NUM_UINT "SIMDOPS_NUM_UINT"
+        NUM_BIG "SIMDOPS_NUM_BIG"
 
     # A parameter exactly as given: build it with float_number/int_number/uint_number.
     ctypedef struct number_t "simdops_number":
         number_kind_t kind
+        int32_t negative
         double f
         int64_t i
         uint64_t u
