@@ -2,9 +2,6 @@
  * capsule simdops._C_API. Append-only: see simdops/simdops_capi.h. */
 #include "capi_table.h"
 
-#define SIMDOPS_CAPI_TABLE_ONLY
-#include "simdops/simdops_capi.h"
-
 static const simdops_capi capi_table = {
     .abi_version = SIMDOPS_CAPI_VERSION,
     .size = (uint32_t)sizeof(simdops_capi),
@@ -33,8 +30,4 @@ static const simdops_capi capi_table = {
     .requant_pc_1d = simdops_requant_pc_1d,
 };
 
-PyObject *simdops_capi_capsule(void)
-{
-    /* the capsule API takes a non-const pointer; users only read the table */
-    return PyCapsule_New((void *)&capi_table, SIMDOPS_CAPI_NAME, NULL);
-}
+const simdops_capi *simdops_capi_table(void) { return &capi_table; }

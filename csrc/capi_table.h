@@ -1,12 +1,14 @@
-/* The C API capsule simdops._C_API (see simdops/simdops_capi.h). */
+/* The C API table that simdops exports as the capsule simdops._C_API
+ * (see simdops/simdops_capi.h). Plain C: _core_capi.pyx wraps it in the
+ * capsule, so this file builds without Python headers (C test harness too). */
 #ifndef SIMDOPS_CAPI_TABLE_H
 #define SIMDOPS_CAPI_TABLE_H
 
-#include <Python.h>
+#define SIMDOPS_CAPI_TABLE_ONLY
+#include "simdops/simdops_capi.h"
+#undef SIMDOPS_CAPI_TABLE_ONLY
 
-/* A new capsule named "simdops._C_API" holding the table; NULL with an
- * exception set on failure. The table is static: it lives as long as the
- * extension module. */
-PyObject *simdops_capi_capsule(void);
+/* The one table, static: it lives as long as the extension module. */
+const simdops_capi *simdops_capi_table(void);
 
 #endif
