@@ -138,6 +138,9 @@ extern const simdops_capi *simdops_api;
 const simdops_capi *simdops_api = NULL;
 #endif
 #else
+#ifdef SIMDOPS_CAPI_NO_IMPORT
+#error "SIMDOPS_CAPI_NO_IMPORT needs SIMDOPS_CAPI_UNIQUE_SYMBOL (the name of the shared table pointer)"
+#endif
 static const simdops_capi *simdops_api = NULL;
 #endif
 
