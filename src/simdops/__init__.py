@@ -3,6 +3,7 @@ Arm Compute Library's gemmlowp output stage. See README.md and docs/."""
 import os as _os
 
 from simdops import _core
+from simdops._core import _C_API  # the C API capsule (simdops/simdops_capi.h)
 from simdops._core import (clip, hardmax, quantize_down_int32, quantize_down_int32_to_uint8,
                            shrink)
 from simdops._quantize import quantize_multiplier
@@ -47,7 +48,9 @@ class use_isa:
 
 
 def get_include() -> str:
-    """Directory holding simdops/*.h (C headers) for C/Cython extensions."""
+    """Directory holding simdops/*.h, the C headers for extensions (include
+    simdops/simdops_capi.h; see docs/c-api.md). Cython: `from simdops cimport
+    capi` needs no include path for the .pxd, only this one for the headers."""
     return _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "include")
 
 

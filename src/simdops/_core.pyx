@@ -404,3 +404,4 @@ cdef object _run_requant(const simdops_prepared *prep, _Buf xb, _Buf ob, _Buf bb
 include "_core_isa.pyx"
 include "_core_strided.pyx"
 include "_core_dml.pyx"
+include "_core_capi.pyx"

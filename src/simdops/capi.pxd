@@ -1,0 +1,183 @@
+# The simdops C API for Cython:  from simdops cimport capi
+#
+# Build with include_dirs=[simdops.get_include()] (the C headers); this .pxd
+# is found on sys.path inside the installed package. Call
+# capi.import_simdops() once at module level: it fetches the simdops._C_API
+# capsule (ImportError when simdops is missing or older than this header).
+# After that every function below may be called `nogil`, from any thread.
+#
+# Names are those of simdops/simdops.h and simdops/simdops_capi.h without
+# the simdops_ / SIMDOPS_ prefix; types end in _t. Each function documents
+# itself where the C header declares it; in short:
+#   prepare_clip/shrink/requant   exact numbers -> prepared_t (validated once)
+#   clip_1d, shrink_1d, hardmax_rows, requant_1d, requant_pc_1d
+#                                 contiguous kernels (the hot path)
+#   clip, shrink, hardmax, requant, *_prepared
+#                                 N-d entry points on strided tensor_t views
+# Each returns a status (0 = OK); the error_t, when given, gets the reason,
+# and error_format() writes the full message.
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+
+cdef extern from "simdops/simdops_capi.h" nogil:
+    enum: MAX_DIMS "SIMDOPS_MAX_DIMS"
+    enum: CAPI_VERSION "SIMDOPS_CAPI_VERSION"
+
+    ctypedef enum dtype_t "simdops_dtype":
+        UNKNOWN "SIMDOPS_UNKNOWN"
+        FLOAT32 "SIMDOPS_FLOAT32"
+        FLOAT16 "SIMDOPS_FLOAT16"
+        UINT32 "SIMDOPS_UINT32"
+        UINT16 "SIMDOPS_UINT16"
+        UINT8 "SIMDOPS_UINT8"
+        INT32 "SIMDOPS_INT32"
+        INT16 "SIMDOPS_INT16"
+        INT8 "SIMDOPS_INT8"
+        FLOAT64 "SIMDOPS_FLOAT64"
+        UINT64 "SIMDOPS_UINT64"
+        INT64 "SIMDOPS_INT64"
+
+    ctypedef enum op_t "simdops_op":
+        OP_CLIP "SIMDOPS_OP_CLIP"
+        OP_CLIP_SCALE_BIAS "SIMDOPS_OP_CLIP_SCALE_BIAS"
+        OP_SHRINK "SIMDOPS_OP_SHRINK"
+        OP_HARDMAX "SIMDOPS_OP_HARDMAX"
+        OP_REQUANT "SIMDOPS_OP_REQUANT"
+        OP_REQUANT_OUT "SIMDOPS_OP_REQUANT_OUT"
+
+    ctypedef enum status_t "simdops_status":
+        OK "SIMDOPS_OK"
+        E_DTYPE "SIMDOPS_E_DTYPE"
+        E_SHAPE "SIMDOPS_E_SHAPE"
+        E_PARAM "SIMDOPS_E_PARAM"
+        E_OVERLAP "SIMDOPS_E_OVERLAP"
+        E_NOMEM "SIMDOPS_E_NOMEM"
+        E_ISA "SIMDOPS_E_ISA"
+
+    # What went wrong (filled by a failing call; see simdops.h for each field).
+    ctypedef struct error_t "simdops_error":
+        int32_t status
+        int32_t reason
+        int32_t arg
+        int32_t op
+        int32_t dtype
+        int64_t index
+        int64_t value
+        int64_t expected
+        double fvalue
+
+    # A strided view: strides in bytes (may be negative, or zero for inputs).
+    ctypedef struct tensor_t "simdops_tensor":
+        void *data
+        dtype_t dtype
+        int ndim
+        int64_t shape[64]
+        int64_t strides[64]
+
+    ctypedef enum number_kind_t "simdops_number_kind":
+        NUM_FLOAT "SIMDOPS_NUM_FLOAT"
+        NUM_INT "SIMDOPS_NUM_INT"
+        NUM_UINT "SIMDOPS_NUM_UINT"
+        NUM_BIG "SIMDOPS_NUM_BIG"
+
+    # A parameter exactly as given: build it with float_number/int_number/uint_number.
+    ctypedef struct number_t "simdops_number":
+        number_kind_t kind
+        int32_t negative
+        double f
+        int64_t i
+        uint64_t u
+
+    ctypedef struct requant_args_t "simdops_requant_args":
+        int64_t multiplier
+        int64_t shift
+        const tensor_t *multipliers
+        const tensor_t *shifts
+        const tensor_t *bias
+        int64_t offset
+        int64_t min
+        int64_t max
+        int32_t has_min
+        int32_t has_max
+
+    # Prepared parameters: opaque, fixed size, plain data (copy freely).
+    ctypedef struct prepared_t "simdops_prepared":
+        pass
+
+    # The table (fields appended only; see simdops_capi.h) and the imported one.
+    ctypedef struct table_t "simdops_capi":
+        uint32_t abi_version
+        uint32_t size
+    const table_t *api "simdops_api"
+
+    number_t float_number "simdops_float_number"(double v)
+    number_t int_number "simdops_int_number"(int64_t v)
+    number_t uint_number "simdops_uint_number"(uint64_t v)
+
+    # errors, dtypes, ISA
+    const char *status_message "simdops_capi_status_message"(int status)
+    size_t error_format "simdops_capi_error_format"(const error_t *err, char *buf, size_t cap)
+    size_t dtype_size "simdops_capi_dtype_size"(dtype_t dtype)
+    const char *dtype_name "simdops_capi_dtype_name"(dtype_t dtype)
+    int op_supports "simdops_capi_op_supports"(int op, dtype_t dtype)
+    const char *isa "simdops_capi_isa"()
+    int set_thread_isa "simdops_capi_set_thread_isa"(const char *name, error_t *err)
+
+    # N-d entry points (scale, bias: NULL = not given)
+    int clip "simdops_capi_clip"(const tensor_t *x, const tensor_t *y, number_t min,
+                                 number_t max, const number_t *scale, const number_t *bias,
+                                 error_t *err)
+    int shrink "simdops_capi_shrink"(const tensor_t *x, const tensor_t *y, number_t bias,
+                                     number_t threshold, error_t *err)
+    int hardmax "simdops_capi_hardmax"(const tensor_t *x, const tensor_t *y, int naxes,
+                                       const int64_t *axes, error_t *err)
+    int requant "simdops_capi_requant"(const tensor_t *x, const tensor_t *y,
+                                       const requant_args_t *args, error_t *err)
+
+    # prepared parameters (min, max of requant: NULL = not given)
+    int prepare_clip "simdops_capi_prepare_clip"(dtype_t dtype, number_t min, number_t max,
+                                                 const number_t *scale, const number_t *bias,
+                                                 prepared_t *p, error_t *err)
+    int prepare_shrink "simdops_capi_prepare_shrink"(dtype_t dtype, number_t bias,
+                                                     number_t threshold, prepared_t *p,
+                                                     error_t *err)
+    int prepare_requant "simdops_capi_prepare_requant"(dtype_t out_dtype, int64_t multiplier,
+                                                       int64_t shift, int64_t offset,
+                                                       const int64_t *min, const int64_t *max,
+                                                       prepared_t *p, error_t *err)
+    int clip_prepared "simdops_capi_clip_prepared"(const prepared_t *p, const tensor_t *x,
+                                                   const tensor_t *y, error_t *err)
+    int shrink_prepared "simdops_capi_shrink_prepared"(const prepared_t *p, const tensor_t *x,
+                                                       const tensor_t *y, error_t *err)
+    int requant_prepared "simdops_capi_requant_prepared"(
+        const prepared_t *p, const tensor_t *x, const tensor_t *y, const tensor_t *bias,
+        const tensor_t *multipliers, const tensor_t *shifts, error_t *err)
+
+    # contiguous 1-D kernels (n elements; y == x is in place)
+    int clip_1d "simdops_capi_clip_1d"(const prepared_t *p, const void *x, void *y, int64_t n,
+                                       error_t *err)
+    int shrink_1d "simdops_capi_shrink_1d"(const prepared_t *p, const void *x, void *y,
+                                           int64_t n, error_t *err)
+    int hardmax_rows "simdops_capi_hardmax_rows"(dtype_t dtype, const void *x, void *y,
+                                                 int64_t rows, int64_t cols, error_t *err)
+    int requant_1d "simdops_capi_requant_1d"(const prepared_t *p, const int32_t *x, void *y,
+                                             int64_t n, const int32_t *bias, error_t *err)
+    int requant_pc_1d "simdops_capi_requant_pc_1d"(
+        const prepared_t *p, const int32_t *x, void *y, int64_t n, const int32_t *bias,
+        const int32_t *multipliers, const int32_t *shifts, error_t *err)
+
+cdef extern from "simdops/simdops_capi.h":
+    # Need the GIL. 0, or -1 with ImportError set (Cython raises it).
+    int import_simdops "simdops_import"() except -1
+    int import_simdops_version "simdops_import_version"(uint32_t required_version) except -1
+
+
+cdef inline int check(int status, const error_t *err) except -1:
+    """0 when status is OK; else raises what err reports (TypeError for a
+    dtype, ValueError otherwise), with simdops' full message. Needs the GIL."""
+    cdef char message[512]
+    if status == OK:
+        return 0
+    error_format(err, message, sizeof(message))
+    if status == E_DTYPE:
+        raise TypeError(message.decode("utf-8", "replace"))
+    raise ValueError(message.decode("utf-8", "replace"))
