@@ -195,7 +195,7 @@ int simdops_hardmax(const simdops_tensor *x, const simdops_tensor *y, int naxes,
     /* the argmax kernels read x in place: give them element-aligned data */
     if (!tmp && !simdops_is_aligned(&xin) && (s = simdops_contiguous_copy(x, &xin, &tmp)))
         return s;
-    s = simdops_hardmax_run(kt, &xin, y, reduced);
+    s = simdops_hardmax_threaded(kt, &xin, y, reduced);
     free(tmp);
     return s;
 }

@@ -35,7 +35,7 @@ isa_flags() {
     esac
 }
 
-BASE=(-O2 -g -Wall -ffp-contract=off -fno-fast-math -fvisibility=hidden
+BASE=(-O2 -g -Wall -ffp-contract=off -fno-fast-math -fvisibility=hidden -pthread
       -I"$CSRC/include" -I"$CSRC")
 # clang (as setup.py): keep FP ops exact for signaling NaNs (see setup.py)
 if $CC --version 2>/dev/null | grep -q clang; then
@@ -47,7 +47,7 @@ rm -f "$OUT"/obj/*.o "$OUT/harness"
 # (source, isa) pairs; "" = no ISA flags
 SRCS=()
 ISAS=()
-for f in api.c params.c strided.c hardmax_driver.c dispatch.c cpu.c; do
+for f in api.c params.c strided.c hardmax_driver.c dispatch.c cpu.c threadpool.c; do
     SRCS+=("$CSRC/$f")
     ISAS+=("")
 done

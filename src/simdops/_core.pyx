@@ -6,6 +6,7 @@ formats and shapes with messages that name the argument, converts Python
 numbers to simdops_number exactly, and calls csrc/api.c with the GIL
 released.
 """
+import operator
 import sys
 
 import numpy as np
@@ -472,6 +473,25 @@ def set_isa(str name):
     if simdops_use_isa(name.encode()) != SIMDOPS_OK:
         raise ValueError(f"ISA {name!r} is not available here; available: "
                          f"{', '.join(available_isas())}")
+
+
+def set_num_threads(n):
+    """Sets the process-wide number of threads a large call may use (default 1)."""
+    v = operator.index(n)
+    # values beyond a C int reach C as 0, which it rejects: the rule lives there
+    if simdops_set_num_threads(v if -2**31 <= v < 2**31 else 0) != SIMDOPS_OK:
+        raise ValueError(f"number of threads must be between 1 and {SIMDOPS_MAX_THREADS}, "
+                         f"got {n!r}")
+
+
+def get_num_threads():
+    """The number of threads a large call may use."""
+    return simdops_get_num_threads()
+
+
+def threads_supported():
+    """False when this build runs every call on the calling thread (Windows)."""
+    return bool(simdops_threads_supported())
 
 
 def cpu_features():

@@ -81,3 +81,9 @@ cdef extern from "internal.h" nogil:
     int simdops_tier_count()
     const simdops_kernel_table *simdops_tier_table(int i)
     const char *simdops_tier_name(int i)
+
+cdef extern from "threadpool.h" nogil:
+    int SIMDOPS_MAX_THREADS
+    int simdops_set_num_threads(int n)
+    int simdops_get_num_threads()
+    int simdops_threads_supported()
