@@ -199,18 +199,19 @@ static int run_slices(void *ctx, int64_t begin, int64_t end)
     return simdops_hardmax_run(s->kt, &xs, &ys, s->reduced);
 }
 
-/* A slice of the contiguous axis spans at least this many bytes of each row:
- * narrower column blocks waste the prefetcher. */
+/* A slice of the contiguous axis spans at least this many bytes of each row
+ * (or a grain, if smaller): narrower column blocks waste the prefetcher. */
 enum { MIN_ROW_SEGMENT = 4096 };
 
 int simdops_hardmax_threaded(const simdops_kernel_table *kt, const simdops_tensor *x,
                              const simdops_tensor *y, const int *reduced)
 {
     slices s = {kt, x, y, reduced, -1};
-    int64_t es = (int64_t)simdops_dtype_size(x->dtype), n = 1, grain;
+    int64_t es = (int64_t)simdops_dtype_size(x->dtype), n = 1, bytes = simdops_grain_bytes();
+    int64_t grain, segment = bytes < MIN_ROW_SEGMENT ? bytes : MIN_ROW_SEGMENT;
     for (int d = 0; d < x->ndim; d++)
         n *= x->shape[d];
-    if (simdops_get_num_threads() == 1 || n * es * 2 < 2 * SIMDOPS_GRAIN_BYTES)
+    if (simdops_get_num_threads() == 1 || n * es * 2 < 2 * bytes)
         return simdops_hardmax_run(kt, x, y, reduced);
     /* the longest kept axis (the outermost of equals) gives the most even split */
     for (int d = 0; d < x->ndim; d++)
@@ -218,8 +219,8 @@ int simdops_hardmax_threaded(const simdops_kernel_table *kt, const simdops_tenso
             s.axis = d;
     if (s.axis < 0 || x->shape[s.axis] < 2)
         return simdops_hardmax_run(kt, x, y, reduced);
-    grain = SIMDOPS_GRAIN_BYTES / (n / x->shape[s.axis] * es * 2) + 1;
-    if (x->strides[s.axis] == es && grain < MIN_ROW_SEGMENT / es)
-        grain = MIN_ROW_SEGMENT / es;
+    grain = bytes / (n / x->shape[s.axis] * es * 2) + 1;
+    if (x->strides[s.axis] == es && grain < segment / es)
+        grain = segment / es;
     return simdops_parallel_for(x->shape[s.axis], grain, run_slices, &s);
 }

@@ -1,5 +1,6 @@
 #include "strided.h"
 
+#include "gather.h"
 #include "threadpool.h"
 
 #include <stdlib.h>
@@ -19,35 +20,6 @@ int64_t simdops_numel(const simdops_tensor *t)
     for (int d = 0; d < t->ndim; d++)
         n *= t->shape[d];
     return n;
-}
-
-/* dst[i] = src[i * stride] for i < n (byte stride), one loop per element size
- * so that each compiles to plain loads and stores. */
-#define DEFINE_COPY(bits)                                                                    \
-    static void copy##bits(char *dst, int64_t dst_stride, const char *src, int64_t src_stride, \
-                           size_t n)                                                         \
-    {                                                                                        \
-        for (size_t i = 0; i < n; i++, dst += dst_stride, src += src_stride) {               \
-            uint##bits##_t v;                                                                \
-            memcpy(&v, src, sizeof(v));                                                      \
-            memcpy(dst, &v, sizeof(v));                                                      \
-        }                                                                                    \
-    }
-DEFINE_COPY(8)
-DEFINE_COPY(16)
-DEFINE_COPY(32)
-DEFINE_COPY(64)
-#undef DEFINE_COPY
-
-static void copy_elements(char *dst, int64_t dst_stride, const char *src, int64_t src_stride,
-                          size_t n, size_t esize)
-{
-    switch (esize) {
-    case 1: copy8(dst, dst_stride, src, src_stride, n); break;
-    case 2: copy16(dst, dst_stride, src, src_stride, n); break;
-    case 4: copy32(dst, dst_stride, src, src_stride, n); break;
-    default: copy64(dst, dst_stride, src, src_stride, n); break;
-    }
 }
 
 /* One row of n elements with byte strides sx/sy; k0 is the index of its first
@@ -71,14 +43,14 @@ static void run_row(const char *x, char *y, size_t n, int64_t sx, int64_t sy, si
         const void *xin = xs;
         void *yout = ys;
         if (!direct_x) {
-            copy_elements((char *)xbuf, (int64_t)ex, xs, sx, m, ex);
+            simdops_copy_elements((char *)xbuf, (int64_t)ex, xs, sx, m, ex);
             xin = xbuf;
         }
         if (!direct_y)
             yout = ybuf;
         row(xin, yout, m, k0 + k, ctx);
         if (!direct_y)
-            copy_elements(ys, sy, (const char *)ybuf, (int64_t)ey, m, ey);
+            simdops_copy_elements(ys, sy, (const char *)ybuf, (int64_t)ey, m, ey);
     }
 }
 
@@ -193,7 +165,7 @@ void simdops_elementwise(const simdops_tensor *x, const simdops_tensor *y, int k
 {
     plan p;
     split s;
-    int64_t bytes_per_element;
+    int64_t bytes_per_element, grain;
     s.n = simdops_numel(x);
     if (s.n == 0)
         return;
@@ -203,13 +175,14 @@ void simdops_elementwise(const simdops_tensor *x, const simdops_tensor *y, int k
     p.ctx = ctx;
     make_plan(&p, x, y, keep_last_axis);
     bytes_per_element = (int64_t)(p.ex + p.ey);
-    if (s.n * bytes_per_element < 2 * SIMDOPS_GRAIN_BYTES || simdops_get_num_threads() == 1) {
+    grain = simdops_grain_bytes();
+    if (simdops_get_num_threads() == 1 || s.n * bytes_per_element < 2 * grain) {
         run_elements(&p, 0, s.n);
         return;
     }
     s.p = &p;
-    simdops_parallel_for((s.n + QUANTUM - 1) / QUANTUM,
-                         SIMDOPS_GRAIN_BYTES / (bytes_per_element * QUANTUM), run_quanta, &s);
+    simdops_parallel_for((s.n + QUANTUM - 1) / QUANTUM, grain / (bytes_per_element * QUANTUM),
+                         run_quanta, &s);
 }
 
 static void byte_span(const simdops_tensor *t, const char **lo, const char **hi)

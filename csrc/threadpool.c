@@ -13,13 +13,36 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define LOAD_INT(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define STORE_INT(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
-#else
+#define LOAD_I64(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define STORE_I64(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define EXCHANGE_I64(p, v) __atomic_exchange_n((p), (v), __ATOMIC_RELAXED)
+#else /* MSVC x64: aligned loads and stores of these sizes are atomic */
 #define LOAD_INT(p) (*(volatile int *)(p))
 #define STORE_INT(p, v) (*(volatile int *)(p) = (v))
+#define LOAD_I64(p) (*(volatile int64_t *)(p))
+#define STORE_I64(p, v) (*(volatile int64_t *)(p) = (v))
+static int64_t exchange_i64(int64_t *p, int64_t v)
+{
+    int64_t old = *(volatile int64_t *)p;
+    *(volatile int64_t *)p = v;
+    return old;
+}
+#define EXCHANGE_I64(p, v) exchange_i64((p), (v))
 #endif
 
-/* The setting; read by every call without a lock. */
+/* The settings; read by every call without a lock. */
 static int num_threads = 1;
+static int64_t grain_bytes = SIMDOPS_DEFAULT_GRAIN_BYTES;
+static int64_t jobs_run;
+
+int64_t simdops_grain_bytes(void) { return LOAD_I64(&grain_bytes); }
+
+int64_t simdops_set_grain_bytes(int64_t bytes)
+{
+    return EXCHANGE_I64(&grain_bytes, bytes < 1 ? 1 : bytes);
+}
+
+int64_t simdops_pool_jobs(void) { return LOAD_I64(&jobs_run); }
 
 int simdops_set_num_threads(int n)
 {
@@ -188,6 +211,7 @@ int simdops_parallel_for(int64_t n_items, int64_t grain, simdops_range_fn fn, vo
     j.status = SIMDOPS_OK;
     pool.busy = 1;
     pool.current = &j;
+    STORE_I64(&jobs_run, jobs_run + 1); /* only written under pool.lock */
     pthread_cond_broadcast(&pool.wake);
     run_chunks(&j);
     while (j.done < j.n_chunks)

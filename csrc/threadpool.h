@@ -32,7 +32,16 @@
 /* Bytes (read + written) each thread gets at least, for the memory-bound
  * drivers: below two of these a call runs on the caller alone. Tuned on
  * x86-64 (docs/threads.md). */
-#define SIMDOPS_GRAIN_BYTES ((int64_t)1 << 18)
+#define SIMDOPS_DEFAULT_GRAIN_BYTES ((int64_t)1 << 18)
+
+/* The grain in use; set returns the previous one (tests use a tiny grain to
+ * split small arrays; tuning runs try others). bytes < 1 is taken as 1. */
+int64_t simdops_grain_bytes(void);
+int64_t simdops_set_grain_bytes(int64_t bytes);
+
+/* Jobs that ran split over the pool since the process started (tests check
+ * that a call really was split). */
+int64_t simdops_pool_jobs(void);
 
 /* Work on items [begin, end); returns a status (0 = SIMDOPS_OK). */
 typedef int (*simdops_range_fn)(void *ctx, int64_t begin, int64_t end);

@@ -47,7 +47,7 @@ rm -f "$OUT"/obj/*.o "$OUT/harness"
 # (source, isa) pairs; "" = no ISA flags
 SRCS=()
 ISAS=()
-for f in api.c params.c strided.c hardmax_driver.c dispatch.c cpu.c threadpool.c; do
+for f in api.c params.c strided.c hardmax_driver.c dispatch.c cpu.c threadpool.c gather.c; do
     SRCS+=("$CSRC/$f")
     ISAS+=("")
 done

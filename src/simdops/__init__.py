@@ -73,5 +73,15 @@ def _threads_from_environment():
         raise ImportError(f"SIMDOPS_NUM_THREADS={value!r}: {e}") from None
 
 
+def _register_with_threadpoolctl():
+    """threadpoolctl, when installed, sees and limits simdops' threads."""
+    try:
+        from simdops import _threadpoolctl
+    except ImportError:
+        return
+    _threadpoolctl.register()
+
+
 _select_isa_from_environment()
 _threads_from_environment()
+_register_with_threadpoolctl()

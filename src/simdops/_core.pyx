@@ -475,6 +475,9 @@ def set_isa(str name):
                          f"{', '.join(available_isas())}")
 
 
+MAX_THREADS = SIMDOPS_MAX_THREADS
+
+
 def set_num_threads(n):
     """Sets the process-wide number of threads a large call may use (default 1)."""
     v = operator.index(n)
@@ -492,6 +495,17 @@ def get_num_threads():
 def threads_supported():
     """False when this build runs every call on the calling thread (Windows)."""
     return bool(simdops_threads_supported())
+
+
+def _set_grain_bytes(bytes):
+    """Sets the grain (bytes per thread, at least); returns the previous one.
+    For tests and tuning runs: every other call uses the tuned default."""
+    return simdops_set_grain_bytes(bytes)
+
+
+def _pool_jobs():
+    """How many calls have run split over the thread pool in this process."""
+    return simdops_pool_jobs()
 
 
 def cpu_features():

@@ -87,3 +87,6 @@ cdef extern from "threadpool.h" nogil:
     int simdops_set_num_threads(int n)
     int simdops_get_num_threads()
     int simdops_threads_supported()
+    int64_t simdops_grain_bytes()
+    int64_t simdops_set_grain_bytes(int64_t bytes)
+    int64_t simdops_pool_jobs()
