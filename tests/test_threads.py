@@ -54,9 +54,10 @@ def random_bits(shape, dtype, seed):
 
 def assert_same_bits(a, b):
     assert a.dtype == b.dtype and a.shape == b.shape
-    diff = np.flatnonzero(np.ascontiguousarray(a).view(np.uint8).reshape(a.size, -1) !=
-                          np.ascontiguousarray(b).view(np.uint8).reshape(b.size, -1))
-    assert diff.size == 0, f"{diff.size} differing bytes, first at byte {diff[:5]}"
+    diff = np.flatnonzero(np.ascontiguousarray(a).view(np.uint8).ravel() !=
+                          np.ascontiguousarray(b).view(np.uint8).ravel())
+    assert diff.size == 0, (f"{diff.size} differing bytes, first in elements "
+                            f"{np.unique(diff // a.itemsize)[:5]}")
 
 
 def compare(fn, n_threads=2, grain=None, expect_split=None):
