@@ -189,6 +189,14 @@ cdef simdops_number _number(object v, str name) except *:
         n.kind = SIMDOPS_NUM_FLOAT
         n.f = <double>v
         return n
+    if type(v) is int:
+        memset(&n, 0, sizeof(n))
+        try:
+            n.i = v
+        except OverflowError:
+            return _int_number(v)
+        n.kind = SIMDOPS_NUM_INT
+        return n
     if isinstance(v, (bool, np.bool_)):
         raise TypeError(f"{name} must be a real number, got bool")
     if isinstance(v, (int, np.integer)):
@@ -201,18 +209,19 @@ cdef simdops_number _number(object v, str name) except *:
     raise TypeError(f"{name} must be an int or a float, got {type(v).__name__}")
 
 
-cdef bint _is_int(object v):
-    return (type(v) is int or isinstance(v, (int, np.integer))) and not isinstance(v, (bool, np.bool_))
+cdef inline bint _is_int(object v):
+    return type(v) is int or (isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)))
 
 
 cdef int64_t _int64(object v, str name) except? -1:
     """A Python int as int64 (C checks the range each parameter allows)."""
     if not _is_int(v):
         raise TypeError(f"{name} must be an int, got {type(v).__name__}")
-    v = int(v)
-    if not -(1 << 63) <= v < (1 << 63):
-        raise ValueError(f"{name} = {v} is outside the int32 range (it does not even fit 64 bits)")
-    return v
+    try:
+        return int(v)
+    except OverflowError:
+        raise ValueError(f"{name} = {v} is outside the int32 range (it does not even fit "
+                         f"64 bits)") from None
 
 
 # ---------------------------------------------------------------- ops
@@ -261,9 +270,11 @@ def shrink(x, bias=0.0, threshold=0.5, *, out=None):
 cdef int64_t _axis_value(object a) except? -1:
     if not _is_int(a):
         raise TypeError(f"hardmax: axis entries must be ints, got {type(a).__name__}")
-    a = int(a)
-    # beyond 64 bits is out of range for any array: C says so with the clamped value
-    return (1 << 63) - 1 if a >= (1 << 63) else -(1 << 63) if a < -(1 << 63) else a
+    try:
+        return int(a)
+    except OverflowError:
+        # beyond 64 bits is out of range for any array: C says so with the clamped value
+        return (1 << 63) - 1 if a > 0 else -(1 << 63)
 
 
 cdef int _read_axes(object axis, int ndim, int64_t *axes) except -1:
@@ -335,13 +346,24 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
                         out_dtype="uint8", out=None):
     """ACL's fixed-point output stage: int32 -> uint8/int8/int16 (see docs/semantics.md).
     multiplier/shift: ints (per tensor) or int32 1-D arrays along the last axis."""
+    return _requant(x, multiplier, shift, offset, bias, min, max, _requant_out_dtype(out_dtype),
+                    out)
+
+
+def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min=0, max=0,
+                                 out=None):
+    """ACL 18.03 GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint on arrays."""
+    return _requant(x, multiplier, shift, offset, bias, min, max, SIMDOPS_UINT8, out)
+
+
+cdef object _requant(object x, object multiplier, object shift, object offset, object bias,
+                     object min, object max, simdops_dtype od, object out):
     cdef _Buf xb = _buf(x, "x")
     cdef _Buf ob, bb = None, mb = None, sb = None
     cdef simdops_prepared prep
     cdef simdops_error err
     cdef int64_t m = 0, s = 0, lo = 0, hi = 0
     cdef int status
-    cdef simdops_dtype od = _requant_out_dtype(out_dtype)
     if _is_int(multiplier):
         m = _int64(multiplier, "multiplier")
     else:
@@ -371,14 +393,8 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
     return ob.obj
 
 
-def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min=0, max=0,
-                                 out=None):
-    """ACL 18.03 GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint on arrays."""
-    return quantize_down_int32(x, multiplier, shift, offset, bias=bias, min=min, max=max,
-                               out_dtype="uint8", out=out)
-
-
 # Fragments included here (files named .pyx so that the sdist ships them; they
 # are not modules of their own).
 include "_core_isa.pyx"
+include "_core_strided.pyx"
 include "_core_threads.pyx"
