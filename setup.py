@@ -24,7 +24,8 @@ X86 = MACHINE in ("x86_64", "amd64", "i386", "i686", "x86")
 
 COMMON_C = [os.path.join(CSRC, f) for f in
             ("api.c", "api_requant.c", "api_1d.c", "capi_table.c", "checks.c", "params.c",
-             "dtype.c", "error.c", "strided.c", "hardmax_driver.c", "dispatch.c", "cpu.c")]
+             "dtype.c", "error.c", "strided.c", "hardmax_driver.c", "dispatch.c", "cpu.c",
+             "threadpool.c", "gather.c")]
 ISAS = ("scalar", "sse2", "sse41", "avx2", "neon")
 
 
@@ -41,7 +42,9 @@ def kernel_sources(isa):
     return sorted(glob.glob(os.path.join(CSRC, "kernels", "*", f"*_{isa}.c")))
 
 
-BASE_FLAGS = ["/fp:strict"] if MSVC else ["-ffp-contract=off", "-fno-fast-math", "-fvisibility=hidden"]
+BASE_FLAGS = ["/fp:strict"] if MSVC else ["-ffp-contract=off", "-fno-fast-math", "-fvisibility=hidden",
+                                          "-pthread"]
+LINK_FLAGS = [] if MSVC else ["-pthread"]  # the thread pool (csrc/threadpool.c)
 # LLVM treats a signaling NaN's quieting as unobservable and folds e.g.
 # select(nan, x, x - b) into x - select(nan, 0, b), which quiets it; strict
 # FP exception semantics forbid that, keeping every tier bit-exact.
@@ -64,6 +67,7 @@ class BuildExt(build_ext):
     def build_extension(self, ext):
         flags = BASE_FLAGS + (CLANG_FLAGS if not MSVC and is_clang(self.compiler) else [])
         ext.extra_compile_args = flags
+        ext.extra_link_args = LINK_FLAGS + list(ext.extra_link_args or [])
         objects = []
         for isa in ISAS:
             srcs = kernel_sources(isa)

@@ -201,7 +201,7 @@ int simdops_hardmax(const simdops_tensor *x, const simdops_tensor *y, int naxes,
     if (!tmp && !simdops_is_aligned(&xin) && simdops_contiguous_copy(x, &xin, &tmp))
         return simdops_fail(err, SIMDOPS_R_NOMEM, SIMDOPS_ARG_X);
     kt = simdops_current_kernels();
-    s = simdops_hardmax_run(kt, &xin, y, reduced);
+    s = simdops_hardmax_threaded(kt, &xin, y, reduced);
     free(tmp);
     return s ? simdops_fail(err, SIMDOPS_R_NOMEM, SIMDOPS_ARG_X) : SIMDOPS_OK;
 }

@@ -4,6 +4,8 @@
  * so out may be x. */
 #include "hardmax_driver.h"
 
+#include "threadpool.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,4 +179,48 @@ int simdops_hardmax_run(const simdops_kernel_table *kt, const simdops_tensor *x,
         free(row);
     }
     return SIMDOPS_OK;
+}
+
+/* Threads: slices along one kept axis, each run by simdops_hardmax_run. */
+typedef struct slices {
+    const simdops_kernel_table *kt;
+    const simdops_tensor *x, *y;
+    const int *reduced;
+    int axis;
+} slices;
+
+static int run_slices(void *ctx, int64_t begin, int64_t end)
+{
+    const slices *s = (const slices *)ctx;
+    simdops_tensor xs = *s->x, ys = *s->y;
+    xs.data = (char *)xs.data + begin * xs.strides[s->axis];
+    ys.data = (char *)ys.data + begin * ys.strides[s->axis];
+    xs.shape[s->axis] = ys.shape[s->axis] = end - begin;
+    return simdops_hardmax_run(s->kt, &xs, &ys, s->reduced);
+}
+
+/* A slice of the contiguous axis spans at least this many bytes of each row
+ * (or a grain, if smaller): narrower column blocks waste the prefetcher. */
+enum { MIN_ROW_SEGMENT = 4096 };
+
+int simdops_hardmax_threaded(const simdops_kernel_table *kt, const simdops_tensor *x,
+                             const simdops_tensor *y, const int *reduced)
+{
+    slices s = {kt, x, y, reduced, -1};
+    int64_t es = (int64_t)simdops_dtype_size(x->dtype), n = 1, bytes = simdops_grain_bytes();
+    int64_t grain, segment = bytes < MIN_ROW_SEGMENT ? bytes : MIN_ROW_SEGMENT;
+    for (int d = 0; d < x->ndim; d++)
+        n *= x->shape[d];
+    if (simdops_get_num_threads() == 1 || n * es * 2 < 2 * bytes)
+        return simdops_hardmax_run(kt, x, y, reduced);
+    /* the longest kept axis (the outermost of equals) gives the most even split */
+    for (int d = 0; d < x->ndim; d++)
+        if (!reduced[d] && (s.axis < 0 || x->shape[d] > x->shape[s.axis]))
+            s.axis = d;
+    if (s.axis < 0 || x->shape[s.axis] < 2)
+        return simdops_hardmax_run(kt, x, y, reduced);
+    grain = bytes / (n / x->shape[s.axis] * es * 2) + 1;
+    if (x->strides[s.axis] == es && grain < segment / es)
+        grain = segment / es;
+    return simdops_parallel_for(x->shape[s.axis], grain, run_slices, &s);
 }

@@ -1,9 +1,18 @@
 #include "strided.h"
 
+#include "gather.h"
+#include "threadpool.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-enum { CHUNK = 256 };
+/* Elements per gather/scatter chunk: the buffers stay in L1 while a kernel
+ * call per chunk amortises its setup. */
+enum { CHUNK = 512 };
+
+/* Work items of the parallel split are runs of QUANTUM elements, so chunk
+ * borders fall on whole cache lines of a contiguous output. */
+enum { QUANTUM = 64 };
 
 int64_t simdops_numel(const simdops_tensor *t)
 {
@@ -13,105 +22,167 @@ int64_t simdops_numel(const simdops_tensor *t)
     return n;
 }
 
-static void copy_elements(char *dst, int64_t dst_stride, const char *src, int64_t src_stride,
-                          size_t n, size_t esize)
-{
-    for (size_t i = 0; i < n; i++, dst += dst_stride, src += src_stride) {
-        switch (esize) {
-        case 1: *dst = *src; break;
-        case 2: memcpy(dst, src, 2); break;
-        case 4: memcpy(dst, src, 4); break;
-        default: memcpy(dst, src, 8); break;
-        }
-    }
-}
-
-/* One row of n elements with byte strides sx/sy. Kernels get unit-stride,
- * element-aligned pointers; anything else goes through aligned chunk
- * buffers (a misaligned float* is undefined behaviour in the scalar tier). */
+/* One row of n elements with byte strides sx/sy; k0 is the index of its first
+ * element along the last axis. Kernels get unit-stride, element-aligned
+ * pointers; anything else goes through aligned chunk buffers (a misaligned
+ * float* is undefined behaviour in the scalar tier). */
 static void run_row(const char *x, char *y, size_t n, int64_t sx, int64_t sy, size_t ex,
-                    size_t ey, simdops_row_fn row, const void *ctx)
+                    size_t ey, size_t k0, simdops_row_fn row, const void *ctx)
 {
     uint64_t xbuf[CHUNK], ybuf[CHUNK];
     int direct_x = sx == (int64_t)ex && (uintptr_t)x % ex == 0;
     int direct_y = sy == (int64_t)ey && (uintptr_t)y % ey == 0;
     if (direct_x && direct_y) {
-        row(x, y, n, 0, ctx);
+        row(x, y, n, k0, ctx);
         return;
     }
-    for (size_t k0 = 0; k0 < n; k0 += CHUNK) {
-        size_t m = n - k0 < CHUNK ? n - k0 : CHUNK;
-        const char *xs = x + (int64_t)k0 * sx;
-        char *ys = y + (int64_t)k0 * sy;
+    for (size_t k = 0; k < n; k += CHUNK) {
+        size_t m = n - k < CHUNK ? n - k : CHUNK;
+        const char *xs = x + (int64_t)k * sx;
+        char *ys = y + (int64_t)k * sy;
         const void *xin = xs;
         void *yout = ys;
         if (!direct_x) {
-            copy_elements((char *)xbuf, (int64_t)ex, xs, sx, m, ex);
+            simdops_copy_elements((char *)xbuf, (int64_t)ex, xs, sx, m, ex);
             xin = xbuf;
         }
         if (!direct_y)
             yout = ybuf;
-        row(xin, yout, m, k0, ctx);
+        row(xin, yout, m, k0 + k, ctx);
         if (!direct_y)
-            copy_elements(ys, sy, (const char *)ybuf, (int64_t)ey, m, ey);
+            simdops_copy_elements(ys, sy, (const char *)ybuf, (int64_t)ey, m, ey);
     }
+}
+
+/* x and y as at most ndim coalesced dimensions; the last one is the row. */
+typedef struct plan {
+    int nd;
+    int64_t shape[SIMDOPS_MAX_DIMS + 1], sx[SIMDOPS_MAX_DIMS + 1], sy[SIMDOPS_MAX_DIMS + 1];
+    const char *x;
+    char *y;
+    size_t ex, ey;
+    simdops_row_fn row;
+    const void *ctx;
+} plan;
+
+static void make_plan(plan *p, const simdops_tensor *x, const simdops_tensor *y,
+                      int keep_last_axis)
+{
+    int last = x->ndim - 1, end = keep_last_axis ? last : x->ndim;
+    int nd = 0;
+    p->x = (const char *)x->data;
+    p->y = (char *)y->data;
+    for (int d = 0; d < x->ndim; d++) {
+        int64_t s = x->shape[d], tx = x->strides[d], ty = y->strides[d];
+        if (s == 1)
+            continue;
+        /* An axis both walk backwards is walked forwards instead: each element
+         * is computed on its own, so the order is free, and reversed views
+         * (out=b[::-1] for b[::-1]) become contiguous. Not the kept last axis:
+         * its index is the channel. */
+        if (tx < 0 && ty < 0 && d < end) {
+            p->x += (s - 1) * tx;
+            p->y += (s - 1) * ty;
+            tx = -tx;
+            ty = -ty;
+        }
+        if (nd > 0 && d < end && p->sx[nd - 1] == tx * s && p->sy[nd - 1] == ty * s) {
+            p->shape[nd - 1] *= s;
+            p->sx[nd - 1] = tx;
+            p->sy[nd - 1] = ty;
+            continue;
+        }
+        p->shape[nd] = s;
+        p->sx[nd] = tx;
+        p->sy[nd] = ty;
+        nd++;
+    }
+    if (keep_last_axis && last >= 0 && x->shape[last] == 1) {
+        p->shape[nd] = 1; /* keep the (size-1) channel axis as the row */
+        p->sx[nd] = x->strides[last];
+        p->sy[nd] = y->strides[last];
+        nd++;
+    }
+    if (nd == 0) {
+        p->shape[0] = 1;
+        p->sx[0] = (int64_t)p->ex;
+        p->sy[0] = (int64_t)p->ey;
+        nd = 1;
+    }
+    p->nd = nd;
+}
+
+/* Elements [begin, end) of the plan in row-major order. */
+static void run_elements(const plan *p, int64_t begin, int64_t end)
+{
+    int nd = p->nd;
+    int64_t len = p->shape[nd - 1], col = begin % len, rest = begin / len;
+    int64_t idx[SIMDOPS_MAX_DIMS + 1];
+    const char *px = p->x;
+    char *py = p->y;
+    for (int d = nd - 2; d >= 0; d--) {
+        idx[d] = rest % p->shape[d];
+        rest /= p->shape[d];
+        px += idx[d] * p->sx[d];
+        py += idx[d] * p->sy[d];
+    }
+    for (;;) {
+        int64_t m = len - col < end - begin ? len - col : end - begin;
+        int d;
+        run_row(px + col * p->sx[nd - 1], py + col * p->sy[nd - 1], (size_t)m, p->sx[nd - 1],
+                p->sy[nd - 1], p->ex, p->ey, (size_t)col, p->row, p->ctx);
+        begin += m;
+        if (begin >= end)
+            return;
+        col = 0;
+        for (d = nd - 2; d >= 0; d--) {
+            px += p->sx[d];
+            py += p->sy[d];
+            if (++idx[d] < p->shape[d])
+                break;
+            px -= p->sx[d] * p->shape[d];
+            py -= p->sy[d] * p->shape[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+typedef struct split {
+    const plan *p;
+    int64_t n;
+} split;
+
+static int run_quanta(void *ctx, int64_t begin, int64_t end)
+{
+    const split *s = (const split *)ctx;
+    int64_t e = end * QUANTUM;
+    run_elements(s->p, begin * QUANTUM, e < s->n ? e : s->n);
+    return SIMDOPS_OK;
 }
 
 void simdops_elementwise(const simdops_tensor *x, const simdops_tensor *y, int keep_last_axis,
                          simdops_row_fn row, const void *ctx)
 {
-    size_t ex = simdops_dtype_size(x->dtype), ey = simdops_dtype_size(y->dtype);
-    int64_t shape[SIMDOPS_MAX_DIMS + 1], sx[SIMDOPS_MAX_DIMS + 1], sy[SIMDOPS_MAX_DIMS + 1];
-    int64_t idx[SIMDOPS_MAX_DIMS + 1];
-    int nd = 0, last = x->ndim - 1, end = keep_last_axis ? last : x->ndim;
-    const char *px = (const char *)x->data;
-    char *py = (char *)y->data;
-
-    if (simdops_numel(x) == 0)
+    plan p;
+    split s;
+    int64_t bytes_per_element, grain;
+    s.n = simdops_numel(x);
+    if (s.n == 0)
         return;
-    for (int d = 0; d < end; d++) {
-        int64_t s = x->shape[d];
-        if (s == 1)
-            continue;
-        if (nd > 0 && sx[nd - 1] == x->strides[d] * s && sy[nd - 1] == y->strides[d] * s) {
-            shape[nd - 1] *= s;
-            sx[nd - 1] = x->strides[d];
-            sy[nd - 1] = y->strides[d];
-            continue;
-        }
-        shape[nd] = s;
-        sx[nd] = x->strides[d];
-        sy[nd] = y->strides[d];
-        nd++;
+    p.ex = simdops_dtype_size(x->dtype);
+    p.ey = simdops_dtype_size(y->dtype);
+    p.row = row;
+    p.ctx = ctx;
+    make_plan(&p, x, y, keep_last_axis);
+    bytes_per_element = (int64_t)(p.ex + p.ey);
+    grain = simdops_grain_bytes();
+    if (simdops_get_num_threads() == 1 || s.n * bytes_per_element < 2 * grain) {
+        run_elements(&p, 0, s.n);
+        return;
     }
-    if (keep_last_axis && last >= 0) {
-        shape[nd] = x->shape[last];
-        sx[nd] = x->strides[last];
-        sy[nd] = y->strides[last];
-        nd++;
-    }
-    if (nd == 0) {
-        shape[0] = 1;
-        sx[0] = (int64_t)ex;
-        sy[0] = (int64_t)ey;
-        nd = 1;
-    }
-    memset(idx, 0, sizeof(idx));
-    for (;;) {
-        int d;
-        run_row(px, py, (size_t)shape[nd - 1], sx[nd - 1], sy[nd - 1], ex, ey, row, ctx);
-        for (d = nd - 2; d >= 0; d--) {
-            px += sx[d];
-            py += sy[d];
-            if (++idx[d] < shape[d])
-                break;
-            px -= sx[d] * shape[d];
-            py -= sy[d] * shape[d];
-            idx[d] = 0;
-        }
-        if (d < 0)
-            break;
-    }
+    s.p = &p;
+    simdops_parallel_for((s.n + QUANTUM - 1) / QUANTUM, grain / (bytes_per_element * QUANTUM),
+                         run_quanta, &s);
 }
 
 void simdops_byte_span(const simdops_tensor *t, int64_t *lo, int64_t *hi)

@@ -35,7 +35,7 @@ isa_flags() {
     esac
 }
 
-BASE=(-O2 -g -Wall -ffp-contract=off -fno-fast-math -fvisibility=hidden
+BASE=(-O2 -g -Wall -ffp-contract=off -fno-fast-math -fvisibility=hidden -pthread
       -I"$CSRC/include" -I"$CSRC")
 # clang (as setup.py): keep FP ops exact for signaling NaNs (see setup.py)
 if $CC --version 2>/dev/null | grep -q clang; then
@@ -48,7 +48,7 @@ rm -f "$OUT"/obj/*.o "$OUT/harness"
 SRCS=()
 ISAS=()
 for f in api.c api_requant.c api_1d.c checks.c params.c dtype.c error.c strided.c hardmax_driver.c \
-    dispatch.c cpu.c; do
+    dispatch.c cpu.c threadpool.c gather.c; do
     SRCS+=("$CSRC/$f")
     ISAS+=("")
 done
@@ -59,8 +59,8 @@ for isa in scalar sse2 sse41 avx2 neon; do
         ISAS+=("$isa")
     done
 done
-SRCS+=("$HERE/test_kernels.c" "$HERE/test_api.c")
-ISAS+=("" "")
+SRCS+=("$HERE/test_kernels.c" "$HERE/test_api.c" "$HERE/test_threadpool.c")
+ISAS+=("" "" "")
 
 pids=()
 objs=()

@@ -1140,6 +1140,8 @@ static void check_scalar_table(void)
     }
 }
 
+void test_threadpool(long *pass, long *fail); /* test_threadpool.c */
+
 int main(int argc, char **argv)
 {
     uint64_t seed = 0x5eed5eedull;
@@ -1245,6 +1247,7 @@ int main(int argc, char **argv)
         fail_head(&t, "tier did not run", 0, 0, 0);
         printf("\n");
     }
+    test_threadpool(&g_pass, &g_fail);
     printf("%ld passed, %ld failed\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }

@@ -4,14 +4,15 @@ import os as _os
 
 from simdops import _core
 from simdops._core import _C_API  # the C API capsule (simdops/simdops_capi.h)
-from simdops._core import (clip, hardmax, quantize_down_int32, quantize_down_int32_to_uint8,
-                           shrink)
+from simdops._core import (clip, get_num_threads, hardmax, quantize_down_int32,
+                           quantize_down_int32_to_uint8, set_num_threads, shrink)
 from simdops._quantize import quantize_multiplier
 
 __version__ = "0.1.0"
 __all__ = [
     "clip", "shrink", "hardmax", "quantize_down_int32_to_uint8", "quantize_down_int32",
     "quantize_multiplier", "isa", "available_isas", "use_isa", "get_include",
+    "set_num_threads", "get_num_threads",
 ]
 
 
@@ -64,4 +65,25 @@ def _select_isa_from_environment():
     _core.set_process_isa(name)
 
 
+def _threads_from_environment():
+    value = _os.environ.get("SIMDOPS_NUM_THREADS", "").strip()
+    if not value:
+        return
+    try:
+        set_num_threads(int(value))
+    except ValueError as e:
+        raise ImportError(f"SIMDOPS_NUM_THREADS={value!r}: {e}") from None
+
+
+def _register_with_threadpoolctl():
+    """threadpoolctl, when installed, sees and limits simdops' threads."""
+    try:
+        from simdops import _threadpoolctl
+    except ImportError:
+        return
+    _threadpoolctl.register()
+
+
 _select_isa_from_environment()
+_threads_from_environment()
+_register_with_threadpoolctl()

@@ -166,3 +166,12 @@ cdef extern from "internal.h" nogil:
     const char *simdops_tier_name(int i)
     int simdops_kernel_origin(int tier, int entry, int slot)
     void simdops_init()
+
+cdef extern from "threadpool.h" nogil:
+    int SIMDOPS_MAX_THREADS
+    int simdops_set_num_threads(int n)
+    int simdops_get_num_threads()
+    int simdops_threads_supported()
+    int64_t simdops_grain_bytes()
+    int64_t simdops_set_grain_bytes(int64_t bytes)
+    int64_t simdops_pool_jobs()
