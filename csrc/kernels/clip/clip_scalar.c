@@ -2,6 +2,15 @@
  * SSE's minps/maxps so that a NaN x passes through unchanged (SPEC §3). */
 #include "../../internal.h"
 #include "../../fp16.h"
+#include "../stream_store.h"
+
+/* Here because clip_scalar.c is in every build; see stream_store.h. */
+/* 20 MiB: glibc's memcpy streams from about 3/4 of the shared cache per
+ * thread (19.9 MB on the 48 MB-L3 CI machine). */
+#ifndef SIMDOPS_STREAM_THRESHOLD /* -DSIMDOPS_STREAM_THRESHOLD=0 tests the streaming paths */
+#define SIMDOPS_STREAM_THRESHOLD ((size_t)20 << 20)
+#endif
+size_t simdops_stream_threshold = SIMDOPS_STREAM_THRESHOLD;
 
 #define CLIP_INT_KERNEL(T, field, name)                                              \
     static void name(const void *xv, void *yv, size_t n, const simdops_clip_params *p) \
