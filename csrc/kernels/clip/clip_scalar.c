@@ -8,7 +8,7 @@
 /* 20 MiB: glibc's memcpy streams from about 3/4 of the shared cache per
  * thread (19.9 MB on the 48 MB-L3 CI machine). */
 #ifndef SIMDOPS_STREAM_THRESHOLD /* -DSIMDOPS_STREAM_THRESHOLD=0 tests the streaming paths */
-#define SIMDOPS_STREAM_THRESHOLD ((size_t)20 << 20)
+#define SIMDOPS_STREAM_THRESHOLD ((size_t)12 << 20)
 #endif
 size_t simdops_stream_threshold = SIMDOPS_STREAM_THRESHOLD;
 
