@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../fp16.h"
+#include "stream_store.h"
 
 #define SIMDOPS_MXCSR_DAZ 0x0040u /* denormals-are-zero, bit 6 of MXCSR */
 
@@ -29,12 +30,6 @@ static inline void simdops_avx2_store_part(void *p, __m256i v, size_t nbytes)
     _mm256_storeu_si256((__m256i *)buf, v);
     memcpy(p, buf, nbytes);
 }
-
-/* Rows of at least simdops_stream_threshold bytes are written with
- * non-temporal stores: beyond the last-level cache a normal store first reads
- * the line it overwrites (write-allocate), so the row moves 3x its size
- * through memory instead of 2x. Set from stream_store.h. */
-#include "stream_store.h"
 
 /* Four vectors at x + i: all loaded, mapped, then stored with STORE. */
 #define SIMDOPS_AVX2_MAP4(sx_, sy_, i_, STORE, FN, ...)                                  \
