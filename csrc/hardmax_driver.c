@@ -9,6 +9,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/stream_store.h"
+
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define HM_STREAM_ZERO 1 /* SSE2 is baseline here: no ISA flag needed */
+#else
+#define HM_STREAM_ZERO 0
+#endif
+
+/* nb zero bytes at y. With stream set (outputs past simdops_stream_threshold)
+ * the aligned middle is written with non-temporal stores: beyond the cache a
+ * memset first reads every line it overwrites, which makes hardmax move
+ * 1.5x the bytes of a copy. The caller fences (simdops_hardmax_run's end). */
+static void zero_bytes(char *y, size_t nb, int stream)
+{
+#if HM_STREAM_ZERO
+    if (stream && nb >= 256) {
+        size_t head = (size_t)(0u - (uintptr_t)y) & 15u, i;
+        const __m128i z = _mm_setzero_si128();
+        memset(y, 0, head);
+        for (i = head; i + 64 <= nb; i += 64) {
+            _mm_stream_si128((__m128i *)(y + i), z);
+            _mm_stream_si128((__m128i *)(y + i + 16), z);
+            _mm_stream_si128((__m128i *)(y + i + 32), z);
+            _mm_stream_si128((__m128i *)(y + i + 48), z);
+        }
+        memset(y + i, 0, nb - i);
+        return;
+    }
+#else
+    (void)stream;
+#endif
+    memset(y, 0, nb);
+}
+
+static void stream_fence(int stream)
+{
+#if HM_STREAM_ZERO
+    if (stream)
+        _mm_sfence();
+#else
+    (void)stream;
+#endif
+}
+
 typedef struct dims {
     int n;
     int64_t shape[SIMDOPS_MAX_DIMS], sx[SIMDOPS_MAX_DIMS], sy[SIMDOPS_MAX_DIMS];
@@ -81,12 +126,12 @@ static int64_t y_offset(const dims *r, int64_t at)
 }
 
 /* Zeros over the reduced dims of one group, then the one at linear index at. */
-static void write_group(char *y, const dims *r, int64_t at, simdops_dtype dtype)
+static void write_group(char *y, const dims *r, int64_t at, simdops_dtype dtype, int stream)
 {
     int64_t idx[SIMDOPS_MAX_DIMS] = {0}, ox = 0, oy = 0;
     size_t es = simdops_dtype_size(dtype);
     if (r->n == 1 && r->sy[0] == (int64_t)es)
-        memset(y, 0, (size_t)r->shape[0] * es); /* 0.0 is all-zero bits in every float type */
+        zero_bytes(y, (size_t)r->shape[0] * es, stream); /* 0.0: all-zero bits in every float type */
     else
         do
             put01(y + oy, dtype, 0);
@@ -94,40 +139,73 @@ static void write_group(char *y, const dims *r, int64_t at, simdops_dtype dtype)
     put01(y + y_offset(r, at), dtype, 1);
 }
 
-/* Columns processed together in the vertical scan. */
-enum { COL_BLOCK = 512 };
+/* Columns processed together in the vertical scan: up to 16 KiB of best
+ * values (a float32 row of 4096), so that each reduced row is read as one long
+ * contiguous run (the hardware prefetcher's best case) while best stays in L1.
+ * Narrow blocks keep their scratch on the stack. */
+enum { VERTICAL_BLOCK_BYTES = 16384, VERTICAL_STACK_COLS = 512 };
+
+/* Zeros over cb columns of one reduced row. */
+static void zero_row(char *y, size_t cb, int64_t col_sy, simdops_dtype dtype, int stream)
+{
+    size_t es = simdops_dtype_size(dtype);
+    if (col_sy == (int64_t)es)
+        zero_bytes(y, cb * es, stream);
+    else
+        for (size_t j = 0; j < cb; j++)
+            put01(y + (int64_t)j * col_sy, dtype, 0);
+}
 
 /* Reduced axes strided, kept inner axis contiguous: compare whole rows. */
-static void vertical(const simdops_kernel_table *kt, const simdops_tensor *x,
-                     const simdops_tensor *y, const dims *outer, const dims *r, int64_t cols,
-                     int64_t col_sy)
+static int vertical(const simdops_kernel_table *kt, const simdops_tensor *x,
+                    const simdops_tensor *y, const dims *outer, const dims *r, int64_t cols,
+                    int64_t col_sy, int stream)
 {
     size_t es = simdops_dtype_size(x->dtype);
-    uint64_t best[COL_BLOCK];
-    int64_t best_index[COL_BLOCK];
+    size_t block = VERTICAL_BLOCK_BYTES / es;
+    uint64_t stack_best[VERTICAL_STACK_COLS];
+    int64_t stack_index[VERTICAL_STACK_COLS];
+    void *best = stack_best;
+    int64_t *best_index = stack_index;
     int64_t oidx[SIMDOPS_MAX_DIMS] = {0}, gx = 0, gy = 0;
+    if ((int64_t)block > cols)
+        block = (size_t)cols;
+    if (block > VERTICAL_STACK_COLS) {
+        best = malloc(block * es);
+        best_index = (int64_t *)malloc(block * sizeof(int64_t));
+        if (!best || !best_index) {
+            free(best);
+            free(best_index);
+            return SIMDOPS_E_NOMEM;
+        }
+    }
     do {
-        for (int64_t j0 = 0; j0 < cols; j0 += COL_BLOCK) {
-            size_t cb = (size_t)(cols - j0 < COL_BLOCK ? cols - j0 : COL_BLOCK);
+        for (int64_t j0 = 0; j0 < cols; j0 += (int64_t)block) {
+            size_t cb = (size_t)(cols - j0 < (int64_t)block ? cols - j0 : (int64_t)block);
             const char *xb = (const char *)x->data + gx + j0 * (int64_t)es;
             char *yb = (char *)y->data + gy + j0 * col_sy;
             int64_t ridx[SIMDOPS_MAX_DIMS] = {0}, rx = 0, ry = 0, row = 0;
+            int64_t prev_ry = 0;
             memcpy(best, xb, cb * es);
             memset(best_index, 0, cb * sizeof(int64_t));
-            while (dims_next(r, ridx, &rx, &ry))
+            /* Each reduced row is zeroed in y as soon as it has been read: best
+             * holds what the scan still needs, so this is safe in place, and the
+             * writes overlap the reads as in a copy instead of following them. */
+            while (dims_next(r, ridx, &rx, &ry)) {
                 kt->argmax_cols[x->dtype](xb + rx, cb, ++row, best, best_index);
-            /* zero every reduced row of this column block, then place the ones */
-            do {
-                if (col_sy == (int64_t)es)
-                    memset(yb + ry, 0, cb * es);
-                else
-                    for (size_t j = 0; j < cb; j++)
-                        put01(yb + ry + (int64_t)j * col_sy, x->dtype, 0);
-            } while (dims_next(r, ridx, &rx, &ry));
+                zero_row(yb + prev_ry, cb, col_sy, x->dtype, stream);
+                prev_ry = ry;
+            }
+            zero_row(yb + prev_ry, cb, col_sy, x->dtype, stream);
             for (size_t j = 0; j < cb; j++)
                 put01(yb + y_offset(r, best_index[j]) + (int64_t)j * col_sy, x->dtype, 1);
         }
     } while (dims_next(outer, oidx, &gx, &gy));
+    if (best != (void *)stack_best) {
+        free(best);
+        free(best_index);
+    }
+    return SIMDOPS_OK;
 }
 
 int simdops_hardmax_run(const simdops_kernel_table *kt, const simdops_tensor *x,
@@ -136,20 +214,23 @@ int simdops_hardmax_run(const simdops_kernel_table *kt, const simdops_tensor *x,
     dims kept = {0}, r = {0};
     size_t es = simdops_dtype_size(x->dtype);
     int64_t nr;
+    int s, stream;
     for (int d = 0; d < x->ndim; d++)
         if (x->shape[d] == 0)
             return SIMDOPS_OK;
     for (int d = 0; d < x->ndim; d++)
         push_dim(reduced[d] ? &r : &kept, x, y, d);
     nr = dims_count(&r);
+    stream = (size_t)(nr * dims_count(&kept)) * es >= simdops_stream_threshold;
 
     /* Kept inner axis contiguous in both, reduced axes not: vertical scan. */
     if (kept.n > 0 && kept.sx[kept.n - 1] == (int64_t)es && r.n > 0 &&
         !(r.n == 1 && r.sx[0] == (int64_t)es)) {
         dims outer = kept;
         outer.n--;
-        vertical(kt, x, y, &outer, &r, kept.shape[kept.n - 1], kept.sy[kept.n - 1]);
-        return SIMDOPS_OK;
+        s = vertical(kt, x, y, &outer, &r, kept.shape[kept.n - 1], kept.sy[kept.n - 1], stream);
+        stream_fence(stream);
+        return s;
     }
     {
         /* One reduced row per group, read in place or gathered. */
@@ -174,10 +255,11 @@ int simdops_hardmax_run(const simdops_kernel_table *kt, const simdops_tensor *x,
                 xg = row;
             }
             at = kt->argmax_row[x->dtype](xg, (size_t)nr);
-            write_group((char *)y->data + gy, &r, (int64_t)at, x->dtype);
+            write_group((char *)y->data + gy, &r, (int64_t)at, x->dtype, stream);
         } while (dims_next(&kept, kidx, &gx, &gy));
         free(row);
     }
+    stream_fence(stream);
     return SIMDOPS_OK;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../fp16.h"
+#include "stream_store.h"
 
 #define SIMDOPS_MXCSR_DAZ 0x0040u /* denormals-are-zero, bit 6 of MXCSR */
 
@@ -30,11 +31,29 @@ static inline void simdops_avx2_store_part(void *p, __m256i v, size_t nbytes)
     memcpy(p, buf, nbytes);
 }
 
+/* Four vectors at x + i: all loaded, mapped, then stored with STORE. */
+#define SIMDOPS_AVX2_MAP4(sx_, sy_, i_, STORE, FN, ...)                                  \
+    do {                                                                                \
+        __m256i a_ = _mm256_loadu_si256((const __m256i *)(sx_ + i_));                   \
+        __m256i b_ = _mm256_loadu_si256((const __m256i *)(sx_ + i_ + 32));              \
+        __m256i c_ = _mm256_loadu_si256((const __m256i *)(sx_ + i_ + 64));              \
+        __m256i d_ = _mm256_loadu_si256((const __m256i *)(sx_ + i_ + 96));              \
+        a_ = FN(a_, __VA_ARGS__);                                                       \
+        b_ = FN(b_, __VA_ARGS__);                                                       \
+        c_ = FN(c_, __VA_ARGS__);                                                       \
+        d_ = FN(d_, __VA_ARGS__);                                                       \
+        STORE((__m256i *)(sy_ + i_), a_);                                               \
+        STORE((__m256i *)(sy_ + i_ + 32), b_);                                          \
+        STORE((__m256i *)(sy_ + i_ + 64), c_);                                          \
+        STORE((__m256i *)(sy_ + i_ + 96), d_);                                          \
+    } while (0)
+
 /* y[0..nbytes) = FN(x) for a lane-wise FN(__m256i v, ...) -> __m256i on rows
  * of esize-byte elements. Long rows first run a short head so that the stores
  * are 32-byte aligned (numpy's large buffers sit 16 bytes past a page, and
  * split-line stores cost more than the arithmetic). Four vectors are loaded
- * before any is stored, so y == x is safe; the tail goes through a buffer. */
+ * before any is stored, so y == x is safe; the tail goes through a buffer.
+ * Rows past the stream threshold (not in place) use non-temporal stores. */
 #define SIMDOPS_AVX2_MAP(xv, yv, nbytes, esize, FN, ...)                                 \
     do {                                                                                \
         const unsigned char *sx_ = (const unsigned char *)(xv);                        \
@@ -47,21 +66,15 @@ static inline void simdops_avx2_store_part(void *p, __m256i v, size_t nbytes)
                 simdops_avx2_store_part(sy_, FN(simdops_avx2_load_part(sx_, h_), __VA_ARGS__), h_); \
                 i_ = h_;                                                                \
             }                                                                           \
+            if (nb_ >= simdops_stream_threshold && ((uintptr_t)(sy_ + i_) & 31u) == 0 && \
+                (const void *)sx_ != (const void *)sy_) {                               \
+                for (; i_ + 128 <= nb_; i_ += 128)                                      \
+                    SIMDOPS_AVX2_MAP4(sx_, sy_, i_, _mm256_stream_si256, FN, __VA_ARGS__); \
+                _mm_sfence();                                                           \
+            }                                                                           \
         }                                                                               \
-        for (; i_ + 128 <= nb_; i_ += 128) {                                            \
-            __m256i a_ = _mm256_loadu_si256((const __m256i *)(sx_ + i_));               \
-            __m256i b_ = _mm256_loadu_si256((const __m256i *)(sx_ + i_ + 32));          \
-            __m256i c_ = _mm256_loadu_si256((const __m256i *)(sx_ + i_ + 64));          \
-            __m256i d_ = _mm256_loadu_si256((const __m256i *)(sx_ + i_ + 96));          \
-            a_ = FN(a_, __VA_ARGS__);                                                   \
-            b_ = FN(b_, __VA_ARGS__);                                                   \
-            c_ = FN(c_, __VA_ARGS__);                                                   \
-            d_ = FN(d_, __VA_ARGS__);                                                   \
-            _mm256_storeu_si256((__m256i *)(sy_ + i_), a_);                             \
-            _mm256_storeu_si256((__m256i *)(sy_ + i_ + 32), b_);                        \
-            _mm256_storeu_si256((__m256i *)(sy_ + i_ + 64), c_);                        \
-            _mm256_storeu_si256((__m256i *)(sy_ + i_ + 96), d_);                        \
-        }                                                                               \
+        for (; i_ + 128 <= nb_; i_ += 128)                                              \
+            SIMDOPS_AVX2_MAP4(sx_, sy_, i_, _mm256_storeu_si256, FN, __VA_ARGS__);      \
         for (; i_ + 32 <= nb_; i_ += 32)                                                \
             _mm256_storeu_si256((__m256i *)(sy_ + i_),                                  \
                                 FN(_mm256_loadu_si256((const __m256i *)(sx_ + i_)), __VA_ARGS__)); \

@@ -36,6 +36,18 @@
 #define HM_SSE41 0
 #endif
 
+/* The row scan prefetches HM_PF_BYTES ahead, a chunk's lines per chunk: rows
+ * too large for L2 arrive from L3 or memory, and the loop otherwise stalls on
+ * each chunk's first load (past the row's end it touches the next row, which
+ * the driver scans next). */
+#define HM_PF_BYTES 1536
+#define HM_PREFETCH(q, bytes)                                                               \
+    do {                                                                                    \
+        const char *q_ = (const char *)(q);                                                 \
+        for (size_t k_ = 0; k_ < (bytes); k_ += 64)                                         \
+            _mm_prefetch(q_ + k_, _MM_HINT_T0);                                             \
+    } while (0)
+
 static inline unsigned hm_ctz(unsigned m)
 {
 #if defined(_MSC_VER) && !defined(__clang__)
@@ -227,6 +239,7 @@ static inline void hm_f16s_cols(const uint16_t *row, size_t cols, int64_t r, uin
                               P##_TRIG(P##_LOAD(p + 5 * P##_W), rv));                       \
             P##_V t3 = P##_OR(P##_TRIG(P##_LOAD(p + 6 * P##_W), rv),                        \
                               P##_TRIG(P##_LOAD(p + 7 * P##_W), rv));                       \
+            HM_PREFETCH((const char *)p + HM_PF_BYTES, ch * sizeof(T));                     \
             if (P##_BITS(P##_OR(P##_OR(t0, t1), P##_OR(t2, t3))) &&                         \
                 P##_take(x, s, s + ch, &rv, &bs, &be, &at))                                 \
                 return at;                                                                  \
@@ -273,6 +286,7 @@ static inline void hm_f16s_cols(const uint16_t *row, size_t cols, int64_t r, uin
             P##_V v3 = P##_LOAD(row + j + 3 * P##_W), b3 = P##_LOAD(best + j + 3 * P##_W);  \
             P##_V m0 = P##_BEATS(v0, b0), m1 = P##_BEATS(v1, b1);                           \
             P##_V m2 = P##_BEATS(v2, b2), m3 = P##_BEATS(v3, b3);                           \
+            HM_PREFETCH((const char *)(row + j) + HM_PF_BYTES, 4 * P##_W * sizeof(T));       \
             if (P##_BITS(P##_OR(P##_OR(m0, m1), P##_OR(m2, m3)))) {                         \
                 P##_upd(best + j, bi + j, v0, b0, m0, rv);                                  \
                 P##_upd(best + j + P##_W, bi + j + P##_W, v1, b1, m1, rv);                  \

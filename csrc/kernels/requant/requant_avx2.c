@@ -14,14 +14,14 @@
 
 typedef struct rq_consts {
     __m256i mult, half, offset, off16, lo16, hi16, lo8, hi8;
-    __m128i ls, rs;
+    __m256i ls, rs; /* shift counts in every lane: vpsllvd/vpsrlvd are one uop, a count in xmm two */
 } rq_consts;
 
 RQ_INLINE void rq_consts_init(rq_consts *c, const simdops_requant_params *p)
 {
     c->mult = _mm256_set1_epi32(p->multiplier);
-    c->ls = _mm_cvtsi32_si128(p->left_shift);
-    c->rs = _mm_cvtsi32_si128(p->right_shift);
+    c->ls = _mm256_set1_epi32(p->left_shift);
+    c->rs = _mm256_set1_epi32(p->right_shift);
     c->half = _mm256_set1_epi32((int32_t)(((int64_t)1 << p->right_shift) >> 1));
     c->offset = _mm256_set1_epi32(p->offset);
     c->off16 = _mm256_set1_epi16((int16_t)p->offset); /* used only under RQ_F_OFF16 */
@@ -60,10 +60,10 @@ RQ_INLINE __m256i rq_vec(const int32_t *x, const int32_t *b, size_t k, const rq_
     if (f & RQ_F_BIAS)
         a = _mm256_add_epi32(a, rq_load(b, k));
     if (f & RQ_F_GENERAL)
-        a = _mm256_sll_epi32(a, c->ls);
+        a = _mm256_sllv_epi32(a, c->ls);
     ao = (f & RQ_F_ODDLOAD) ? rq_load(x, k + 1) : _mm256_srli_epi64(a, 32);
     q = rq_srdhm_avx2(a, ao, c->mult, c->mult, f & RQ_F_GENERAL);
-    u = _mm256_srl_epi32(_mm256_add_epi32(_mm256_abs_epi32(q), c->half), c->rs);
+    u = _mm256_srlv_epi32(_mm256_add_epi32(_mm256_abs_epi32(q), c->half), c->rs);
     u = _mm256_sign_epi32(u, q);
     return (f & RQ_F_OFF16) ? u : _mm256_add_epi32(u, c->offset);
 }
@@ -73,8 +73,8 @@ RQ_INLINE __m256i rq_pc_vec(const int32_t *x, const int32_t *b, const int32_t *m
 {
     const __m256i zero = _mm256_setzero_si256();
     __m256i a = rq_load(x, k), mv = rq_load(m, k), sv = rq_load(s, k), q, u;
-    __m256i ls = _mm256_max_epi32(_mm256_sub_epi32(zero, sv), zero);
     __m256i rs = _mm256_max_epi32(sv, zero);
+    __m256i ls = _mm256_sub_epi32(rs, sv); /* max(-s, 0) */
     __m256i half = _mm256_srli_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), rs), 1);
     if (f & RQ_F_BIAS)
         a = _mm256_add_epi32(a, rq_load(b, k));
@@ -150,6 +150,7 @@ RQ_INLINE void rq_store_i16(int16_t *y, __m256i v0, __m256i v1, __m256i v2, __m2
 RQ_AVX2_BLOCKS(uint8_t, u8)
 RQ_AVX2_BLOCKS(int8_t, i8)
 RQ_AVX2_BLOCKS(int16_t, i16)
+#include "requant_x86_skeleton.h"
 RQ_X86_TIER(avx2)
 
 #else

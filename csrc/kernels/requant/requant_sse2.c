@@ -95,6 +95,7 @@ RQ_INLINE void rq_store_i16(int16_t *y, __m128i v0, __m128i v1, __m128i v2, __m1
 RQ_SSE_BLOCKS(uint8_t, u8)
 RQ_SSE_BLOCKS(int8_t, i8)
 RQ_SSE_BLOCKS(int16_t, i16)
+#include "requant_x86_skeleton.h"
 RQ_X86_TIER(sse2)
 
 #else
