@@ -35,19 +35,22 @@ if [ ${#need[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-# ---- the recipe of the cached root (its hash is the cache key) --------------
+# ---- the recipes of the cached root and of its venv (hashes = cache keys) ----
 SUITE=bookworm
 PYVER=3.11
 DEB_PACKAGES=python3-venv,libpython$PYVER-dev
 MIRROR=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
-# the test extra of pyproject.toml (what the suite imports)
+# the wheel's dependencies and the test extra of pyproject.toml
 mapfile -t TEST_REQS < <(python3 -c '
 import tomllib
 with open("pyproject.toml", "rb") as f:
-    print("\n".join(tomllib.load(f)["project"]["optional-dependencies"]["test"]))')
-RECIPE="v1 $SUITE arm64 minbase $DEB_PACKAGES venv:/opt/venv ${TEST_REQS[*]}"
+    project = tomllib.load(f)["project"]
+print("\n".join(project["dependencies"] + project["optional-dependencies"]["test"]))')
+RECIPE="v1 $SUITE arm64 minbase $DEB_PACKAGES"
 KEY=$(printf '%s' "$RECIPE" | sha256sum | cut -c1-16)
+VENV_RECIPE="v1 ${TEST_REQS[*]}"
+VENV=/opt/venv-$(printf '%s' "$VENV_RECIPE" | sha256sum | cut -c1-12)
 CACHE=${SIMDOPS_CACHE:-/var/cache/simdops}
 ROOT=$CACHE/arm64-$SUITE-$KEY
 mkdir -p "$CACHE"
@@ -100,7 +103,7 @@ mount_in() { # source target [mount args...]
 in_root() { # root command...
     local root=$1
     shift
-    chroot "$root" /usr/bin/env -i PATH=/opt/venv/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 \
+    chroot "$root" /usr/bin/env -i PATH=$VENV/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 \
         PIP_CERT=/etc/ssl/host-ca.crt PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_PROGRESS_BAR=off "$@"
 }
 
@@ -116,12 +119,6 @@ make_root() {
         { tail -20 "$WORK/debootstrap2.log"; exit 1; }
     # pip in the root: the host's CA bundle (this network intercepts TLS) and DNS
     cp /etc/ssl/certs/ca-certificates.crt "$tmp/etc/ssl/host-ca.crt"
-    cp -L /etc/resolv.conf "$tmp/etc/resolv.conf"
-    step "venv in the root: ${TEST_REQS[*]}"
-    mount_in proc "$tmp/proc" -t proc
-    in_root "$tmp" python3 -m venv /opt/venv
-    in_root "$tmp" /opt/venv/bin/pip install -q "${TEST_REQS[@]}"
-    umount "$tmp/proc"
     echo "$RECIPE" >"$tmp/.simdops-recipe"
     mv "$tmp" "$ROOT"
 }
@@ -131,6 +128,17 @@ else
     make_root
 fi
 cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf"
+mount_in proc "$ROOT/proc" -t proc
+mount_in /dev "$ROOT/dev" --bind
+if [ -e "$ROOT$VENV/.simdops-recipe" ]; then
+    step "cached venv $VENV in the root"
+else
+    step "venv $VENV in the root: ${TEST_REQS[*]}"
+    rm -rf "${ROOT:?}$VENV"
+    in_root "$ROOT" python3 -m venv "$VENV"
+    in_root "$ROOT" "$VENV/bin/pip" install -q "${TEST_REQS[@]}"
+    echo "$VENV_RECIPE" >"$ROOT$VENV/.simdops-recipe"
+fi
 
 # ---- 2. cross-build the wheel ---------------------------------------------
 step "crossenv build of the aarch64 wheel"
@@ -185,8 +193,6 @@ fi
 
 # ---- 4. run it under qemu inside the root ------------------------------------
 step "install into the root and run under qemu"
-mount_in proc "$ROOT/proc" -t proc
-mount_in /dev "$ROOT/dev" --bind
 run_dir=$ROOT/tmp/simdops-run
 rm -rf "$run_dir"
 mkdir -p "$run_dir"
@@ -194,11 +200,11 @@ cp "$repaired" "$run_dir/"
 cp -r "$SRC/tests" "$run_dir/tests"
 cp "$SRC/pyproject.toml" "$run_dir/"  # pytest configuration (markers) only
 cleanup_root() {
-    in_root "$ROOT" /opt/venv/bin/pip uninstall -q -y simdops >/dev/null 2>&1 || true
+    in_root "$ROOT" "$VENV/bin/pip" uninstall -q -y simdops >/dev/null 2>&1 || true
     rm -rf "$run_dir"
 }
 trap 'cleanup_root; cleanup' EXIT
-in_root "$ROOT" /opt/venv/bin/pip install -q --no-deps --force-reinstall "/tmp/simdops-run/$tag"
+in_root "$ROOT" "$VENV/bin/pip" install -q --no-deps --force-reinstall "/tmp/simdops-run/$tag"
 
 info=$(in_root "$ROOT" sh -c 'cd /tmp && python -m simdops info')
 echo "$info"
