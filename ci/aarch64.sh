@@ -151,8 +151,9 @@ python3 -m venv "$WORK/tools"
 # shellcheck disable=SC1091
 (
     . "$WORK/cross/bin/activate"
-    build-pip install -q Cython setuptools wheel
-    cross-pip install -q setuptools wheel
+    # pyproject's SPDX licence needs setuptools >= 77 on both sides
+    build-pip install -q -U Cython "setuptools>=77" wheel
+    cross-pip install -q -U "setuptools>=77" wheel
     # a copy of the tree (tracked + untracked, not ignored), so no build/ lands in it
     mkdir "$WORK/src"
     git -C "$SRC" ls-files -z --cached --others --exclude-standard |
