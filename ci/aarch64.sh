@@ -174,7 +174,7 @@ step "auditwheel repair --strip"
 # --strip runs `strip`: the aarch64 one, first on PATH
 mkdir -p "$WORK/cross-strip"
 ln -sf "$(command -v aarch64-linux-gnu-strip)" "$WORK/cross-strip/strip"
-PATH=$WORK/cross-strip:$WORK/tools/bin:$PATH "$WORK/tools/bin/auditwheel" repair --strip --plat manylinux_2_17_aarch64 -w "$WORK/repaired" "$wheel" \
+PATH=$WORK/cross-strip:$WORK/tools/bin:$PATH "$WORK/tools/bin/auditwheel" repair --strip -w "$WORK/repaired" "$wheel" \
     >"$WORK/auditwheel.log" 2>&1 || { cat "$WORK/auditwheel.log"; exit 1; }
 repaired=$(ls "$WORK"/repaired/simdops-*.whl)
 "$WORK/tools/bin/auditwheel" show "$repaired" | tr '\n' ' ' | sed 's/  */ /g'
