@@ -1,80 +1,89 @@
 """Builds simdops._core from csrc/ and src/simdops/_core.pyx.
 
 ISA flags go on the ISA translation units only (csrc/kernels/*/<op>_<isa>.c):
-build_ext below compiles each ISA group with its own flags and links the
-objects into the one extension, so the wheel runs on any x86-64 / aarch64 CPU
-and runtime dispatch picks the tier.
+build_ext below compiles each kernel file with its ISA's flags from
+csrc/isa_flags.txt and links the objects into the one extension, so the wheel
+runs on any x86-64 / aarch64 CPU and runtime dispatch picks the tier. The
+target architecture is the compiler's (see isa_build.py), never the build
+host's, so cross builds (macOS arm64 -> x86_64, crossenv -> aarch64) get the
+right tiers. Every top-level csrc/*.c is part of the extension.
 """
 import glob
 import os
-import platform
 import shutil
 import subprocess
 import sys
+import sysconfig
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import isa_build  # noqa: E402  (next to this file; shipped in the sdist)
+
 CSRC = "csrc"
+isa_build.check_header_version(os.path.join(HERE, "pyproject.toml"),
+                               os.path.join(HERE, CSRC, "include", "simdops", "simdops.h"))
 MSVC = sys.platform == "win32"
-MACHINE = platform.machine().lower()
-X86 = MACHINE in ("x86_64", "amd64", "i386", "i686", "x86")
+COMMON_C = sorted(glob.glob(os.path.join(CSRC, "*.c")))
+KERNEL_C = sorted(glob.glob(os.path.join(CSRC, "kernels", "*", "*.c")))
+INCLUDE = [os.path.join(CSRC, "include"), CSRC]
 
-COMMON_C = [os.path.join(CSRC, f) for f in
-            ("api.c", "api_requant.c", "api_1d.c", "capi_table.c", "checks.c", "params.c",
-             "dtype.c", "error.c", "strided.c", "hardmax_driver.c", "dispatch.c", "cpu.c",
-             "threadpool.c", "gather.c")]
-ISAS = ("scalar", "sse2", "sse41", "avx2", "neon")
-
-
-def isa_flags(isa):
-    """Flags for one ISA group (only ever applied to that group's files)."""
-    if MSVC:
-        return {"avx2": ["/arch:AVX2"]}.get(isa, [])
-    if not X86:
-        return []  # NEON is baseline on aarch64; x86 files compile to "not compiled" stubs
-    return {"sse2": ["-msse2"], "sse41": ["-msse4.1"], "avx2": ["-mavx2", "-mf16c"]}.get(isa, [])
-
-
-def kernel_sources(isa):
-    return sorted(glob.glob(os.path.join(CSRC, "kernels", "*", f"*_{isa}.c")))
-
-
-BASE_FLAGS = ["/fp:strict"] if MSVC else ["-ffp-contract=off", "-fno-fast-math", "-fvisibility=hidden",
-                                          "-pthread"]
-LINK_FLAGS = [] if MSVC else ["-pthread"]  # the thread pool (csrc/threadpool.c)
+BASE_FLAGS = (["/fp:strict"] if MSVC else
+              ["-ffp-contract=off", "-fno-fast-math", "-fvisibility=hidden", "-pthread"])
 # LLVM treats a signaling NaN's quieting as unobservable and folds e.g.
 # select(nan, x, x - b) into x - select(nan, 0, b), which quiets it; strict
 # FP exception semantics forbid that, keeping every tier bit-exact.
 CLANG_FLAGS = ["-ffp-exception-behavior=strict"]
-INCLUDE = [os.path.join(CSRC, "include"), CSRC]
+LINK_FLAGS = [] if MSVC else ["-pthread"]  # the thread pool
 
 
-def is_clang(compiler):
-    cmd = getattr(compiler, "compiler_so", None)
-    if not cmd:
+def is_clang(command):
+    if not command:
         return False
     try:
-        out = subprocess.run([cmd[0], "--version"], capture_output=True, text=True, timeout=30)
+        out = subprocess.run([command[0], "--version"], capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.SubprocessError):
         return False
     return "clang" in out.stdout.lower()
 
 
+def no_debug_info(debug):
+    """Release builds carry no debug info (the wheel's _core is ~10x smaller):
+    -g0 last, unless this is a debug build or CFLAGS asks for -g."""
+    wants_g = any(f.startswith("-g") and f != "-g0" for f in os.environ.get("CFLAGS", "").split())
+    return [] if (MSVC or debug or wants_g) else ["-g0"]
+
+
 class BuildExt(build_ext):
+    def target(self):
+        """(architecture, compiler command) this build produces code for."""
+        command = getattr(self.compiler, "compiler_so", None)
+        probe = list(command or [])
+        archflags = os.environ.get("ARCHFLAGS", "")
+        if probe and sys.platform == "darwin" and "-arch" not in probe:
+            probe += archflags.split()  # what distutils adds to each macOS compile
+        macros = None if MSVC else isa_build.compiler_macros(probe)
+        default = getattr(self.compiler, "plat_name", None) or sysconfig.get_platform()
+        return isa_build.target_arch(macros, os.environ, default), command
+
     def build_extension(self, ext):
-        flags = BASE_FLAGS + (CLANG_FLAGS if not MSVC and is_clang(self.compiler) else [])
+        arch, command = self.target()
+        flags = BASE_FLAGS + (CLANG_FLAGS if not MSVC and is_clang(command) else [])
+        flags += no_debug_info(self.debug)
         ext.extra_compile_args = flags
-        ext.extra_link_args = LINK_FLAGS + list(ext.extra_link_args or [])
+        ext.extra_link_args = LINK_FLAGS + no_debug_info(self.debug)
+        table = isa_build.read_flag_table()
+        print(f"simdops: target architecture {arch}"
+              f"{' (MSVC)' if MSVC else ''}; ISA flags from {isa_build.FLAG_TABLE}")
         objects = []
-        for isa in ISAS:
-            srcs = kernel_sources(isa)
-            if srcs:
-                objects += self.compiler.compile(
-                    srcs, output_dir=self.build_temp, include_dirs=INCLUDE,
-                    extra_postargs=flags + isa_flags(isa), debug=self.debug)
+        for src in KERNEL_C:
+            isa_flags = isa_build.isa_flags(isa_build.kernel_isa(src), arch, MSVC, table)
+            objects += self.compiler.compile(
+                [src], output_dir=self.build_temp, include_dirs=INCLUDE,
+                extra_postargs=flags + isa_flags, debug=self.debug)
         ext.extra_objects = objects + list(ext.extra_objects or [])
         super().build_extension(ext)
         # Ship the public headers inside the package (simdops.get_include()).
@@ -92,8 +101,9 @@ ext = Extension(
     sources=["src/simdops/_core.pyx"] + COMMON_C,
     include_dirs=INCLUDE,
     # the kernel objects are linked as extra_objects, which setuptools does not
-    # watch: list every C file so a changed kernel triggers a rebuild
-    depends=sorted(glob.glob(os.path.join(CSRC, "**", "*.[ch]"), recursive=True)),
+    # watch: list every C file (and the flag table) so a change triggers a rebuild
+    depends=sorted(glob.glob(os.path.join(CSRC, "**", "*.[ch]"), recursive=True))
+    + [os.path.join(CSRC, "isa_flags.txt")],
 )
 
 setup(

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds the C kernel harness: build.sh OUTDIR [extra CFLAGS...]
 #
-# Compiles like setup.py: every file with -ffp-contract=off -fno-fast-math,
-# ISA flags only on that ISA's kernel files (x86 targets: sse2 -msse2,
-# sse41 -msse4.1, avx2 -mavx2 -mf16c; other targets, e.g. aarch64: none).
+# Compiles like setup.py: every top-level csrc/*.c and every kernel file with
+# -ffp-contract=off -fno-fast-math, ISA flags only on that ISA's kernel files,
+# from the table setup.py reads too (csrc/isa_flags.txt), for the target
+# $CC's predefined macros name (x86: sse2 -msse2, sse41 -msse4.1, avx2 -mavx2
+# -mf16c; aarch64: none).
 # $CC (default cc) picks the compiler, so CC=aarch64-linux-gnu-gcc
 # cross-compiles. Extra CFLAGS go last on every compile and on the link
 # (e.g. -O0, or -fsanitize=address,undefined). Result: OUTDIR/harness.
@@ -20,19 +22,22 @@ CC=${CC:-cc}
 HERE=$(cd "$(dirname "$0")" && pwd)
 CSRC=$(dirname "$HERE")
 
-TARGET=$($CC -dumpmachine)
-case "$TARGET" in
-x86_64* | amd64* | i?86*) X86=1 ;;
-*) X86=0 ;;
-esac
+TARGET=$($CC -dumpmachine 2>/dev/null || echo unknown)
+# the row family of csrc/isa_flags.txt, from what the compiler targets
+# (isa_build.py decides the same way for setup.py)
+MACROS=$($CC -dM -E -x c /dev/null)
+if grep -qE '^#define (__x86_64__|__i386__) ' <<<"$MACROS"; then
+    FAMILY=x86
+elif grep -qE '^#define (__aarch64__|__arm64__) ' <<<"$MACROS"; then
+    FAMILY=arm64
+else
+    FAMILY=unknown
+fi
 
-isa_flags() {
-    [ "$X86" = 1 ] || return 0
-    case "$1" in
-    sse2) echo "-msse2" ;;
-    sse41) echo "-msse4.1" ;;
-    avx2) echo "-mavx2 -mf16c" ;;
-    esac
+isa_flags() { # isa -> its flags for $FAMILY (none if the table has no line)
+    [ -n "$1" ] || return 0
+    awk -v t="$FAMILY" -v i="$1" '{ sub(/#.*/, "") } $1 == t && $2 == i {
+        for (k = 3; k <= NF; k++) printf "%s ", $k }' "$CSRC/isa_flags.txt"
 }
 
 BASE=(-O2 -g -Wall -ffp-contract=off -fno-fast-math -fvisibility=hidden -pthread
@@ -47,20 +52,18 @@ rm -f "$OUT"/obj/*.o "$OUT/harness"
 # (source, isa) pairs; "" = no ISA flags
 SRCS=()
 ISAS=()
-for f in api.c api_requant.c api_1d.c checks.c params.c dtype.c error.c strided.c hardmax_driver.c \
-    dispatch.c cpu.c threadpool.c gather.c; do
-    SRCS+=("$CSRC/$f")
+for f in "$CSRC"/*.c; do
+    SRCS+=("$f")
     ISAS+=("")
 done
-for isa in scalar sse2 sse41 avx2 neon; do
-    for f in "$CSRC"/kernels/*/*_"$isa".c; do
-        [ -e "$f" ] || continue
-        SRCS+=("$f")
-        ISAS+=("$isa")
-    done
+for f in "$CSRC"/kernels/*/*.c; do
+    [ -e "$f" ] || continue
+    isa=$(basename "${f%.c}")
+    SRCS+=("$f")
+    ISAS+=("${isa##*_}")
 done
-SRCS+=("$HERE/test_kernels.c" "$HERE/test_api.c" "$HERE/test_threadpool.c")
-ISAS+=("" "" "")
+SRCS+=("$HERE/test_kernels.c")
+ISAS+=("")
 
 pids=()
 objs=()
@@ -80,5 +83,5 @@ if [ "$status" != 0 ]; then
     echo "build.sh: compilation failed" >&2
     exit 1
 fi
-$CC "${BASE[@]}" ${EXTRA[@]+"${EXTRA[@]}"} "${objs[@]}" -o "$OUT/harness" -lm
-echo "build.sh: built $OUT/harness (CC=$CC, target $TARGET${EXTRA[*]:+, extra: ${EXTRA[*]}})"
+$CC "${BASE[@]}" ${EXTRA[@]+"${EXTRA[@]}"} "${objs[@]}" -o "$OUT/harness" -lm -pthread
+echo "build.sh: built $OUT/harness (CC=$CC, target $TARGET, ISA flags for $FAMILY${EXTRA[*]:+, extra: ${EXTRA[*]}})"

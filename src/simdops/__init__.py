@@ -8,7 +8,7 @@ from simdops._core import (clip, get_num_threads, hardmax, quantize_down_int32,
                            quantize_down_int32_to_uint8, set_num_threads, shrink)
 from simdops._quantize import quantize_multiplier
 
-__version__ = "0.1.0"
+from simdops._version import __version__
 __all__ = [
     "clip", "shrink", "hardmax", "quantize_down_int32_to_uint8", "quantize_down_int32",
     "quantize_multiplier", "isa", "available_isas", "use_isa", "get_include",

@@ -1,8 +1,23 @@
-"""python -m simdops info | bench | selftest"""
+"""python -m simdops {info,selftest,bench}: the command line (also the `simdops` script).
+
+Each subcommand's options belong to its module: a module that provides
+`add_arguments(parser)` and `run(args)` gets its options parsed here;
+otherwise the rest of the command line is handed to its `main(argv)`, which
+prints its own --help.
+"""
+import argparse
+import importlib
 import sys
 
+# subcommand -> (module, one-line help); "info" lives in this file
+_DELEGATED = {
+    "selftest": ("simdops.selftest", "check every available ISA against the scalar reference"),
+    "bench": ("simdops.bench", "throughput table per op, dtype and size (numpy, torch, copy)"),
+}
 
-def info(argv):
+
+def info(args):
+    """Print the version, CPU features, ISAs and the kernel tier per op and dtype."""
     import numpy as np
 
     import simdops
@@ -24,23 +39,58 @@ def info(argv):
     return 0
 
 
+def _add_selftest_arguments(parser):
+    parser.add_argument("--quick", action="store_true",
+                        help="fewer lengths (0-39 and a few around vector widths); seconds")
+
+
+def _run_selftest_main(module, args):
+    return module.main(["--quick"] if args.quick else [])
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="python -m simdops",
+        description="simdops: bit-exact SIMD CPU kernels (DirectML CLIP/SHRINK/HARDMAX, "
+                    "ACL gemmlowp output stage).")
+    parser.add_argument("--version", action="version", version=_version_text())
+    sub = parser.add_subparsers(dest="command", metavar="{info,selftest,bench}", required=True)
+    p = sub.add_parser("info", help="version, CPU features, active ISA, kernel per op and dtype",
+                       description="Print the simdops version, the CPU features detected, the "
+                                   "known / available / active ISAs and which tier provides "
+                                   "each kernel.")
+    p.set_defaults(handler=info)
+    for name, (module_name, help_text) in _DELEGATED.items():
+        module = importlib.import_module(module_name)
+        if hasattr(module, "add_arguments") and hasattr(module, "run"):
+            p = sub.add_parser(name, help=help_text, description=help_text)
+            module.add_arguments(p)
+            p.set_defaults(handler=module.run)
+        elif name == "selftest":
+            p = sub.add_parser(name, help=help_text, description=help_text)
+            _add_selftest_arguments(p)
+            p.set_defaults(handler=lambda args, m=module: _run_selftest_main(m, args))
+        else:
+            # the module parses its own options (and prints its own --help)
+            p = sub.add_parser(name, help=help_text, add_help=False, prefix_chars="\0")
+            p.add_argument("argv", nargs=argparse.REMAINDER)
+            p.set_defaults(handler=lambda args, m=module: m.main(list(args.argv)))
+    return parser
+
+
+def _version_text():
+    from simdops._version import __version__
+    return f"simdops {__version__}"
+
+
 def main(argv=None):
+    """Run the command line; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    usage = "usage: python -m simdops {info|bench|selftest} [options]"
-    if not argv or argv[0] in ("-h", "--help"):
-        print(usage)
-        return 0 if argv else 2
-    cmd, rest = argv[0], argv[1:]
-    if cmd == "info":
-        return info(rest)
-    if cmd == "selftest":
-        from simdops import selftest
-        return selftest.main(rest)
-    if cmd == "bench":
-        from simdops import bench
-        return bench.main(rest)
-    print(f"unknown command {cmd!r}\n{usage}", file=sys.stderr)
-    return 2
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as e:  # --help, --version or a usage error
+        return e.code if isinstance(e.code, int) else 2
+    return args.handler(args)
 
 
 if __name__ == "__main__":

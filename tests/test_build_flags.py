@@ -1,0 +1,97 @@
+"""setup.py's target and ISA-flag decisions (isa_build.py): the target is what
+the compiler builds for, never the build host, and the flags come from
+csrc/isa_flags.txt. Needs the source tree (skipped against an installed wheel
+without it)."""
+import os
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if not os.path.exists(os.path.join(ROOT, "isa_build.py")):
+    pytest.skip("isa_build.py (source tree) not here", allow_module_level=True)
+sys.path.insert(0, ROOT)
+import isa_build  # noqa: E402
+
+X86_64_MACROS = "#define __x86_64__ 1\n#define __SSE2__ 1\n#define __GNUC__ 12\n"
+ARM64_MACROS = "#define __aarch64__ 1\n#define __ARM_NEON 1\n"
+ALL_X86 = ("sse2", "sse41", "avx2")
+
+
+def flags_for(arch, msvc=False):
+    return {isa: isa_build.isa_flags(isa, arch, msvc) for isa in ALL_X86 + ("scalar", "neon")}
+
+
+def test_flag_table_matches_the_documented_flags():
+    assert flags_for("x86_64") == {"sse2": ["-msse2"], "sse41": ["-msse4.1"],
+                                   "avx2": ["-mavx2", "-mf16c"], "scalar": [], "neon": []}
+    assert flags_for("x86_64", msvc=True) == {"sse2": [], "sse41": [], "avx2": ["/arch:AVX2"],
+                                              "scalar": [], "neon": []}
+    assert all(f == [] for f in flags_for("arm64").values())
+
+
+def test_macos_x86_64_cross_build_on_an_arm64_host_gets_sse41_and_avx2():
+    env = {"ARCHFLAGS": "-arch x86_64", "_PYTHON_HOST_PLATFORM": "macosx-10.9-x86_64"}
+    host = "macosx-11.0-arm64"
+    # the compiler (with -arch x86_64) says x86_64
+    assert isa_build.target_arch(X86_64_MACROS, env, host) == "x86_64"
+    # no compiler answer: ARCHFLAGS, then _PYTHON_HOST_PLATFORM decide, not the host
+    assert isa_build.target_arch(None, env, host) == "x86_64"
+    assert isa_build.target_arch(None, {"_PYTHON_HOST_PLATFORM": "macosx-10.9-x86_64"},
+                                 host) == "x86_64"
+    arch = isa_build.target_arch(None, env, host)
+    assert isa_build.isa_flags("sse41", arch, False) == ["-msse4.1"]
+    assert isa_build.isa_flags("avx2", arch, False) == ["-mavx2", "-mf16c"]
+
+
+def test_arm64_target_on_an_x86_64_host_gets_no_x86_flags():
+    host = "linux-x86_64"
+    assert isa_build.target_arch(ARM64_MACROS, {}, host) == "arm64"  # crossenv + aarch64 gcc
+    assert isa_build.target_arch(None, {"ARCHFLAGS": "-arch arm64"}, "macosx-11.0-x86_64") == "arm64"
+    assert isa_build.target_arch(None, {"_PYTHON_HOST_PLATFORM": "linux-aarch64"}, host) == "arm64"
+    arch = isa_build.target_arch(ARM64_MACROS, {}, host)
+    assert all(isa_build.isa_flags(isa, arch, False) == [] for isa in ALL_X86)
+
+
+def test_compiler_macros_outrank_the_environment():
+    # what the compiler emits decides, even if a stale variable says otherwise
+    env = {"_PYTHON_HOST_PLATFORM": "linux-x86_64"}
+    assert isa_build.target_arch(ARM64_MACROS, env, "linux-x86_64") == "arm64"
+
+
+def test_platform_spellings():
+    for tag, arch in [("linux-x86_64", "x86_64"), ("win-amd64", "x86_64"), ("win32", "x86"),
+                      ("linux-aarch64", "arm64"), ("win-arm64", "arm64"),
+                      ("macosx-11.0-arm64", "arm64"), ("linux-i686", "x86")]:
+        assert isa_build.arch_from_platform(tag) == arch, tag
+
+
+def test_universal2_is_refused():
+    with pytest.raises(RuntimeError, match="universal2"):
+        isa_build.target_arch(None, {"ARCHFLAGS": "-arch arm64 -arch x86_64"}, "macosx-11.0-arm64")
+    with pytest.raises(RuntimeError, match="universal2"):
+        isa_build.target_arch(None, {}, "macosx-10.9-universal2")
+
+
+def test_kernel_isa_from_file_name():
+    assert isa_build.kernel_isa("csrc/kernels/clip/clip_sse41.c") == "sse41"
+    assert isa_build.kernel_isa("csrc/kernels/hardmax/hardmax_neon.c") == "neon"
+
+
+def test_the_build_host_compiler_is_probed():
+    # the real compiler answers for itself (x86-64 or aarch64 here)
+    macros = isa_build.compiler_macros(["cc"])
+    if macros is None:
+        pytest.skip("no cc")
+    assert isa_build.arch_from_macros(macros) in ("x86_64", "arm64", "x86")
+
+
+def test_header_version_check(tmp_path):
+    pyproject = tmp_path / "pyproject.toml"
+    header = tmp_path / "simdops.h"
+    pyproject.write_text('[project]\nversion = "1.4.2"\n')
+    header.write_text("#define SIMDOPS_VERSION_MAJOR 1\n#define SIMDOPS_VERSION_MINOR 4\n")
+    assert isa_build.check_header_version(str(pyproject), str(header)) == "1.4.2"
+    header.write_text("#define SIMDOPS_VERSION_MAJOR 1\n#define SIMDOPS_VERSION_MINOR 3\n")
+    with pytest.raises(RuntimeError, match="disagree"):
+        isa_build.check_header_version(str(pyproject), str(header))
