@@ -265,25 +265,19 @@ def test_distributed_equals_numpy_path(cluster_client, rng):
     h = rng.integers(-2, 3, size=(40, 30)).astype(np.float16)
     acc = int32_acc(rng, (40, 30))
     p = per_channel_params(rng, 30)
-    df, dh, dacc = (da.from_array(a, chunks=(16, 7)) for a in (f, h, acc))
-    lazy = [
-        sd.clip(df, -1e3, 1e3, scale=0.5, bias=1.0),
-        sd.shrink(df, 0.5, 2.0),
-        sd.hardmax(dh, axis=(0, 1)),
-        sd.hardmax(dh, axis=0),
-        sd.quantize_down_int32(dacc, p["multiplier"], p["shift"], -4, bias=p["bias"],
-                               out_dtype="int8"),
-        sd.quantize_down_int32_to_uint8(dacc, 1 << 30, 4, 100, min=2, max=240),
+    # (function name, array, positional parameters, keyword parameters)
+    calls = [
+        ("clip", f, (-1e3, 1e3), dict(scale=0.5, bias=1.0)),
+        ("shrink", f, (0.5, 2.0), {}),
+        ("hardmax", h, (), dict(axis=(0, 1))),
+        ("hardmax", h, (), dict(axis=0)),
+        ("quantize_down_int32", acc, (p["multiplier"], p["shift"], -4),
+         dict(bias=p["bias"], out_dtype="int8")),
+        ("quantize_down_int32_to_uint8", acc, (1 << 30, 4, 100), dict(min=2, max=240)),
     ]
-    expected = [
-        simdops.clip(f, -1e3, 1e3, scale=0.5, bias=1.0),
-        simdops.shrink(f, 0.5, 2.0),
-        simdops.hardmax(h, axis=(0, 1)),
-        simdops.hardmax(h, axis=0),
-        simdops.quantize_down_int32(acc, p["multiplier"], p["shift"], -4, bias=p["bias"],
-                                    out_dtype="int8"),
-        simdops.quantize_down_int32_to_uint8(acc, 1 << 30, 4, 100, min=2, max=240),
-    ]
+    lazy = [getattr(sd, name)(da.from_array(a, chunks=(16, 7)), *args, **kw)
+            for name, a, args, kw in calls]
+    expected = [getattr(simdops, name)(a, *args, **kw) for name, a, args, kw in calls]
     got = cluster_client.compute(lazy, sync=True)
     for i, (g, e) in enumerate(zip(got, expected)):
         assert_bits_equal(g, e, f"distributed result {i}")
