@@ -12,7 +12,8 @@
 # into the (uninstrumented) interpreter; CPython's own allocations look like
 # leaks to LeakSanitizer, so leak detection is off. Any ASan or UBSan report
 # stops the run (-fno-sanitize-recover=all, halt_on_error=1) and fails it.
-# Extra pytest arguments: ASAN_PYTEST_ARGS (default: the whole suite, -x).
+# Extra pytest arguments: ASAN_PYTEST_ARGS (default: the whole suite, -x);
+# then ci/fuzz_simdops.py's array-op properties for ASAN_FUZZ_MINUTES (default 1; 0 skips).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -76,12 +77,26 @@ rc=0
     LD_PRELOAD=$LIBASAN "$VPY" -m pytest -q -p no:cacheprovider -x ${ASAN_PYTEST_ARGS:-tests}
 ) >"$LOG" 2>&1 || rc=$?
 tail -n 25 "$LOG"
+summary=$(grep -E '^[0-9]+ (passed|failed)' "$LOG" | tail -n 1 || true)
+
+# 5. A short fuzz of the array ops (drawn strides, misalignment, overlapping
+#    out) under the sanitizers. No address-space limit is possible under ASan,
+#    so only the properties that allocate boundedly run here.
+FUZZ_MINUTES=${ASAN_FUZZ_MINUTES:-1}
+if [ "$rc" = 0 ] && [ "$FUZZ_MINUTES" != 0 ]; then
+    (
+        cd "$OUT"
+        ASAN_OPTIONS=$ASAN_OPTIONS:allocator_may_return_null=1 LD_PRELOAD=$LIBASAN \
+            "$VPY" "$OUT/tree/ci/fuzz_simdops.py" --minutes "$FUZZ_MINUTES" --memory-gb 0 \
+            --only clip --only shrink --only hardmax --only requant
+    ) >>"$LOG" 2>&1 || rc=$?
+    grep -E '^fuzz: ' "$LOG" | tail -n 3
+fi
 
 if grep -qE 'runtime error:|ERROR: AddressSanitizer|UndefinedBehaviorSanitizer' "$LOG"; then
     echo "asan.sh: sanitizer reports:"
     grep -E -A 25 'runtime error:|ERROR: AddressSanitizer' "$LOG" | head -80
     fail "sanitizer report (full log: $LOG)"
 fi
-summary=$(grep -E '^[0-9]+ (passed|failed)' "$LOG" | tail -n 1 || true)
-[ "$rc" = 0 ] || fail "pytest exit $rc${summary:+ ($summary)} (full log: $LOG)"
-echo "asan.sh: OK: ${summary:-no pytest summary}, no sanitizer reports"
+[ "$rc" = 0 ] || fail "pytest or fuzz exit $rc${summary:+ (pytest: $summary)} (full log: $LOG)"
+echo "asan.sh: OK: pytest ${summary:-(no summary)}; fuzz ${FUZZ_MINUTES} min; no sanitizer reports"
