@@ -57,8 +57,9 @@ SAN_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fram
         "$VPY" setup.py -q build_ext --inplace >"$OUT/build.log" 2>&1
 ) || { tail -40 "$OUT/build.log"; fail "build of the instrumented extension"; }
 SO=$(ls "$OUT"/tree/src/simdops/_core*.so)
-nm -D "$SO" | grep -q __asan_ || fail "$SO is not instrumented (no __asan_ symbols)"
-nm -D "$SO" | grep -q __ubsan_ || fail "$SO is not instrumented (no __ubsan_ symbols)"
+SYMBOLS=$(nm -D "$SO")  # not piped into grep -q: under pipefail nm's SIGPIPE would fail it
+grep -q __asan_ <<<"$SYMBOLS" || fail "$SO is not instrumented (no __asan_ symbols)"
+grep -q __ubsan_ <<<"$SYMBOLS" || fail "$SO is not instrumented (no __ubsan_ symbols)"
 
 LIBASAN=$("$CC" -print-file-name=libasan.so)
 [ -f "$LIBASAN" ] || fail "libasan.so not found (gcc -print-file-name gave $LIBASAN)"

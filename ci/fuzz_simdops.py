@@ -514,12 +514,16 @@ def prop_garbage_acl(data, which):
                 pass
     else:
         kw = {}
-        for field in ("type", "gemmlowp_offset", "gemmlowp_multiplier", "gemmlowp_shift",
-                      "gemmlowp_min_bound", "gemmlowp_max_bound", "gemmlowp_multipliers",
-                      "gemmlowp_shifts", "output_data_type", "is_quantized_per_channel"):
+        vector = st.lists(st.integers(-(2 ** 32), 2 ** 32), max_size=4)
+        fields = {"type": st.sampled_from(list(acl.GEMMLowpOutputStageType)),
+                  "gemmlowp_offset": ints, "gemmlowp_multiplier": ints, "gemmlowp_shift": ints,
+                  "gemmlowp_min_bound": ints, "gemmlowp_max_bound": ints,
+                  "gemmlowp_multipliers": vector, "gemmlowp_shifts": vector,
+                  "output_data_type": st.one_of(st.none(), ACL_TYPES),
+                  "is_quantized_per_channel": st.booleans()}
+        for field, valid in fields.items():
             if data.draw(st.booleans()):
-                kw[field] = data.draw(st.one_of(garbage(), ints, ACL_TYPES,
-                                                st.sampled_from(list(acl.GEMMLowpOutputStageType))))
+                kw[field] = data.draw(maybe(valid), field)
         stage_info = only_documented(acl.GEMMLowpOutputStageInfo, **kw)
         if stage_info is not None:
             f = acl.GEMMLowpOutputStage()
