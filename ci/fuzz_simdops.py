@@ -154,10 +154,12 @@ class Case:
         if x.size:
             x[...] = pool[rng.integers(0, pool.size, size=x.shape)]  # last write wins on overlaps
         self.snapshot = bytes(raw)
+        # without an out into x's memory, x may as well be read-only (bytes)
+        self.readonly_x = out_mode in ("none", "fresh") and data.draw(st.booleans(), "read-only x")
 
     def build(self):
         """Fresh (x, out) from the snapshot; out None, a view, or x itself."""
-        raw = bytearray(self.snapshot)
+        raw = self.snapshot if self.readonly_x else bytearray(self.snapshot)
         x = view_on(raw, self.dtype, self.shape, self.x_strides, self.x_start)
         if self.out_mode == "none":
             return x, None
