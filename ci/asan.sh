@@ -89,7 +89,7 @@ if [ "$rc" = 0 ] && [ "$FUZZ_MINUTES" != 0 ]; then
         cd "$OUT"
         ASAN_OPTIONS=$ASAN_OPTIONS:allocator_may_return_null=1 LD_PRELOAD=$LIBASAN \
             "$VPY" "$OUT/tree/ci/fuzz_simdops.py" --minutes "$FUZZ_MINUTES" --memory-gb 0 \
-            --only clip --only shrink --only hardmax --only requant
+            --only clip --only shrink --only hardmax --only requant --only big_tiers_agree
     ) >>"$LOG" 2>&1 || rc=$?
     grep -E '^fuzz: ' "$LOG" | tail -n 3
 fi
