@@ -21,8 +21,8 @@ while [ $# -gt 0 ]; do
         shift 2
         ;;
     -h | --help)
-        ARGS+=("$1")
-        shift
+        sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
+        exit 0
         ;;
     *)
         PY=$1
