@@ -1,0 +1,1 @@
+"""Property fuzzing of simdops; run through ci/fuzz.sh (ci/fuzz_simdops.py)."""
