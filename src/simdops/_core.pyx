@@ -10,6 +10,8 @@ import sys
 
 import numpy as np
 
+from simdops import _interop
+
 cimport cython
 
 from cpython.buffer cimport (PyBUF_RECORDS, PyBUF_RECORDS_RO, PyBuffer_Release,
@@ -141,10 +143,27 @@ cdef class _Buf:
             PyBuffer_Release(&self.view)
 
 
-cdef _Buf _buf(object obj, str name, bint writable=False):
+cdef _Buf _buf(object obj, str name, bint writable=False, bint int32=False):
+    """obj as a held buffer. Buffer-protocol objects are the zero-copy fast path;
+    anything else (DLPack tensors, lists, scalars, __array__) goes through
+    simdops._interop first. b.obj stays the caller's object (returned as out)."""
     cdef _Buf b = _Buf()
-    b.acquire(obj, name, writable)
+    if PyObject_CheckBuffer(obj):
+        b.acquire(obj, name, writable)
+        return b
+    arr = _interop.as_output(obj, name) if writable else _interop.as_input(obj, name, int32)
+    b.acquire(arr, name, writable)
+    if writable:
+        b.obj = obj
     return b
+
+
+cdef inline object _result(_Buf ob, object out):
+    """The call's result: out itself, else the new array — a numpy scalar when it is
+    0-d, as numpy's functions return for scalar inputs."""
+    if out is None and ob.t.ndim == 0:
+        return ob.obj[()]
+    return ob.obj
 
 
 def _round_int(v, int bits):
@@ -263,8 +282,8 @@ def clip(x, min, max, *, scale=None, bias=None, out=None):
     """y = max(min', min(g(x), max')), g(x) = x*scale + bias when either is given.
     min > max gives min everywhere (DirectML). See docs/semantics.md."""
     cdef _Buf xb = _input(x, CLIP_DTYPES, "clip")
-    cdef simdops_number lo = _number(min, "min", xb.t.dtype)
-    cdef simdops_number hi = _number(max, "max", xb.t.dtype)
+    cdef simdops_number lo = _number(-INFINITY if min is None else min, "min", xb.t.dtype)
+    cdef simdops_number hi = _number(INFINITY if max is None else max, "max", xb.t.dtype)
     cdef float sb[2]
     cdef const float *sbp = NULL
     cdef int status
@@ -279,7 +298,7 @@ def clip(x, min, max, *, scale=None, bias=None, out=None):
     with nogil:
         status = simdops_clip(&xb.t, &ob.t, lo, hi, sbp)
     _finish(status, "clip")
-    return ob.obj
+    return _result(ob, out)
 
 
 cdef float _scale_bias_value(object v, str name, simdops_dtype dtype) except? -1:
@@ -306,7 +325,7 @@ def shrink(x, bias=0.0, threshold=0.5, *, out=None):
     with nogil:
         status = simdops_shrink(&xb.t, &ob.t, b, t)
     _finish(status, "shrink")
-    return ob.obj
+    return _result(ob, out)
 
 
 def _normalize_axes(axis, int ndim):
@@ -344,7 +363,7 @@ def hardmax(x, axis=-1, *, out=None):
     with nogil:
         status = simdops_hardmax(&xb.t, &ob.t, naxes, caxes)
     _finish(status, "hardmax")
-    return ob.obj
+    return _result(ob, out)
 
 
 cdef int32_t _int32(object v, str name) except? -1:
@@ -381,7 +400,7 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
                         out_dtype="uint8", out=None):
     """ACL's fixed-point output stage: int32 -> uint8/int8/int16 (see docs/semantics.md).
     multiplier/shift: ints (per tensor) or int32 1-D arrays along the last axis."""
-    cdef _Buf xb = _buf(x, "x")
+    cdef _Buf xb = _buf(x, "x", False, True)
     cdef _Buf ob, bb, mb, sb
     cdef simdops_requant_args a
     cdef int status
@@ -442,7 +461,7 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
     with nogil:
         status = simdops_requant(&xb.t, &ob.t, &a)
     _finish(status, "quantize")
-    return ob.obj
+    return _result(ob, out)
 
 
 def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min=0, max=0,
