@@ -229,3 +229,26 @@ def test_one_sided_clip_agrees_with_numpy():
     x = np.array([-3.0, 0.5, 7.0, np.inf, -np.inf], np.float32)
     np.testing.assert_array_equal(simdops.clip(x, None, 1.0), np.clip(x, None, 1.0))
     np.testing.assert_array_equal(simdops.clip(x, 0.0, None), np.clip(x, 0.0, None))
+
+
+# ------------------------------------------------------------------ docs
+
+PUBLIC = ["clip", "shrink", "hardmax", "quantize_down_int32", "quantize_down_int32_to_uint8",
+          "quantize_multiplier"]
+
+
+@pytest.mark.parametrize("name", PUBLIC)
+def test_docstring_is_complete_and_its_examples_run(name):
+    """help() shows parameters, returns, raises and examples, and the examples are true."""
+    import doctest
+
+    fn = getattr(simdops, name)
+    doc = fn.__doc__ or ""
+    for section in ("Parameters", "Returns", "Raises", "Examples"):
+        assert section in doc, f"{name}: no {section} section"
+    assert "docs/" not in doc, f"{name}: points to a file a wheel does not ship"
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    for test in doctest.DocTestFinder().find(fn, name, globs={}):
+        runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.attempted > 0 and result.failed == 0, f"{name}: {result}"
