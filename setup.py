@@ -23,7 +23,8 @@ MACHINE = platform.machine().lower()
 X86 = MACHINE in ("x86_64", "amd64", "i386", "i686", "x86")
 
 COMMON_C = [os.path.join(CSRC, f) for f in
-            ("api.c", "params.c", "strided.c", "hardmax_driver.c", "dispatch.c", "cpu.c")]
+            ("api.c", "api_requant.c", "api_1d.c", "checks.c", "params.c", "dtype.c", "error.c",
+             "strided.c", "hardmax_driver.c", "dispatch.c", "cpu.c")]
 ISAS = ("scalar", "sse2", "sse41", "avx2", "neon")
 
 

@@ -1,127 +1,268 @@
-/* Kernel tables per ISA tier, built once from the per-op register functions,
- * and the active-tier switch (SIMDOPS_ISA / use_isa, set from Python). */
+/* Kernel tables per ISA tier, built once from the per-op register functions
+ * (SIMDOPS_TIERS x SIMDOPS_KERNEL_FILES), and the tier selection: a process
+ * tier (atomic, set at import from SIMDOPS_ISA) and a per-thread forced tier
+ * (use_isa). Entry points resolve the calling thread's table once
+ * (simdops_current_kernels) and pass it down. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cpu.h"
 #include "internal.h"
 
+#if defined(_MSC_VER)
+#define SIMDOPS_THREAD_LOCAL __declspec(thread)
+#include <intrin.h>
+static int atomic_load_int(volatile long *p) { return (int)_InterlockedOr(p, 0); }
+static void atomic_store_int(volatile long *p, int v) { _InterlockedExchange(p, v); }
+typedef volatile long atomic_int_t;
+#else
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define SIMDOPS_THREAD_LOCAL _Thread_local
+#else
+#define SIMDOPS_THREAD_LOCAL __thread
+#endif
+typedef int atomic_int_t;
+static int atomic_load_int(atomic_int_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static void atomic_store_int(atomic_int_t *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+#endif
+
+#define SIMDOPS_X_COUNT_FILE(op, t) +1
+enum { KERNEL_FILES = 0 SIMDOPS_KERNEL_FILES(SIMDOPS_X_COUNT_FILE, none) };
+#undef SIMDOPS_X_COUNT_FILE
+
 typedef struct tier {
     const char *name;
-    simdops_register_fn parts[4]; /* clip, shrink, hardmax, requant */
-    int (*supported)(const simdops_cpu *c);
+    int parent;
+    int arch; /* built for this architecture */
+    simdops_register_fn parts[KERNEL_FILES];
 } tier;
 
-static int always(const simdops_cpu *c) { (void)c; return 1; }
-#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
-static int has_sse2(const simdops_cpu *c) { return c->sse2; }
-static int has_sse41(const simdops_cpu *c) { return c->sse2 && c->sse41; }
-static int has_avx2(const simdops_cpu *c) { return c->avx && c->avx2 && c->f16c && c->os_ymm; }
-#elif defined(__aarch64__) || defined(_M_ARM64)
-static int has_neon(const simdops_cpu *c) { return c->neon; }
-#endif
+#define SIMDOPS_X_PART(op, t) op##_register__##t,
+#define SIMDOPS_X_TIER_ROW(name, parent, arch, cpu_ok)                                            \
+    {#name, SIMDOPS_TIER_##parent, arch, {SIMDOPS_KERNEL_FILES(SIMDOPS_X_PART, name)}},
+static const tier tiers[SIMDOPS_TIER_COUNT] = {SIMDOPS_TIERS(SIMDOPS_X_TIER_ROW)};
+#undef SIMDOPS_X_TIER_ROW
+#undef SIMDOPS_X_PART
 
-static const tier tiers[] = {
-    {"scalar", {clip_register__scalar, shrink_register__scalar, hardmax_register__scalar, requant_register__scalar}, always},
-#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
-    {"sse2", {clip_register__sse2, shrink_register__sse2, hardmax_register__sse2, requant_register__sse2}, has_sse2},
-    {"sse41", {clip_register__sse41, shrink_register__sse41, hardmax_register__sse41, requant_register__sse41}, has_sse41},
-    {"avx2", {clip_register__avx2, shrink_register__avx2, hardmax_register__avx2, requant_register__avx2}, has_avx2},
-#elif defined(__aarch64__) || defined(_M_ARM64)
-    {"neon", {clip_register__neon, shrink_register__neon, hardmax_register__neon, requant_register__neon}, has_neon},
-#endif
-};
-#define TIER_COUNT ((int)(sizeof(tiers) / sizeof(tiers[0])))
-
-static simdops_kernel_table tables[SIMDOPS_MAX_TIERS];
-static int usable[SIMDOPS_MAX_TIERS];
-static int built;
-static int active;
-
-/* Entries a tier leaves NULL are inherited from the tier below. */
-#define INHERIT(field, count)                    \
-    for (int i = 0; i < (count); i++)            \
-        if (!t->field[i])                        \
-            t->field[i] = below->field[i];
-
-static void inherit(simdops_kernel_table *t, const simdops_kernel_table *below)
+/* The CPU test of tier i. */
+static int cpu_supports(int i, const simdops_cpu *c)
 {
-    INHERIT(clip, SIMDOPS_DTYPE_COUNT)
-    INHERIT(clip_scale_bias, SIMDOPS_DTYPE_COUNT)
-    INHERIT(shrink, SIMDOPS_DTYPE_COUNT)
-    INHERIT(argmax_row, SIMDOPS_DTYPE_COUNT)
-    INHERIT(argmax_cols, SIMDOPS_DTYPE_COUNT)
-    INHERIT(requant, SIMDOPS_RQ_COUNT)
-    INHERIT(requant_pc, SIMDOPS_RQ_COUNT)
+    (void)c;
+    switch (i) {
+#define SIMDOPS_X_TIER_CPU(name, parent, arch, cpu_ok)                                            \
+    case SIMDOPS_TIER_##name: return (arch) && (cpu_ok);
+        SIMDOPS_TIERS(SIMDOPS_X_TIER_CPU)
+#undef SIMDOPS_X_TIER_CPU
+    default: return 0;
+    }
 }
 
-static void build(void)
+static simdops_kernel_table tables[SIMDOPS_TIER_COUNT];
+static int usable[SIMDOPS_TIER_COUNT];
+static atomic_int_t built;
+static atomic_int_t process_tier;
+/* The calling thread's forced tier + 1 (0: none), and its last call's tier + 1. */
+static SIMDOPS_THREAD_LOCAL int forced_tier;
+static SIMDOPS_THREAD_LOCAL int last_tier;
+
+/* ------------------------------------------------------------------ table iteration */
+
+enum { SIMDOPS_SLOT_KIND_DTYPE = 0, SIMDOPS_SLOT_KIND_RQ = 1 };
+
+typedef struct entry_info {
+    const char *name;
+    int slots, rq, op;
+} entry_info;
+
+static const entry_info entries[SIMDOPS_KE_COUNT] = {
+#define SIMDOPS_X_ENTRY(field, type, slots, kind, op)                                             \
+    {#field, slots, SIMDOPS_SLOT_KIND_##kind, op},
+    SIMDOPS_KERNEL_ENTRIES(SIMDOPS_X_ENTRY)
+#undef SIMDOPS_X_ENTRY
+};
+
+int simdops_kernel_entry_count(void) { return SIMDOPS_KE_COUNT; }
+
+const char *simdops_kernel_entry_name(int e)
+{
+    return e >= 0 && e < SIMDOPS_KE_COUNT ? entries[e].name : NULL;
+}
+
+int simdops_kernel_entry_slots(int e) { return e >= 0 && e < SIMDOPS_KE_COUNT ? entries[e].slots : 0; }
+
+simdops_dtype simdops_kernel_slot_dtype(int e, int slot)
+{
+    if (e < 0 || e >= SIMDOPS_KE_COUNT || slot < 0 || slot >= entries[e].slots)
+        return SIMDOPS_UNKNOWN;
+    if (!entries[e].rq)
+        return (simdops_dtype)slot;
+    for (int d = 1; d < SIMDOPS_DTYPE_COUNT; d++)
+        if (simdops_dtype_rows[d].requant_slot == slot)
+            return (simdops_dtype)d;
+    return SIMDOPS_UNKNOWN;
+}
+
+const char *simdops_kernel_slot_name(int e, int slot)
+{
+    simdops_dtype d = simdops_kernel_slot_dtype(e, slot);
+    return d == SIMDOPS_UNKNOWN ? NULL : simdops_dtype_name(d);
+}
+
+int simdops_kernel_slot_required(int e, int slot)
+{
+    return e >= 0 && e < SIMDOPS_KE_COUNT &&
+           simdops_op_supports(entries[e].op, simdops_kernel_slot_dtype(e, slot));
+}
+
+simdops_any_fn simdops_kernel_get(const simdops_kernel_table *t, int e, int slot)
+{
+    if (!t || slot < 0 || slot >= simdops_kernel_entry_slots(e))
+        return NULL;
+    switch (e) {
+#define SIMDOPS_X_GET(field, type, slots, kind, op)                                               \
+    case SIMDOPS_KE_##field: return (simdops_any_fn)t->field[slot];
+        SIMDOPS_KERNEL_ENTRIES(SIMDOPS_X_GET)
+#undef SIMDOPS_X_GET
+    default: return NULL;
+    }
+}
+
+/* ------------------------------------------------------------------ building */
+
+/* Entries a tier leaves NULL are inherited from its parent. */
+static void inherit(simdops_kernel_table *t, const simdops_kernel_table *below)
+{
+#define SIMDOPS_X_INHERIT(field, type, slots, kind, op)                                           \
+    for (int k = 0; k < (slots); k++)                                                             \
+        if (!t->field[k])                                                                         \
+            t->field[k] = below->field[k];
+    SIMDOPS_KERNEL_ENTRIES(SIMDOPS_X_INHERIT)
+#undef SIMDOPS_X_INHERIT
+}
+
+void simdops_init(void)
 {
     const simdops_cpu *cpu;
-    if (built)
+    int best = 0;
+    if (atomic_load_int(&built))
         return;
     cpu = simdops_cpu_detect();
-    for (int i = 0; i < TIER_COUNT; i++) {
+    for (int i = 0; i < SIMDOPS_TIER_COUNT; i++) { /* parents come before children */
         simdops_kernel_table *t = &tables[i];
+        int parent = tiers[i].parent;
         memset(t, 0, sizeof(*t));
         t->isa = tiers[i].name;
         usable[i] = 0;
         /* Register functions live in ISA translation units, where the compiler
          * may use the ISA even for plain stores: run them only on CPUs that
          * have it. */
-        if (tiers[i].supported(cpu) && (i == 0 || usable[i - 1]))
-            for (int k = 0; k < 4; k++)
+        if (cpu_supports(i, cpu) && (i == 0 || usable[parent]))
+            for (int k = 0; k < KERNEL_FILES; k++)
                 usable[i] |= tiers[i].parts[k](t);
         if (i > 0)
-            inherit(t, &tables[i - 1]);
+            inherit(t, &tables[parent]);
         if (usable[i])
-            active = i;
+            best = i;
     }
-    built = 1;
+    atomic_store_int(&process_tier, best);
+    atomic_store_int(&built, 1);
 }
 
-int simdops_tier_count(void) { return TIER_COUNT; }
-const char *simdops_tier_name(int i) { return (i >= 0 && i < TIER_COUNT) ? tiers[i].name : NULL; }
+int simdops_tier_count(void) { return SIMDOPS_TIER_COUNT; }
+int simdops_tier_parent(int i) { return i > 0 && i < SIMDOPS_TIER_COUNT ? tiers[i].parent : 0; }
+int simdops_tier_known(int i) { return i >= 0 && i < SIMDOPS_TIER_COUNT && tiers[i].arch; }
+const char *simdops_tier_name(int i) { return (i >= 0 && i < SIMDOPS_TIER_COUNT) ? tiers[i].name : NULL; }
 
 const simdops_kernel_table *simdops_tier_table(int i)
 {
-    build();
-    return (i >= 0 && i < TIER_COUNT && usable[i]) ? &tables[i] : NULL;
+    simdops_init();
+    return (i >= 0 && i < SIMDOPS_TIER_COUNT && usable[i]) ? &tables[i] : NULL;
+}
+
+int simdops_kernel_origin(int i, int e, int slot)
+{
+    const simdops_kernel_table *t = simdops_tier_table(i);
+    simdops_any_fn fn = simdops_kernel_get(t, e, slot);
+    if (!fn)
+        return -1;
+    while (i > 0 && simdops_kernel_get(&tables[tiers[i].parent], e, slot) == fn)
+        i = tiers[i].parent;
+    return i;
 }
 
 const simdops_kernel_table *simdops_scalar_kernels(void)
 {
-    build();
+    simdops_init();
     return &tables[0];
 }
 
-const simdops_kernel_table *simdops_active_kernels(void)
+const simdops_kernel_table *simdops_current_kernels(void)
 {
-    build();
-    return &tables[active];
+    int t = forced_tier ? forced_tier - 1 : atomic_load_int(&process_tier);
+    simdops_init();
+    last_tier = t + 1;
+    return &tables[t];
 }
 
-const char *simdops_isa(void) { return simdops_active_kernels()->isa; }
+/* ------------------------------------------------------------------ selection */
 
-int simdops_use_isa(const char *name)
+static int find_usable(const char *name, simdops_error *err, int *tier)
 {
-    build();
-    for (int i = 0; i < TIER_COUNT; i++) {
+    simdops_init();
+    for (int i = 0; i < SIMDOPS_TIER_COUNT; i++) {
         if (strcmp(tiers[i].name, name) == 0) {
             if (!usable[i])
-                return SIMDOPS_E_ISA;
-            active = i;
+                return simdops_fail(err, SIMDOPS_R_ISA_UNAVAILABLE, SIMDOPS_ARG_ISA);
+            *tier = i;
             return SIMDOPS_OK;
         }
     }
-    return SIMDOPS_E_ISA;
+    return simdops_fail(err, SIMDOPS_R_ISA_UNKNOWN, SIMDOPS_ARG_ISA);
+}
+
+const char *simdops_isa(void)
+{
+    simdops_init();
+    return tiers[forced_tier ? forced_tier - 1 : atomic_load_int(&process_tier)].name;
+}
+
+const char *simdops_thread_isa(void) { return forced_tier ? tiers[forced_tier - 1].name : NULL; }
+
+const char *simdops_last_call_isa(void) { return last_tier ? tiers[last_tier - 1].name : NULL; }
+
+int simdops_set_thread_isa(const char *name, simdops_error *err)
+{
+    simdops_error scratch;
+    int tier, s;
+    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_NONE);
+    if (!name || !*name) {
+        forced_tier = 0;
+        return SIMDOPS_OK;
+    }
+    if ((s = find_usable(name, err, &tier)))
+        return s;
+    forced_tier = tier + 1;
+    return SIMDOPS_OK;
+}
+
+int simdops_set_process_isa(const char *name, simdops_error *err)
+{
+    simdops_error scratch;
+    int tier, s;
+    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_NONE);
+    if (!name)
+        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_ISA);
+    if ((s = find_usable(name, err, &tier)))
+        return s;
+    atomic_store_int(&process_tier, tier);
+    return SIMDOPS_OK;
 }
 
 int simdops_available_isas(const char **names, int cap)
 {
     int n = 0;
-    build();
-    for (int i = 0; i < TIER_COUNT; i++)
+    simdops_init();
+    for (int i = 0; i < SIMDOPS_TIER_COUNT; i++)
         if (usable[i] && n < cap)
             names[n++] = tiers[i].name;
     return n;
@@ -130,8 +271,9 @@ int simdops_available_isas(const char **names, int cap)
 int simdops_known_isas(const char **names, int cap)
 {
     int n = 0;
-    for (int i = 0; i < TIER_COUNT && n < cap; i++)
-        names[n++] = tiers[i].name;
+    for (int i = 0; i < SIMDOPS_TIER_COUNT && n < cap; i++)
+        if (tiers[i].arch)
+            names[n++] = tiers[i].name;
     return n;
 }
 

@@ -86,6 +86,4 @@ static inline uint16_t simdops_f64_to_f16(double d)
     return simdops_f16_round(sign, mant | (1ull << 52), (int)exp - 1023, 52);
 }
 
-static inline int simdops_f16_is_nan(uint16_t h) { return (h & 0x7fffu) > 0x7c00u; }
-
 #endif

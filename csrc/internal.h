@@ -1,12 +1,66 @@
-/* Kernel signatures and the per-ISA kernel table, shared by dispatch, the
- * strided driver and the C test harness. */
+/* Kernel signatures, derived parameter structs and the per-ISA kernel table,
+ * shared by dispatch, the drivers, the kernels and the C test harness.
+ *
+ * Two lists drive everything table-shaped (see docs/design.md, "Adding a
+ * table entry or a tier"):
+ *   SIMDOPS_KERNEL_ENTRIES  one line per table entry (the struct fields, the
+ *                           inheritance, the iteration API, info, harness)
+ *   SIMDOPS_TIERS           one line per ISA tier (tier table, CPU check,
+ *                           register functions, known/available ISAs) */
 #ifndef SIMDOPS_INTERNAL_H
 #define SIMDOPS_INTERNAL_H
 
+#include "dtype.h"
 #include "simdops/simdops.h"
 
+/* ------------------------------------------------------------------ derived parameters
+ * Made by params.c from exact numbers; the SIMD kernels rely on the
+ * invariants it establishes (finite scale/bias for integers, ...). */
+
+/* One element of any supported type. float16 parameters are stored widened in
+ * .f32 (exactly); kernels narrow them back when they need the bits. */
+typedef union simdops_value {
+    float f32;
+    double f64;
+    uint16_t f16;
+    int8_t i8;
+    uint8_t u8;
+    int16_t i16;
+    uint16_t u16;
+    int32_t i32;
+    uint32_t u32;
+    int64_t i64;
+    uint64_t u64;
+} simdops_value;
+
+typedef struct simdops_clip_params {
+    simdops_value min, max;
+    float scale, bias; /* read by the scale_bias kernels only */
+} simdops_clip_params;
+
+/* shrink: y = x > thr ? x - bias : x < neg_thr ? x + bias : 0 (NaN passes through).
+ * Integers: bias is B wrapped to the type; the saturating forms are
+ *   x - B -> clamp(x, sub_lo, sub_hi) - B   and   x + B -> clamp(x, add_lo, add_hi) + B
+ * with wrapping arithmetic, which never wraps once x is clamped. */
+typedef struct simdops_shrink_params {
+    simdops_value thr, neg_thr, bias;
+    simdops_value sub_lo, sub_hi, add_lo, add_hi;
+} simdops_shrink_params;
+
+/* requant, per tensor: q = RDBPOT(SRDHM(wrap32(a << left_shift), multiplier), right_shift);
+ * y = clamp(wrap32(q + offset), min, max), bounds already inside the output type. */
+typedef struct simdops_requant_params {
+    int32_t multiplier;
+    int32_t left_shift;  /* max(-shift, 0) */
+    int32_t right_shift; /* max(shift, 0) */
+    int32_t offset;
+    int32_t min, max;
+} simdops_requant_params;
+
+/* ------------------------------------------------------------------ kernel signatures */
+
 /* Contiguous 1-D kernels. n may be 0; x and y may be the same pointer; no
- * alignment is assumed. */
+ * alignment is assumed by SIMD kernels (scalar ones need element alignment). */
 typedef void (*simdops_clip_fn)(const void *x, void *y, size_t n, const simdops_clip_params *p);
 typedef void (*simdops_shrink_fn)(const void *x, void *y, size_t n,
                                   const simdops_shrink_params *p);
@@ -29,48 +83,176 @@ typedef void (*simdops_requant_pc_fn)(const int32_t *x, void *y, size_t n, const
                                       const int32_t *multiplier, const int32_t *shift,
                                       const simdops_requant_params *p);
 
-enum simdops_requant_out { SIMDOPS_RQ_U8 = 0, SIMDOPS_RQ_I8 = 1, SIMDOPS_RQ_I16 = 2, SIMDOPS_RQ_COUNT = 3 };
+/* ------------------------------------------------------------------ the kernel table
+ * X(field, function type, slots, slot kind, simdops_op whose dtypes fill it)
+ * slot kind DTYPE: indexed by simdops_dtype; RQ: by requant output slot. */
+#define SIMDOPS_KERNEL_ENTRIES(X)                                                                 \
+    X(clip, simdops_clip_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_CLIP)                         \
+    X(clip_scale_bias, simdops_clip_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_CLIP_SCALE_BIAS)   \
+    X(shrink, simdops_shrink_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_SHRINK)                   \
+    X(argmax_row, simdops_argmax_row_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_HARDMAX)          \
+    X(argmax_cols, simdops_argmax_cols_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_HARDMAX)        \
+    X(requant, simdops_requant_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)                  \
+    X(requant_pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)
 
 /* One table per ISA. A NULL entry means "not provided by this tier"; dispatch
  * fills it from the tier below, so every entry of a built table is callable
  * where that op supports the dtype. */
 typedef struct simdops_kernel_table {
     const char *isa;
-    simdops_clip_fn clip[SIMDOPS_DTYPE_COUNT];
-    simdops_clip_fn clip_scale_bias[SIMDOPS_DTYPE_COUNT];
-    simdops_shrink_fn shrink[SIMDOPS_DTYPE_COUNT];
-    simdops_argmax_row_fn argmax_row[SIMDOPS_DTYPE_COUNT];
-    simdops_argmax_cols_fn argmax_cols[SIMDOPS_DTYPE_COUNT];
-    simdops_requant_fn requant[SIMDOPS_RQ_COUNT];
-    simdops_requant_pc_fn requant_pc[SIMDOPS_RQ_COUNT];
+#define SIMDOPS_X_FIELD(field, type, slots, kind, op) type field[slots];
+    SIMDOPS_KERNEL_ENTRIES(SIMDOPS_X_FIELD)
+#undef SIMDOPS_X_FIELD
 } simdops_kernel_table;
 
-/* Each kernels/<op>/<op>_<isa>.c defines one of these; it fills the entries it
- * implements and returns 1, or returns 0 when its ISA was not compiled in. */
+/* Entry numbers, in list order: SIMDOPS_KE_clip, ... */
+enum simdops_kernel_entry {
+#define SIMDOPS_X_KE(field, type, slots, kind, op) SIMDOPS_KE_##field,
+    SIMDOPS_KERNEL_ENTRIES(SIMDOPS_X_KE)
+#undef SIMDOPS_X_KE
+    SIMDOPS_KE_COUNT
+};
+
+/* Iteration over the table (for dispatch, info, the harness, Python). */
+typedef void (*simdops_any_fn)(void);
+int simdops_kernel_entry_count(void);
+const char *simdops_kernel_entry_name(int entry);
+int simdops_kernel_entry_slots(int entry);
+/* The dtype name of a slot ("float32"; requant slots: the output type). */
+const char *simdops_kernel_slot_name(int entry, int slot);
+/* The dtype of a slot (requant slots: the output dtype). */
+simdops_dtype simdops_kernel_slot_dtype(int entry, int slot);
+/* 1 when the op of this entry supports the slot's dtype (the entry must be set). */
+int simdops_kernel_slot_required(int entry, int slot);
+simdops_any_fn simdops_kernel_get(const simdops_kernel_table *t, int entry, int slot);
+
+/* ------------------------------------------------------------------ tiers
+ * X(name, tier it inherits from, built for this architecture (0/1),
+ *   CPU support test on `const simdops_cpu *c`) -- lowest first; a tier is
+ * usable when its architecture matches, the CPU passes and its parent is. */
+#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
+#define SIMDOPS_ARCH_X86 1
+#else
+#define SIMDOPS_ARCH_X86 0
+#endif
+#if defined(__aarch64__) || defined(_M_ARM64)
+#define SIMDOPS_ARCH_ARM64 1
+#else
+#define SIMDOPS_ARCH_ARM64 0
+#endif
+
+#define SIMDOPS_TIERS(X)                                                                          \
+    X(scalar, scalar, 1, 1)                                                                       \
+    X(sse2, scalar, SIMDOPS_ARCH_X86, c->sse2)                                                    \
+    X(sse41, sse2, SIMDOPS_ARCH_X86, c->sse2 && c->sse41)                                         \
+    X(avx2, sse41, SIMDOPS_ARCH_X86, c->avx && c->avx2 && c->f16c && c->os_ymm)                   \
+    X(neon, scalar, SIMDOPS_ARCH_ARM64, c->neon)
+
+/* The kernel files of every tier: csrc/kernels/<op>/<op>_<tier>.c */
+#define SIMDOPS_KERNEL_FILES(X, tier) X(clip, tier) X(shrink, tier) X(hardmax, tier) X(requant, tier)
+
+enum simdops_tier_id {
+#define SIMDOPS_X_TIER_ID(name, parent, arch, cpu_ok) SIMDOPS_TIER_##name,
+    SIMDOPS_TIERS(SIMDOPS_X_TIER_ID)
+#undef SIMDOPS_X_TIER_ID
+    SIMDOPS_TIER_COUNT
+};
+enum { SIMDOPS_MAX_TIERS = SIMDOPS_TIER_COUNT };
+
+/* Each kernels/<op>/<op>_<tier>.c defines <op>_register__<tier>: it fills the
+ * entries it implements and returns 1, or returns 0 when its ISA was not
+ * compiled in. The linker sees them as simdops_<op>_register__<tier> (every
+ * global symbol carries the simdops_ prefix). */
 typedef int (*simdops_register_fn)(simdops_kernel_table *t);
+#if defined(__GNUC__) || defined(__clang__)
+#define SIMDOPS_STR_(x) #x
+#define SIMDOPS_STR(x) SIMDOPS_STR_(x)
+#define SIMDOPS_LINK_NAME(name) __asm__(SIMDOPS_STR(__USER_LABEL_PREFIX__) "simdops_" #name)
+#else
+#define SIMDOPS_LINK_NAME(name)
+#endif
+#define SIMDOPS_X_DECLARE_REGISTER_OP(op, tier)                                                   \
+    int op##_register__##tier(simdops_kernel_table *t) SIMDOPS_LINK_NAME(op##_register__##tier);
+#define SIMDOPS_X_DECLARE_REGISTER_TIER(name, parent, arch, cpu_ok)                               \
+    SIMDOPS_KERNEL_FILES(SIMDOPS_X_DECLARE_REGISTER_OP, name)
+SIMDOPS_TIERS(SIMDOPS_X_DECLARE_REGISTER_TIER)
+#undef SIMDOPS_X_DECLARE_REGISTER_TIER
 
-#define SIMDOPS_DECLARE_REGISTER(op)                             \
-    int op##_register__scalar(simdops_kernel_table *t);          \
-    int op##_register__sse2(simdops_kernel_table *t);            \
-    int op##_register__sse41(simdops_kernel_table *t);           \
-    int op##_register__avx2(simdops_kernel_table *t);            \
-    int op##_register__neon(simdops_kernel_table *t);
-SIMDOPS_DECLARE_REGISTER(clip)
-SIMDOPS_DECLARE_REGISTER(shrink)
-SIMDOPS_DECLARE_REGISTER(hardmax)
-SIMDOPS_DECLARE_REGISTER(requant)
-#undef SIMDOPS_DECLARE_REGISTER
-
-/* Tiers, lowest first. tier_count() counts every tier this target knows. */
-enum { SIMDOPS_MAX_TIERS = 5 };
+/* Every tier this target knows (all architectures; see simdops_tier_known). */
 int simdops_tier_count(void);
+/* 1 when tier i is built for this architecture. */
+int simdops_tier_known(int i);
 /* The built table of tier i, or NULL when it is not compiled in or not supported. */
 const simdops_kernel_table *simdops_tier_table(int i);
 const char *simdops_tier_name(int i);
-/* The active table (never NULL). */
-const simdops_kernel_table *simdops_active_kernels(void);
+/* The tier tier i inherits its missing entries from (0 for scalar). */
+int simdops_tier_parent(int i);
+/* The tier whose own kernel tier i's table uses for (entry, slot); -1 when unset. */
+int simdops_kernel_origin(int tier, int entry, int slot);
+
+/* The calling thread's table (its forced tier, else the process tier); also
+ * records it as the thread's last-call tier. Entry points call it once and
+ * pass the table down. Never NULL. */
+const simdops_kernel_table *simdops_current_kernels(void);
 
 /* The scalar kernel table: the reference every tier is tested against. */
 const simdops_kernel_table *simdops_scalar_kernels(void);
+
+/* Builds the tables (idempotent; done at import, under the GIL). */
+void simdops_init(void);
+
+/* ------------------------------------------------------------------ errors (error.c) */
+
+/* Starts a call: clears *err (or points it at a scratch record when NULL). */
+#define SIMDOPS_ERROR_BEGIN(err, scratch, op_)                                                    \
+    do {                                                                                          \
+        if (!(err))                                                                               \
+            (err) = &(scratch);                                                                   \
+        (err)->status = 0;                                                                        \
+        (err)->reason = 0;                                                                        \
+        (err)->op = (op_);                                                                        \
+    } while (0)
+
+/* Records reason/arg (other fields zeroed, index -1) and returns its status. */
+int simdops_fail(simdops_error *err, int reason, int arg);
+/* The same with the offending value and the expected one. */
+int simdops_fail_value(simdops_error *err, int reason, int arg, int64_t value, int64_t expected);
+/* The same with a dtype (value = the dtype, expected = the wanted dtype or 0). */
+int simdops_fail_dtype(simdops_error *err, int reason, int arg, simdops_dtype dtype,
+                       simdops_dtype expected);
+
+/* ------------------------------------------------------------------ parameters (params.c) */
+
+int simdops_clip_params_init(simdops_dtype dtype, simdops_number min, simdops_number max,
+                             const simdops_number *scale, const simdops_number *bias,
+                             simdops_clip_params *p, simdops_error *err);
+int simdops_shrink_params_init(simdops_dtype dtype, simdops_number bias,
+                               simdops_number threshold, simdops_shrink_params *p,
+                               simdops_error *err);
+int simdops_requant_params_init(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
+                                int64_t offset, const int64_t *min, const int64_t *max,
+                                simdops_requant_params *p, simdops_error *err);
+
+/* Every shift[k] in [-31, 31], else SIMDOPS_R_SHIFT_RANGE with the index. */
+int simdops_requant_check_shifts(const int32_t *shift, int64_t n, simdops_error *err);
+
+/* The private layout behind simdops_prepared. */
+typedef struct simdops_prepared_impl {
+    uint32_t magic; /* SIMDOPS_PREPARED_MAGIC + op */
+    int32_t op;     /* simdops_op: CLIP, CLIP_SCALE_BIAS, SHRINK or REQUANT */
+    int32_t dtype;  /* x's dtype (requant: the output dtype) */
+    int32_t reserved;
+    union {
+        simdops_clip_params clip;
+        simdops_shrink_params shrink;
+        simdops_requant_params requant;
+    } u;
+} simdops_prepared_impl;
+#define SIMDOPS_PREPARED_MAGIC 0x53494d00u
+
+/* Copies the handle's content into *impl when it was prepared for op1 or op2
+ * (else SIMDOPS_R_NOT_PREPARED). */
+int simdops_prepared_load(const simdops_prepared *p, int op1, int op2, simdops_prepared_impl *impl,
+                          simdops_error *err);
 
 #endif

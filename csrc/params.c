@@ -1,26 +1,76 @@
-/* Parameter conversion of SPEC §3, done once per call: floats round to
- * nearest even into the tensor's type, integers truncate toward zero and
- * saturate (exact integers are taken exactly). */
+/* Parameter validation and conversion of SPEC §3, done once per call (or once
+ * per prepared handle): floats round to nearest even into the tensor's type,
+ * integers truncate toward zero and saturate; exact integers of any size
+ * (SIMDOPS_NUM_BIG) round correctly. Every rule about parameter values lives
+ * here. */
 #include <math.h>
+#include <string.h>
 
 #include "fp16.h"
 #include "internal.h"
 
 static int is_nan(simdops_number v) { return v.kind == SIMDOPS_NUM_FLOAT && v.f != v.f; }
 
-static double as_double(simdops_number v)
+static int is_negative(simdops_number v)
 {
-    return v.kind == SIMDOPS_NUM_FLOAT ? v.f : v.kind == SIMDOPS_NUM_INT ? (double)v.i : (double)v.u;
+    switch (v.kind) {
+    case SIMDOPS_NUM_FLOAT: return v.f < 0;
+    case SIMDOPS_NUM_INT: return v.i < 0;
+    case SIMDOPS_NUM_BIG: return v.negative != 0;
+    default: return 0;
+    }
 }
+
+/* |u * 2^e| rounded to `bits` significant bits (nearest even; bit 0 of u is
+ * sticky), as a double; inf when beyond double's range. u != 0. */
+static double round_big(uint64_t u, int64_t e, int bits, int negative)
+{
+    int lead = 63;
+    uint64_t q, rem, half;
+    int drop;
+    double d;
+    while (!(u >> lead))
+        lead--;
+    drop = lead + 1 - bits;
+    if (drop > 0) {
+        q = u >> drop;
+        rem = u & (((uint64_t)1 << drop) - 1);
+        half = (uint64_t)1 << (drop - 1);
+        if (rem > half || (rem == half && (q & 1)))
+            q++;
+        e += drop; /* q may now be 2^bits: still exact in a double */
+    } else {
+        q = u;
+    }
+    d = e > 2000 ? HUGE_VAL : ldexp((double)q, (int)e);
+    return negative ? -d : d;
+}
+
+/* The number as a double rounded once to `bits` significant bits (24: float32,
+ * 11: float16, 53: float64); floats are taken as they are. */
+static double to_real(simdops_number v, int bits)
+{
+    switch (v.kind) {
+    case SIMDOPS_NUM_INT:
+        if (v.i == 0)
+            return 0.0;
+        return v.i < 0 ? round_big(0 - (uint64_t)v.i, 0, bits, 1) : round_big((uint64_t)v.i, 0, bits, 0);
+    case SIMDOPS_NUM_UINT: return v.u ? round_big(v.u, 0, bits, 0) : 0.0;
+    case SIMDOPS_NUM_BIG: return v.u ? round_big(v.u, v.i, bits, v.negative) : 0.0;
+    default: return v.f;
+    }
+}
+
+static float to_f32(simdops_number v) { return simdops_f32_from_f64(to_real(v, 24)); }
 
 /* Truncate toward zero, saturate to [lo, hi]. */
 static int64_t sat_signed(simdops_number v, int64_t lo, int64_t hi)
 {
-    if (v.kind == SIMDOPS_NUM_UINT)
-        return v.u > (uint64_t)hi ? hi : (int64_t)v.u;
-    if (v.kind == SIMDOPS_NUM_INT)
-        return v.i < lo ? lo : (v.i > hi ? hi : v.i);
-    {
+    switch (v.kind) {
+    case SIMDOPS_NUM_UINT: return v.u > (uint64_t)hi ? hi : (int64_t)v.u;
+    case SIMDOPS_NUM_INT: return v.i < lo ? lo : (v.i > hi ? hi : v.i);
+    case SIMDOPS_NUM_BIG: return v.negative ? lo : hi; /* |v| >= 2^64 */
+    default: {
         double t = trunc(v.f);
         if (t <= (double)lo)
             return lo;
@@ -28,15 +78,16 @@ static int64_t sat_signed(simdops_number v, int64_t lo, int64_t hi)
             return hi;
         return (int64_t)t;
     }
+    }
 }
 
 static uint64_t sat_unsigned(simdops_number v, uint64_t hi)
 {
-    if (v.kind == SIMDOPS_NUM_UINT)
-        return v.u > hi ? hi : v.u;
-    if (v.kind == SIMDOPS_NUM_INT)
-        return v.i < 0 ? 0 : ((uint64_t)v.i > hi ? hi : (uint64_t)v.i);
-    {
+    switch (v.kind) {
+    case SIMDOPS_NUM_UINT: return v.u > hi ? hi : v.u;
+    case SIMDOPS_NUM_INT: return v.i < 0 ? 0 : ((uint64_t)v.i > hi ? hi : (uint64_t)v.i);
+    case SIMDOPS_NUM_BIG: return v.negative ? 0 : hi;
+    default: {
         double t = trunc(v.f);
         if (t <= 0.0)
             return 0;
@@ -44,26 +95,7 @@ static uint64_t sat_unsigned(simdops_number v, uint64_t hi)
             return hi;
         return (uint64_t)t;
     }
-}
-
-/* double -> float, nearest even; beyond float's range the C cast is
- * undefined, so the overflow to inf is spelled out (2^128 - 2^103 is the
- * midpoint above FLT_MAX, which rounds to inf). */
-float simdops_f32_from_f64(double d)
-{
-    const double overflow = 340282356779733661637539395458142568448.0; /* 2^128 - 2^103 */
-    if (d >= overflow)
-        return (float)HUGE_VAL;
-    if (d <= -overflow)
-        return (float)-HUGE_VAL;
-    return (float)d;
-}
-
-static float to_f32(simdops_number v)
-{
-    return v.kind == SIMDOPS_NUM_FLOAT ? simdops_f32_from_f64(v.f)
-           : v.kind == SIMDOPS_NUM_INT ? (float)v.i
-                                       : (float)v.u;
+    }
 }
 
 /* Converts v to dtype (float16 stored widened in .f32). */
@@ -73,8 +105,8 @@ static simdops_value convert(simdops_dtype dtype, simdops_number v)
     out.u64 = 0;
     switch (dtype) {
     case SIMDOPS_FLOAT32: out.f32 = to_f32(v); break;
-    case SIMDOPS_FLOAT64: out.f64 = as_double(v); break;
-    case SIMDOPS_FLOAT16: out.f32 = simdops_f16_to_f32(simdops_f64_to_f16(as_double(v))); break;
+    case SIMDOPS_FLOAT64: out.f64 = to_real(v, 53); break;
+    case SIMDOPS_FLOAT16: out.f32 = simdops_f16_to_f32(simdops_f64_to_f16(to_real(v, 11))); break;
     case SIMDOPS_UINT8: out.u8 = (uint8_t)sat_unsigned(v, UINT8_MAX); break;
     case SIMDOPS_UINT16: out.u16 = (uint16_t)sat_unsigned(v, UINT16_MAX); break;
     case SIMDOPS_UINT32: out.u32 = (uint32_t)sat_unsigned(v, UINT32_MAX); break;
@@ -88,68 +120,108 @@ static simdops_value convert(simdops_dtype dtype, simdops_number v)
     return out;
 }
 
-static int is_float(simdops_dtype d)
+/* Records the number in err (value for integers, fvalue for reals). */
+static int fail_number(simdops_error *err, int reason, int arg, simdops_number v)
 {
-    return d == SIMDOPS_FLOAT32 || d == SIMDOPS_FLOAT16 || d == SIMDOPS_FLOAT64;
+    simdops_fail(err, reason, arg);
+    if (v.kind == SIMDOPS_NUM_INT)
+        err->value = v.i;
+    else if (v.kind == SIMDOPS_NUM_UINT)
+        err->fvalue = (double)v.u;
+    else
+        err->fvalue = to_real(v, 53);
+    return err->status;
+}
+
+static int check_dtype(simdops_error *err, int op, simdops_dtype dtype)
+{
+    if (!simdops_dtype_valid(dtype))
+        return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, SIMDOPS_ARG_X, dtype, 0);
+    if (!simdops_op_supports(op, dtype))
+        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_X, dtype, 0);
+    return SIMDOPS_OK;
+}
+
+/* scale/bias: float32 values, one rounding from the number given. */
+static int scale_bias_value(simdops_dtype dtype, const simdops_number *v, float dflt, int arg,
+                            float *out, simdops_error *err)
+{
+    if (!v) {
+        *out = dflt;
+        return SIMDOPS_OK;
+    }
+    if (is_nan(*v))
+        return simdops_fail(err, SIMDOPS_R_NAN, arg);
+    *out = to_f32(*v);
+    /* integers: x*scale+bias must stay finite so it truncates to a number */
+    if (!simdops_dtype_is_float(dtype) && !isfinite(*out))
+        return fail_number(err, SIMDOPS_R_NOT_FINITE_F32, arg, *v);
+    return SIMDOPS_OK;
 }
 
 int simdops_clip_params_init(simdops_dtype dtype, simdops_number min, simdops_number max,
-                             const float *scale_bias, simdops_clip_params *p)
+                             const simdops_number *scale, const simdops_number *bias,
+                             simdops_clip_params *p, simdops_error *err)
 {
-    if (dtype <= SIMDOPS_UNKNOWN || dtype >= SIMDOPS_DTYPE_COUNT)
-        return SIMDOPS_E_DTYPE;
-    if (is_nan(min) || is_nan(max))
-        return SIMDOPS_E_PARAM;
+    int s;
+    if ((s = check_dtype(err, SIMDOPS_OP_CLIP, dtype)))
+        return s;
+    if (is_nan(min))
+        return simdops_fail(err, SIMDOPS_R_NAN, SIMDOPS_ARG_MIN);
+    if (is_nan(max))
+        return simdops_fail(err, SIMDOPS_R_NAN, SIMDOPS_ARG_MAX);
+    memset(p, 0, sizeof(*p));
     p->min = convert(dtype, min);
     p->max = convert(dtype, max);
     p->scale = 1.0f;
     p->bias = 0.0f;
-    if (scale_bias) {
-        if (scale_bias[0] != scale_bias[0] || scale_bias[1] != scale_bias[1])
-            return SIMDOPS_E_PARAM;
-        if (dtype == SIMDOPS_INT64 || dtype == SIMDOPS_UINT64)
-            return SIMDOPS_E_DTYPE; /* DirectML has no ScaleBias for 64-bit integers */
-        /* integers: x*scale+bias must stay finite so it truncates to a number */
-        if (!is_float(dtype) && !(isfinite(scale_bias[0]) && isfinite(scale_bias[1])))
-            return SIMDOPS_E_PARAM;
-        p->scale = scale_bias[0];
-        p->bias = scale_bias[1];
+    if (scale || bias) {
+        if (!simdops_op_supports(SIMDOPS_OP_CLIP_SCALE_BIAS, dtype)) {
+            s = simdops_fail_dtype(err, SIMDOPS_R_SCALE_BIAS_64BIT,
+                                   scale ? SIMDOPS_ARG_SCALE : SIMDOPS_ARG_BIAS, dtype, 0);
+            return s;
+        }
+        if ((s = scale_bias_value(dtype, scale, 1.0f, SIMDOPS_ARG_SCALE, &p->scale, err)) ||
+            (s = scale_bias_value(dtype, bias, 0.0f, SIMDOPS_ARG_BIAS, &p->bias, err)))
+            return s;
     }
     return SIMDOPS_OK;
 }
 
-typedef struct int_range { int64_t lo, hi; } int_range;
-
-static int int_range_of(simdops_dtype d, int_range *r)
-{
-    switch (d) {
-    case SIMDOPS_UINT8: r->lo = 0; r->hi = UINT8_MAX; return 1;
-    case SIMDOPS_INT8: r->lo = INT8_MIN; r->hi = INT8_MAX; return 1;
-    case SIMDOPS_UINT16: r->lo = 0; r->hi = UINT16_MAX; return 1;
-    case SIMDOPS_INT16: r->lo = INT16_MIN; r->hi = INT16_MAX; return 1;
-    case SIMDOPS_UINT32: r->lo = 0; r->hi = UINT32_MAX; return 1;
-    case SIMDOPS_INT32: r->lo = INT32_MIN; r->hi = INT32_MAX; return 1;
-    default: return 0;
-    }
-}
-
 static simdops_value int_value(simdops_dtype d, int64_t v)
 {
-    simdops_number n = {SIMDOPS_NUM_INT, 0.0, v, 0};
+    simdops_number n;
+    memset(&n, 0, sizeof(n));
+    n.kind = SIMDOPS_NUM_INT;
+    n.i = v;
     return convert(d, n);
 }
 
-int simdops_shrink_params_init(simdops_dtype dtype, simdops_number bias,
-                               simdops_number threshold, simdops_shrink_params *p)
+/* floor(T) of a threshold T >= 0, capped at 2^40 (beyond every 32-bit range). */
+static int64_t threshold_floor(simdops_number t)
 {
-    int_range r;
-    if (dtype <= SIMDOPS_UNKNOWN || dtype >= SIMDOPS_DTYPE_COUNT || dtype == SIMDOPS_INT64 ||
-        dtype == SIMDOPS_UINT64)
-        return SIMDOPS_E_DTYPE;
-    if (is_nan(bias) || is_nan(threshold) || as_double(threshold) < 0 ||
-        (threshold.kind == SIMDOPS_NUM_INT && threshold.i < 0))
-        return SIMDOPS_E_PARAM;
-    if (is_float(dtype)) {
+    const int64_t wide = (int64_t)1 << 40;
+    if (t.kind == SIMDOPS_NUM_FLOAT)
+        return floor(t.f) >= (double)wide ? wide : (int64_t)floor(t.f);
+    return sat_signed(t, 0, wide);
+}
+
+int simdops_shrink_params_init(simdops_dtype dtype, simdops_number bias,
+                               simdops_number threshold, simdops_shrink_params *p,
+                               simdops_error *err)
+{
+    const simdops_dtype_row *r;
+    int s;
+    if ((s = check_dtype(err, SIMDOPS_OP_SHRINK, dtype)))
+        return s;
+    if (is_nan(bias))
+        return simdops_fail(err, SIMDOPS_R_NAN, SIMDOPS_ARG_BIAS);
+    if (is_nan(threshold))
+        return simdops_fail(err, SIMDOPS_R_NAN, SIMDOPS_ARG_THRESHOLD);
+    if (is_negative(threshold))
+        return fail_number(err, SIMDOPS_R_NEGATIVE_THRESHOLD, SIMDOPS_ARG_THRESHOLD, threshold);
+    memset(p, 0, sizeof(*p));
+    if (simdops_dtype_is_float(dtype)) {
         p->thr = convert(dtype, threshold);
         p->bias = convert(dtype, bias);
         if (dtype == SIMDOPS_FLOAT64)
@@ -159,29 +231,146 @@ int simdops_shrink_params_init(simdops_dtype dtype, simdops_number bias,
         p->sub_lo = p->sub_hi = p->add_lo = p->add_hi = p->thr;
         return SIMDOPS_OK;
     }
-    int_range_of(dtype, &r);
+    r = &simdops_dtype_rows[dtype];
     {
         /* x > T <=> x > floor(T) and x < -T <=> x < -floor(T), for real T >= 0;
          * each bound saturates to the type on its own side. */
-        const int64_t wide = (int64_t)1 << 40; /* beyond every 32-bit range */
-        int64_t t = threshold.kind == SIMDOPS_NUM_FLOAT
-                        ? (floor(threshold.f) >= (double)wide ? wide : (int64_t)floor(threshold.f))
-                        : sat_signed(threshold, 0, wide);
-        int64_t span = r.hi - r.lo;
+        int64_t t = threshold_floor(threshold);
+        int64_t span = r->hi - r->lo;
         int64_t b = sat_signed(bias, -span, span);
         int64_t bpos = b > 0 ? b : 0, bneg = b < 0 ? b : 0;
-        p->thr = int_value(dtype, t > r.hi ? r.hi : t);
-        p->neg_thr = int_value(dtype, -t < r.lo ? r.lo : -t);
+        p->thr = int_value(dtype, t > r->hi ? r->hi : t);
+        p->neg_thr = int_value(dtype, -t < r->lo ? r->lo : -t);
         p->bias.u64 = 0;
-        switch (simdops_dtype_size(dtype)) { /* B wrapped to the type's width */
+        switch (r->size) { /* B wrapped to the type's width */
         case 1: p->bias.u8 = (uint8_t)(uint64_t)b; break;
         case 2: p->bias.u16 = (uint16_t)(uint64_t)b; break;
         default: p->bias.u32 = (uint32_t)(uint64_t)b; break;
         }
-        p->sub_lo = int_value(dtype, r.lo + bpos);
-        p->sub_hi = int_value(dtype, r.hi + bneg);
-        p->add_lo = int_value(dtype, r.lo - bneg);
-        p->add_hi = int_value(dtype, r.hi - bpos);
+        p->sub_lo = int_value(dtype, r->lo + bpos);
+        p->sub_hi = int_value(dtype, r->hi + bneg);
+        p->add_lo = int_value(dtype, r->lo - bneg);
+        p->add_hi = int_value(dtype, r->hi - bpos);
     }
+    return SIMDOPS_OK;
+}
+
+static int check_int32(simdops_error *err, int arg, int64_t v)
+{
+    if (v < INT32_MIN || v > INT32_MAX)
+        return simdops_fail_value(err, SIMDOPS_R_INT32_RANGE, arg, v, 0);
+    return SIMDOPS_OK;
+}
+
+static int check_bound(simdops_error *err, int arg, int64_t v, simdops_dtype out)
+{
+    const simdops_dtype_row *r = &simdops_dtype_rows[out];
+    if (v < r->lo || v > r->hi) {
+        simdops_fail_value(err, SIMDOPS_R_BOUND_RANGE, arg, v, 0);
+        err->dtype = out;
+        return err->status;
+    }
+    return SIMDOPS_OK;
+}
+
+int simdops_requant_params_init(simdops_dtype out, int64_t multiplier, int64_t shift,
+                                int64_t offset, const int64_t *min, const int64_t *max,
+                                simdops_requant_params *p, simdops_error *err)
+{
+    const simdops_dtype_row *r;
+    int64_t lo, hi;
+    int s;
+    if (!simdops_dtype_valid(out))
+        return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, SIMDOPS_ARG_OUT_DTYPE, out, 0);
+    if (!simdops_op_supports(SIMDOPS_OP_REQUANT_OUT, out))
+        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_OUT_DTYPE, out, 0);
+    r = &simdops_dtype_rows[out];
+    if ((s = check_int32(err, SIMDOPS_ARG_MULTIPLIER, multiplier)))
+        return s;
+    if (shift < -31 || shift > 31)
+        return simdops_fail_value(err, SIMDOPS_R_SHIFT_RANGE, SIMDOPS_ARG_SHIFT, shift, 0);
+    if ((s = check_int32(err, SIMDOPS_ARG_OFFSET, offset)))
+        return s;
+    /* QSYMM16 is symmetric: ACL's int16 stage has no offset */
+    if (out == SIMDOPS_INT16 && offset != 0)
+        return simdops_fail_value(err, SIMDOPS_R_QSYMM16_OFFSET, SIMDOPS_ARG_OFFSET, offset, 0);
+    /* ACL: min == max means no clamp; neither given is ACL's default 0, 0 */
+    lo = min ? *min : (max ? r->lo : 0);
+    hi = max ? *max : (min ? r->hi : 0);
+    if ((s = check_bound(err, SIMDOPS_ARG_MIN, lo, out)) || (s = check_bound(err, SIMDOPS_ARG_MAX, hi, out)))
+        return s;
+    if (lo > hi)
+        return simdops_fail_value(err, SIMDOPS_R_MIN_ABOVE_MAX, SIMDOPS_ARG_MIN, lo, hi);
+    memset(p, 0, sizeof(*p));
+    p->multiplier = (int32_t)multiplier;
+    p->left_shift = shift < 0 ? (int32_t)-shift : 0;
+    p->right_shift = shift > 0 ? (int32_t)shift : 0;
+    p->offset = (int32_t)offset;
+    p->min = (int32_t)(lo != hi ? lo : r->lo);
+    p->max = (int32_t)(lo != hi ? hi : r->hi);
+    return SIMDOPS_OK;
+}
+
+/* ------------------------------------------------------------------ prepared handles */
+
+typedef char simdops_prepared_fits[sizeof(simdops_prepared_impl) <= sizeof(simdops_prepared) ? 1 : -1];
+
+static void store(simdops_prepared *p, simdops_prepared_impl *impl, int op, simdops_dtype dtype)
+{
+    impl->magic = SIMDOPS_PREPARED_MAGIC + (uint32_t)op;
+    impl->op = op;
+    impl->dtype = dtype;
+    memset(p, 0, sizeof(*p));
+    memcpy(p, impl, sizeof(*impl));
+}
+
+int simdops_prepare_clip(simdops_dtype dtype, simdops_number min, simdops_number max,
+                         const simdops_number *scale, const simdops_number *bias,
+                         simdops_prepared *p, simdops_error *err)
+{
+    simdops_error scratch;
+    simdops_prepared_impl impl;
+    int s;
+    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_CLIP);
+    if (!p)
+        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
+    memset(&impl, 0, sizeof(impl));
+    if ((s = simdops_clip_params_init(dtype, min, max, scale, bias, &impl.u.clip, err)))
+        return s;
+    store(p, &impl, (scale || bias) ? SIMDOPS_OP_CLIP_SCALE_BIAS : SIMDOPS_OP_CLIP, dtype);
+    return SIMDOPS_OK;
+}
+
+int simdops_prepare_shrink(simdops_dtype dtype, simdops_number bias, simdops_number threshold,
+                           simdops_prepared *p, simdops_error *err)
+{
+    simdops_error scratch;
+    simdops_prepared_impl impl;
+    int s;
+    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_SHRINK);
+    if (!p)
+        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
+    memset(&impl, 0, sizeof(impl));
+    if ((s = simdops_shrink_params_init(dtype, bias, threshold, &impl.u.shrink, err)))
+        return s;
+    store(p, &impl, SIMDOPS_OP_SHRINK, dtype);
+    return SIMDOPS_OK;
+}
+
+int simdops_prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
+                            int64_t offset, const int64_t *min, const int64_t *max,
+                            simdops_prepared *p, simdops_error *err)
+{
+    simdops_error scratch;
+    simdops_prepared_impl impl;
+    int s;
+    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    if (!p)
+        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
+    memset(&impl, 0, sizeof(impl));
+    if ((s = simdops_requant_params_init(out_dtype, multiplier, shift, offset, min, max,
+                                         &impl.u.requant, err)))
+        return s;
+    store(p, &impl, SIMDOPS_OP_REQUANT, out_dtype);
     return SIMDOPS_OK;
 }

@@ -47,7 +47,8 @@ rm -f "$OUT"/obj/*.o "$OUT/harness"
 # (source, isa) pairs; "" = no ISA flags
 SRCS=()
 ISAS=()
-for f in api.c params.c strided.c hardmax_driver.c dispatch.c cpu.c; do
+for f in api.c api_requant.c api_1d.c checks.c params.c dtype.c error.c strided.c hardmax_driver.c \
+    dispatch.c cpu.c; do
     SRCS+=("$CSRC/$f")
     ISAS+=("")
 done

@@ -21,7 +21,8 @@ __all__ = [
 
 
 def isa() -> str:
-    """The active ISA: "scalar", "sse2", "sse41", "avx2" or "neon"."""
+    """The calling thread's ISA: its use_isa tier inside a use_isa block, else
+    the process tier ("scalar", "sse2", "sse41", "avx2" or "neon")."""
     return _core.isa()
 
 
@@ -31,10 +32,8 @@ def available_isas() -> tuple:
 
 
 class use_isa:
-    """Context manager forcing one ISA inside the block (tests, benchmarks).
-
-    The active ISA is process-wide: threads running simdops calls meanwhile
-    use it too."""
+    """Context manager forcing one ISA for the calling thread inside the block
+    (tests, benchmarks). Other threads keep theirs; blocks nest."""
 
     def __init__(self, name: str):
         if name not in _core.available_isas():
@@ -44,12 +43,12 @@ class use_isa:
         self._previous = []
 
     def __enter__(self):
-        self._previous.append(_core.isa())
-        _core.set_isa(self.name)
+        self._previous.append(_core.thread_isa())
+        _core.set_thread_isa(self.name)
         return self.name
 
     def __exit__(self, *exc):
-        _core.set_isa(self._previous.pop())
+        _core.set_thread_isa(self._previous.pop())
         return False
 
 
@@ -65,7 +64,7 @@ def _select_isa_from_environment():
     if name not in _core.available_isas():
         raise ImportError(f"SIMDOPS_ISA={name!r} is not available on this CPU/build; "
                           f"available: {', '.join(_core.available_isas())}")
-    _core.set_isa(name)
+    _core.set_process_isa(name)
 
 
 _select_isa_from_environment()

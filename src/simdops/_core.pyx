@@ -1,10 +1,12 @@
 # cython: language_level=3
-"""The one Cython module on the hot path: buffers in, C entry points out.
+"""The one Cython module on the hot path: Python objects in, C values out.
 
-Every public op acquires its buffers (buffer protocol, any strides), checks
-formats and shapes with messages that name the argument, converts Python
-numbers to simdops_number exactly, and calls csrc/api.c with the GIL
-released.
+Every public op acquires its buffers (buffer protocol, any strides), turns the
+buffer format into a dtype and Python numbers into exact simdops_numbers, and
+calls csrc/ with the GIL released. Every rule (dtype support, parameter
+values, shapes, axes, overlap) is checked in C once; a failing call comes back
+with a reason, which _raise turns into TypeError / ValueError / MemoryError
+with the message C formats (it names the argument and the value).
 """
 import sys
 
@@ -18,36 +20,41 @@ from cpython.buffer cimport (PyBUF_RECORDS, PyBUF_RECORDS_RO, PyBuffer_Release,
                              PyObject_CheckBuffer, PyObject_GetBuffer)
 from libc.math cimport INFINITY
 from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.string cimport memset
 
 from simdops._csimdops cimport *
 
-# dtype value -> (name, numpy dtype)
-DTYPE_NAMES = {
-    SIMDOPS_FLOAT32: "float32", SIMDOPS_FLOAT16: "float16", SIMDOPS_UINT32: "uint32",
-    SIMDOPS_UINT16: "uint16", SIMDOPS_UINT8: "uint8", SIMDOPS_INT32: "int32",
-    SIMDOPS_INT16: "int16", SIMDOPS_INT8: "int8", SIMDOPS_FLOAT64: "float64",
-    SIMDOPS_UINT64: "uint64", SIMDOPS_INT64: "int64",
-}
+# dtype value -> numpy name, from the C dtype table
+DTYPE_NAMES = {d: (<bytes>simdops_dtype_name(<simdops_dtype>d)).decode()
+               for d in range(1, SIMDOPS_DTYPE_COUNT)}
 _DTYPE_BY_NAME = {v: k for k, v in DTYPE_NAMES.items()}
-
-cdef unsigned _mask(dtypes):
-    cdef unsigned m = 0
-    for d in dtypes:
-        m |= 1u << <int>d
-    return m
-
-
-def _unmask(unsigned m):
-    return [d for d in DTYPE_NAMES if (m >> <int>d) & 1]
-
-
-cdef unsigned CLIP_DTYPES = _mask(DTYPE_NAMES)
-cdef unsigned SHRINK_DTYPES = CLIP_DTYPES & ~_mask((SIMDOPS_UINT64, SIMDOPS_INT64))
-cdef unsigned HARDMAX_DTYPES = _mask((SIMDOPS_FLOAT32, SIMDOPS_FLOAT16, SIMDOPS_FLOAT64))
-REQUANT_OUT = {"uint8": (0, 255), "int8": (-128, 127), "int16": (-32768, 32767)}
 
 cdef bint _LITTLE = sys.byteorder == "little"
 
+
+def op_dtypes(str op):
+    """Names of the dtypes a C op accepts ("clip", "clip_scale_bias", "shrink",
+    "hardmax", "requant", "requant_out"), from the C dtype table."""
+    code = {"clip": SIMDOPS_OP_CLIP, "clip_scale_bias": SIMDOPS_OP_CLIP_SCALE_BIAS,
+            "shrink": SIMDOPS_OP_SHRINK, "hardmax": SIMDOPS_OP_HARDMAX,
+            "requant": SIMDOPS_OP_REQUANT, "requant_out": SIMDOPS_OP_REQUANT_OUT}[op]
+    return tuple(name for d, name in DTYPE_NAMES.items()
+                 if simdops_op_supports(code, <simdops_dtype>d))
+
+
+# ---------------------------------------------------------------- errors
+
+_EXCEPTIONS = {SIMDOPS_E_DTYPE: TypeError, SIMDOPS_E_NOMEM: MemoryError}
+
+
+cdef int _raise(const simdops_error *err) except -1:
+    """Raises the exception of a failed call, with C's message."""
+    cdef char buf[1024]
+    simdops_error_format(err, buf, sizeof(buf))
+    raise _EXCEPTIONS.get(err.status, ValueError)((<bytes>buf).decode(errors="replace"))
+
+
+# ---------------------------------------------------------------- buffers
 
 cdef simdops_dtype _int_dtype(Py_ssize_t itemsize, bint signed) noexcept:
     if itemsize == 1:
@@ -66,8 +73,9 @@ cdef simdops_dtype _dtype_of_format(const char *fmt, Py_ssize_t itemsize, str na
     Plain C on the hot path; Python strings only to build error messages."""
     cdef const char *f = fmt
     cdef char c
+    cdef simdops_dtype d = SIMDOPS_UNKNOWN
     if f == NULL:  # PEP 3118: no format means unsigned bytes
-        return SIMDOPS_UINT8 if itemsize == 1 else SIMDOPS_UNKNOWN
+        f = b"B"
     if f[0] == b'@' or f[0] == b'=' or (f[0] == b'<' and _LITTLE) or (f[0] in b'>!' and not _LITTLE):
         f += 1
     elif f[0] == b'<' or f[0] == b'>' or f[0] == b'!':
@@ -76,17 +84,19 @@ cdef simdops_dtype _dtype_of_format(const char *fmt, Py_ssize_t itemsize, str na
     c = f[0]
     if c != 0 and f[1] == 0:
         if c == b'e' and itemsize == 2:
-            return SIMDOPS_FLOAT16
-        if c == b'f' and itemsize == 4:
-            return SIMDOPS_FLOAT32
-        if c == b'd' and itemsize == 8:
-            return SIMDOPS_FLOAT64
-        if c in b"bhilqn":
-            return _int_dtype(itemsize, True)
-        if c in b"BHILQN":
-            return _int_dtype(itemsize, False)
-    raise TypeError(f"{name}: unsupported buffer format "
-                    f"{(<bytes>fmt).decode(errors='replace')!r} with itemsize {itemsize}")
+            d = SIMDOPS_FLOAT16
+        elif c == b'f' and itemsize == 4:
+            d = SIMDOPS_FLOAT32
+        elif c == b'd' and itemsize == 8:
+            d = SIMDOPS_FLOAT64
+        elif c in b"bhilqn":
+            d = _int_dtype(itemsize, True)
+        elif c in b"BHILQN":
+            d = _int_dtype(itemsize, False)
+    if d == SIMDOPS_UNKNOWN:
+        text = (<bytes>fmt).decode(errors='replace') if fmt != NULL else "B"
+        raise TypeError(f"{name}: unsupported buffer format {text!r} with itemsize {itemsize}")
+    return d
 
 
 @cython.freelist(16)
@@ -102,6 +112,7 @@ cdef class _Buf:
 
     cdef int acquire(self, object obj, str name, bint writable) except -1:
         cdef int d
+        cdef Py_ssize_t stride
         if not PyObject_CheckBuffer(obj):
             raise TypeError(f"{name} must support the buffer protocol "
                             f"(numpy array, memoryview, ...), got {type(obj).__name__}")
@@ -114,12 +125,9 @@ cdef class _Buf:
             PyObject_GetBuffer(obj, &self.view, PyBUF_RECORDS_RO)
         self.held = True
         self.obj = obj
-        if self.view.ndim > SIMDOPS_MAX_DIMS:
+        if self.view.ndim > SIMDOPS_MAX_DIMS:  # the view could not hold it
             raise ValueError(f"{name} has {self.view.ndim} dimensions; at most {SIMDOPS_MAX_DIMS}")
         self.t.dtype = _dtype_of_format(self.view.format, self.view.itemsize, name)
-        if self.t.dtype == SIMDOPS_UNKNOWN:
-            raise TypeError(f"{name}: unsupported buffer format "
-                            f"{(<bytes>self.view.format).decode()!r} with itemsize {self.view.itemsize}")
         self.t.data = self.view.buf
         self.t.ndim = self.view.ndim
         stride = self.view.itemsize
@@ -134,10 +142,6 @@ cdef class _Buf:
     def shape(self):
         return tuple(self.t.shape[d] for d in range(self.t.ndim))
 
-    @property
-    def dtype(self):
-        return int(self.t.dtype)
-
     def __dealloc__(self):
         if self.held:
             PyBuffer_Release(&self.view)
@@ -146,7 +150,9 @@ cdef class _Buf:
 cdef _Buf _buf(object obj, str name, bint writable=False, bint int32=False):
     """obj as a held buffer. Buffer-protocol objects are the zero-copy fast path;
     anything else (DLPack tensors, lists, scalars, __array__) goes through
-    simdops._interop first. b.obj stays the caller's object (returned as out)."""
+    simdops._interop first (int32: requant's x, whose plain Python ints become
+    int32). For a converted `out`, b.obj stays the caller's object: it is what
+    the call returns."""
     cdef _Buf b = _Buf()
     if PyObject_CheckBuffer(obj):
         b.acquire(obj, name, writable)
@@ -159,124 +165,91 @@ cdef _Buf _buf(object obj, str name, bint writable=False, bint int32=False):
 
 
 cdef inline object _result(_Buf ob, object out):
-    """The call's result: out itself, else the new array — a numpy scalar when it is
-    0-d, as numpy's functions return for scalar inputs."""
+    """The call's result: out itself, else the new array — a numpy scalar when it
+    is 0-d, as numpy's functions return for scalar inputs."""
     if out is None and ob.t.ndim == 0:
         return ob.obj[()]
     return ob.obj
 
 
-def _round_int(v, int bits):
-    """v rounded to `bits` significant bits, nearest even (exact integer)."""
-    a = -v if v < 0 else v
-    e = a.bit_length() - bits
-    if e <= 0:
-        return v
-    q, r = divmod(a, 1 << e)
-    half = 1 << (e - 1)
-    if r > half or (r == half and q & 1):
-        q += 1
-    q <<= e
-    return -q if v < 0 else q
+cdef _Buf _out_buf(object out, _Buf x, simdops_dtype dtype):
+    """`out` as a writable buffer (C checks its dtype, shape and layout), or a
+    new C-contiguous array of x's shape and `dtype`."""
+    if out is None:
+        return _buf(np.empty(x.shape, dtype=DTYPE_NAMES[dtype]), "out", True)
+    return _buf(out, "out", True)
 
 
-cdef dict _FLOAT_BITS = {SIMDOPS_FLOAT32: 24, SIMDOPS_FLOAT16: 11, SIMDOPS_FLOAT64: 53}
+# ---------------------------------------------------------------- numbers
 
-
-cdef double _int_to_double(object v, int bits):
-    """An int rounded once to `bits` significant bits, as a double (exact unless it
-    overflows, which then rounds to inf as the narrower type would)."""
-    try:
-        return float(_round_int(v, bits))
-    except OverflowError:
-        return float("inf") if v > 0 else float("-inf")
-
-
-cdef simdops_number _number(object v, str name, simdops_dtype dtype) except *:
-    """A Python number, exactly: ints as ints; ints beyond 64 bits become a
-    double already rounded to the float type's precision (so the one rounding
-    is correct) and saturate integer types; floats as doubles."""
+cdef simdops_number _int_number(object v):
+    """A Python int exactly: int64, uint64, or (beyond 64 bits) its top 64 bits
+    with a sticky bit and a binary exponent, which C rounds correctly."""
     cdef simdops_number n
-    n.f = 0.0
-    n.i = 0
-    n.u = 0
-    if type(v) is float:  # the common case, no further checks needed
+    memset(&n, 0, sizeof(n))
+    if -(1 << 63) <= v < (1 << 63):
+        n.kind = SIMDOPS_NUM_INT
+        n.i = v
+    elif 0 <= v < (1 << 64):
+        n.kind = SIMDOPS_NUM_UINT
+        n.u = v
+    else:
+        a = -v if v < 0 else v
+        e = a.bit_length() - 64
+        n.kind = SIMDOPS_NUM_BIG
+        n.negative = v < 0
+        n.i = e
+        n.u = (a >> e) | (1 if a & ((1 << e) - 1) else 0)
+    return n
+
+
+cdef simdops_number _number(object v, str name) except *:
+    """A Python number as C takes it: floats as doubles, ints exactly."""
+    cdef simdops_number n
+    if type(v) is float:  # the common case
+        memset(&n, 0, sizeof(n))
         n.kind = SIMDOPS_NUM_FLOAT
         n.f = <double>v
-        if n.f != n.f:
-            raise ValueError(f"{name} is NaN")
         return n
     if isinstance(v, (bool, np.bool_)):
         raise TypeError(f"{name} must be a real number, got bool")
     if isinstance(v, (int, np.integer)):
-        v = int(v)
-        if -(1 << 63) <= v < (1 << 63):
-            n.kind = SIMDOPS_NUM_INT
-            n.i = v
-        elif 0 <= v < (1 << 64):
-            n.kind = SIMDOPS_NUM_UINT
-            n.u = v
-        else:
-            n.kind = SIMDOPS_NUM_FLOAT
-            n.f = _int_to_double(v, _FLOAT_BITS.get(dtype, 53))
-        return n
+        return _int_number(int(v))
     if isinstance(v, (float, np.floating)):
+        memset(&n, 0, sizeof(n))
         n.kind = SIMDOPS_NUM_FLOAT
         n.f = float(v)
-        if n.f != n.f:
-            raise ValueError(f"{name} is NaN")
         return n
     raise TypeError(f"{name} must be an int or a float, got {type(v).__name__}")
 
 
-cdef _raise_status(int status, str what):
-    msg = (<bytes>simdops_status_message(status)).decode()
-    if status == SIMDOPS_E_DTYPE:
-        raise TypeError(f"{what}: {msg}")
-    if status == SIMDOPS_E_NOMEM:
-        raise MemoryError(what)
-    raise ValueError(f"{what}: {msg}")
+cdef simdops_number _bound(object v, str name, double none_value) except *:
+    """A clip bound; None (one-sided clip) is -inf / +inf, which C saturates to an
+    integer type's lowest / highest value."""
+    cdef simdops_number n
+    if v is None:
+        memset(&n, 0, sizeof(n))
+        n.kind = SIMDOPS_NUM_FLOAT
+        n.f = none_value
+        return n
+    return _number(v, name)
 
 
-cdef bint _same_shape(_Buf a, _Buf b) noexcept:
-    if a.t.ndim != b.t.ndim:
-        return False
-    for d in range(a.t.ndim):
-        if a.t.shape[d] != b.t.shape[d]:
-            return False
-    return True
+cdef bint _is_int(object v):
+    return (type(v) is int or isinstance(v, (int, np.integer))) and not isinstance(v, (bool, np.bool_))
 
 
-cdef _Buf _out_buf(object out, _Buf x, simdops_dtype dtype):
-    """The output buffer: `out` checked against x's shape and `dtype`, or a
-    new C-contiguous array (then held as the _Buf's obj)."""
-    cdef _Buf o
-    if out is None:
-        return _buf(np.empty(x.shape, dtype=DTYPE_NAMES[dtype]), "out", True)
-    o = _buf(out, "out", True)
-    if o.t.dtype != dtype:
-        raise TypeError(f"out has dtype {DTYPE_NAMES[o.t.dtype]}; expected {DTYPE_NAMES[dtype]}")
-    if not _same_shape(o, x):
-        raise ValueError(f"out has shape {o.shape}; expected {x.shape} (the shape of x)")
-    return o
+cdef int64_t _int64(object v, str name) except? -1:
+    """A Python int as int64 (C checks the range each parameter allows)."""
+    if not _is_int(v):
+        raise TypeError(f"{name} must be an int, got {type(v).__name__}")
+    v = int(v)
+    if not -(1 << 63) <= v < (1 << 63):
+        raise ValueError(f"{name} = {v} is outside the int32 range (it does not even fit 64 bits)")
+    return v
 
 
-cdef _Buf _input(object x, unsigned allowed, str op):
-    """x as a buffer whose dtype is in the bit set `allowed` (bit = dtype value)."""
-    cdef _Buf b = _buf(x, "x")
-    if not (allowed >> <int>b.t.dtype) & 1:
-        names = ", ".join(sorted(DTYPE_NAMES[d] for d in _unmask(allowed)))
-        raise TypeError(f"{op}: x has dtype {DTYPE_NAMES[b.t.dtype]}; supported: {names}")
-    return b
-
-
-cdef _finish(int status, str op):
-    if status == SIMDOPS_E_OVERLAP:
-        raise ValueError(f"{op}: out has two elements at one address (a broadcast or "
-                         f"overlapping view); it must not")
-    if status != SIMDOPS_OK:
-        _raise_status(status, op)
-
+# ---------------------------------------------------------------- ops
 
 def clip(x, min, max, *, scale=None, bias=None, out=None):
     """Clip every element into [min, max]: DirectML's ELEMENT_WISE_CLIP (bit-exact).
@@ -333,35 +306,26 @@ def clip(x, min, max, *, scale=None, bias=None, out=None):
     >>> simdops.clip(np.float32(3), 0, 1)
     np.float32(1.0)
     """
-    cdef _Buf xb = _input(x, CLIP_DTYPES, "clip")
-    cdef simdops_number lo = _number(-INFINITY if min is None else min, "min", xb.t.dtype)
-    cdef simdops_number hi = _number(INFINITY if max is None else max, "max", xb.t.dtype)
-    cdef float sb[2]
-    cdef const float *sbp = NULL
+    cdef _Buf xb = _buf(x, "x")
+    cdef simdops_number lo = _bound(min, "min", -INFINITY)
+    cdef simdops_number hi = _bound(max, "max", INFINITY)
+    cdef simdops_number s, b
+    cdef const simdops_number *sp = NULL
+    cdef const simdops_number *bp = NULL
+    cdef simdops_error err
     cdef int status
-    if scale is not None or bias is not None:
-        if xb.t.dtype in (SIMDOPS_INT64, SIMDOPS_UINT64):
-            raise ValueError(f"clip: scale/bias are not supported for "
-                             f"{DTYPE_NAMES[xb.t.dtype]} (DirectML has no ScaleBias for 64-bit integers)")
-        sb[0] = _scale_bias_value(1.0 if scale is None else scale, "scale", xb.t.dtype)
-        sb[1] = _scale_bias_value(0.0 if bias is None else bias, "bias", xb.t.dtype)
-        sbp = sb
+    if scale is not None:
+        s = _number(scale, "scale")
+        sp = &s
+    if bias is not None:
+        b = _number(bias, "bias")
+        bp = &b
     cdef _Buf ob = _out_buf(out, xb, xb.t.dtype)
     with nogil:
-        status = simdops_clip(&xb.t, &ob.t, lo, hi, sbp)
-    _finish(status, "clip")
+        status = simdops_clip(&xb.t, &ob.t, lo, hi, sp, bp, &err)
+    if status:
+        _raise(&err)
     return _result(ob, out)
-
-
-cdef float _scale_bias_value(object v, str name, simdops_dtype dtype) except? -1:
-    """scale/bias are float32 values: one rounding from the Python number."""
-    cdef simdops_number n = _number(v, name, SIMDOPS_FLOAT32)
-    cdef double d = n.f if n.kind == SIMDOPS_NUM_FLOAT else _int_to_double(int(v), 24)
-    cdef float f = simdops_f32_from_f64(d)  # exact for a rounded int; overflow goes to inf
-    if dtype not in (SIMDOPS_FLOAT32, SIMDOPS_FLOAT16, SIMDOPS_FLOAT64) and not (-INFINITY < f < INFINITY):
-        raise ValueError(f"clip: {name} = {v!r} is not finite as a float32; integer tensors "
-                         f"need a finite scale and bias")
-    return f
 
 
 def shrink(x, bias=0.0, threshold=0.5, *, out=None):
@@ -407,39 +371,45 @@ def shrink(x, bias=0.0, threshold=0.5, *, out=None):
     >>> simdops.shrink(np.array([-2.0, 0.25, 1.5], np.float32), bias=0.5, threshold=0.5)
     array([-1.5,  0. ,  1. ], dtype=float32)
     """
-    cdef _Buf xb = _input(x, SHRINK_DTYPES, "shrink")
-    cdef simdops_number b = _number(bias, "bias", xb.t.dtype)
-    cdef simdops_number t = _number(threshold, "threshold", xb.t.dtype)
+    cdef _Buf xb = _buf(x, "x")
+    cdef simdops_number b = _number(bias, "bias")
+    cdef simdops_number t = _number(threshold, "threshold")
+    cdef simdops_error err
     cdef int status
-    if (t.kind == SIMDOPS_NUM_FLOAT and t.f < 0) or (t.kind == SIMDOPS_NUM_INT and t.i < 0):
-        raise ValueError(f"shrink: threshold must be >= 0, got {threshold!r}")
     cdef _Buf ob = _out_buf(out, xb, xb.t.dtype)
     with nogil:
-        status = simdops_shrink(&xb.t, &ob.t, b, t)
-    _finish(status, "shrink")
+        status = simdops_shrink(&xb.t, &ob.t, b, t, &err)
+    if status:
+        _raise(&err)
     return _result(ob, out)
 
 
-def _normalize_axes(axis, int ndim):
-    axes = (axis,) if isinstance(axis, (int, np.integer)) and not isinstance(axis, bool) else axis
+cdef int64_t _axis_value(object a) except? -1:
+    if not _is_int(a):
+        raise TypeError(f"hardmax: axis entries must be ints, got {type(a).__name__}")
+    a = int(a)
+    # beyond 64 bits is out of range for any array: C says so with the clamped value
+    return (1 << 63) - 1 if a >= (1 << 63) else -(1 << 63) if a < -(1 << 63) else a
+
+
+cdef int _read_axes(object axis, int ndim, int64_t *axes) except -1:
+    """axis (an int or an iterable of ints) into axes[]; reads at most ndim + 1
+    entries, which is enough for C to find an out-of-range or repeated one."""
+    cdef int n = 0
+    if _is_int(axis):
+        axes[0] = _axis_value(axis)
+        return 1
     try:
-        axes = tuple(axes)
+        it = iter(axis)
     except TypeError:
-        raise TypeError(f"hardmax: axis must be an int or a tuple of ints, got {type(axis).__name__}") from None
-    if not axes:
-        raise ValueError("hardmax: axis must name at least one axis")
-    out = []
-    for a in axes:
-        if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
-            raise TypeError(f"hardmax: axis entries must be ints, got {type(a).__name__}")
-        a = int(a)
-        if not -ndim <= a < ndim:
-            raise ValueError(f"hardmax: axis {a} is out of range for an array with {ndim} dimensions")
-        a %= ndim
-        if a in out:
-            raise ValueError(f"hardmax: axis {a} is repeated")
-        out.append(a)
-    return sorted(out)
+        raise TypeError(f"hardmax: axis must be an int or a tuple of ints, "
+                        f"got {type(axis).__name__}") from None
+    for a in it:
+        axes[n] = _axis_value(a)
+        n += 1
+        if n > ndim:
+            break
+    return n
 
 
 def hardmax(x, axis=-1, *, out=None):
@@ -483,48 +453,47 @@ def hardmax(x, axis=-1, *, out=None):
     array([[1., 0.],
            [0., 0.]])
     """
-    cdef _Buf xb = _input(x, HARDMAX_DTYPES, "hardmax")
-    axes = _normalize_axes(axis, xb.t.ndim)
-    cdef int caxes[64]
-    cdef int naxes = len(axes)
+    cdef _Buf xb = _buf(x, "x")
+    cdef int64_t axes[65]
+    cdef int naxes = _read_axes(axis, xb.t.ndim, axes)
+    cdef simdops_error err
     cdef int status
-    for k in range(naxes):
-        caxes[k] = axes[k]
     cdef _Buf ob = _out_buf(out, xb, xb.t.dtype)
     with nogil:
-        status = simdops_hardmax(&xb.t, &ob.t, naxes, caxes)
-    _finish(status, "hardmax")
+        status = simdops_hardmax(&xb.t, &ob.t, naxes, axes, &err)
+    if status:
+        _raise(&err)
     return _result(ob, out)
 
 
-cdef int32_t _int32(object v, str name) except? -1:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(v).__name__}")
-    v = int(v)
-    if not -(1 << 31) <= v < (1 << 31):
-        raise ValueError(f"{name} = {v} is outside the int32 range")
-    return v
-
-
-cdef _channel_array(object v, str name, Py_ssize_t channels):
-    """A per-channel int32 vector: any int32 buffer, or a sequence of ints."""
+cdef _Buf _channel_array(object v, str name):
+    """A per-channel int32 vector: any buffer (C checks dtype and length), or a
+    sequence of ints converted to int32."""
     if not PyObject_CheckBuffer(v):
         try:
             arr = np.asarray(v)
         except Exception:
             raise TypeError(f"{name} must be an int32 array or a sequence of ints") from None
+        if arr.size == 0:
+            arr = arr.astype(np.int32)  # an empty list is an empty int32 vector
         if arr.dtype.kind not in "iu":
             raise TypeError(f"{name} must hold integers, got {arr.dtype}")
         if arr.size and (arr.min() < -(1 << 31) or arr.max() >= (1 << 31)):
             raise ValueError(f"{name} has values outside the int32 range")
         v = arr.astype(np.int32)
-    cdef _Buf b = _buf(v, name)
-    if b.t.dtype != SIMDOPS_INT32:
-        raise TypeError(f"{name} must be int32, got {DTYPE_NAMES[b.t.dtype]}")
-    if b.t.ndim != 1 or b.t.shape[0] != channels:
-        raise ValueError(f"{name} must be 1-D of length {channels} (x's last dimension), "
-                         f"got shape {b.shape}")
-    return b
+    return _buf(v, name)
+
+
+cdef simdops_dtype _requant_out_dtype(object out_dtype) except *:
+    name = out_dtype if type(out_dtype) is str and out_dtype in _DTYPE_BY_NAME else None
+    if name is None:  # np.dtype() is slow: only for spellings other than the names
+        try:
+            name = np.dtype(out_dtype).name
+        except TypeError:
+            raise TypeError(f"quantize: out_dtype {out_dtype!r} is not a dtype") from None
+    if name not in _DTYPE_BY_NAME:
+        raise TypeError(f"quantize: out_dtype must be uint8, int8 or int16, got {name}")
+    return <simdops_dtype><int>_DTYPE_BY_NAME[name]
 
 
 def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, max=None,
@@ -588,66 +557,38 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
     array([[-10,   0,  10]], dtype=int8)
     """
     cdef _Buf xb = _buf(x, "x", False, True)
-    cdef _Buf ob, bb, mb, sb
-    cdef simdops_requant_args a
+    cdef _Buf ob, bb = None, mb = None, sb = None
+    cdef simdops_prepared prep
+    cdef simdops_error err
+    cdef int64_t m = 0, s = 0, lo = 0, hi = 0
     cdef int status
-    if xb.t.dtype != SIMDOPS_INT32:
-        raise TypeError(f"quantize: x must be int32, got {DTYPE_NAMES[xb.t.dtype]}")
-    out_name = out_dtype if type(out_dtype) is str and out_dtype in REQUANT_OUT else None
-    if out_name is None:  # np.dtype() is slow: only for spellings other than the names
-        try:
-            out_name = np.dtype(out_dtype).name
-        except TypeError:
-            raise TypeError(f"quantize: out_dtype {out_dtype!r} is not a dtype") from None
-    if out_name not in REQUANT_OUT:
-        raise TypeError(f"quantize: out_dtype must be uint8, int8 or int16, got {out_name}")
-    tlo, thi = REQUANT_OUT[out_name]
-    channels = xb.t.shape[xb.t.ndim - 1] if xb.t.ndim else 0
-    a.multipliers = NULL
-    a.shifts = NULL
-    a.bias = NULL
-    a.multiplier = 0
-    a.shift = 0
-    per_channel = not isinstance(multiplier, (int, np.integer)) or not isinstance(shift, (int, np.integer))
-    if per_channel and xb.t.ndim == 0:
-        raise ValueError("quantize: per-channel multiplier/shift need x with at least one dimension")
-    if per_channel:
-        mult_v = (np.full(channels, _int32(multiplier, "multiplier"), np.int32)
-                  if isinstance(multiplier, (int, np.integer)) else multiplier)
-        shift_v = (np.full(channels, _int32(shift, "shift"), np.int32)
-                   if isinstance(shift, (int, np.integer)) else shift)
-        mb = _channel_array(mult_v, "multiplier", channels)
-        sb = _channel_array(shift_v, "shift", channels)
-        shifts = np.asarray(sb.obj)
-        if channels and (np.min(shifts) < -31 or np.max(shifts) > 31):
-            raise ValueError("quantize: shift values must be in [-31, 31]")
-        a.multipliers = &mb.t
-        a.shifts = &sb.t
+    cdef simdops_dtype od = _requant_out_dtype(out_dtype)
+    if _is_int(multiplier):
+        m = _int64(multiplier, "multiplier")
     else:
-        a.multiplier = _int32(multiplier, "multiplier")
-        a.shift = _int32(shift, "shift")
-        if not -31 <= a.shift <= 31:
-            raise ValueError(f"quantize: shift must be in [-31, 31], got {a.shift}")
-    a.offset = _int32(offset, "offset")
-    if out_name == "int16" and a.offset != 0:
-        raise ValueError("quantize: int16 output (QSYMM16) has no offset; offset must be 0")
-    if min is None and max is None:
-        a.min = a.max = 0 if tlo <= 0 <= thi else tlo
+        mb = _channel_array(multiplier, "multiplier")
+    if _is_int(shift):
+        s = _int64(shift, "shift")
     else:
-        a.min = tlo if min is None else _int32(min, "min")
-        a.max = thi if max is None else _int32(max, "max")
-    if not tlo <= a.min <= a.max <= thi:
-        raise ValueError(f"quantize: need {tlo} <= min <= max <= {thi} for {out_name} output, "
-                         f"got min={a.min}, max={a.max}")
+        sb = _channel_array(shift, "shift")
+    cdef int64_t off = _int64(offset, "offset")
+    if min is not None:
+        lo = _int64(min, "min")
+    if max is not None:
+        hi = _int64(max, "max")
+    if simdops_prepare_requant(od, m, s, off, NULL if min is None else &lo,
+                               NULL if max is None else &hi, &prep, &err):
+        _raise(&err)
     if bias is not None:
-        if xb.t.ndim == 0:
-            raise ValueError("quantize: bias needs x with at least one dimension")
-        bb = _channel_array(bias, "bias", channels)
-        a.bias = &bb.t
-    ob = _out_buf(out, xb, _DTYPE_BY_NAME[out_name])
+        bb = _channel_array(bias, "bias")
+    ob = _out_buf(out, xb, od)
     with nogil:
-        status = simdops_requant(&xb.t, &ob.t, &a)
-    _finish(status, "quantize")
+        status = simdops_requant_prepared(&prep, &xb.t, &ob.t,
+                                          NULL if bb is None else &bb.t,
+                                          NULL if mb is None else &mb.t,
+                                          NULL if sb is None else &sb.t, &err)
+    if status:
+        _raise(&err)
     return _result(ob, out)
 
 
@@ -690,74 +631,6 @@ def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min
                                out_dtype="uint8", out=out)
 
 
-def isa():
-    return (<bytes>simdops_isa()).decode()
-
-
-def available_isas():
-    cdef const char *names[8]
-    cdef int n = simdops_available_isas(names, 8)
-    return tuple((<bytes>names[i]).decode() for i in range(n))
-
-
-def known_isas():
-    cdef const char *names[8]
-    cdef int n = simdops_known_isas(names, 8)
-    return tuple((<bytes>names[i]).decode() for i in range(n))
-
-
-def set_isa(str name):
-    if simdops_use_isa(name.encode()) != SIMDOPS_OK:
-        raise ValueError(f"ISA {name!r} is not available here; available: "
-                         f"{', '.join(available_isas())}")
-
-
-def cpu_features():
-    return (<bytes>simdops_cpu_features()).decode()
-
-
-_TABLE_FIELDS = ("clip", "clip_scale_bias", "shrink", "argmax_row", "argmax_cols")
-_REQUANT_NAMES = ("uint8", "int8", "int16")
-
-
-cdef void *_entry(const simdops_kernel_table *t, str field, int k):
-    if field == "clip": return t.clip[k]
-    if field == "clip_scale_bias": return t.clip_scale_bias[k]
-    if field == "shrink": return t.shrink[k]
-    if field == "argmax_row": return t.argmax_row[k]
-    if field == "argmax_cols": return t.argmax_cols[k]
-    if field == "requant": return t.requant[k]
-    return t.requant_pc[k]
-
-
-def kernel_origins(str isa_name):
-    """{(entry, dtype): tier whose own kernel the ISA's table uses} for one usable ISA."""
-    cdef int count = simdops_tier_count()
-    cdef int i, j, k
-    cdef const simdops_kernel_table *t
-    cdef const simdops_kernel_table *lower
-    idx = [i for i in range(count) if (<bytes>simdops_tier_name(i)).decode() == isa_name]
-    if not idx or simdops_tier_table(idx[0]) == NULL:
-        raise ValueError(f"ISA {isa_name!r} is not available here")
-    i = idx[0]
-    t = simdops_tier_table(i)
-    result = {}
-    entries = [(f, k, DTYPE_NAMES[k]) for f in _TABLE_FIELDS for k in DTYPE_NAMES]
-    entries += [(f, k, _REQUANT_NAMES[k]) for f in ("requant", "requant_pc") for k in range(3)]
-    for field, k, dname in entries:
-        p = <size_t>_entry(t, field, k)
-        if p == 0:
-            continue
-        origin = i
-        for j in range(i - 1, -1, -1):
-            lower = simdops_tier_table(j)
-            if lower == NULL or <size_t>_entry(lower, field, k) != p:
-                break
-            origin = j
-        result[(field, dname)] = (<bytes>simdops_tier_name(origin)).decode()
-    return result
-
-
-# Build the kernel tables now, at import and under the GIL, so that no two
-# threads can race to build them from inside nogil kernel calls.
-simdops_isa()
+# Fragments included here (files named .pyx so that the sdist ships them; they
+# are not modules of their own).
+include "_core_isa.pyx"

@@ -38,7 +38,10 @@ def quantize_multiplier(real) -> tuple:
     """
     if isinstance(real, bool) or not isinstance(real, numbers.Real):
         raise TypeError(f"real must be a real number, got {type(real).__name__}")
-    value = float(real)
+    try:
+        value = float(real)
+    except OverflowError:  # an int beyond float's range: no shift in [-31, 31] reaches it
+        raise ValueError(f"real = {real!r} is too large: it needs a shift below -31") from None
     if not math.isfinite(value) or value <= 0.0:
         raise ValueError(f"real must be a positive finite number, got {real!r}")
     mantissa, exponent = math.frexp(value)      # value = mantissa * 2**exponent, mantissa in [0.5, 1)

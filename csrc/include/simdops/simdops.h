@@ -1,6 +1,14 @@
-/* simdops public C API: tensor views, parameters, N-d entry points, ISA control.
- * Semantics are those of SPEC.md §3; every entry point returns a status code
- * instead of crashing on bad input. */
+/* simdops public C API: tensor views, exact parameters, errors with reasons,
+ * N-d entry points, prepared parameters with contiguous 1-D kernels, ISA control.
+ *
+ * Semantics are those of SPEC.md §3. Every entry point validates its input and
+ * returns a status (simdops_status) instead of crashing; when `err` is not NULL
+ * it also receives the reason, the argument and the offending value, and
+ * simdops_error_format() turns that into a sentence naming them.
+ *
+ * Threads: every function below may be called without the GIL and from many
+ * threads at once, except simdops_set_process_isa (call it once, at start-up).
+ * Kernels run on the calling thread's ISA tier (simdops_set_thread_isa). */
 #ifndef SIMDOPS_SIMDOPS_H
 #define SIMDOPS_SIMDOPS_H
 
@@ -12,10 +20,13 @@ extern "C" {
 #endif
 
 #define SIMDOPS_VERSION_MAJOR 0
-#define SIMDOPS_VERSION_MINOR 1
+#define SIMDOPS_VERSION_MINOR 2
 #define SIMDOPS_MAX_DIMS 64
 
-/* Values are DirectML's DML_TENSOR_DATA_TYPE (SPEC §2). */
+/* ------------------------------------------------------------------ types */
+
+/* Values are DirectML's DML_TENSOR_DATA_TYPE (SPEC §2). Sizes, names and which
+ * op supports which type: simdops_dtype_size / _name, simdops_op_supports. */
 typedef enum simdops_dtype {
     SIMDOPS_UNKNOWN = 0,
     SIMDOPS_FLOAT32 = 1,
@@ -32,15 +43,120 @@ typedef enum simdops_dtype {
     SIMDOPS_DTYPE_COUNT = 12
 } simdops_dtype;
 
+/* Operations, and the role a dtype plays in them (for simdops_op_supports). */
+typedef enum simdops_op {
+    SIMDOPS_OP_NONE = 0,
+    SIMDOPS_OP_CLIP = 1,
+    SIMDOPS_OP_CLIP_SCALE_BIAS = 2, /* clip with scale/bias given */
+    SIMDOPS_OP_SHRINK = 3,
+    SIMDOPS_OP_HARDMAX = 4,
+    SIMDOPS_OP_REQUANT = 5,         /* input dtype (int32) */
+    SIMDOPS_OP_REQUANT_OUT = 6,     /* output dtype (uint8, int8, int16) */
+    SIMDOPS_OP_COUNT = 7
+} simdops_op;
+
 typedef enum simdops_status {
     SIMDOPS_OK = 0,
-    SIMDOPS_E_DTYPE = 1,     /* dtype not supported by this op */
-    SIMDOPS_E_SHAPE = 2,     /* shapes differ, bad ndim, bad per-channel length */
-    SIMDOPS_E_PARAM = 3,     /* NaN parameter, shift out of range, bad axis, ... */
-    SIMDOPS_E_OVERLAP = 4,   /* output maps two elements to one address */
+    SIMDOPS_E_DTYPE = 1,   /* dtype not supported / not the one expected (Python: TypeError) */
+    SIMDOPS_E_SHAPE = 2,   /* shapes differ, bad ndim, bad per-channel length */
+    SIMDOPS_E_PARAM = 3,   /* NaN parameter, shift out of range, bad axis, ... */
+    SIMDOPS_E_OVERLAP = 4, /* output maps two elements to one address */
     SIMDOPS_E_NOMEM = 5,
-    SIMDOPS_E_ISA = 6        /* unknown ISA name, or not available here */
+    SIMDOPS_E_ISA = 6      /* unknown ISA name, or not available here */
 } simdops_status;
+
+/* Which rule failed. Each reason has one status (simdops_reason_status) and a
+ * message template (simdops_reason_message). Values are only ever appended. */
+#define SIMDOPS_REASONS(X)                                                                     \
+    X(NONE, SIMDOPS_OK, "ok")                                                                  \
+    X(NULL_ARG, SIMDOPS_E_PARAM, "%A is NULL")                                                 \
+    X(DTYPE_UNKNOWN, SIMDOPS_E_DTYPE, "%A has an unknown dtype value %V")                      \
+    X(DTYPE_UNSUPPORTED, SIMDOPS_E_DTYPE, "%A has dtype %D; %O supports: %S")                  \
+    X(DTYPE_MISMATCH, SIMDOPS_E_DTYPE, "%A has dtype %D; expected %X")                         \
+    X(NDIM, SIMDOPS_E_SHAPE, "%A has %V dimensions; at most 64 are supported")                 \
+    X(NEGATIVE_EXTENT, SIMDOPS_E_SHAPE, "%A has extent %V in dimension %I; extents are >= 0")  \
+    X(NDIM_MISMATCH, SIMDOPS_E_SHAPE, "%A has %V dimensions; expected %E (those of x)")        \
+    X(SHAPE_MISMATCH, SIMDOPS_E_SHAPE,                                                         \
+      "%A has extent %V in dimension %I; expected %E (the shape of x)")                        \
+    X(NULL_DATA, SIMDOPS_E_PARAM, "%A has elements but a NULL data pointer")                   \
+    X(NAN, SIMDOPS_E_PARAM, "%A is NaN")                                                       \
+    X(NEGATIVE_THRESHOLD, SIMDOPS_E_PARAM, "%A must be >= 0, got %N")                          \
+    X(SCALE_BIAS_64BIT, SIMDOPS_E_PARAM,                                                       \
+      "scale/bias are not supported for %D (DirectML has no ScaleBias for 64-bit integers)")   \
+    X(NOT_FINITE_F32, SIMDOPS_E_PARAM,                                                         \
+      "%A = %N is not finite as a float32; integer tensors need a finite scale and bias")      \
+    X(SHIFT_RANGE, SIMDOPS_E_PARAM, "%A must be in [-31, 31], got %V%J")                       \
+    X(INT32_RANGE, SIMDOPS_E_PARAM, "%A = %V is outside the int32 range")                      \
+    X(BOUND_RANGE, SIMDOPS_E_PARAM,                                                            \
+      "%A = %V is outside [%L, %H]; %D output needs %L <= min <= max <= %H")                   \
+    X(MIN_ABOVE_MAX, SIMDOPS_E_PARAM, "min = %V is above max = %E; need min <= max")           \
+    X(QSYMM16_OFFSET, SIMDOPS_E_PARAM,                                                         \
+      "int16 output (QSYMM16) has no offset; offset must be 0, got %V")                        \
+    X(AXIS_RANGE, SIMDOPS_E_PARAM, "axis %V is out of range for an array with %E dimensions") \
+    X(AXIS_REPEATED, SIMDOPS_E_PARAM, "axis %V is repeated")                                   \
+    X(AXES_EMPTY, SIMDOPS_E_PARAM, "axis must name at least one axis")                         \
+    X(CHANNELS, SIMDOPS_E_SHAPE,                                                               \
+      "%A must be 1-D of length %E (x's last dimension)")                                      \
+    X(NEEDS_AXIS, SIMDOPS_E_SHAPE, "%A needs x with at least one dimension")                   \
+    X(SELF_OVERLAP, SIMDOPS_E_OVERLAP,                                                         \
+      "%A has two elements at one address (a broadcast or overlapping view); it must not")     \
+    X(PARTIAL_OVERLAP, SIMDOPS_E_OVERLAP,                                                      \
+      "%A overlaps x without being x; the 1-D kernels need y == x or disjoint memory")         \
+    X(MISALIGNED, SIMDOPS_E_PARAM, "%A is not aligned to its element size")                    \
+    X(NEGATIVE_COUNT, SIMDOPS_E_PARAM, "%A = %V is negative")                                  \
+    X(SIZE_OVERFLOW, SIMDOPS_E_PARAM, "%A: rows * cols = %V * %E overflows")                   \
+    X(NOT_PREPARED, SIMDOPS_E_PARAM, "%A was not prepared for %O")                             \
+    X(NOMEM, SIMDOPS_E_NOMEM, "out of memory")                                                 \
+    X(ISA_UNKNOWN, SIMDOPS_E_ISA, "unknown ISA name")                                          \
+    X(ISA_UNAVAILABLE, SIMDOPS_E_ISA, "ISA not compiled in or not supported by this CPU")
+
+typedef enum simdops_reason {
+#define SIMDOPS_X_REASON_ENUM(name, status, message) SIMDOPS_R_##name,
+    SIMDOPS_REASONS(SIMDOPS_X_REASON_ENUM)
+#undef SIMDOPS_X_REASON_ENUM
+    SIMDOPS_R_COUNT
+} simdops_reason;
+
+/* The argument a reason is about (its name is simdops_arg_name). */
+#define SIMDOPS_ARGS(F)                                                                        \
+    F(NONE, "")                                                                                \
+    F(X, "x")                                                                                  \
+    F(OUT, "out")                                                                              \
+    F(MIN, "min")                                                                              \
+    F(MAX, "max")                                                                              \
+    F(SCALE, "scale")                                                                          \
+    F(BIAS, "bias")                                                                            \
+    F(THRESHOLD, "threshold")                                                                  \
+    F(AXIS, "axis")                                                                            \
+    F(MULTIPLIER, "multiplier")                                                                \
+    F(SHIFT, "shift")                                                                          \
+    F(OFFSET, "offset")                                                                        \
+    F(OUT_DTYPE, "out_dtype")                                                                  \
+    F(N, "n")                                                                                  \
+    F(PREPARED, "prepared")                                                                    \
+    F(ISA, "isa")
+
+typedef enum simdops_arg {
+#define SIMDOPS_X_ARG_ENUM(name, text) SIMDOPS_ARG_##name,
+    SIMDOPS_ARGS(SIMDOPS_X_ARG_ENUM)
+#undef SIMDOPS_X_ARG_ENUM
+    SIMDOPS_ARG_COUNT
+} simdops_arg;
+
+/* What went wrong, filled by a failing call (a successful call sets status
+ * and reason to 0). Fields a reason does not use are 0. */
+typedef struct simdops_error {
+    int32_t status;   /* simdops_status, also the call's return value */
+    int32_t reason;   /* simdops_reason */
+    int32_t arg;      /* simdops_arg */
+    int32_t op;       /* simdops_op of the call */
+    int32_t dtype;    /* the dtype involved (of arg), when there is one */
+    int32_t reserved;
+    int64_t index;    /* dimension / channel index, -1 when none */
+    int64_t value;    /* the offending integer value (or the given dtype / extent) */
+    int64_t expected; /* what was expected (dtype, extent, ndim, max) */
+    double fvalue;    /* the offending real value, when it is one */
+} simdops_error;
 
 /* A strided view; strides are in bytes and may be negative or zero (inputs). */
 typedef struct simdops_tensor {
@@ -51,108 +167,168 @@ typedef struct simdops_tensor {
     int64_t strides[SIMDOPS_MAX_DIMS];
 } simdops_tensor;
 
-/* A parameter as the caller gave it: a double, or an exact integer.
- * It is converted to the tensor's type once, as SPEC §3 says. */
+/* A parameter as the caller gave it, exactly. Converted to the tensor's type
+ * once, in C, as SPEC §3 says (floats round to nearest even, integers
+ * truncate toward zero and saturate). */
 typedef enum simdops_number_kind {
-    SIMDOPS_NUM_FLOAT = 0,
+    SIMDOPS_NUM_FLOAT = 0, /* .f */
     SIMDOPS_NUM_INT = 1,   /* .i holds it exactly */
-    SIMDOPS_NUM_UINT = 2   /* .u holds it exactly (values above INT64_MAX) */
+    SIMDOPS_NUM_UINT = 2,  /* .u holds it exactly (values above INT64_MAX) */
+    SIMDOPS_NUM_BIG = 3    /* an integer of any size: |v| ~ .u * 2^.i with .i >= 1, .u's
+                            * bit 63 set; .u holds the top 64 bits of |v| with every lower
+                            * nonzero bit OR-ed into bit 0 (sticky), so rounding to any
+                            * float type is exact; .negative gives the sign */
 } simdops_number_kind;
 
 typedef struct simdops_number {
     simdops_number_kind kind;
+    int32_t negative; /* SIMDOPS_NUM_BIG only */
     double f;
     int64_t i;
     uint64_t u;
 } simdops_number;
 
-/* One element of any supported type. float16 parameters are stored widened in
- * .f32 (exactly); kernels narrow them back when they need the bits. */
-typedef union simdops_value {
-    float f32;
-    double f64;
-    uint16_t f16;
-    int8_t i8;
-    uint8_t u8;
-    int16_t i16;
-    uint16_t u16;
-    int32_t i32;
-    uint32_t u32;
-    int64_t i64;
-    uint64_t u64;
-} simdops_value;
-
-/* Parameters of the contiguous kernels, already in the tensor's type. */
-typedef struct simdops_clip_params {
-    simdops_value min, max;
-    float scale, bias; /* read by the scale_bias kernels only */
-} simdops_clip_params;
-
-/* shrink: y = x > thr ? x - bias : x < neg_thr ? x + bias : 0 (NaN passes through).
- * Integers: bias is B wrapped to the type; the saturating forms are
- *   x - B -> clamp(x, sub_lo, sub_hi) - B   and   x + B -> clamp(x, add_lo, add_hi) + B
- * with wrapping arithmetic, which never wraps once x is clamped. */
-typedef struct simdops_shrink_params {
-    simdops_value thr, neg_thr, bias;
-    simdops_value sub_lo, sub_hi, add_lo, add_hi;
-} simdops_shrink_params;
-
-/* requant, per tensor: q = RDBPOT(SRDHM(wrap32(a << left_shift), multiplier), right_shift);
- * y = clamp(wrap32(q + offset), min, max), bounds already inside the output type. */
-typedef struct simdops_requant_params {
-    int32_t multiplier;
-    int32_t left_shift;  /* max(-shift, 0) */
-    int32_t right_shift; /* max(shift, 0) */
-    int32_t offset;
-    int32_t min, max;
-} simdops_requant_params;
-
-/* Arguments of the N-d requant entry point. */
+/* Arguments of the N-d requant entry point simdops_requant. */
 typedef struct simdops_requant_args {
-    int32_t multiplier, shift;                  /* per tensor, when the arrays are NULL */
-    const simdops_tensor *multipliers, *shifts; /* per channel: int32 1-D, len = last dim */
-    const simdops_tensor *bias;                 /* NULL or int32 1-D, len = last dim */
-    int32_t offset;
-    int32_t min, max;                           /* min == max: no clamp (ACL) */
+    int64_t multiplier, shift;      /* per tensor; must fit int32, shift in [-31, 31] */
+    const simdops_tensor *multipliers; /* NULL, or int32 1-D of length = x's last dim */
+    const simdops_tensor *shifts;      /* NULL, or int32 1-D of length = x's last dim */
+    const simdops_tensor *bias;        /* NULL, or int32 1-D of length = x's last dim */
+    int64_t offset;                 /* int32; 0 for int16 output */
+    int64_t min, max;               /* read only when has_min / has_max */
+    int32_t has_min, has_max;       /* 0: not given (see simdops_prepare_requant) */
 } simdops_requant_args;
 
-/* N-d entry points. y must have x's shape (requant: uint8/int8/int16 output),
- * no two elements at one address; y may be x (same layout) for in-place use,
- * any other overlap behaves as if the inputs were copied first. */
-int simdops_clip(const simdops_tensor *x, const simdops_tensor *y, simdops_number min,
-                 simdops_number max, const float *scale_bias /* NULL or {scale, bias} */);
-int simdops_shrink(const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,
-                   simdops_number threshold);
-int simdops_hardmax(const simdops_tensor *x, const simdops_tensor *y, int naxes,
-                    const int *axes);
-int simdops_requant(const simdops_tensor *x, const simdops_tensor *y,
-                    const simdops_requant_args *args);
+/* Parameters prepared for one op and dtype: opaque, fixed size, plain old
+ * data (copy it freely; no destructor). Its layout is private and may change
+ * between versions; its size never does. */
+typedef struct simdops_prepared {
+    uint64_t opaque[16];
+} simdops_prepared;
 
-/* Parameter conversion (SPEC §3), exposed so that callers and tests share it. */
-int simdops_clip_params_init(simdops_dtype dtype, simdops_number min, simdops_number max,
-                             const float *scale_bias, simdops_clip_params *p);
-int simdops_shrink_params_init(simdops_dtype dtype, simdops_number bias,
-                               simdops_number threshold, simdops_shrink_params *p);
+/* ------------------------------------------------------------------ errors */
 
-/* Contiguous 1-D forms: n elements, x and y may be the same pointer. The
- * params must come from the *_params_init functions above (the SIMD kernels
- * rely on the invariants those establish). */
-int simdops_clip_1d(simdops_dtype dtype, const void *x, void *y, int64_t n,
-                    const simdops_clip_params *p, int scale_bias);
-int simdops_shrink_1d(simdops_dtype dtype, const void *x, void *y, int64_t n,
-                      const simdops_shrink_params *p);
+/* The status a reason implies (SIMDOPS_E_PARAM for an unknown reason). */
+int simdops_reason_status(int reason);
+/* The reason's message template: %A argument, %O op, %D/%X dtype names, ...
+ * (simdops_error_format fills them). Never NULL. */
+const char *simdops_reason_message(int reason);
+/* Short text of a status ("invalid parameter", ...). Never NULL. */
+const char *simdops_status_message(int status);
+/* "x", "min", ...; "" for SIMDOPS_ARG_NONE or an unknown value. */
+const char *simdops_arg_name(int arg);
+/* "clip", "shrink", "hardmax", "quantize"; "" when unknown. */
+const char *simdops_op_name(int op);
+/* Writes the full message ("clip: min is NaN") into buf (always terminated
+ * when cap > 0); returns the length it needed, like snprintf. */
+size_t simdops_error_format(const simdops_error *err, char *buf, size_t cap);
 
-size_t simdops_dtype_size(simdops_dtype dtype);
+/* ------------------------------------------------------------------ dtypes */
+
+size_t simdops_dtype_size(simdops_dtype dtype);      /* 0 when unknown */
+const char *simdops_dtype_name(simdops_dtype dtype); /* numpy name; "unknown" */
+/* 1 when op (a simdops_op) accepts dtype (for REQUANT_OUT: as output). */
+int simdops_op_supports(int op, simdops_dtype dtype);
 /* double -> float32, round to nearest even, overflow to +-inf. */
 float simdops_f32_from_f64(double d);
-const char *simdops_status_message(int status);
 
-/* ISA control. Names: "scalar", "sse2", "sse41", "avx2", "neon". */
+/* ------------------------------------------------------------------ N-d entry points
+ * y must have x's shape and dtype (requant: uint8/int8/int16 output), no two
+ * elements at one address; y may be x (same layout) for in-place use; any
+ * other overlap behaves as if the inputs were copied first. Strides in bytes;
+ * elements need no alignment. They read x (and the per-channel vectors),
+ * write y, return a status, fill *err when err != NULL, take no GIL. */
+
+/* clip (SPEC §3). scale/bias: NULL = not given; when either is given the other
+ * defaults to 1 / 0 (DirectML ScaleBias). */
+int simdops_clip(const simdops_tensor *x, const simdops_tensor *y, simdops_number min,
+                 simdops_number max, const simdops_number *scale, const simdops_number *bias,
+                 simdops_error *err);
+int simdops_shrink(const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,
+                   simdops_number threshold, simdops_error *err);
+/* axes: naxes entries, negative counts from the end; each in range, none
+ * repeated, 1 <= naxes <= ndim (the reduced axes in any order). */
+int simdops_hardmax(const simdops_tensor *x, const simdops_tensor *y, int naxes,
+                    const int64_t *axes, simdops_error *err);
+int simdops_requant(const simdops_tensor *x, const simdops_tensor *y,
+                    const simdops_requant_args *args, simdops_error *err);
+
+/* ------------------------------------------------------------------ prepared parameters
+ * Validate and convert exact numbers once into *p (written only on success).
+ * Statuses: SIMDOPS_E_DTYPE (op does not support dtype), SIMDOPS_E_PARAM. */
+
+/* scale, bias: NULL = not given (see simdops_clip). */
+int simdops_prepare_clip(simdops_dtype dtype, simdops_number min, simdops_number max,
+                         const simdops_number *scale, const simdops_number *bias,
+                         simdops_prepared *p, simdops_error *err);
+int simdops_prepare_shrink(simdops_dtype dtype, simdops_number bias, simdops_number threshold,
+                           simdops_prepared *p, simdops_error *err);
+/* out_dtype: uint8, int8 or int16. min/max: NULL = not given. Neither given:
+ * no clamp beyond the output type (ACL's min == max == 0); one given: the
+ * other is the output type's bound. Given min == max also means no clamp
+ * (ACL). Needs type_lo <= min <= max <= type_hi, multiplier and offset in
+ * int32, shift in [-31, 31], offset 0 for int16. The prepared shift and
+ * multiplier are the per-tensor ones (ignored by simdops_requant_pc_1d). */
+int simdops_prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
+                            int64_t offset, const int64_t *min, const int64_t *max,
+                            simdops_prepared *p, simdops_error *err);
+
+/* N-d forms taking a prepared handle (same contract as the N-d entry points;
+ * x's dtype must be the prepared one, requant's y the prepared output type). */
+int simdops_clip_prepared(const simdops_prepared *p, const simdops_tensor *x,
+                          const simdops_tensor *y, simdops_error *err);
+int simdops_shrink_prepared(const simdops_prepared *p, const simdops_tensor *x,
+                            const simdops_tensor *y, simdops_error *err);
+/* bias, multipliers, shifts: NULL or int32 1-D of x's last dim; multipliers or
+ * shifts alone: the other is the prepared per-tensor value on every channel. */
+int simdops_requant_prepared(const simdops_prepared *p, const simdops_tensor *x,
+                             const simdops_tensor *y, const simdops_tensor *bias,
+                             const simdops_tensor *multipliers, const simdops_tensor *shifts,
+                             simdops_error *err);
+
+/* ------------------------------------------------------------------ contiguous 1-D kernels
+ * n elements (n >= 0) at element-aligned pointers (any C array is); y == x is
+ * in-place, otherwise x and y must not overlap. They run on the calling
+ * thread's tier, read x, write y, take no GIL. Statuses: SIMDOPS_E_PARAM
+ * (NULL pointer with n > 0, n < 0, misaligned, handle of another op),
+ * SIMDOPS_E_OVERLAP. */
+int simdops_clip_1d(const simdops_prepared *p, const void *x, void *y, int64_t n,
+                    simdops_error *err);
+int simdops_shrink_1d(const simdops_prepared *p, const void *x, void *y, int64_t n,
+                      simdops_error *err);
+/* hardmax over the last axis of a C-contiguous rows x cols block of dtype
+ * (float32/16/64): each row gets 1 at its first maximum (NaN wins), 0
+ * elsewhere. rows, cols >= 0; y == x allowed. */
+int simdops_hardmax_rows(simdops_dtype dtype, const void *x, void *y, int64_t rows,
+                         int64_t cols, simdops_error *err);
+/* int32 x -> prepared output type; bias NULL or n int32 values (channel i is
+ * element i). */
+int simdops_requant_1d(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
+                       const int32_t *bias, simdops_error *err);
+/* Per channel: multipliers[i], shifts[i] (shifts in [-31, 31], checked). */
+int simdops_requant_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
+                          const int32_t *bias, const int32_t *multipliers,
+                          const int32_t *shifts, simdops_error *err);
+
+/* ------------------------------------------------------------------ ISA control
+ * Names: "scalar", "sse2", "sse41", "avx2", "neon". A call runs on the calling
+ * thread's forced tier if it set one, else on the process tier (the best
+ * available, or SIMDOPS_ISA chosen at import). */
+
+/* The calling thread's effective tier. */
 const char *simdops_isa(void);
-int simdops_use_isa(const char *name);
+/* Forces a tier for the calling thread only; NULL or "" clears the force.
+ * SIMDOPS_E_ISA when unknown or unavailable (the force is then unchanged). */
+int simdops_set_thread_isa(const char *name, simdops_error *err);
+/* The calling thread's forced tier, or NULL when none. */
+const char *simdops_thread_isa(void);
+/* Sets the process tier (atomic; meant for start-up, e.g. SIMDOPS_ISA). */
+int simdops_set_process_isa(const char *name, simdops_error *err);
+/* The tier the calling thread's last N-d or 1-D call ran on (NULL: none yet). */
+const char *simdops_last_call_isa(void);
 /* Writes up to cap names of available ISAs (compiled and supported), lowest first. */
 int simdops_available_isas(const char **names, int cap);
-/* Every ISA this build knows, compiled or not, lowest first. */
+/* Every ISA this build knows for its architecture, lowest first. */
 int simdops_known_isas(const char **names, int cap);
 /* CPU features as a space-separated string, e.g. "sse2 sse41 avx avx2 f16c osxsave". */
 const char *simdops_cpu_features(void);

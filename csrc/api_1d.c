@@ -1,0 +1,157 @@
+/* Contiguous 1-D entry points over a prepared handle (the C API's hot path):
+ * pointer/count/alignment/overlap checks, then one kernel call from the
+ * calling thread's table. */
+#include <string.h>
+
+#include "internal.h"
+
+/* n >= 0; x and y not NULL when n > 0, element-aligned; y == x (when
+ * in_place_ok) or disjoint. */
+static int check_1d(const void *x, const void *y, int64_t n, size_t ex, size_t ey, int in_place_ok,
+                    simdops_error *err)
+{
+    uintptr_t xa = (uintptr_t)x, ya = (uintptr_t)y;
+    if (n < 0)
+        return simdops_fail_value(err, SIMDOPS_R_NEGATIVE_COUNT, SIMDOPS_ARG_N, n, 0);
+    if (n == 0)
+        return SIMDOPS_OK;
+    if (!x)
+        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_X);
+    if (!y)
+        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_OUT);
+    if (xa % ex)
+        return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_X);
+    if (ya % ey)
+        return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_OUT);
+    if (!(in_place_ok && xa == ya) && xa < ya + (uint64_t)n * ey && ya < xa + (uint64_t)n * ex)
+        return simdops_fail(err, SIMDOPS_R_PARTIAL_OVERLAP, SIMDOPS_ARG_OUT);
+    return SIMDOPS_OK;
+}
+
+int simdops_clip_1d(const simdops_prepared *p, const void *x, void *y, int64_t n,
+                    simdops_error *err)
+{
+    simdops_error scratch;
+    simdops_prepared_impl impl;
+    const simdops_kernel_table *kt;
+    size_t es;
+    int s;
+    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_CLIP);
+    if ((s = simdops_prepared_load(p, SIMDOPS_OP_CLIP, SIMDOPS_OP_CLIP_SCALE_BIAS, &impl, err)))
+        return s;
+    es = simdops_dtype_rows[impl.dtype].size;
+    if ((s = check_1d(x, y, n, es, es, 1, err)))
+        return s;
+    kt = simdops_current_kernels();
+    (impl.op == SIMDOPS_OP_CLIP ? kt->clip : kt->clip_scale_bias)[impl.dtype](x, y, (size_t)n,
+                                                                             &impl.u.clip);
+    return SIMDOPS_OK;
+}
+
+int simdops_shrink_1d(const simdops_prepared *p, const void *x, void *y, int64_t n,
+                      simdops_error *err)
+{
+    simdops_error scratch;
+    simdops_prepared_impl impl;
+    size_t es;
+    int s;
+    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_SHRINK);
+    if ((s = simdops_prepared_load(p, SIMDOPS_OP_SHRINK, SIMDOPS_OP_SHRINK, &impl, err)))
+        return s;
+    es = simdops_dtype_rows[impl.dtype].size;
+    if ((s = check_1d(x, y, n, es, es, 1, err)))
+        return s;
+    simdops_current_kernels()->shrink[impl.dtype](x, y, (size_t)n, &impl.u.shrink);
+    return SIMDOPS_OK;
+}
+
+static void put_one(char *p, simdops_dtype dtype)
+{
+    static const float f32 = 1.0f;
+    static const double f64 = 1.0;
+    static const uint16_t f16 = 0x3c00u;
+    memcpy(p, dtype == SIMDOPS_FLOAT32 ? (const void *)&f32
+              : dtype == SIMDOPS_FLOAT64 ? (const void *)&f64
+                                         : (const void *)&f16,
+           simdops_dtype_rows[dtype].size);
+}
+
+int simdops_hardmax_rows(simdops_dtype dtype, const void *x, void *y, int64_t rows, int64_t cols,
+                         simdops_error *err)
+{
+    simdops_error scratch;
+    simdops_argmax_row_fn argmax;
+    size_t es;
+    int s;
+    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_HARDMAX);
+    if (!simdops_dtype_valid(dtype))
+        return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, SIMDOPS_ARG_X, dtype, 0);
+    if (!simdops_op_supports(SIMDOPS_OP_HARDMAX, dtype))
+        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_X, dtype, 0);
+    if (rows < 0)
+        return simdops_fail_value(err, SIMDOPS_R_NEGATIVE_COUNT, SIMDOPS_ARG_N, rows, 0);
+    es = simdops_dtype_rows[dtype].size;
+    if (rows > 0 && cols > INT64_MAX / 8 / rows)
+        return simdops_fail_value(err, SIMDOPS_R_SIZE_OVERFLOW, SIMDOPS_ARG_N, rows, cols);
+    if ((s = check_1d(x, y, cols < 0 ? cols : rows * cols, es, es, 1, err)))
+        return s;
+    if (rows == 0 || cols == 0)
+        return SIMDOPS_OK;
+    argmax = simdops_current_kernels()->argmax_row[dtype];
+    for (int64_t r = 0; r < rows; r++) {
+        const char *xr = (const char *)x + r * cols * (int64_t)es;
+        char *yr = (char *)y + r * cols * (int64_t)es;
+        size_t at = argmax(xr, (size_t)cols); /* read the whole row before writing it */
+        memset(yr, 0, (size_t)cols * es);     /* 0.0 is all-zero bits in every float type */
+        put_one(yr + at * es, dtype);
+    }
+    return SIMDOPS_OK;
+}
+
+int simdops_requant_1d(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
+                       const int32_t *bias, simdops_error *err)
+{
+    simdops_error scratch;
+    simdops_prepared_impl impl;
+    int s, slot;
+    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    if ((s = simdops_prepared_load(p, SIMDOPS_OP_REQUANT, SIMDOPS_OP_REQUANT, &impl, err)) ||
+        (s = check_1d(x, y, n, 4, simdops_dtype_rows[impl.dtype].size, 0, err)))
+        return s;
+    if (n > 0 && bias && (uintptr_t)bias % 4)
+        return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_BIAS);
+    slot = simdops_dtype_rows[impl.dtype].requant_slot;
+    simdops_current_kernels()->requant[slot](x, y, (size_t)n, bias, &impl.u.requant);
+    return SIMDOPS_OK;
+}
+
+int simdops_requant_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
+                          const int32_t *bias, const int32_t *multipliers,
+                          const int32_t *shifts, simdops_error *err)
+{
+    simdops_error scratch;
+    simdops_prepared_impl impl;
+    int s, slot;
+    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    if ((s = simdops_prepared_load(p, SIMDOPS_OP_REQUANT, SIMDOPS_OP_REQUANT, &impl, err)) ||
+        (s = check_1d(x, y, n, 4, simdops_dtype_rows[impl.dtype].size, 0, err)))
+        return s;
+    if (n > 0) {
+        if (!multipliers)
+            return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_MULTIPLIER);
+        if (!shifts)
+            return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_SHIFT);
+        if ((uintptr_t)multipliers % 4)
+            return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_MULTIPLIER);
+        if ((uintptr_t)shifts % 4)
+            return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_SHIFT);
+        if (bias && (uintptr_t)bias % 4)
+            return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_BIAS);
+        if ((s = simdops_requant_check_shifts(shifts, n, err)))
+            return s;
+    }
+    slot = simdops_dtype_rows[impl.dtype].requant_slot;
+    simdops_current_kernels()->requant_pc[slot](x, y, (size_t)n, bias, multipliers, shifts,
+                                                &impl.u.requant);
+    return SIMDOPS_OK;
+}

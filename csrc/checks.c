@@ -1,0 +1,62 @@
+#include "checks.h"
+
+#include <stdlib.h>
+
+#include "strided.h"
+
+int simdops_check_tensor(const simdops_tensor *t, int arg, simdops_error *err)
+{
+    if (!t)
+        return simdops_fail(err, SIMDOPS_R_NULL_ARG, arg);
+    if (!simdops_dtype_valid(t->dtype))
+        return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, arg, t->dtype, 0);
+    if (t->ndim < 0 || t->ndim > SIMDOPS_MAX_DIMS)
+        return simdops_fail_value(err, SIMDOPS_R_NDIM, arg, t->ndim, SIMDOPS_MAX_DIMS);
+    for (int d = 0; d < t->ndim; d++) {
+        if (t->shape[d] < 0) {
+            simdops_fail_value(err, SIMDOPS_R_NEGATIVE_EXTENT, arg, t->shape[d], 0);
+            err->index = d;
+            return err->status;
+        }
+    }
+    if (!t->data && simdops_numel(t) > 0)
+        return simdops_fail(err, SIMDOPS_R_NULL_DATA, arg);
+    return SIMDOPS_OK;
+}
+
+int simdops_check_output(const simdops_tensor *x, const simdops_tensor *y, simdops_dtype dtype,
+                         simdops_error *err)
+{
+    int s;
+    if ((s = simdops_check_tensor(y, SIMDOPS_ARG_OUT, err)))
+        return s;
+    if (y->dtype != dtype)
+        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_MISMATCH, SIMDOPS_ARG_OUT, y->dtype, dtype);
+    if (y->ndim != x->ndim)
+        return simdops_fail_value(err, SIMDOPS_R_NDIM_MISMATCH, SIMDOPS_ARG_OUT, y->ndim, x->ndim);
+    for (int d = 0; d < x->ndim; d++) {
+        if (y->shape[d] != x->shape[d]) {
+            simdops_fail_value(err, SIMDOPS_R_SHAPE_MISMATCH, SIMDOPS_ARG_OUT, y->shape[d],
+                               x->shape[d]);
+            err->index = d;
+            return err->status;
+        }
+    }
+    if (simdops_self_overlaps(y))
+        return simdops_fail(err, SIMDOPS_R_SELF_OVERLAP, SIMDOPS_ARG_OUT);
+    return SIMDOPS_OK;
+}
+
+int simdops_input_view(const simdops_tensor *x, const simdops_tensor *y, simdops_tensor *xin,
+                       void **tmp, simdops_error *err)
+{
+    *tmp = NULL;
+    /* in place: same memory, same layout, same element size */
+    if (simdops_may_overlap(x, y) && !(x->dtype == y->dtype && simdops_same_layout(x, y))) {
+        if (simdops_contiguous_copy(x, xin, tmp))
+            return simdops_fail(err, SIMDOPS_R_NOMEM, SIMDOPS_ARG_X);
+        return SIMDOPS_OK;
+    }
+    *xin = *x;
+    return SIMDOPS_OK;
+}

@@ -1,0 +1,24 @@
+/* Tensor checks shared by the N-d entry points: one place for the rules on
+ * views (dtype, ndim, extents, output shape and dtype, output self-overlap,
+ * in-place layout, partial overlap -> copy). Each returns a status and fills
+ * err with the reason. */
+#ifndef SIMDOPS_CHECKS_H
+#define SIMDOPS_CHECKS_H
+
+#include "internal.h"
+
+/* t is a valid view: not NULL, known dtype, 0 <= ndim <= 64, extents >= 0,
+ * data not NULL when it has elements. arg names it in errors. */
+int simdops_check_tensor(const simdops_tensor *t, int arg, simdops_error *err);
+
+/* y is a valid output for x: a valid view of dtype `dtype`, x's shape, no two
+ * elements at one address. */
+int simdops_check_output(const simdops_tensor *x, const simdops_tensor *y, simdops_dtype dtype,
+                         simdops_error *err);
+
+/* The input to read: *xin = x, or a contiguous copy of x (to free via *tmp)
+ * when x overlaps y other than as the same layout of the same dtype. */
+int simdops_input_view(const simdops_tensor *x, const simdops_tensor *y, simdops_tensor *xin,
+                       void **tmp, simdops_error *err);
+
+#endif

@@ -1,0 +1,50 @@
+/* The one dtype table (a leaf header: it needs only the public enums).
+ * Sizes, names, integer ranges, the requant output slot and which op supports
+ * which type all come from SIMDOPS_DTYPES; everything else (validation, the
+ * Python names, the harness, selftest) reads it through the functions below. */
+#ifndef SIMDOPS_DTYPE_H
+#define SIMDOPS_DTYPE_H
+
+#include "simdops/simdops.h"
+
+/* Slots of the requant kernel entries (one per output type). */
+enum simdops_requant_out { SIMDOPS_RQ_U8 = 0, SIMDOPS_RQ_I8 = 1, SIMDOPS_RQ_I16 = 2, SIMDOPS_RQ_COUNT = 3 };
+
+#define SIMDOPS_OPBIT(op) (1u << SIMDOPS_OP_##op)
+#define SIMDOPS_FLOAT_OPS (SIMDOPS_OPBIT(CLIP) | SIMDOPS_OPBIT(CLIP_SCALE_BIAS) | SIMDOPS_OPBIT(SHRINK) | SIMDOPS_OPBIT(HARDMAX))
+#define SIMDOPS_INT_OPS (SIMDOPS_OPBIT(CLIP) | SIMDOPS_OPBIT(CLIP_SCALE_BIAS) | SIMDOPS_OPBIT(SHRINK))
+
+/* X(ENUM, name, size, is_float, is_signed, lo, hi, ops, requant slot)
+ * lo/hi: the integer range for types up to 32 bits (0, 0 otherwise). */
+#define SIMDOPS_DTYPES(X)                                                                         \
+    X(FLOAT32, "float32", 4, 1, 1, 0, 0, SIMDOPS_FLOAT_OPS, -1)                                   \
+    X(FLOAT16, "float16", 2, 1, 1, 0, 0, SIMDOPS_FLOAT_OPS, -1)                                   \
+    X(UINT32, "uint32", 4, 0, 0, 0, 4294967295, SIMDOPS_INT_OPS, -1)                              \
+    X(UINT16, "uint16", 2, 0, 0, 0, 65535, SIMDOPS_INT_OPS, -1)                                   \
+    X(UINT8, "uint8", 1, 0, 0, 0, 255, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT_OUT), SIMDOPS_RQ_U8) \
+    X(INT32, "int32", 4, 0, 1, -2147483647 - 1, 2147483647, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT), -1) \
+    X(INT16, "int16", 2, 0, 1, -32768, 32767, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT_OUT), SIMDOPS_RQ_I16) \
+    X(INT8, "int8", 1, 0, 1, -128, 127, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT_OUT), SIMDOPS_RQ_I8) \
+    X(FLOAT64, "float64", 8, 1, 1, 0, 0, SIMDOPS_FLOAT_OPS, -1)                                   \
+    X(UINT64, "uint64", 8, 0, 0, 0, 0, SIMDOPS_OPBIT(CLIP), -1)                                   \
+    X(INT64, "int64", 8, 0, 1, 0, 0, SIMDOPS_OPBIT(CLIP), -1)
+
+typedef struct simdops_dtype_row {
+    const char *name;
+    unsigned char size, is_float, is_signed;
+    signed char requant_slot;
+    unsigned ops;
+    int64_t lo, hi;
+} simdops_dtype_row;
+
+/* Indexed by simdops_dtype; row 0 (UNKNOWN) is all zero. */
+extern const simdops_dtype_row simdops_dtype_rows[SIMDOPS_DTYPE_COUNT];
+
+static inline int simdops_dtype_valid(int d) { return d > SIMDOPS_UNKNOWN && d < SIMDOPS_DTYPE_COUNT; }
+
+static inline int simdops_dtype_is_float(simdops_dtype d)
+{
+    return simdops_dtype_valid(d) && simdops_dtype_rows[d].is_float;
+}
+
+#endif
