@@ -164,6 +164,21 @@ static int reduced_axes(int ndim, int naxes, const int64_t *axes, int *reduced, 
     return SIMDOPS_OK;
 }
 
+int simdops_hardmax_check(simdops_dtype dtype, int ndim, int naxes, const int64_t *axes,
+                          simdops_error *err)
+{
+    simdops_error scratch;
+    int reduced[SIMDOPS_MAX_DIMS] = {0};
+    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_HARDMAX);
+    if (!simdops_dtype_valid(dtype))
+        return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, SIMDOPS_ARG_X, dtype, 0);
+    if (!simdops_op_supports(SIMDOPS_OP_HARDMAX, dtype))
+        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_X, dtype, 0);
+    if (ndim < 0 || ndim > SIMDOPS_MAX_DIMS)
+        return simdops_fail_value(err, SIMDOPS_R_NDIM, SIMDOPS_ARG_X, ndim, SIMDOPS_MAX_DIMS);
+    return reduced_axes(ndim, naxes, axes, reduced, err);
+}
+
 int simdops_hardmax(const simdops_tensor *x, const simdops_tensor *y, int naxes,
                     const int64_t *axes, simdops_error *err)
 {

@@ -108,20 +108,31 @@ int simdops_hardmax_rows(simdops_dtype dtype, const void *x, void *y, int64_t ro
     return SIMDOPS_OK;
 }
 
+/* The checks both requant forms make: handle, x/y, bias alignment. */
+static int requant_1d_checks(const simdops_prepared *p, const int32_t *x, const void *y,
+                             int64_t n, const int32_t *bias, simdops_prepared_impl *impl,
+                             simdops_error *err)
+{
+    int s;
+    if ((s = simdops_prepared_load(p, SIMDOPS_OP_REQUANT, SIMDOPS_OP_REQUANT, impl, err)) ||
+        (s = check_1d(x, y, n, 4, simdops_dtype_rows[impl->dtype].size, 0, err)))
+        return s;
+    if (n > 0 && bias && (uintptr_t)bias % 4)
+        return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_BIAS);
+    return SIMDOPS_OK;
+}
+
 int simdops_requant_1d(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
                        const int32_t *bias, simdops_error *err)
 {
     simdops_error scratch;
     simdops_prepared_impl impl;
-    int s, slot;
+    int s;
     SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
-    if ((s = simdops_prepared_load(p, SIMDOPS_OP_REQUANT, SIMDOPS_OP_REQUANT, &impl, err)) ||
-        (s = check_1d(x, y, n, 4, simdops_dtype_rows[impl.dtype].size, 0, err)))
+    if ((s = requant_1d_checks(p, x, y, n, bias, &impl, err)))
         return s;
-    if (n > 0 && bias && (uintptr_t)bias % 4)
-        return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_BIAS);
-    slot = simdops_dtype_rows[impl.dtype].requant_slot;
-    simdops_current_kernels()->requant[slot](x, y, (size_t)n, bias, &impl.u.requant);
+    simdops_current_kernels()->requant[simdops_dtype_rows[impl.dtype].requant_slot](
+        x, y, (size_t)n, bias, &impl.u.requant);
     return SIMDOPS_OK;
 }
 
@@ -133,8 +144,7 @@ int simdops_requant_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, 
     simdops_prepared_impl impl;
     int s, slot;
     SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
-    if ((s = simdops_prepared_load(p, SIMDOPS_OP_REQUANT, SIMDOPS_OP_REQUANT, &impl, err)) ||
-        (s = check_1d(x, y, n, 4, simdops_dtype_rows[impl.dtype].size, 0, err)))
+    if ((s = requant_1d_checks(p, x, y, n, bias, &impl, err)))
         return s;
     if (n > 0) {
         if (!multipliers)
@@ -145,8 +155,6 @@ int simdops_requant_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, 
             return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_MULTIPLIER);
         if ((uintptr_t)shifts % 4)
             return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_SHIFT);
-        if (bias && (uintptr_t)bias % 4)
-            return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_BIAS);
         if ((s = simdops_requant_check_shifts(shifts, n, err)))
             return s;
     }

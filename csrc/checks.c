@@ -47,6 +47,23 @@ int simdops_check_output(const simdops_tensor *x, const simdops_tensor *y, simdo
     return SIMDOPS_OK;
 }
 
+int simdops_check_within(const simdops_tensor *t, const void *base, size_t len, int arg,
+                         simdops_error *err)
+{
+    int64_t lo = 0, hi = 0;
+    if (simdops_numel(t) == 0)
+        return SIMDOPS_OK;
+    simdops_byte_span(t, &lo, &hi);
+    lo += (int64_t)((const char *)t->data - (const char *)base);
+    hi += (int64_t)((const char *)t->data - (const char *)base);
+    if (lo < 0 || hi > (int64_t)len) {
+        simdops_fail_value(err, SIMDOPS_R_OUT_OF_BOUNDS, arg, lo, hi);
+        err->index = (int64_t)len;
+        return err->status;
+    }
+    return SIMDOPS_OK;
+}
+
 int simdops_input_view(const simdops_tensor *x, const simdops_tensor *y, simdops_tensor *xin,
                        void **tmp, simdops_error *err)
 {

@@ -16,6 +16,11 @@ int simdops_check_tensor(const simdops_tensor *t, int arg, simdops_error *err);
 int simdops_check_output(const simdops_tensor *x, const simdops_tensor *y, simdops_dtype dtype,
                          simdops_error *err);
 
+/* Every byte t addresses lies in [base, base + len) (for views built over
+ * raw buffers by descriptor layers). */
+int simdops_check_within(const simdops_tensor *t, const void *base, size_t len, int arg,
+                         simdops_error *err);
+
 /* The input to read: *xin = x, or a contiguous copy of x (to free via *tmp)
  * when x overlaps y other than as the same layout of the same dtype. */
 int simdops_input_view(const simdops_tensor *x, const simdops_tensor *y, simdops_tensor *xin,

@@ -7,9 +7,9 @@
 
 static const struct {
     int status;
-    const char *message;
+    const char *message, *name;
 } reasons[SIMDOPS_R_COUNT] = {
-#define SIMDOPS_X_REASON_ROW(name, status, message) {status, message},
+#define SIMDOPS_X_REASON_ROW(name, status, message) {status, message, #name},
     SIMDOPS_REASONS(SIMDOPS_X_REASON_ROW)
 #undef SIMDOPS_X_REASON_ROW
 };
@@ -31,6 +31,11 @@ int simdops_reason_status(int reason)
 const char *simdops_reason_message(int reason)
 {
     return reason >= 0 && reason < SIMDOPS_R_COUNT ? reasons[reason].message : "unknown reason";
+}
+
+const char *simdops_reason_name(int reason)
+{
+    return reason >= 0 && reason < SIMDOPS_R_COUNT ? reasons[reason].name : "";
 }
 
 const char *simdops_status_message(int status)

@@ -114,7 +114,7 @@ void simdops_elementwise(const simdops_tensor *x, const simdops_tensor *y, int k
     }
 }
 
-static void byte_span(const simdops_tensor *t, const char **lo, const char **hi)
+void simdops_byte_span(const simdops_tensor *t, int64_t *lo, int64_t *hi)
 {
     int64_t a = 0, b = 0;
     for (int d = 0; d < t->ndim; d++) {
@@ -124,8 +124,16 @@ static void byte_span(const simdops_tensor *t, const char **lo, const char **hi)
         else
             b += span;
     }
+    *lo = a;
+    *hi = b + (int64_t)simdops_dtype_size(t->dtype);
+}
+
+static void byte_span(const simdops_tensor *t, const char **lo, const char **hi)
+{
+    int64_t a, b;
+    simdops_byte_span(t, &a, &b);
     *lo = (const char *)t->data + a;
-    *hi = (const char *)t->data + b + simdops_dtype_size(t->dtype);
+    *hi = (const char *)t->data + b;
 }
 
 int simdops_may_overlap(const simdops_tensor *a, const simdops_tensor *b)

@@ -20,6 +20,8 @@ int64_t simdops_numel(const simdops_tensor *t);
 /* 1 when two elements of t share a byte. Exact up to 4M elements; larger
  * layouts that interleave their strides are refused conservatively. */
 int simdops_self_overlaps(const simdops_tensor *t);
+/* Byte offsets [*lo, *hi) from t->data that t's elements cover (numel > 0). */
+void simdops_byte_span(const simdops_tensor *t, int64_t *lo, int64_t *hi);
 /* 1 when the bytes spanned by a and b intersect. */
 int simdops_may_overlap(const simdops_tensor *a, const simdops_tensor *b);
 /* 1 when every element of t sits at an address that is a multiple of its size. */

@@ -59,8 +59,8 @@ for isa in scalar sse2 sse41 avx2 neon; do
         ISAS+=("$isa")
     done
 done
-SRCS+=("$HERE/test_kernels.c")
-ISAS+=("")
+SRCS+=("$HERE/test_kernels.c" "$HERE/test_api.c")
+ISAS+=("" "")
 
 pids=()
 objs=()

@@ -1085,6 +1085,9 @@ static void test_requant(const target *t)
     }
 }
 
+/* csrc/tests/test_api.c */
+void simdops_test_public_api(long *pass, long *fail);
+
 /* ---------------------------------------------------------------- tables */
 static void (*entry_fn(const simdops_kernel_table *t, int kind, int idx))(void)
 {
@@ -1163,6 +1166,7 @@ int main(int argc, char **argv)
     printf("simdops kernel harness: seed %#llx, cpu features \"%s\", %d tier(s) known\n",
            (unsigned long long)seed, simdops_cpu_features(), ntiers);
     check_scalar_table();
+    simdops_test_public_api(&g_pass, &g_fail);
 
     for (int ti = 0; ti < ntiers; ti++) {
         const simdops_kernel_table *tab = simdops_tier_table(ti), *below_tab;

@@ -19,7 +19,7 @@ cimport cython
 from cpython.buffer cimport (PyBUF_RECORDS, PyBUF_RECORDS_RO, PyBuffer_Release,
                              PyObject_CheckBuffer, PyObject_GetBuffer)
 from libc.math cimport INFINITY
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport INT64_MAX, INT64_MIN, int32_t, int64_t, uint64_t
 from libc.string cimport memset
 
 from simdops._csimdops cimport *
@@ -211,6 +211,14 @@ cdef simdops_number _number(object v, str name) except *:
         n.kind = SIMDOPS_NUM_FLOAT
         n.f = <double>v
         return n
+    if type(v) is int:
+        memset(&n, 0, sizeof(n))
+        try:
+            n.i = v
+        except OverflowError:
+            return _int_number(v)
+        n.kind = SIMDOPS_NUM_INT
+        return n
     if isinstance(v, (bool, np.bool_)):
         raise TypeError(f"{name} must be a real number, got bool")
     if isinstance(v, (int, np.integer)):
@@ -235,18 +243,19 @@ cdef simdops_number _bound(object v, str name, double none_value) except *:
     return _number(v, name)
 
 
-cdef bint _is_int(object v):
-    return (type(v) is int or isinstance(v, (int, np.integer))) and not isinstance(v, (bool, np.bool_))
+cdef inline bint _is_int(object v):
+    return type(v) is int or (isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)))
 
 
 cdef int64_t _int64(object v, str name) except? -1:
     """A Python int as int64 (C checks the range each parameter allows)."""
     if not _is_int(v):
         raise TypeError(f"{name} must be an int, got {type(v).__name__}")
-    v = int(v)
-    if not -(1 << 63) <= v < (1 << 63):
-        raise ValueError(f"{name} = {v} is outside the int32 range (it does not even fit 64 bits)")
-    return v
+    try:
+        return int(v)
+    except OverflowError:
+        raise ValueError(f"{name} = {v} is outside the int32 range (it does not even fit "
+                         f"64 bits)") from None
 
 
 # ---------------------------------------------------------------- ops
@@ -387,9 +396,11 @@ def shrink(x, bias=0.0, threshold=0.5, *, out=None):
 cdef int64_t _axis_value(object a) except? -1:
     if not _is_int(a):
         raise TypeError(f"hardmax: axis entries must be ints, got {type(a).__name__}")
-    a = int(a)
-    # beyond 64 bits is out of range for any array: C says so with the clamped value
-    return (1 << 63) - 1 if a >= (1 << 63) else -(1 << 63) if a < -(1 << 63) else a
+    try:
+        return int(a)
+    except OverflowError:
+        # beyond 64 bits is out of range for any array: C says so with the clamped value
+        return INT64_MAX if a > 0 else INT64_MIN
 
 
 cdef int _read_axes(object axis, int ndim, int64_t *axes) except -1:
@@ -556,40 +567,8 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
     >>> simdops.quantize_down_int32(acc, m, s, 0, out_dtype="int8", min=-10, max=10)
     array([[-10,   0,  10]], dtype=int8)
     """
-    cdef _Buf xb = _buf(x, "x", False, True)
-    cdef _Buf ob, bb = None, mb = None, sb = None
-    cdef simdops_prepared prep
-    cdef simdops_error err
-    cdef int64_t m = 0, s = 0, lo = 0, hi = 0
-    cdef int status
-    cdef simdops_dtype od = _requant_out_dtype(out_dtype)
-    if _is_int(multiplier):
-        m = _int64(multiplier, "multiplier")
-    else:
-        mb = _channel_array(multiplier, "multiplier")
-    if _is_int(shift):
-        s = _int64(shift, "shift")
-    else:
-        sb = _channel_array(shift, "shift")
-    cdef int64_t off = _int64(offset, "offset")
-    if min is not None:
-        lo = _int64(min, "min")
-    if max is not None:
-        hi = _int64(max, "max")
-    if simdops_prepare_requant(od, m, s, off, NULL if min is None else &lo,
-                               NULL if max is None else &hi, &prep, &err):
-        _raise(&err)
-    if bias is not None:
-        bb = _channel_array(bias, "bias")
-    ob = _out_buf(out, xb, od)
-    with nogil:
-        status = simdops_requant_prepared(&prep, &xb.t, &ob.t,
-                                          NULL if bb is None else &bb.t,
-                                          NULL if mb is None else &mb.t,
-                                          NULL if sb is None else &sb.t, &err)
-    if status:
-        _raise(&err)
-    return _result(ob, out)
+    return _requant(x, multiplier, shift, offset, bias, min, max, _requant_out_dtype(out_dtype),
+                    out)
 
 
 def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min=0, max=0,
@@ -627,10 +606,55 @@ def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min
     ...                                      1 << 30, 4, 100, min=90, max=255)
     array([ 91, 100, 131], dtype=uint8)
     """
-    return quantize_down_int32(x, multiplier, shift, offset, bias=bias, min=min, max=max,
-                               out_dtype="uint8", out=out)
+    return _requant(x, multiplier, shift, offset, bias, min, max, SIMDOPS_UINT8, out)
+
+
+cdef object _requant(object x, object multiplier, object shift, object offset, object bias,
+                     object min, object max, simdops_dtype od, object out):
+    cdef _Buf xb = _buf(x, "x", False, True)
+    cdef _Buf bb = None, mb = None, sb = None
+    cdef simdops_prepared prep
+    cdef simdops_error err
+    cdef int64_t m = 0, s = 0, lo = 0, hi = 0
+    if _is_int(multiplier):
+        m = _int64(multiplier, "multiplier")
+    else:
+        mb = _channel_array(multiplier, "multiplier")
+    if _is_int(shift):
+        s = _int64(shift, "shift")
+    else:
+        sb = _channel_array(shift, "shift")
+    cdef int64_t off = _int64(offset, "offset")
+    if min is not None:
+        lo = _int64(min, "min")
+    if max is not None:
+        hi = _int64(max, "max")
+    if simdops_prepare_requant(od, m, s, off, NULL if min is None else &lo,
+                               NULL if max is None else &hi, &prep, &err):
+        _raise(&err)
+    if bias is not None:
+        bb = _channel_array(bias, "bias")
+    cdef _Buf ob = _out_buf(out, xb, od)
+    _run_requant(&prep, xb, ob, bb, mb, sb)
+    return _result(ob, out)
+
+
+cdef object _run_requant(const simdops_prepared *prep, _Buf xb, _Buf ob, _Buf bb, _Buf mb,
+                         _Buf sb):
+    """The prepared requant of xb into ob (per-channel vectors None or buffers)."""
+    cdef simdops_error err
+    cdef int status
+    with nogil:
+        status = simdops_requant_prepared(prep, &xb.t, &ob.t,
+                                          NULL if bb is None else &bb.t,
+                                          NULL if mb is None else &mb.t,
+                                          NULL if sb is None else &sb.t, &err)
+    if status:
+        _raise(&err)
+    return ob.obj
 
 
 # Fragments included here (files named .pyx so that the sdist ships them; they
 # are not modules of their own).
 include "_core_isa.pyx"
+include "_core_strided.pyx"

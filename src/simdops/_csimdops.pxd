@@ -36,6 +36,10 @@ cdef extern from "simdops/simdops.h" nogil:
         SIMDOPS_E_NOMEM
         SIMDOPS_E_ISA
     int SIMDOPS_R_COUNT
+    ctypedef enum simdops_arg:
+        SIMDOPS_ARG_NONE
+        SIMDOPS_ARG_X
+        SIMDOPS_ARG_OUT
     int SIMDOPS_ARG_COUNT
     ctypedef struct simdops_error:
         int32_t status
@@ -80,6 +84,7 @@ cdef extern from "simdops/simdops.h" nogil:
 
     int simdops_reason_status(int reason)
     const char *simdops_reason_message(int reason)
+    const char *simdops_reason_name(int reason)
     const char *simdops_status_message(int status)
     const char *simdops_arg_name(int arg)
     const char *simdops_op_name(int op)
@@ -99,6 +104,8 @@ cdef extern from "simdops/simdops.h" nogil:
                         const int64_t *axes, simdops_error *err)
     int simdops_requant(const simdops_tensor *x, const simdops_tensor *y,
                         const simdops_requant_args *args, simdops_error *err)
+    int simdops_hardmax_check(simdops_dtype dtype, int ndim, int naxes, const int64_t *axes,
+                              simdops_error *err)
 
     int simdops_prepare_clip(simdops_dtype dtype, simdops_number min, simdops_number max,
                              const simdops_number *scale, const simdops_number *bias,
@@ -138,6 +145,14 @@ cdef extern from "simdops/simdops.h" nogil:
     int simdops_available_isas(const char **names, int cap)
     int simdops_known_isas(const char **names, int cap)
     const char *simdops_cpu_features()
+
+cdef extern from "strided.h" nogil:
+    int simdops_self_overlaps(const simdops_tensor *t)
+    int simdops_same_layout(const simdops_tensor *a, const simdops_tensor *b)
+
+cdef extern from "checks.h" nogil:
+    int simdops_check_within(const simdops_tensor *t, const void *base, size_t len, int arg,
+                             simdops_error *err)
 
 cdef extern from "internal.h" nogil:
     ctypedef void (*simdops_any_fn)()

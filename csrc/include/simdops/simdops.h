@@ -106,6 +106,8 @@ typedef enum simdops_status {
     X(NEGATIVE_COUNT, SIMDOPS_E_PARAM, "%A = %V is negative")                                  \
     X(SIZE_OVERFLOW, SIMDOPS_E_PARAM, "%A: rows * cols = %V * %E overflows")                   \
     X(NOT_PREPARED, SIMDOPS_E_PARAM, "%A was not prepared for %O")                             \
+    X(OUT_OF_BOUNDS, SIMDOPS_E_SHAPE,                                                          \
+      "%A addresses bytes [%V, %E) outside its buffer of %I bytes")                            \
     X(NOMEM, SIMDOPS_E_NOMEM, "out of memory")                                                 \
     X(ISA_UNKNOWN, SIMDOPS_E_ISA, "unknown ISA name")                                          \
     X(ISA_UNAVAILABLE, SIMDOPS_E_ISA, "ISA not compiled in or not supported by this CPU")
@@ -213,6 +215,8 @@ int simdops_reason_status(int reason);
 /* The reason's message template: %A argument, %O op, %D/%X dtype names, ...
  * (simdops_error_format fills them). Never NULL. */
 const char *simdops_reason_message(int reason);
+/* The reason's identifier without the prefix ("NAN", "SHIFT_RANGE"); "" if unknown. */
+const char *simdops_reason_name(int reason);
 /* Short text of a status ("invalid parameter", ...). Never NULL. */
 const char *simdops_status_message(int status);
 /* "x", "min", ...; "" for SIMDOPS_ARG_NONE or an unknown value. */
@@ -250,6 +254,10 @@ int simdops_shrink(const simdops_tensor *x, const simdops_tensor *y, simdops_num
  * repeated, 1 <= naxes <= ndim (the reduced axes in any order). */
 int simdops_hardmax(const simdops_tensor *x, const simdops_tensor *y, int naxes,
                     const int64_t *axes, simdops_error *err);
+/* The checks simdops_hardmax makes on dtype and axes, without running:
+ * SIMDOPS_E_DTYPE or SIMDOPS_E_PARAM with the reason (for descriptor layers). */
+int simdops_hardmax_check(simdops_dtype dtype, int ndim, int naxes, const int64_t *axes,
+                          simdops_error *err);
 int simdops_requant(const simdops_tensor *x, const simdops_tensor *y,
                     const simdops_requant_args *args, simdops_error *err);
 
