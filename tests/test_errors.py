@@ -44,9 +44,10 @@ def test_valid_call_works(op):
 
 
 @ops
-@pytest.mark.parametrize("bad", [[1.0, 2.0], 3, 3.5, None, "abc", {"a": 1}, (1, 2)],
-                         ids=["list", "int", "float", "None", "str", "dict", "tuple"])
-def test_x_not_a_buffer(op, bad):
+@pytest.mark.parametrize("bad", [None, "abc", {"a": 1}, object(), [[1, 2], [3]]],
+                         ids=["None", "str", "dict", "object", "ragged"])
+def test_x_not_numeric_array_like(op, bad):
+    """Lists, tuples and scalars are array-likes (tests/test_interop.py); these are not."""
     fn, _ = OPS[op]
     with pytest.raises(TypeError, match=r"\bx\b"):
         fn(bad)
@@ -219,10 +220,11 @@ def test_clip_nonfinite_scale_bias_on_integers(dtype, kw):
 @pytest.mark.parametrize("value", ["1", None, [1.0], 1j, object()])
 def test_param_of_wrong_type(value):
     x = np.zeros(4, np.float32)
-    with pytest.raises(TypeError, match="min"):
-        simdops.clip(x, value, 1.0)
-    with pytest.raises(TypeError, match="max"):
-        simdops.clip(x, 0.0, value)
+    if value is not None:  # None is clip's one-sided bound (tests/test_interop.py)
+        with pytest.raises(TypeError, match="min"):
+            simdops.clip(x, value, 1.0)
+        with pytest.raises(TypeError, match="max"):
+            simdops.clip(x, 0.0, value)
     with pytest.raises(TypeError, match="threshold"):
         simdops.shrink(x, 0.0, value)
     with pytest.raises(TypeError, match="bias"):

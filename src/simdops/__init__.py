@@ -1,5 +1,11 @@
 """simdops: bit-exact SIMD CPU kernels for DirectML's CLIP, SHRINK, HARDMAX and
-Arm Compute Library's gemmlowp output stage. See README.md and docs/."""
+Arm Compute Library's gemmlowp output stage.
+
+The array API: clip, shrink, hardmax, quantize_down_int32, quantize_down_int32_to_uint8,
+quantize_multiplier (each documented: help(simdops.clip)); ISA control: isa,
+available_isas, use_isa; C/Cython reuse: get_include. Descriptor layers: simdops.dml
+(DirectML), simdops.acl (Arm Compute Library); Dask: simdops.dask.
+"""
 import os as _os
 
 from simdops import _core

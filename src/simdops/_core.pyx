@@ -12,10 +12,13 @@ import sys
 
 import numpy as np
 
+from simdops import _interop
+
 cimport cython
 
 from cpython.buffer cimport (PyBUF_RECORDS, PyBUF_RECORDS_RO, PyBuffer_Release,
                              PyObject_CheckBuffer, PyObject_GetBuffer)
+from libc.math cimport INFINITY
 from libc.stdint cimport INT64_MAX, INT64_MIN, int32_t, int64_t, uint64_t
 from libc.string cimport memset
 
@@ -144,10 +147,29 @@ cdef class _Buf:
             PyBuffer_Release(&self.view)
 
 
-cdef _Buf _buf(object obj, str name, bint writable=False):
+cdef _Buf _buf(object obj, str name, bint writable=False, bint int32=False):
+    """obj as a held buffer. Buffer-protocol objects are the zero-copy fast path;
+    anything else (DLPack tensors, lists, scalars, __array__) goes through
+    simdops._interop first (int32: requant's x, whose plain Python ints become
+    int32). For a converted `out`, b.obj stays the caller's object: it is what
+    the call returns."""
     cdef _Buf b = _Buf()
-    b.acquire(obj, name, writable)
+    if PyObject_CheckBuffer(obj):
+        b.acquire(obj, name, writable)
+        return b
+    arr = _interop.as_output(obj, name) if writable else _interop.as_input(obj, name, int32)
+    b.acquire(arr, name, writable)
+    if writable:
+        b.obj = obj
     return b
+
+
+cdef inline object _result(_Buf ob, object out):
+    """The call's result: out itself, else the new array — a numpy scalar when it
+    is 0-d, as numpy's functions return for scalar inputs."""
+    if out is None and ob.t.ndim == 0:
+        return ob.obj[()]
+    return ob.obj
 
 
 cdef _Buf _out_buf(object out, _Buf x, simdops_dtype dtype):
@@ -209,6 +231,18 @@ cdef simdops_number _number(object v, str name) except *:
     raise TypeError(f"{name} must be an int or a float, got {type(v).__name__}")
 
 
+cdef simdops_number _bound(object v, str name, double none_value) except *:
+    """A clip bound; None (one-sided clip) is -inf / +inf, which C saturates to an
+    integer type's lowest / highest value."""
+    cdef simdops_number n
+    if v is None:
+        memset(&n, 0, sizeof(n))
+        n.kind = SIMDOPS_NUM_FLOAT
+        n.f = none_value
+        return n
+    return _number(v, name)
+
+
 cdef inline bint _is_int(object v):
     return type(v) is int or (isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)))
 
@@ -227,11 +261,63 @@ cdef int64_t _int64(object v, str name) except? -1:
 # ---------------------------------------------------------------- ops
 
 def clip(x, min, max, *, scale=None, bias=None, out=None):
-    """y = max(min', min(g(x), max')), g(x) = x*scale + bias when either is given.
-    min > max gives min everywhere (DirectML). See docs/semantics.md."""
+    """Clip every element into [min, max]: DirectML's ELEMENT_WISE_CLIP (bit-exact).
+
+    ``y = max(min', min(g(x), max'))`` with ``g(x) = x`` — or, when ``scale`` or ``bias``
+    is given, ``g(x) = x*scale + bias`` (DirectML's ScaleBias, two roundings, no FMA).
+    ``min'``/``max'`` are min/max converted once to x's dtype (floats round to nearest
+    even, integer types truncate toward zero and saturate).
+
+    Parameters
+    ----------
+    x : array-like
+        float32, float16, float64 or any 8/16/32/64-bit integer. A buffer (numpy array
+        of any strides, memoryview, array.array) is used in place; a CPU DLPack tensor
+        (torch, JAX, ...) is viewed without a copy; lists and scalars go through
+        ``np.asarray``.
+    min, max : int, float or None
+        The bounds. ``None`` means the dtype's lowest / highest value (floats: -inf /
+        +inf). ``min > max`` gives ``min`` everywhere (DirectML's order; numpy and
+        ONNX give ``max``). NaN is rejected.
+    scale, bias : float, optional
+        float32 ScaleBias; when one is given the other defaults to 1.0 / 0.0. Not
+        available for 64-bit integer tensors; must be finite for integer tensors.
+    out : writable buffer or DLPack tensor, optional
+        Receives the result (x's shape and dtype; may be x itself for in-place use).
+
+    Returns
+    -------
+    numpy.ndarray, numpy scalar, or ``out``
+        ``out`` when given; otherwise a new C-contiguous array, or a numpy scalar when
+        the result is 0-d (numpy's rule).
+
+    Raises
+    ------
+    TypeError
+        x or out is not array-like, or has an unsupported dtype; out's dtype differs.
+    ValueError
+        NaN bound, ScaleBias on a 64-bit integer tensor, non-finite ScaleBias on an
+        integer tensor, shape mismatch, read-only ``out``, or ``out`` with two elements
+        at one address.
+
+    Notes
+    -----
+    A NaN element stays that same NaN (payload kept). Every ISA gives identical bits.
+    The GIL is released while the kernel runs.
+
+    Examples
+    --------
+    >>> import numpy as np, simdops
+    >>> simdops.clip(np.array([-2.0, 0.5, 3.0], np.float32), -1, 1)
+    array([-1. ,  0.5,  1. ], dtype=float32)
+    >>> simdops.clip([1, 7, 12], None, 10)
+    array([ 1,  7, 10])
+    >>> simdops.clip(np.float32(3), 0, 1)
+    np.float32(1.0)
+    """
     cdef _Buf xb = _buf(x, "x")
-    cdef simdops_number lo = _number(min, "min")
-    cdef simdops_number hi = _number(max, "max")
+    cdef simdops_number lo = _bound(min, "min", -INFINITY)
+    cdef simdops_number hi = _bound(max, "max", INFINITY)
     cdef simdops_number s, b
     cdef const simdops_number *sp = NULL
     cdef const simdops_number *bp = NULL
@@ -248,12 +334,52 @@ def clip(x, min, max, *, scale=None, bias=None, out=None):
         status = simdops_clip(&xb.t, &ob.t, lo, hi, sp, bp, &err)
     if status:
         _raise(&err)
-    return ob.obj
+    return _result(ob, out)
 
 
 def shrink(x, bias=0.0, threshold=0.5, *, out=None):
-    """y = x - bias if x > threshold; x + bias if x < -threshold; 0 otherwise.
-    NaN stays NaN. threshold >= 0. See docs/semantics.md."""
+    """DirectML's ACTIVATION_SHRINK (bit-exact): shrink values toward zero.
+
+    ``y = x - bias`` if ``x > threshold``; ``x + bias`` if ``x < -threshold``; 0
+    otherwise. With ``bias == threshold`` this is PyTorch's ``softshrink``; with
+    ``bias == 0``, ``hardshrink``.
+
+    Parameters
+    ----------
+    x : array-like
+        float32, float16, float64 or an 8/16/32-bit integer type (buffer, DLPack
+        tensor, list or scalar; see ``simdops.clip``).
+    bias : int or float, default 0.0
+        Rounded to x's float type; for integer tensors truncated toward zero (the
+        results ``x ∓ bias`` then saturate).
+    threshold : int or float, default 0.5
+        Must be >= 0. Compared exactly (rounded to float16 first for float16 tensors).
+    out : writable buffer or DLPack tensor, optional
+        Receives the result (x's shape and dtype; may be x itself).
+
+    Returns
+    -------
+    numpy.ndarray, numpy scalar, or ``out``
+        As for ``simdops.clip``.
+
+    Raises
+    ------
+    TypeError
+        x is not array-like or has an unsupported dtype (64-bit integers included).
+    ValueError
+        NaN parameter, negative threshold, shape mismatch, read-only or self-overlapping
+        ``out``.
+
+    Notes
+    -----
+    A NaN element stays that same NaN (PyTorch's choice; ONNX's formula gives 0).
+
+    Examples
+    --------
+    >>> import numpy as np, simdops
+    >>> simdops.shrink(np.array([-2.0, 0.25, 1.5], np.float32), bias=0.5, threshold=0.5)
+    array([-1.5,  0. ,  1. ], dtype=float32)
+    """
     cdef _Buf xb = _buf(x, "x")
     cdef simdops_number b = _number(bias, "bias")
     cdef simdops_number t = _number(threshold, "threshold")
@@ -264,7 +390,7 @@ def shrink(x, bias=0.0, threshold=0.5, *, out=None):
         status = simdops_shrink(&xb.t, &ob.t, b, t, &err)
     if status:
         _raise(&err)
-    return ob.obj
+    return _result(ob, out)
 
 
 cdef int64_t _axis_value(object a) except? -1:
@@ -298,7 +424,46 @@ cdef int _read_axes(object axis, int ndim, int64_t *axes) except -1:
 
 
 def hardmax(x, axis=-1, *, out=None):
-    """1 at the first maximum along axis (int or tuple), 0 elsewhere; NaN is the maximum."""
+    """DirectML's ACTIVATION_HARDMAX / HARDMAX1: a one-hot of the first maximum.
+
+    The output has x's shape and dtype: 1 at the first occurrence of the maximum along
+    the reduced axes, 0 elsewhere. Over several axes the position is row-major in the
+    array's own dimension order. NaN counts as the maximum (the first NaN wins, as
+    ``numpy.argmax``); +0.0 and -0.0 are equal.
+
+    Parameters
+    ----------
+    x : array-like
+        float32, float16 or float64 (buffer, DLPack tensor, list; see ``simdops.clip``).
+    axis : int or sequence of ints, default -1
+        The reduced axes; negative values count from the end.
+    out : writable buffer or DLPack tensor, optional
+        Receives the result (x's shape and dtype; may be x itself).
+
+    Returns
+    -------
+    numpy.ndarray, numpy scalar, or ``out``
+        As for ``simdops.clip``.
+
+    Raises
+    ------
+    TypeError
+        x is not array-like or not a float type; axis is not an int or a sequence of
+        ints.
+    ValueError
+        An axis out of range or repeated, no axis, shape mismatch, read-only or
+        self-overlapping ``out``.
+
+    Examples
+    --------
+    >>> import numpy as np, simdops
+    >>> simdops.hardmax(np.array([[1.0, 3.0, 3.0], [2.0, -1.0, 0.0]], np.float32))
+    array([[0., 1., 0.],
+           [1., 0., 0.]], dtype=float32)
+    >>> simdops.hardmax(np.zeros((2, 2, 2)), axis=(1, 2))[0]
+    array([[1., 0.],
+           [0., 0.]])
+    """
     cdef _Buf xb = _buf(x, "x")
     cdef int64_t axes[65]
     cdef int naxes = _read_axes(axis, xb.t.ndim, axes)
@@ -309,7 +474,7 @@ def hardmax(x, axis=-1, *, out=None):
         status = simdops_hardmax(&xb.t, &ob.t, naxes, axes, &err)
     if status:
         _raise(&err)
-    return ob.obj
+    return _result(ob, out)
 
 
 cdef _Buf _channel_array(object v, str name):
@@ -344,21 +509,109 @@ cdef simdops_dtype _requant_out_dtype(object out_dtype) except *:
 
 def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, max=None,
                         out_dtype="uint8", out=None):
-    """ACL's fixed-point output stage: int32 -> uint8/int8/int16 (see docs/semantics.md).
-    multiplier/shift: ints (per tensor) or int32 1-D arrays along the last axis."""
+    """Arm Compute Library's gemmlowp fixed-point output stage (bit-exact).
+
+    Per element, with ``k`` the index along the last axis (ACL's dimension 0)::
+
+        a = wrap32(x + bias[k])
+        q = RDBPOT(SRDHM(wrap32(a << max(-shift, 0)), M), max(shift, 0))
+        y = clamp(wrap32(q + offset), min, max), saturated to out_dtype
+
+    SRDHM is gemmlowp's saturating rounding doubling high multiply, RDBPOT its rounding
+    divide by a power of two (ties away from zero).
+
+    Parameters
+    ----------
+    x : array-like of int32
+        The accumulators (buffer, DLPack tensor, or a list of Python ints, which become
+        int32).
+    multiplier : int or sequence of ints
+        The fixed-point multiplier M (int32), or one per channel (int32 1-D array of the
+        last dimension's length). See ``quantize_multiplier``.
+    shift : int or sequence of ints
+        In [-31, 31]; negative shifts multiply by ``2**-shift`` first (ACL >= 20.02).
+        Per channel like ``multiplier``; a plain int next to an array is broadcast.
+    offset : int, default 0
+        Added after the shift (int32, wraps). Must be 0 for int16 output (QSYMM16).
+    bias : int32 1-D array-like, optional
+        Added per channel before the multiply (length = last dimension).
+    min, max : int or None
+        Bounded ReLU inside out_dtype's range. Both None: no clamp; one None: that side
+        is the type's limit; ``min == max`` means no clamp (ACL's convention).
+    out_dtype : {"uint8", "int8", "int16"} or numpy dtype, default "uint8"
+        QASYMM8, QASYMM8_SIGNED or QSYMM16.
+    out : writable buffer or DLPack tensor, optional
+        Receives the result (x's shape, out_dtype).
+
+    Returns
+    -------
+    numpy.ndarray, numpy scalar, or ``out``
+        As for ``simdops.clip``.
+
+    Raises
+    ------
+    TypeError
+        x is not int32, out_dtype is not one of the three, a parameter is not an int.
+    ValueError
+        A parameter outside int32, shift outside [-31, 31], bounds outside out_dtype's
+        range or min > max, offset != 0 for int16, per-channel lengths that differ from
+        the last dimension, shape mismatch, read-only or self-overlapping ``out``.
+
+    Examples
+    --------
+    >>> import numpy as np, simdops
+    >>> acc = np.array([[-300, 0, 1000]], np.int32)
+    >>> m, s = simdops.quantize_multiplier(0.05)
+    >>> simdops.quantize_down_int32(acc, m, s, 128)
+    array([[113, 128, 178]], dtype=uint8)
+    >>> simdops.quantize_down_int32(acc, m, s, 0, out_dtype="int8", min=-10, max=10)
+    array([[-10,   0,  10]], dtype=int8)
+    """
     return _requant(x, multiplier, shift, offset, bias, min, max, _requant_out_dtype(out_dtype),
                     out)
 
 
 def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min=0, max=0,
                                  out=None):
-    """ACL 18.03 GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint on arrays."""
+    """ACL 18.03's GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint on arrays.
+
+    ``quantize_down_int32(x, multiplier, shift, offset, bias=bias, min=min, max=max,
+    out_dtype="uint8", out=out)`` with ACL 18.03's defaults: ``min=0, max=0`` (equal
+    bounds: no clamp), and ``0 <= min <= max <= 255``.
+
+    Parameters
+    ----------
+    x : array-like of int32
+    multiplier, shift : int or int32 1-D array-like
+        As for ``quantize_down_int32``.
+    offset : int
+        ``result_offset_after_shift``.
+    bias : int32 1-D array-like, optional
+    min, max : int, default 0
+    out : writable buffer or DLPack tensor of uint8, optional
+
+    Returns
+    -------
+    numpy.ndarray, numpy scalar, or ``out``
+
+    Raises
+    ------
+    TypeError, ValueError
+        As for ``quantize_down_int32``.
+
+    Examples
+    --------
+    >>> import numpy as np, simdops
+    >>> simdops.quantize_down_int32_to_uint8(np.array([-300, 0, 1000], np.int32),
+    ...                                      1 << 30, 4, 100, min=90, max=255)
+    array([ 91, 100, 131], dtype=uint8)
+    """
     return _requant(x, multiplier, shift, offset, bias, min, max, SIMDOPS_UINT8, out)
 
 
 cdef object _requant(object x, object multiplier, object shift, object offset, object bias,
                      object min, object max, simdops_dtype od, object out):
-    cdef _Buf xb = _buf(x, "x")
+    cdef _Buf xb = _buf(x, "x", False, True)
     cdef _Buf bb = None, mb = None, sb = None
     cdef simdops_prepared prep
     cdef simdops_error err
@@ -381,7 +634,9 @@ cdef object _requant(object x, object multiplier, object shift, object offset, o
         _raise(&err)
     if bias is not None:
         bb = _channel_array(bias, "bias")
-    return _run_requant(&prep, xb, _out_buf(out, xb, od), bb, mb, sb)
+    cdef _Buf ob = _out_buf(out, xb, od)
+    _run_requant(&prep, xb, ob, bb, mb, sb)
+    return _result(ob, out)
 
 
 cdef object _run_requant(const simdops_prepared *prep, _Buf xb, _Buf ob, _Buf bb, _Buf mb,

@@ -4,10 +4,37 @@ import numbers
 
 
 def quantize_multiplier(real) -> tuple:
-    """(M, shift) with real ~= M * 2**-31 * 2**-shift, M in [2**30, 2**31).
+    """ACL's (multiplier, shift) for a positive real scale.
 
-    Like ACL's calculate_quantized_multiplier: frexp, M rounded to nearest
-    (ties away from zero), M == 2**31 renormalised; shift < 0 when real >= 1.
+    ``real ~= M * 2**-31 * 2**-shift`` with M in [2**30, 2**31), as ACL's
+    ``calculate_quantized_multiplier``: frexp, M rounded to nearest (ties away from
+    zero), M == 2**31 renormalised; ``shift < 0`` when ``real >= 1``.
+
+    Parameters
+    ----------
+    real : float or int
+        The scale, > 0 and finite.
+
+    Returns
+    -------
+    (int, int)
+        ``(M, shift)`` for ``quantize_down_int32``.
+
+    Raises
+    ------
+    TypeError
+        real is not a real number (bool included).
+    ValueError
+        real is <= 0, NaN, infinite, too large for a float, or needs a shift outside
+        [-31, 31].
+
+    Examples
+    --------
+    >>> import simdops
+    >>> simdops.quantize_multiplier(0.05)
+    (1717986918, 4)
+    >>> simdops.quantize_multiplier(3.0)
+    (1610612736, -2)
     """
     if isinstance(real, bool) or not isinstance(real, numbers.Real):
         raise TypeError(f"real must be a real number, got {type(real).__name__}")
