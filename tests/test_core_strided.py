@@ -132,3 +132,29 @@ def test_requant_prepared_matches_array_api(rng):
                                                              shifts=shifts), want)
         want = simdops.quantize_down_int32(x, mult, 3, off, out_dtype=od)
         np.testing.assert_array_equal(_core.requant_prepared(p, x, multipliers=mult), want)
+
+
+def test_threads_running_one_plan_use_their_own_buffers():
+    """run() keeps each call's views on its own stack: threads sharing one plan
+    (the GIL released around the kernel) never swap buffers."""
+    import threading
+
+    n = 1 << 16
+    plan = _core.StridedPlan("clip", F32, (n,), (1,), (1,), _core.prepare_clip(F32, -1.0, 1.0))
+    errors = []
+
+    def work(value):
+        src = np.full(n, value, np.float32)
+        for _ in range(50):
+            dst = np.empty(n, np.float32)
+            plan.run(src, dst)
+            if not (dst == np.clip(value, -1.0, 1.0)).all():
+                errors.append(value)
+                return
+
+    threads = [threading.Thread(target=work, args=(v,)) for v in (0.25, -0.5, 3.0, -7.0)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors, f"threads saw another thread's buffer: {errors}"

@@ -85,38 +85,12 @@ cdef class BoundPlan(StridedPlan):
                 if (a_in < a_out + <size_t>self.out_total and a_out < a_in + <size_t>self.in_total
                         and not (self.alias_ok and a_in == a_out)):
                     return ("overlap", a_in == a_out)
-                self._run(&inv, &outv)
+                self._run_on(&inv, &outv, 0, 0)
             finally:
                 PyBuffer_Release(&outv)
         finally:
             PyBuffer_Release(&inv)
         return None
-
-    cdef int _run(self, Py_buffer *inv, Py_buffer *outv) except -1:
-        """The kernel on views of the held buffers. The views are copies on this
-        call's stack, so threads executing one plan at once never share them
-        (StridedPlan.run stores the data pointers in the plan itself)."""
-        cdef simdops_tensor x = self.x, y = self.y
-        cdef simdops_error err
-        cdef int status
-        x.data = inv.buf
-        y.data = outv.buf
-        with nogil:
-            status = simdops_check_within(&x, inv.buf, <size_t>inv.len, SIMDOPS_ARG_X, &err)
-            if not status:
-                status = simdops_check_within(&y, outv.buf, <size_t>outv.len, SIMDOPS_ARG_OUT,
-                                              &err)
-            if status:
-                pass
-            elif self.op == SIMDOPS_OP_HARDMAX:
-                status = simdops_hardmax(&x, &y, self.naxes, self.axes, &err)
-            elif self.op == SIMDOPS_OP_CLIP:
-                status = simdops_clip_prepared(&self.prepared.p, &x, &y, &err)
-            else:
-                status = simdops_shrink_prepared(&self.prepared.p, &x, &y, &err)
-        if status:
-            _raise(&err)
-        return 0
 
 
 cdef object _acquire_bytes(object obj, Py_buffer *view, str which):

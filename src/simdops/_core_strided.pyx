@@ -237,8 +237,6 @@ cdef class StridedPlan:
 
     def run(self, input, output, Py_ssize_t in_offset=0, Py_ssize_t out_offset=0):
         cdef Py_buffer inv, outv
-        cdef simdops_error err
-        cdef int status = 0
         PyObject_GetBuffer(input, &inv, PyBUF_SIMPLE)
         try:
             try:
@@ -246,29 +244,38 @@ cdef class StridedPlan:
             except (BufferError, ValueError) as e:
                 raise ValueError(f"output must be a writable buffer: {e}") from None
             try:
-                self.x.data = <char *>inv.buf + in_offset
-                self.y.data = <char *>outv.buf + out_offset
-                with nogil:
-                    status = simdops_check_within(&self.x, inv.buf, <size_t>inv.len,
-                                                  SIMDOPS_ARG_X, &err)
-                    if not status:
-                        status = simdops_check_within(&self.y, outv.buf, <size_t>outv.len,
-                                                      SIMDOPS_ARG_OUT, &err)
-                    if status:
-                        pass
-                    elif self.op == SIMDOPS_OP_HARDMAX:
-                        status = simdops_hardmax(&self.x, &self.y, self.naxes, self.axes, &err)
-                    elif self.op == SIMDOPS_OP_CLIP:
-                        status = simdops_clip_prepared(&self.prepared.p, &self.x, &self.y, &err)
-                    else:
-                        status = simdops_shrink_prepared(&self.prepared.p, &self.x, &self.y,
-                                                         &err)
+                self._run_on(&inv, &outv, in_offset, out_offset)
             finally:
                 PyBuffer_Release(&outv)
         finally:
             PyBuffer_Release(&inv)
+
+    cdef int _run_on(self, Py_buffer *inv, Py_buffer *outv, Py_ssize_t in_offset,
+                     Py_ssize_t out_offset) except -1:
+        """The kernel on views of two held buffers, starting at the byte offsets.
+        The views are copies on this call's stack, so threads running one plan
+        at once never share them."""
+        cdef simdops_tensor x = self.x, y = self.y
+        cdef simdops_error err
+        cdef int status
+        x.data = <char *>inv.buf + in_offset
+        y.data = <char *>outv.buf + out_offset
+        with nogil:
+            status = simdops_check_within(&x, inv.buf, <size_t>inv.len, SIMDOPS_ARG_X, &err)
+            if not status:
+                status = simdops_check_within(&y, outv.buf, <size_t>outv.len, SIMDOPS_ARG_OUT,
+                                              &err)
+            if status:
+                pass
+            elif self.op == SIMDOPS_OP_HARDMAX:
+                status = simdops_hardmax(&x, &y, self.naxes, self.axes, &err)
+            elif self.op == SIMDOPS_OP_CLIP:
+                status = simdops_clip_prepared(&self.prepared.p, &x, &y, &err)
+            else:
+                status = simdops_shrink_prepared(&self.prepared.p, &x, &y, &err)
         if status:
             _raise(&err)
+        return 0
 
 
 def execute_strided(str op, int dtype, sizes, input, in_strides, output, out_strides, params,
