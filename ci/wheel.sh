@@ -94,6 +94,9 @@ step "fresh venv outside the tree: install the repaired wheel and test it"
 "$PY" -m venv "$work/venv"
 "$work/venv/bin/pip" install -q "$repaired[test]"
 cp -r tests "$work/tests"
+# the C API tests build examples/ (and the examples cut out of docs/c-api.md)
+# against the installed wheel: they sit beside tests/ as in the sdist
+cp -r examples docs "$work/"
 cp pyproject.toml "$work/"  # pytest configuration (markers) only
 cd "$work"
 "$work/venv/bin/python" -m simdops info | sed -n '1p;/active ISA/p'
