@@ -199,6 +199,7 @@ rm -rf "$run_dir"
 mkdir -p "$run_dir"
 cp "$repaired" "$run_dir/"
 cp -r "$SRC/tests" "$run_dir/tests"
+cp -r "$SRC/examples" "$SRC/docs" "$run_dir/"  # the C API tests (they skip without a compiler)
 cp "$SRC/pyproject.toml" "$run_dir/"  # pytest configuration (markers) only
 cleanup_root() {
     in_root "$ROOT" "$VENV/bin/pip" uninstall -q -y simdops >/dev/null 2>&1 || true
