@@ -62,8 +62,10 @@ for f in "$CSRC"/kernels/*/*.c; do
     SRCS+=("$f")
     ISAS+=("${isa##*_}")
 done
-SRCS+=("$HERE/test_kernels.c")
-ISAS+=("")
+for f in "$HERE"/test_*.c; do  # the harness: kernels, public C API, thread pool
+    SRCS+=("$f")
+    ISAS+=("")
+done
 
 pids=()
 objs=()
