@@ -38,6 +38,13 @@ BASE_FLAGS = (["/fp:strict"] if MSVC else
 # FP exception semantics forbid that, keeping every tier bit-exact.
 CLANG_FLAGS = ["-ffp-exception-behavior=strict"]
 LINK_FLAGS = [] if MSVC else ["-pthread"]  # the thread pool
+if sys.platform.startswith("linux"):
+    # csrc/glibc_compat.h binds the pool's pthread calls to their glibc 2.17-era
+    # versions; on a glibc older than 2.34 they live in libpthread.so.0, so a
+    # build there names it as a dependency even where the linker drops unused
+    # ones (a newer glibc has only an empty libpthread.a to link; at run time on
+    # an old glibc, CPython itself has loaded libpthread.so.0)
+    LINK_FLAGS += ["-Wl,--push-state,--no-as-needed", "-lpthread", "-Wl,--pop-state"]
 
 
 def is_clang(command):

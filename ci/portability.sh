@@ -40,7 +40,9 @@ if [ -f csrc/tests/build.sh ]; then
     build=$(mktemp -d)
     bash csrc/tests/build.sh "$build" >/dev/null
     echo "== qemu-x86_64 -cpu qemu64: C harness"
-    out=$(qemu-x86_64 -cpu qemu64 "$build/harness" 2>&1 | quiet) || { echo "$out" | tail -20; echo "FAIL: harness under qemu64"; exit 1; }
+    # qemu-user cannot start a thread in the forked child of a threaded process
+    # (an internal assertion; reproduced with plain pthreads): no fork test here
+    out=$(SIMDOPS_HARNESS_NO_FORK=1 qemu-x86_64 -cpu qemu64 "$build/harness" 2>&1 | quiet) || { echo "$out" | tail -20; echo "FAIL: harness under qemu64"; exit 1; }
     echo "$out" | grep -iE "tier|passed"
     tiers=$(grep -E "^tier " <<<"$out" | awk '{print $2}' | tr '\n' ' ')
     [ "$tiers" = "scalar sse2 " ] || { echo "FAIL: qemu64 ran tiers '$tiers', expected 'scalar sse2'"; exit 1; }

@@ -69,6 +69,8 @@ int simdops_parallel_for(int64_t n_items, int64_t grain, simdops_range_fn fn, vo
 #include <pthread.h>
 #include <signal.h>
 
+#include "glibc_compat.h" /* after <pthread.h>: keeps wheels at manylinux_2_17 */
+
 /* Chunks per participating thread: more than one so that a thread that gets
  * descheduled does not hold up the whole call. */
 enum { CHUNKS_PER_THREAD = 4 };

@@ -253,6 +253,7 @@ def cluster_client():
         cluster.close()
 
 
+@pytest.mark.slow
 def test_distributed_runs_in_separate_worker_processes(cluster_client):
     pids = set(cluster_client.run(os.getpid).values())
     assert len(pids) == 2 and os.getpid() not in pids
@@ -260,6 +261,7 @@ def test_distributed_runs_in_separate_worker_processes(cluster_client):
     assert all(a.startswith("tcp://127.0.0.1:") for a in addresses), addresses
 
 
+@pytest.mark.slow
 def test_distributed_equals_numpy_path(cluster_client, rng):
     f = random_bits(rng, 40 * 30, np.float32).reshape(40, 30)
     h = rng.integers(-2, 3, size=(40, 30)).astype(np.float16)

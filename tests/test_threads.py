@@ -410,6 +410,9 @@ def _child_runs_threaded_op(conn):
 @THREADED
 @pytest.mark.skipif(sys.platform == "win32" or "fork" not in multiprocessing.get_all_start_methods(),
                     reason="no fork start method")
+@pytest.mark.skipif(bool(os.environ.get("SIMDOPS_TEST_NO_FORK")),
+                    reason="SIMDOPS_TEST_NO_FORK: under qemu-user a forked child of a threaded "
+                           "process cannot start threads (ci/aarch64.sh)")
 def test_fork_child_has_working_pool():
     with threads(2):
         x = np.ones(1 << 20, np.float32)
