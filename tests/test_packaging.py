@@ -21,7 +21,7 @@ def test_typing_usage_runs():
 
 
 def _stub_names(module_file):
-    """Top-level names a .pyi defines (functions, classes, annotated names)."""
+    """Top-level names a .pyi defines (functions, classes, annotated names, re-exports)."""
     tree = ast.parse(open(module_file, encoding="utf-8").read())
     names = set()
     for node in tree.body:
@@ -31,6 +31,8 @@ def _stub_names(module_file):
             names.add(node.target.id)
         elif isinstance(node, ast.Assign):
             names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.ImportFrom):  # explicit re-exports: `import x as x`
+            names.update(a.asname for a in node.names if a.asname == a.name)
     return names
 
 
