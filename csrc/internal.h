@@ -233,6 +233,15 @@ int simdops_requant_params_init(simdops_dtype out_dtype, int64_t multiplier, int
                                 int64_t offset, const int64_t *min, const int64_t *max,
                                 simdops_requant_params *p, simdops_error *err);
 
+/* ACL's later GEMMLowpOutputStage: the bounds [min, max] always clamp, min ==
+ * max included (every output is then min), unlike simdops_prepare_requant's
+ * ACL 18.03 convention. Needs type_lo <= min <= max <= type_hi; otherwise as
+ * simdops_prepare_requant. Used by the acl descriptor layer (not in the C API:
+ * the array API's semantics are SPEC §3's). */
+int simdops_prepare_requant_clamped(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
+                                    int64_t offset, int64_t min, int64_t max,
+                                    simdops_prepared *p, simdops_error *err);
+
 /* Every shift[k] in [-31, 31], else SIMDOPS_R_SHIFT_RANGE with the index. */
 int simdops_requant_check_shifts(const int32_t *shift, int64_t n, simdops_error *err);
 

@@ -273,18 +273,16 @@ static int check_bound(simdops_error *err, int arg, int64_t v, simdops_dtype out
     return SIMDOPS_OK;
 }
 
-int simdops_requant_params_init(simdops_dtype out, int64_t multiplier, int64_t shift,
-                                int64_t offset, const int64_t *min, const int64_t *max,
-                                simdops_requant_params *p, simdops_error *err)
+/* The per-tensor requant parameters with bounds [lo, hi] that always clamp. */
+static int requant_params_bounded(simdops_dtype out, int64_t multiplier, int64_t shift,
+                                  int64_t offset, int64_t lo, int64_t hi,
+                                  simdops_requant_params *p, simdops_error *err)
 {
-    const simdops_dtype_row *r;
-    int64_t lo, hi;
     int s;
     if (!simdops_dtype_valid(out))
         return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, SIMDOPS_ARG_OUT_DTYPE, out, 0);
     if (!simdops_op_supports(SIMDOPS_OP_REQUANT_OUT, out))
         return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_OUT_DTYPE, out, 0);
-    r = &simdops_dtype_rows[out];
     if ((s = check_int32(err, SIMDOPS_ARG_MULTIPLIER, multiplier)))
         return s;
     if (shift < -31 || shift > 31)
@@ -294,9 +292,6 @@ int simdops_requant_params_init(simdops_dtype out, int64_t multiplier, int64_t s
     /* QSYMM16 is symmetric: ACL's int16 stage has no offset */
     if (out == SIMDOPS_INT16 && offset != 0)
         return simdops_fail_value(err, SIMDOPS_R_QSYMM16_OFFSET, SIMDOPS_ARG_OFFSET, offset, 0);
-    /* ACL: min == max means no clamp; neither given is ACL's default 0, 0 */
-    lo = min ? *min : (max ? r->lo : 0);
-    hi = max ? *max : (min ? r->hi : 0);
     if ((s = check_bound(err, SIMDOPS_ARG_MIN, lo, out)) || (s = check_bound(err, SIMDOPS_ARG_MAX, hi, out)))
         return s;
     if (lo > hi)
@@ -306,8 +301,28 @@ int simdops_requant_params_init(simdops_dtype out, int64_t multiplier, int64_t s
     p->left_shift = shift < 0 ? (int32_t)-shift : 0;
     p->right_shift = shift > 0 ? (int32_t)shift : 0;
     p->offset = (int32_t)offset;
-    p->min = (int32_t)(lo != hi ? lo : r->lo);
-    p->max = (int32_t)(lo != hi ? hi : r->hi);
+    p->min = (int32_t)lo;
+    p->max = (int32_t)hi;
+    return SIMDOPS_OK;
+}
+
+int simdops_requant_params_init(simdops_dtype out, int64_t multiplier, int64_t shift,
+                                int64_t offset, const int64_t *min, const int64_t *max,
+                                simdops_requant_params *p, simdops_error *err)
+{
+    const simdops_dtype_row *r = &simdops_dtype_rows[simdops_dtype_valid(out) ? out : 0];
+    int64_t lo, hi;
+    int s;
+    /* ACL 18.03: min == max means no clamp; neither given is ACL's default 0, 0;
+     * one given: the other is the output type's bound */
+    lo = min ? *min : (max ? r->lo : 0);
+    hi = max ? *max : (min ? r->hi : 0);
+    if ((s = requant_params_bounded(out, multiplier, shift, offset, lo, hi, p, err)))
+        return s;
+    if (lo == hi) {
+        p->min = (int32_t)r->lo;
+        p->max = (int32_t)r->hi;
+    }
     return SIMDOPS_OK;
 }
 
@@ -370,6 +385,24 @@ int simdops_prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t
     memset(&impl, 0, sizeof(impl));
     if ((s = simdops_requant_params_init(out_dtype, multiplier, shift, offset, min, max,
                                          &impl.u.requant, err)))
+        return s;
+    store(p, &impl, SIMDOPS_OP_REQUANT, out_dtype);
+    return SIMDOPS_OK;
+}
+
+int simdops_prepare_requant_clamped(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
+                                    int64_t offset, int64_t min, int64_t max,
+                                    simdops_prepared *p, simdops_error *err)
+{
+    simdops_error scratch;
+    simdops_prepared_impl impl;
+    int s;
+    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    if (!p)
+        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
+    memset(&impl, 0, sizeof(impl));
+    if ((s = requant_params_bounded(out_dtype, multiplier, shift, offset, min, max,
+                                    &impl.u.requant, err)))
         return s;
     store(p, &impl, SIMDOPS_OP_REQUANT, out_dtype);
     return SIMDOPS_OK;

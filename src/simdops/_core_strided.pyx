@@ -125,6 +125,18 @@ def prepare_requant(int out_dtype, multiplier, shift, offset=0, min=None, max=No
     return p
 
 
+def prepare_requant_clamped(int out_dtype, multiplier, shift, offset, min, max):
+    """A Prepared per-tensor requant whose bounds always clamp, min == max
+    included (ACL's GEMMLowpOutputStage); otherwise as prepare_requant."""
+    cdef simdops_error err
+    cdef Prepared p = _new_prepared("requant", out_dtype)
+    if simdops_prepare_requant_clamped(<simdops_dtype>out_dtype, _int64(multiplier, "multiplier"),
+                                       _int64(shift, "shift"), _int64(offset, "offset"),
+                                       _int64(min, "min"), _int64(max, "max"), &p.p, &err):
+        _raise(&err)
+    return p
+
+
 def check_clip(int dtype, min, max, scale=None, bias=None):
     """None when clip accepts these parameters for `dtype`, else the CoreError.
     (TypeError for a parameter that is not a number, as the array API.)"""

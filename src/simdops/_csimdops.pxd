@@ -156,6 +156,9 @@ cdef extern from "checks.h" nogil:
 
 cdef extern from "internal.h" nogil:
     ctypedef void (*simdops_any_fn)()
+    int simdops_prepare_requant_clamped(simdops_dtype out_dtype, int64_t multiplier,
+                                        int64_t shift, int64_t offset, int64_t min, int64_t max,
+                                        simdops_prepared *p, simdops_error *err)
     int simdops_kernel_entry_count()
     const char *simdops_kernel_entry_name(int entry)
     int simdops_kernel_entry_slots(int entry)

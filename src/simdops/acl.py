@@ -257,20 +257,16 @@ class GEMMLowpOutputStage:
         if info.is_quantized_per_channel:
             mult = np.asarray(info.gemmlowp_multipliers, dtype=np.int32)
             shift = np.asarray(info.gemmlowp_shifts, dtype=np.int32)
-        bounds = (None, None) if (lo, hi) == (tlo, thi) else (lo, hi)
         scalar = ((0, 0) if info.is_quantized_per_channel
                   else (info.gemmlowp_multiplier, info.gemmlowp_shift))
-        prepared = _core.prepare_requant(_CORE_DTYPE[dout.data_type], *scalar,
-                                         info.gemmlowp_offset, *bounds)
-        self._args = (prepared, x, y, b, mult, shift, lo if lo == hi else None)
+        # this stage always clamps (bounds that meet clamp everything to one value),
+        # unlike ACL 18.03's min == max "no clamp" of the array API
+        prepared = _core.prepare_requant_clamped(_CORE_DTYPE[dout.data_type], *scalar,
+                                                 info.gemmlowp_offset, lo, hi)
+        self._args = (prepared, x, y, b, mult, shift)
 
     def run(self) -> None:
         if self._args is None:
             raise RuntimeError("run() before configure()")
-        prepared, x, y, b, mult, shift, only_value = self._args
-        if only_value is not None:
-            # Bounds that meet in one value clamp everything to it; C's requant reads
-            # min == max as ACL 18.03's "no clamp", so this one case is filled here.
-            y[...] = only_value
-            return
+        prepared, x, y, b, mult, shift = self._args
         _core.requant_prepared(prepared, x, y, b, mult, shift)
