@@ -46,7 +46,7 @@ if [ ! -x "$OUT/venv/bin/python" ]; then
     "$PY" -m venv "$OUT/venv"
 fi
 VPY=$OUT/venv/bin/python
-"$VPY" -m pip install -q --disable-pip-version-check numpy Cython setuptools wheel pytest hypothesis \
+"$VPY" -m pip install -q --disable-pip-version-check numpy Cython "setuptools>=77" wheel pytest hypothesis \
     || fail "pip install of the build/test requirements"
 
 # 3. The instrumented extension, in place in the copy.
