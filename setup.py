@@ -93,14 +93,19 @@ class BuildExt(build_ext):
                 extra_postargs=flags + isa_flags, debug=self.debug)
         ext.extra_objects = objects + list(ext.extra_objects or [])
         super().build_extension(ext)
-        # Ship the public headers inside the package (simdops.get_include()).
-        if not self.inplace:
-            dst = os.path.join(self.build_lib, "simdops", "include", "simdops")
-        else:
-            dst = os.path.join(HERE, "src", "simdops", "include", "simdops")
-        os.makedirs(dst, exist_ok=True)
-        for h in glob.glob(os.path.join(CSRC, "include", "simdops", "*.h")):
-            shutil.copy(h, dst)
+        # Ship the public headers inside the package (simdops.get_include()), and
+        # beside the sources for in-place / editable builds, whose extension
+        # setuptools copies there after building it with inplace switched off.
+        packages = [self.build_lib] + ([os.path.join(HERE, "src")] if self._to_source else [])
+        for package in packages:
+            dst = os.path.join(package, "simdops", "include", "simdops")
+            os.makedirs(dst, exist_ok=True)
+            for h in glob.glob(os.path.join(CSRC, "include", "simdops", "*.h")):
+                shutil.copy(h, dst)
+
+    def run(self):
+        self._to_source = bool(self.inplace or getattr(self, "editable_mode", False))
+        super().run()
 
 
 ext = Extension(

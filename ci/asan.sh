@@ -68,6 +68,10 @@ LIBASAN=$("$CC" -print-file-name=libasan.so)
 export ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=0:detect_stack_use_after_return=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export PYTHONPATH=$OUT/tree/src
+# the instrumented build is this venv's simdops, also for the subprocesses that
+# build examples/ against "the installed simdops" (they drop PYTHONPATH)
+"$VPY" -c "import site, sys; open(site.getsitepackages()[0] + '/simdops-asan.pth', 'w').write(sys.argv[1] + '\n')" \
+    "$OUT/tree/src"
 export PYTHONMALLOC=malloc  # let ASan see the buffers CPython and numpy hand out
 rc=0
 (
