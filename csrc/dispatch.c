@@ -233,7 +233,7 @@ const char *simdops_last_call_isa(void) { return last_tier ? tiers[last_tier - 1
 int simdops_set_thread_isa(const char *name, simdops_error *err)
 {
     simdops_error scratch;
-    int tier, s;
+    int tier = 0, s; /* set by find_usable on success (GCC cannot tell) */
     SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_NONE);
     if (!name || !*name) {
         forced_tier = 0;
@@ -248,7 +248,7 @@ int simdops_set_thread_isa(const char *name, simdops_error *err)
 int simdops_set_process_isa(const char *name, simdops_error *err)
 {
     simdops_error scratch;
-    int tier, s;
+    int tier = 0, s; /* set by find_usable on success (GCC cannot tell) */
     SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_NONE);
     if (!name)
         return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_ISA);
