@@ -454,3 +454,24 @@ def test_per_channel_ignores_the_scalar_fields():
     stage.configure(x, None, y, info)
     stage.run()
     assert y.tolist() == [[50, 25]]
+
+
+def test_output_stage_info_refuses_endless_and_oversized_vectors():
+    """Per-channel vectors are sized sequences: an endless iterator fails at once
+    (found by ci/fuzz.sh), and a length beyond any channel count is refused
+    before it is read."""
+    with pytest.raises(TypeError, match="gemmlowp_shifts must be a sequence"):
+        Info(gemmlowp_shifts=itertools.count())
+    with pytest.raises(TypeError, match="gemmlowp_multipliers must be a sequence"):
+        Info(gemmlowp_multipliers=(m for m in [1, 2]))
+    with pytest.raises(ValueError, match="gemmlowp_multipliers has 1000000000 entries"):
+        Info(gemmlowp_multipliers=range(10 ** 9))
+    assert Info(gemmlowp_shifts=np.array([1, 2], np.int32)).gemmlowp_shifts == (1, 2)
+
+
+def test_tensor_info_shape_is_read_boundedly():
+    with pytest.raises(ValueError, match="more than 64 dimensions"):
+        acl.TensorInfo(itertools.count(), "S32")
+    with pytest.raises(TypeError, match="shape must be a sequence"):
+        acl.TensorInfo("12", "S32")
+    assert acl.TensorInfo(iter([2, 3]), "S32").shape == (2, 3)

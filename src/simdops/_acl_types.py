@@ -6,6 +6,7 @@ functions' validate() checks values. Re-exported by simdops.acl.
 from __future__ import annotations
 
 import enum
+import itertools
 import numbers
 from dataclasses import dataclass
 from typing import Optional, Tuple
@@ -97,6 +98,10 @@ def _coerce_data_type(value, field: str, also: str = "") -> DataType:
     return value
 
 
+# dimensions a TensorInfo may have (simdops' views hold at most 64)
+_MAX_DIMS = 64
+
+
 @dataclass(frozen=True)
 class TensorInfo:
     """arm_compute::TensorInfo reduced to what validate() reads: shape (numpy order,
@@ -108,7 +113,14 @@ class TensorInfo:
         shape = self.shape
         if isinstance(shape, numbers.Integral):
             shape = (shape,)
-        shape = tuple(_coerce_int(s, "TensorInfo.shape entries") for s in shape)
+        if isinstance(shape, (str, bytes)) or not hasattr(shape, "__iter__"):
+            raise TypeError(f"TensorInfo.shape must be a sequence of ints, "
+                            f"got {type(shape).__name__}")
+        # at most _MAX_DIMS + 1 entries are read: an endless iterable fails at once
+        entries = list(itertools.islice(shape, _MAX_DIMS + 1))
+        if len(entries) > _MAX_DIMS:
+            raise ValueError(f"TensorInfo.shape has more than {_MAX_DIMS} dimensions")
+        shape = tuple(_coerce_int(s, "TensorInfo.shape entries") for s in entries)
         if any(s < 0 for s in shape):
             raise ValueError(f"TensorInfo.shape {shape} has a negative size")
         object.__setattr__(self, "shape", shape)
@@ -172,6 +184,10 @@ class GEMMLowpOutputStageType(enum.Enum):
     QUANTIZE_DOWN_FLOAT = 3
 
 
+# per-channel vectors longer than this are refused before they are read
+_MAX_CHANNELS = 1 << 24
+
+
 @dataclass(frozen=True)
 class GEMMLowpOutputStageInfo:
     """arm_compute::GEMMLowpOutputStageInfo (the fields the fixed-point stage reads).
@@ -197,8 +213,15 @@ class GEMMLowpOutputStageInfo:
             set_(self, name, _coerce_int(getattr(self, name), name))
         for name in ("gemmlowp_multipliers", "gemmlowp_shifts"):
             values = getattr(self, name)
-            if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-                raise TypeError(f"{name} must be a sequence of ints")
+            # ACL's fields are std::vector<int32_t>: a sized sequence (an endless
+            # iterator would never finish converting), at most one per channel
+            if isinstance(values, (str, bytes)) or not hasattr(values, "__len__") \
+                    or not hasattr(values, "__iter__"):
+                raise TypeError(f"{name} must be a sequence of ints (with a length), "
+                                f"got {type(values).__name__}")
+            if len(values) > _MAX_CHANNELS:
+                raise ValueError(f"{name} has {len(values)} entries; at most {_MAX_CHANNELS} "
+                                 f"(one per channel)")
             set_(self, name, tuple(_coerce_int(v, f"{name} entries") for v in values))
         set_(self, "is_quantized_per_channel", bool(self.is_quantized_per_channel))
         if self.output_data_type is not None:
