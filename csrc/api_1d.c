@@ -142,6 +142,7 @@ int simdops_requant_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, 
 {
     simdops_error scratch;
     simdops_prepared_impl impl;
+    simdops_requant_channels ch;
     int s, slot;
     SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
     if ((s = requant_1d_checks(p, x, y, n, bias, &impl, err)))
@@ -159,7 +160,9 @@ int simdops_requant_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, 
             return s;
     }
     slot = simdops_dtype_rows[impl.dtype].requant_slot;
-    simdops_current_kernels()->requant_pc[slot](x, y, (size_t)n, bias, multipliers, shifts,
-                                                &impl.u.requant);
+    memset(&ch, 0, sizeof ch); /* one row: the kernels derive the shifts inline */
+    ch.mult = multipliers;
+    ch.shift = shifts;
+    simdops_current_kernels()->requant_pc[slot](x, y, (size_t)n, bias, &ch, &impl.u.requant);
     return SIMDOPS_OK;
 }

@@ -8,21 +8,144 @@
 #include "checks.h"
 #include "strided.h"
 
+/* Rows of fewer elements are run several to a kernel call: bias and the
+ * per-channel vectors are repeated to at least this length, so a tensor of
+ * 16 channels (a conv layer's) runs long rows, not one 16-element tail each. */
+#define RQ_MIN_PERIOD 512
+/* From this many rows on, the derived per-channel arrays are built once per
+ * call (see simdops_requant_channels); for fewer the kernels derive inline. */
+#define RQ_DERIVE_MIN_ROWS 4
+
 typedef struct requant_ctx {
     simdops_requant_fn kernel;
     simdops_requant_pc_fn kernel_pc;
     simdops_requant_params params;
-    const int32_t *bias, *mult, *shift;
+    const int32_t *bias;         /* period elements, or NULL */
+    simdops_requant_channels ch; /* period elements, when per_channel */
+    int per_channel;
+    size_t channels;             /* x's last dimension (1 without bias or per-channel vectors) */
+    size_t period;               /* a multiple of channels: the length of bias and ch's arrays */
+    size_t out_size;
 } requant_ctx;
 
-static void requant_row(const void *x, void *y, size_t n, size_t k0, const void *ctx)
+/* Elements k0.. of a row of the ordered-last-axis walk: element k0 + j is at
+ * channel (k0 + j) % channels, so the vectors are read from k0 % channels on,
+ * wrapping at period. */
+static void requant_row(const void *xv, void *yv, size_t n, size_t k0, const void *ctx)
 {
     const requant_ctx *c = (const requant_ctx *)ctx;
-    const int32_t *bias = c->bias ? c->bias + k0 : NULL;
-    if (c->mult)
-        c->kernel_pc((const int32_t *)x, y, n, bias, c->mult + k0, c->shift + k0, &c->params);
-    else
-        c->kernel((const int32_t *)x, y, n, bias, &c->params);
+    const int32_t *x = (const int32_t *)xv;
+    char *y = (char *)yv;
+    size_t at = k0 % c->channels;
+    while (n > 0) {
+        size_t m = c->period - at < n ? c->period - at : n;
+        const int32_t *bias = c->bias ? c->bias + at : NULL;
+        if (c->per_channel) {
+            simdops_requant_channels ch = simdops_requant_channels_at(&c->ch, at);
+            c->kernel_pc(x, y, m, bias, &ch, &c->params);
+        } else {
+            c->kernel(x, y, m, bias, &c->params);
+        }
+        x += m;
+        y += m * c->out_size;
+        n -= m;
+        at = 0;
+    }
+}
+
+/* dst = reps copies of src[0..n), then one 0 (kernels may read one past). */
+static void repeat(int32_t *dst, const int32_t *src, size_t n, size_t reps)
+{
+    if (dst != src)
+        memcpy(dst, src, n * sizeof(int32_t));
+    for (size_t r = 1; r < reps; r++)
+        memcpy(dst + r * n, dst, n * sizeof(int32_t));
+    dst[n * reps] = 0;
+}
+
+void simdops_requant_channels_init(simdops_requant_channels *ch, int32_t *storage,
+                                   const int32_t *multiplier, const int32_t *shift, size_t n,
+                                   size_t reps)
+{
+    const size_t len = n * reps + 1;
+    int32_t *mult = storage, *shifts = mult + len, *left = shifts + len, *right = left + len;
+    int32_t *half = right + len;
+    int32_t any = 0, min_right = 31;
+    /* one period derived, then repeated: branch-free so it vectorises */
+    for (size_t k = 0; k < n; k++) {
+        int32_t s = shift[k], m = multiplier[k];
+        left[k] = s < 0 ? -s : 0;
+        right[k] = s > 0 ? s : 0;
+        half[k] = (int32_t)(((uint32_t)1 << right[k]) >> 1);
+        any |= left[k] | (m == INT32_MIN);
+        min_right = right[k] < min_right ? right[k] : min_right;
+    }
+    repeat(mult, multiplier, n, reps);
+    repeat(shifts, shift, n, reps);
+    repeat(left, left, n, reps);
+    repeat(right, right, n, reps);
+    repeat(half, half, n, reps);
+    ch->mult = mult;
+    ch->shift = shifts;
+    ch->left = left;
+    ch->right = right;
+    ch->half = half;
+    ch->general = any != 0;
+    ch->min_right = min_right;
+}
+
+/* Fills c's bias, ch and period from the contiguous vectors (mult and shift
+ * both or neither), repeating them and deriving the per-channel arrays as
+ * the row count makes worthwhile; *mem gets what to free. */
+static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t *bias,
+                          const int32_t *mult, const int32_t *shift, void **mem)
+{
+    int64_t numel = simdops_numel(x);
+    size_t channels = x->ndim > 0 ? (size_t)x->shape[x->ndim - 1] : 1;
+    size_t rows = channels > 0 ? (size_t)numel / channels : 0, reps = 1, words = 0, period;
+    int derive = mult && rows >= RQ_DERIVE_MIN_ROWS;
+    int32_t *storage;
+    c->bias = bias;
+    c->per_channel = mult != NULL;
+    c->channels = 1;
+    c->period = SIZE_MAX; /* per tensor: one kernel call per row */
+    if (!(bias || mult) || numel == 0)
+        return 0;
+    if (channels < RQ_MIN_PERIOD && rows > 1) {
+        reps = (RQ_MIN_PERIOD + channels - 1) / channels;
+        reps = reps < rows ? reps : rows;
+    }
+    period = channels * reps;
+    c->channels = channels;
+    c->period = period;
+    if (mult) {
+        c->ch.mult = mult;
+        c->ch.shift = shift;
+    }
+    if (bias && reps > 1)
+        words += period + 1;
+    if (derive)
+        words += simdops_requant_channels_words(period);
+    else if (mult && reps > 1)
+        words += 2 * (period + 1);
+    if (!words)
+        return 0;
+    if (!(*mem = storage = (int32_t *)malloc(words * sizeof(int32_t))))
+        return -1;
+    if (bias && reps > 1) {
+        repeat(storage, bias, channels, reps);
+        c->bias = storage;
+        storage += period + 1;
+    }
+    if (derive) {
+        simdops_requant_channels_init(&c->ch, storage, mult, shift, channels, reps);
+    } else if (mult && reps > 1) {
+        repeat(storage, mult, channels, reps);
+        repeat(storage + period + 1, shift, channels, reps);
+        c->ch.mult = storage;
+        c->ch.shift = storage + period + 1;
+    }
+    return 0;
 }
 
 /* A per-channel int32 vector as a contiguous array (copied when strided,
@@ -84,7 +207,9 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
     const simdops_kernel_table *kt;
     requant_ctx c;
     simdops_tensor xin;
-    void *tmp[4] = {NULL, NULL, NULL, NULL};
+    const int32_t *mult = NULL, *shift = NULL;
+    void *tmp[5] = {NULL, NULL, NULL, NULL, NULL};
+    const int32_t *bias_v = NULL;
     int s, slot;
     if ((s = simdops_check_tensor(x, SIMDOPS_ARG_X, err)))
         return s;
@@ -100,30 +225,35 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
     c.kernel_pc = kt->requant_pc[slot];
     if ((s = simdops_input_view(x, y, &xin, &tmp[0], err)))
         return s;
-    if (bias && (s = channel_vector(bias, SIMDOPS_ARG_BIAS, x, y, &c.bias, &tmp[1], err)))
+    if (bias && (s = channel_vector(bias, SIMDOPS_ARG_BIAS, x, y, &bias_v, &tmp[1], err)))
         goto done;
-    if (multipliers && (s = channel_vector(multipliers, SIMDOPS_ARG_MULTIPLIER, x, y, &c.mult,
+    if (multipliers && (s = channel_vector(multipliers, SIMDOPS_ARG_MULTIPLIER, x, y, &mult,
                                            &tmp[2], err)))
         goto done;
-    if (shifts && (s = channel_vector(shifts, SIMDOPS_ARG_SHIFT, x, y, &c.shift, &tmp[3], err)))
+    if (shifts && (s = channel_vector(shifts, SIMDOPS_ARG_SHIFT, x, y, &shift, &tmp[3], err)))
         goto done;
     if (multipliers || shifts) {
         int64_t channels = x->shape[x->ndim - 1];
-        if (!multipliers && !(c.mult = (const int32_t *)(tmp[2] = filled(channels, c.params.multiplier)))) {
+        if (!multipliers && !(mult = (const int32_t *)(tmp[2] = filled(channels, c.params.multiplier)))) {
             s = simdops_fail(err, SIMDOPS_R_NOMEM, SIMDOPS_ARG_MULTIPLIER);
             goto done;
         }
-        if (!shifts && !(c.shift = (const int32_t *)(tmp[3] = filled(
+        if (!shifts && !(shift = (const int32_t *)(tmp[3] = filled(
                              channels, c.params.right_shift - c.params.left_shift)))) {
             s = simdops_fail(err, SIMDOPS_R_NOMEM, SIMDOPS_ARG_SHIFT);
             goto done;
         }
-        if ((s = simdops_requant_check_shifts(c.shift, channels, err)))
+        if ((s = simdops_requant_check_shifts(shift, channels, err)))
             goto done;
     }
-    simdops_elementwise(&xin, y, c.bias || c.mult, requant_row, &c);
+    if (setup_channels(&c, &xin, bias_v, mult, shift, &tmp[4])) {
+        s = simdops_fail(err, SIMDOPS_R_NOMEM, mult ? SIMDOPS_ARG_MULTIPLIER : SIMDOPS_ARG_BIAS);
+        goto done;
+    }
+    c.out_size = simdops_dtype_rows[impl->dtype].size;
+    simdops_elementwise(&xin, y, c.bias || c.per_channel, requant_row, &c);
 done:
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 5; k++)
         free(tmp[k]);
     return s;
 }

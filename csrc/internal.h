@@ -74,13 +74,57 @@ typedef size_t (*simdops_argmax_row_fn)(const void *x, size_t n);
 typedef void (*simdops_argmax_cols_fn)(const void *row, size_t cols, int64_t row_index,
                                        void *best, int64_t *best_index);
 
+/* Per-channel requant parameters: element k of every array belongs to the
+ * k-th element of the kernel's x. The derived arrays (left, right, half) are
+ * built once per call for tensors of many rows (simdops_requant_channels_init):
+ * rows of a [rows, C] tensor would otherwise redo the same derivations, which
+ * cost the AVX2 kernel as much as its arithmetic. With them, mult[n] is
+ * readable too (a kernel may load the odd lanes one element on). Without them
+ * (left == right == half == NULL: one row, or the C API's 1-D call) kernels
+ * derive what they need from shift; the tiers other than AVX2 always do. */
+typedef struct simdops_requant_channels {
+    const int32_t *mult;  /* the multiplier */
+    const int32_t *shift; /* the SPEC shift, in [-31, 31] */
+    const int32_t *left;  /* max(-shift, 0), or NULL */
+    const int32_t *right; /* max(shift, 0), or NULL */
+    const int32_t *half;  /* (1 << right) >> 1, RDBPOT's rounding term, or NULL */
+    int general;          /* derived only: some left != 0 or mult == INT32_MIN */
+    int32_t min_right;    /* derived only: the smallest right */
+} simdops_requant_channels;
+
+/* int32 words simdops_requant_channels_init stores for arrays of n elements. */
+static inline size_t simdops_requant_channels_words(size_t n) { return 5 * (n + 1); }
+
+/* ch with derived arrays from n multipliers and shifts (range-checked), all
+ * repeated reps times (arrays of n * reps elements, for rows of several
+ * channel periods) and held in storage (simdops_requant_channels_words(n *
+ * reps) int32). */
+void simdops_requant_channels_init(simdops_requant_channels *ch, int32_t *storage,
+                                   const int32_t *multiplier, const int32_t *shift, size_t n,
+                                   size_t reps);
+
+/* ch with every array advanced by k elements. */
+static inline simdops_requant_channels simdops_requant_channels_at(const simdops_requant_channels *ch,
+                                                                   size_t k)
+{
+    simdops_requant_channels r = *ch;
+    r.mult += k;
+    r.shift += k;
+    if (r.half) {
+        r.left += k;
+        r.right += k;
+        r.half += k;
+    }
+    return r;
+}
+
 /* requant of n int32 elements into uint8/int8/int16 y. bias may be NULL.
- * Per-channel kernels read multiplier[i] and shift[i] (signed SPEC shift, in
- * [-31, 31]) and ignore p->multiplier/left_shift/right_shift. */
+ * Per-channel kernels read element i's parameters from ch's arrays at i
+ * (simdops_requant_channels) and ignore p->multiplier/left_shift/right_shift. */
 typedef void (*simdops_requant_fn)(const int32_t *x, void *y, size_t n, const int32_t *bias,
                                    const simdops_requant_params *p);
 typedef void (*simdops_requant_pc_fn)(const int32_t *x, void *y, size_t n, const int32_t *bias,
-                                      const int32_t *multiplier, const int32_t *shift,
+                                      const simdops_requant_channels *ch,
                                       const simdops_requant_params *p);
 
 /* ------------------------------------------------------------------ the kernel table

@@ -372,9 +372,11 @@ int simdops_prepare_shrink(simdops_dtype dtype, simdops_number bias, simdops_num
     return SIMDOPS_OK;
 }
 
-int simdops_prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
-                            int64_t offset, const int64_t *min, const int64_t *max,
-                            simdops_prepared *p, simdops_error *err)
+/* Both requant prepare forms: bounded != 0 takes min/max as bounds that
+ * always clamp (min == max included), else as simdops_requant_params_init. */
+static int prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
+                           int64_t offset, const int64_t *min, const int64_t *max, int bounded,
+                           simdops_prepared *p, simdops_error *err)
 {
     simdops_error scratch;
     simdops_prepared_impl impl;
@@ -383,27 +385,26 @@ int simdops_prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t
     if (!p)
         return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
     memset(&impl, 0, sizeof(impl));
-    if ((s = simdops_requant_params_init(out_dtype, multiplier, shift, offset, min, max,
-                                         &impl.u.requant, err)))
+    s = bounded ? requant_params_bounded(out_dtype, multiplier, shift, offset, *min, *max,
+                                         &impl.u.requant, err)
+                : simdops_requant_params_init(out_dtype, multiplier, shift, offset, min, max,
+                                              &impl.u.requant, err);
+    if (s)
         return s;
     store(p, &impl, SIMDOPS_OP_REQUANT, out_dtype);
     return SIMDOPS_OK;
+}
+
+int simdops_prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
+                            int64_t offset, const int64_t *min, const int64_t *max,
+                            simdops_prepared *p, simdops_error *err)
+{
+    return prepare_requant(out_dtype, multiplier, shift, offset, min, max, 0, p, err);
 }
 
 int simdops_prepare_requant_clamped(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
                                     int64_t offset, int64_t min, int64_t max,
                                     simdops_prepared *p, simdops_error *err)
 {
-    simdops_error scratch;
-    simdops_prepared_impl impl;
-    int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
-    if (!p)
-        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
-    memset(&impl, 0, sizeof(impl));
-    if ((s = requant_params_bounded(out_dtype, multiplier, shift, offset, min, max,
-                                    &impl.u.requant, err)))
-        return s;
-    store(p, &impl, SIMDOPS_OP_REQUANT, out_dtype);
-    return SIMDOPS_OK;
+    return prepare_requant(out_dtype, multiplier, shift, offset, &min, &max, 1, p, err);
 }

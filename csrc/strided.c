@@ -66,9 +66,9 @@ typedef struct plan {
 } plan;
 
 static void make_plan(plan *p, const simdops_tensor *x, const simdops_tensor *y,
-                      int keep_last_axis)
+                      int last_axis_ordered)
 {
-    int last = x->ndim - 1, end = keep_last_axis ? last : x->ndim;
+    int last = x->ndim - 1;
     int nd = 0;
     p->x = (const char *)x->data;
     p->y = (char *)y->data;
@@ -78,15 +78,17 @@ static void make_plan(plan *p, const simdops_tensor *x, const simdops_tensor *y,
             continue;
         /* An axis both walk backwards is walked forwards instead: each element
          * is computed on its own, so the order is free, and reversed views
-         * (out=b[::-1] for b[::-1]) become contiguous. Not the kept last axis:
-         * its index is the channel. */
-        if (tx < 0 && ty < 0 && d < end) {
+         * (out=b[::-1] for b[::-1]) become contiguous. Not an ordered last
+         * axis: its index is the channel. */
+        if (tx < 0 && ty < 0 && !(last_axis_ordered && d == last)) {
             p->x += (s - 1) * tx;
             p->y += (s - 1) * ty;
             tx = -tx;
             ty = -ty;
         }
-        if (nd > 0 && d < end && p->sx[nd - 1] == tx * s && p->sy[nd - 1] == ty * s) {
+        /* merged, the axis stays the faster one: row index mod its length
+         * is still the index along the last axis */
+        if (nd > 0 && p->sx[nd - 1] == tx * s && p->sy[nd - 1] == ty * s) {
             p->shape[nd - 1] *= s;
             p->sx[nd - 1] = tx;
             p->sy[nd - 1] = ty;
@@ -95,12 +97,6 @@ static void make_plan(plan *p, const simdops_tensor *x, const simdops_tensor *y,
         p->shape[nd] = s;
         p->sx[nd] = tx;
         p->sy[nd] = ty;
-        nd++;
-    }
-    if (keep_last_axis && last >= 0 && x->shape[last] == 1) {
-        p->shape[nd] = 1; /* keep the (size-1) channel axis as the row */
-        p->sx[nd] = x->strides[last];
-        p->sy[nd] = y->strides[last];
         nd++;
     }
     if (nd == 0) {
@@ -160,7 +156,7 @@ static int run_quanta(void *ctx, int64_t begin, int64_t end)
     return SIMDOPS_OK;
 }
 
-void simdops_elementwise(const simdops_tensor *x, const simdops_tensor *y, int keep_last_axis,
+void simdops_elementwise(const simdops_tensor *x, const simdops_tensor *y, int last_axis_ordered,
                          simdops_row_fn row, const void *ctx)
 {
     plan p;
@@ -173,7 +169,7 @@ void simdops_elementwise(const simdops_tensor *x, const simdops_tensor *y, int k
     p.ey = simdops_dtype_size(y->dtype);
     p.row = row;
     p.ctx = ctx;
-    make_plan(&p, x, y, keep_last_axis);
+    make_plan(&p, x, y, last_axis_ordered);
     bytes_per_element = (int64_t)(p.ex + p.ey);
     grain = simdops_grain_bytes();
     if (simdops_get_num_threads() == 1 || s.n * bytes_per_element < 2 * grain) {

@@ -6,14 +6,16 @@
 
 #include "internal.h"
 
-/* Row function: n contiguous elements; k0 is the index of x[0] along the last
- * axis (used by per-channel requant). */
+/* Row function: n contiguous elements; k0 is the index of x[0] within the
+ * (coalesced) row, so k0 % shape[last] is its index along the last axis when
+ * that axis is kept in order (used by per-channel requant). */
 typedef void (*simdops_row_fn)(const void *x, void *y, size_t n, size_t k0, const void *ctx);
 
 /* Calls row over every element of x/y (same shape, element sizes from their
- * dtypes). keep_last_axis: never merge or drop the last axis, so k0 is the
- * index along it. */
-void simdops_elementwise(const simdops_tensor *x, const simdops_tensor *y, int keep_last_axis,
+ * dtypes). last_axis_ordered: the last axis is never walked reversed, so
+ * element k0 + j of a row is at index (k0 + j) % shape[last] along it (axes
+ * still merge: rows of a contiguous [rows, C] tensor become one long row). */
+void simdops_elementwise(const simdops_tensor *x, const simdops_tensor *y, int last_axis_ordered,
                          simdops_row_fn row, const void *ctx);
 
 int64_t simdops_numel(const simdops_tensor *t);

@@ -948,19 +948,27 @@ static void gen_bias(int32_t *b, size_t n)
         b[i] = chance(20) ? edge_i32() : chance(50) ? (int32_t)below(2001) - 1000 : s32(rnd());
 }
 
-static void requant_case(const target *t, const simdops_requant_params *p, const int32_t *x,
+/* One call of t on copies at offsets offs, checked against t's reference.
+ * Per channel, derived != 0 passes the derived arrays (built at the
+ * multiplier's offset), else the raw multiplier and shift vectors. */
+static void requant_form(const target *t, const simdops_requant_params *p, const int32_t *x,
                          const int32_t *bias, const int32_t *mult, const int32_t *shift, size_t n,
-                         const size_t offs[5])
+                         const size_t offs[5], int derived)
 {
     const int os = RQ_SIZE[t->idx];
     const size_t ib = n * 4, ob = n * (size_t)os;
     unsigned char *want = alloc_buf(ob), *buf[5] = {NULL, NULL, NULL, NULL, NULL};
-    const void *src[4] = {x, bias, mult, shift};
+    const void *src[4] = {x, bias, derived ? NULL : mult, derived ? NULL : shift};
     size_t off[5];
+    simdops_requant_channels ch, ch_ref;
     int ok;
-    if (t->kind == K_REQUANT_PC)
-        ((simdops_requant_pc_fn)t->ref)(x, want, n, bias, mult, shift, p);
-    else
+    memset(&ch, 0, sizeof ch);
+    if (t->kind == K_REQUANT_PC) {
+        memset(&ch_ref, 0, sizeof ch_ref);
+        ch_ref.mult = mult;
+        ch_ref.shift = shift;
+        ((simdops_requant_pc_fn)t->ref)(x, want, n, bias, &ch_ref, p);
+    } else
         ((simdops_requant_fn)t->ref)(x, want, n, bias, p);
     for (int k = 0; k < 5; k++)
         off[k] = adjust_off(t, offs[k], k == 4 ? os : 4);
@@ -972,21 +980,30 @@ static void requant_case(const target *t, const simdops_requant_params *p, const
     }
     buf[4] = alloc_buf(off[4] + ob + TRAIL);
 #define ARG(k, T) (buf[k] ? (const T *)(const void *)(buf[k] + off[k]) : NULL)
+    if (t->kind == K_REQUANT_PC && derived) { /* at the multiplier's misalignment */
+        buf[2] = alloc_buf(off[2] + simdops_requant_channels_words(n) * 4);
+        simdops_requant_channels_init(&ch, (int32_t *)(void *)(buf[2] + off[2]), mult, shift, n,
+                                      1);
+    } else if (t->kind == K_REQUANT_PC) {
+        ch.mult = ARG(2, int32_t);
+        ch.shift = ARG(3, int32_t);
+    }
     if (t->kind == K_REQUANT_PC)
         ((simdops_requant_pc_fn)t->fn)(ARG(0, int32_t), buf[4] + off[4], n, ARG(1, int32_t),
-                                       ARG(2, int32_t), ARG(3, int32_t), p);
+                                       &ch, p);
     else
         ((simdops_requant_fn)t->fn)(ARG(0, int32_t), buf[4] + off[4], n, ARG(1, int32_t), p);
 #undef ARG
     ok = memcmp(buf[4] + off[4], want, ob) == 0 && canary_ok(buf[4], 0, off[4]) &&
          canary_ok(buf[4], off[4] + ob, off[4] + ob + TRAIL);
     for (int k = 0; k < 4; k++)
-        if (buf[k] && memcmp(buf[k] + off[k], src[k], ib) != 0)
+        if (src[k] && memcmp(buf[k] + off[k], src[k], ib) != 0)
             ok = 0;
     if (ok) {
         g_pass++;
     } else {
-        fail_head(t, bias ? "bias" : "no-bias", n, off[0], off[4]);
+        fail_head(t, bias ? (derived ? "bias derived" : "bias") : (derived ? "derived" : "no-bias"),
+                  n, off[0], off[4]);
         report_diff(x, want, buf[4] + off[4], n, 4, os);
         if (printing()) {
             size_t i = 0;
@@ -1003,6 +1020,15 @@ static void requant_case(const target *t, const simdops_requant_params *p, const
     for (int k = 0; k < 5; k++)
         free_buf(buf[k]);
     free_buf(want);
+}
+
+static void requant_case(const target *t, const simdops_requant_params *p, const int32_t *x,
+                         const int32_t *bias, const int32_t *mult, const int32_t *shift, size_t n,
+                         const size_t offs[5])
+{
+    requant_form(t, p, x, bias, mult, shift, n, offs, 0);
+    if (t->kind == K_REQUANT_PC)
+        requant_form(t, p, x, bias, mult, shift, n, offs, 1);
 }
 
 static void random_rq_params(int out, simdops_requant_params *p, int *e)
@@ -1029,9 +1055,18 @@ static void test_requant(const target *t)
                 offs[k] = rand_off();
             random_rq_params(t->idx, &p, &e);
             if (pc) {
+                /* rep % 3: any channels; none that saturates or shifts left (the
+                 * kernels' fast variants); and every right shift >= 1 (RQ_F_OFF16) */
                 for (size_t i = 0; i < n; i++) {
                     mult[i] = chance(30) ? p.multiplier : random_multiplier();
                     shift[i] = random_shift();
+                    if (rep % 3 == 0)
+                        continue;
+                    if (mult[i] == INT32_MIN)
+                        mult[i] = INT32_MIN + 1;
+                    shift[i] = shift[i] < 0 ? -shift[i] : shift[i];
+                    if (rep % 3 == 2 && shift[i] == 0)
+                        shift[i] = 1 + (int32_t)below(31);
                 }
             }
             gen_rq_input(x, n, p.multiplier, e, rep + (int)n);

@@ -68,20 +68,36 @@ RQ_INLINE __m256i rq_vec(const int32_t *x, const int32_t *b, size_t k, const rq_
     return (f & RQ_F_OFF16) ? u : _mm256_add_epi32(u, c->offset);
 }
 
-RQ_INLINE __m256i rq_pc_vec(const int32_t *x, const int32_t *b, const int32_t *m,
-                            const int32_t *s, size_t k, const rq_consts *c, int f)
+/* 8 elements at x (and b) of channels k..k+7. Under RQ_F_DERIVED ch's
+ * derived arrays (built once per call) make this the per-tensor arithmetic
+ * plus loads, the multiplier's odd lanes coming from a load one element on
+ * (ch->mult[n] is readable); else the shifts are derived from ch->shift. */
+RQ_INLINE __m256i rq_pc_vec(const int32_t *x, const int32_t *b,
+                            const simdops_requant_channels *ch, size_t k, const rq_consts *c,
+                            int f)
 {
     const __m256i zero = _mm256_setzero_si256();
-    __m256i a = rq_load(x, k), mv = rq_load(m, k), sv = rq_load(s, k), q, u;
-    __m256i rs = _mm256_max_epi32(sv, zero);
-    __m256i ls = _mm256_sub_epi32(rs, sv); /* max(-s, 0) */
-    __m256i half = _mm256_srli_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), rs), 1);
+    __m256i a = rq_load(x, 0), m = rq_load(ch->mult, k), mo, rs, half, q, u;
     if (f & RQ_F_BIAS)
-        a = _mm256_add_epi32(a, rq_load(b, k));
-    a = _mm256_sllv_epi32(a, ls);
-    q = rq_srdhm_avx2(a, _mm256_srli_epi64(a, 32), mv, _mm256_srli_epi64(mv, 32), 1);
-    u = _mm256_srlv_epi32(_mm256_add_epi32(_mm256_abs_epi32(q), half), rs);
-    return _mm256_add_epi32(_mm256_sign_epi32(u, q), c->offset);
+        a = _mm256_add_epi32(a, rq_load(b, 0));
+    if (f & RQ_F_DERIVED) {
+        mo = rq_load(ch->mult, k + 1);
+        rs = rq_load(ch->right, k);
+        half = rq_load(ch->half, k);
+        if (f & RQ_F_GENERAL)
+            a = _mm256_sllv_epi32(a, rq_load(ch->left, k));
+    } else {
+        __m256i s = rq_load(ch->shift, k);
+        mo = _mm256_srli_epi64(m, 32);
+        rs = _mm256_max_epi32(s, zero);
+        half = _mm256_srli_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), rs), 1);
+        if (f & RQ_F_GENERAL)
+            a = _mm256_sllv_epi32(a, _mm256_sub_epi32(rs, s)); /* max(-s, 0) */
+    }
+    q = rq_srdhm_avx2(a, _mm256_srli_epi64(a, 32), m, mo, f & RQ_F_GENERAL);
+    u = _mm256_add_epi32(_mm256_abs_epi32(q), half);
+    u = _mm256_sign_epi32(_mm256_srlv_epi32(u, rs), q);
+    return (f & RQ_F_OFF16) ? u : _mm256_add_epi32(u, c->offset);
 }
 
 RQ_INLINE __m256i rq_pack16(__m256i v0, __m256i v1, const rq_consts *c, int f)
@@ -138,12 +154,13 @@ RQ_INLINE void rq_store_i16(int16_t *y, __m256i v0, __m256i v1, __m256i v2, __m2
         rq_store_##tag(y, v0, v1, v2, v3, c, f);                                       \
     }                                                                                  \
     RQ_INLINE void rq_pc_block_##tag(const int32_t *x, const int32_t *b,               \
-                                     const int32_t *m, const int32_t *s, T *y,         \
-                                     const rq_consts *c, int f)                        \
+                                     const simdops_requant_channels *ch, size_t k,     \
+                                     T *y, const rq_consts *c, int f)                  \
     {                                                                                  \
-        __m256i v0 = rq_pc_vec(x, b, m, s, 0, c, f), v1 = rq_pc_vec(x, b, m, s, 8, c, f); \
-        __m256i v2 = rq_pc_vec(x, b, m, s, 16, c, f);                                  \
-        __m256i v3 = rq_pc_vec(x, b, m, s, 24, c, f);                                  \
+        __m256i v0 = rq_pc_vec(x, b, ch, k, c, f);                                     \
+        __m256i v1 = rq_pc_vec(x + 8, b ? b + 8 : NULL, ch, k + 8, c, f);              \
+        __m256i v2 = rq_pc_vec(x + 16, b ? b + 16 : NULL, ch, k + 16, c, f);           \
+        __m256i v3 = rq_pc_vec(x + 24, b ? b + 24 : NULL, ch, k + 24, c, f);           \
         rq_store_##tag(y, v0, v1, v2, v3, c, f);                                       \
     }
 

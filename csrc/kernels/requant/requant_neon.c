@@ -122,10 +122,10 @@ RQ_ROW(2)
         rq_row_##OSIZE(x, y, n, bias, NULL, NULL, p);                             \
     }                                                                             \
     static void pc_name(const int32_t *x, void *y, size_t n, const int32_t *bias, \
-                        const int32_t *mult, const int32_t *shift,                \
+                        const simdops_requant_channels *ch,                       \
                         const simdops_requant_params *p)                          \
-    {                                                                             \
-        rq_row_##OSIZE(x, y, n, bias, mult, shift, p);                            \
+    { /* SSHL/SRSHL take signed counts: the raw shifts are all NEON needs */      \
+        rq_row_##OSIZE(x, y, n, bias, ch->mult, ch->shift, p);                    \
     }
 REQUANT_KERNELS(i32_u8_requant__neon, i32_u8_requant_pc__neon, 1)
 REQUANT_KERNELS(i32_i8_requant__neon, i32_i8_requant_pc__neon, 1)

@@ -14,14 +14,15 @@
         }                                                                              \
     }                                                                                  \
     static void pc_name(const int32_t *x, void *yv, size_t n, const int32_t *bias,     \
-                        const int32_t *mult, const int32_t *shift,                     \
+                        const simdops_requant_channels *ch,                            \
                         const simdops_requant_params *p)                               \
     {                                                                                  \
         T *y = (T *)yv;                                                                \
         for (size_t i = 0; i < n; i++) {                                               \
             int32_t a = bias ? simdops_wrap32((int64_t)x[i] + bias[i]) : x[i];         \
-            int ls = shift[i] < 0 ? -shift[i] : 0, rs = shift[i] > 0 ? shift[i] : 0;   \
-            y[i] = (T)simdops_requant_one(a, mult[i], ls, rs, p->offset, p->min, p->max); \
+            int32_t s = ch->shift[i];                                                  \
+            y[i] = (T)simdops_requant_one(a, ch->mult[i], s < 0 ? -s : 0, s > 0 ? s : 0, \
+                                          p->offset, p->min, p->max);                  \
         }                                                                              \
     }
 

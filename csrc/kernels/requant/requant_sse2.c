@@ -42,19 +42,24 @@ RQ_INLINE __m128i rq_vec(__m128i a, const rq_consts *c, int f)
 
 /* Per-lane shifts by multiplying: a << ls is a * 2^ls mod 2^32, and RDBPOT in
  * its sign(q) form shifts logically with rq_srlv_sse2 (abs/sign by xor). */
-RQ_INLINE __m128i rq_pc_vec(__m128i a, __m128i m, __m128i s, const rq_consts *c)
+/* Per channel, deriving the shifts from ch->shift (see requant_sse41.c). */
+RQ_INLINE __m128i rq_pc_vec(__m128i a, const simdops_requant_channels *ch, size_t k,
+                            const rq_consts *c, int f)
 {
     const __m128i zero = _mm_setzero_si128();
-    __m128i neg = _mm_sub_epi32(zero, s);
-    __m128i ls = _mm_and_si128(neg, _mm_cmpgt_epi32(neg, zero));
+    __m128i m = RQ_LD(ch->mult, k), s = RQ_LD(ch->shift, k), q, sg, u;
     __m128i rs = _mm_and_si128(s, _mm_cmpgt_epi32(s, zero));
     __m128i half = _mm_srli_epi32(rq_pow2_sse2(rs), 1);
-    __m128i q = rq_srdhm_sse2(rq_mullo_sse2(a, rq_pow2_sse2(ls)), m, _mm_srli_epi64(m, 32), 1);
-    __m128i sg = _mm_srai_epi32(q, 31);
-    __m128i u = _mm_add_epi32(_mm_sub_epi32(_mm_xor_si128(q, sg), sg), half);
+    if (f & RQ_F_GENERAL) {
+        __m128i neg = _mm_sub_epi32(zero, s);
+        a = rq_mullo_sse2(a, rq_pow2_sse2(_mm_and_si128(neg, _mm_cmpgt_epi32(neg, zero))));
+    }
+    q = rq_srdhm_sse2(a, m, _mm_srli_epi64(m, 32), f & RQ_F_GENERAL);
+    sg = _mm_srai_epi32(q, 31);
+    u = _mm_add_epi32(_mm_sub_epi32(_mm_xor_si128(q, sg), sg), half);
     u = rq_srlv_sse2(u, rq_pow2_sse2(_mm_sub_epi32(_mm_set1_epi32(31), rs)));
     q = _mm_sub_epi32(_mm_xor_si128(u, sg), sg);
-    return _mm_add_epi32(q, c->offset);
+    return (f & RQ_F_OFF16) ? q : _mm_add_epi32(q, c->offset);
 }
 
 /* int32 pair -> int16 with the offset (RQ_F_OFF16) and, for int8/int16, the clamp */

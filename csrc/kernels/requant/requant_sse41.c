@@ -55,16 +55,22 @@ RQ_INLINE __m128i rq_vec(__m128i a, const rq_consts *c, int f)
 
 /* Per lane: a << ls as pmulld by 2^ls; RDBPOT's logical shift by rs as
  * rq_srlv_sse2 (a multiply by 2^(31-rs)). */
-RQ_INLINE __m128i rq_pc_vec(__m128i a, __m128i m, __m128i s, const rq_consts *c)
+/* Per channel, deriving the shifts from ch->shift (this tier ignores the
+ * derived arrays: pow2 for the variable shifts costs more than loading). */
+RQ_INLINE __m128i rq_pc_vec(__m128i a, const simdops_requant_channels *ch, size_t k,
+                            const rq_consts *c, int f)
 {
     const __m128i zero = _mm_setzero_si128();
-    __m128i ls = _mm_max_epi32(_mm_sub_epi32(zero, s), zero);
+    __m128i m = RQ_LD(ch->mult, k), s = RQ_LD(ch->shift, k), q, u;
     __m128i rs = _mm_max_epi32(s, zero);
     __m128i half = _mm_srli_epi32(rq_pow2_sse2(rs), 1);
-    __m128i q = rq_srdhm_sse41(_mm_mullo_epi32(a, rq_pow2_sse2(ls)), m, _mm_srli_epi64(m, 32), 1);
-    __m128i u = _mm_add_epi32(_mm_abs_epi32(q), half);
+    if (f & RQ_F_GENERAL)
+        a = _mm_mullo_epi32(a, rq_pow2_sse2(_mm_max_epi32(_mm_sub_epi32(zero, s), zero)));
+    q = rq_srdhm_sse41(a, m, _mm_srli_epi64(m, 32), f & RQ_F_GENERAL);
+    u = _mm_add_epi32(_mm_abs_epi32(q), half);
     u = rq_srlv_sse2(u, rq_pow2_sse2(_mm_sub_epi32(_mm_set1_epi32(31), rs)));
-    return _mm_add_epi32(_mm_sign_epi32(u, q), c->offset);
+    u = _mm_sign_epi32(u, q);
+    return (f & RQ_F_OFF16) ? u : _mm_add_epi32(u, c->offset);
 }
 
 RQ_INLINE __m128i rq_pack16(__m128i v0, __m128i v1, const rq_consts *c, int f)

@@ -101,10 +101,17 @@ RQ_INLINE __m128i rq_round_sse2(__m128i q, __m128i sh, __m128i mask, __m128i hal
 /* Variant flags, compile-time constants inside the kernels: RQ_F_BIAS adds
  * bias; RQ_F_GENERAL handles left_shift != 0 and multiplier == INT32_MIN (the
  * only case where SRDHM saturates); without it those steps are skipped, which
- * is exact when rq_general(p) is 0. RQ_F_ODDLOAD (no-bias fast path) lets a
- * block read one element past its end; a file without that trick defines
- * RQ_ODDLOAD as 0. */
-enum { RQ_F_BIAS = 1, RQ_F_GENERAL = 2, RQ_F_ODDLOAD = 4, RQ_F_OFF16 = 8, RQ_F_NOCLAMP = 16 };
+ * is exact when rq_general(p) is 0 (per channel: ch->general is 0).
+ * RQ_F_ODDLOAD (no-bias fast path) lets a block read one element past its
+ * end; a file without that trick defines RQ_ODDLOAD as 0. */
+enum {
+    RQ_F_BIAS = 1,
+    RQ_F_GENERAL = 2,
+    RQ_F_ODDLOAD = 4,
+    RQ_F_OFF16 = 8,
+    RQ_F_NOCLAMP = 16,
+    RQ_F_DERIVED = 32 /* per channel: ch has its derived arrays (a tier may ignore them) */
+};
 
 static inline int rq_general(const simdops_requant_params *p)
 {
@@ -125,7 +132,7 @@ static inline int rq_flags(const simdops_requant_params *p, int32_t tlo, int32_t
 }
 
 /* 16-element blocks for the 128-bit tiers, from the file's rq_vec(a, c, f),
- * rq_pc_vec(a, mult, shift, c) (int32 results) and
+ * rq_pc_vec(a, ch, k, c, f) (int32 results) and
  * rq_store_<tag>(y, v0, v1, v2, v3, c, f). */
 #define RQ_LD(p, k) _mm_loadu_si128((const __m128i *)((p) + (k)))
 RQ_INLINE __m128i rq_load_sse2(const int32_t *x, const int32_t *bias, size_t k, int f)
@@ -143,13 +150,13 @@ RQ_INLINE __m128i rq_load_sse2(const int32_t *x, const int32_t *bias, size_t k, 
         rq_store_##tag(y, v0, v1, v2, v3, c, f);                                       \
     }                                                                                  \
     RQ_INLINE void rq_pc_block_##tag(const int32_t *x, const int32_t *b,               \
-                                     const int32_t *m, const int32_t *s, T *y,         \
-                                     const rq_consts *c, int f)                        \
+                                     const simdops_requant_channels *ch, size_t k,     \
+                                     T *y, const rq_consts *c, int f)                  \
     {                                                                                  \
-        __m128i v0 = rq_pc_vec(rq_load_sse2(x, b, 0, f), RQ_LD(m, 0), RQ_LD(s, 0), c);  \
-        __m128i v1 = rq_pc_vec(rq_load_sse2(x, b, 4, f), RQ_LD(m, 4), RQ_LD(s, 4), c);  \
-        __m128i v2 = rq_pc_vec(rq_load_sse2(x, b, 8, f), RQ_LD(m, 8), RQ_LD(s, 8), c);  \
-        __m128i v3 = rq_pc_vec(rq_load_sse2(x, b, 12, f), RQ_LD(m, 12), RQ_LD(s, 12), c); \
+        __m128i v0 = rq_pc_vec(rq_load_sse2(x, b, 0, f), ch, k, c, f);                 \
+        __m128i v1 = rq_pc_vec(rq_load_sse2(x, b, 4, f), ch, k + 4, c, f);             \
+        __m128i v2 = rq_pc_vec(rq_load_sse2(x, b, 8, f), ch, k + 8, c, f);             \
+        __m128i v3 = rq_pc_vec(rq_load_sse2(x, b, 12, f), ch, k + 12, c, f);           \
         rq_store_##tag(y, v0, v1, v2, v3, c, f);                                       \
     }
 

@@ -5,7 +5,8 @@
  * Include after requant_x86.h and after the file's RQ_BLOCK (elements per
  * block), RQ_ODDLOAD, rq_consts, rq_consts_init(c, p) and, per output tag,
  * rq_block_<tag>(x, bias, y, c, f) and rq_pc_block_<tag>(x, bias, mult, shift,
- * y, c, f) handling RQ_BLOCK elements. One loop is instantiated per flag
+ * k, y, c, f) handling RQ_BLOCK elements (the per-channel block reads element j's
+ * parameters from ch's arrays at k + j). One loop is instantiated per flag
  * variant. The tail runs the general block on zero-padded copies; every
  * variant is exact, so it computes what the body computes. A block reads all
  * its input before storing, so y may alias x. */
@@ -27,13 +28,14 @@ RQ_INLINE void rq_block(const int32_t *x, const int32_t *b, void *y, const rq_co
     }
 }
 
-RQ_INLINE void rq_pc_block(const int32_t *x, const int32_t *b, const int32_t *m,
-                           const int32_t *s, void *y, const rq_consts *c, int f, int out)
+RQ_INLINE void rq_pc_block(const int32_t *x, const int32_t *b,
+                           const simdops_requant_channels *ch, size_t k, void *y,
+                           const rq_consts *c, int f, int out)
 {
     switch (out) {
-    case SIMDOPS_RQ_U8: rq_pc_block_u8(x, b, m, s, (uint8_t *)y, c, f); break;
-    case SIMDOPS_RQ_I8: rq_pc_block_i8(x, b, m, s, (int8_t *)y, c, f); break;
-    default: rq_pc_block_i16(x, b, m, s, (int16_t *)y, c, f); break;
+    case SIMDOPS_RQ_U8: rq_pc_block_u8(x, b, ch, k, (uint8_t *)y, c, f); break;
+    case SIMDOPS_RQ_I8: rq_pc_block_i8(x, b, ch, k, (int8_t *)y, c, f); break;
+    default: rq_pc_block_i16(x, b, ch, k, (int16_t *)y, c, f); break;
     }
 }
 
@@ -100,35 +102,80 @@ RQ_INLINE void rq_kernel(const int32_t *x, void *yv, size_t n, const int32_t *bi
     }
 }
 
+/* Whole per-channel blocks of one flag variant; returns the elements done. */
+RQ_INLINE size_t rq_pc_loop(const int32_t *x, const int32_t *bias, unsigned char *y, size_t n,
+                            const simdops_requant_channels *ch, const rq_consts *c, int f,
+                            int out)
+{
+    size_t i = 0;
+    for (; n - i >= (size_t)RQ_BLOCK; i += RQ_BLOCK)
+        rq_pc_block(x + i, (f & RQ_F_BIAS) ? bias + i : NULL, ch, i, y + i * rq_out_size(out), c,
+                    f, out);
+    return i;
+}
+
+/* rq_flags for derived per-channel parameters: rq_flags' rules applied to
+ * the channels' worst case (GENERAL when any channel needs it; RQ_F_OFF16
+ * only when every right shift is >= 1). */
+static inline int rq_pc_flags(const simdops_requant_channels *ch,
+                              const simdops_requant_params *p, int32_t tlo, int32_t thi)
+{
+    simdops_requant_params q = *p;
+    q.multiplier = ch->general ? INT32_MIN : 1;
+    q.right_shift = ch->min_right;
+    q.left_shift = 0;
+    return rq_flags(&q, tlo, thi) | RQ_F_DERIVED;
+}
+
 RQ_INLINE void rq_pc_kernel(const int32_t *x, void *yv, size_t n, const int32_t *bias,
-                            const int32_t *mult, const int32_t *shift,
-                            const simdops_requant_params *p, int out)
+                            const simdops_requant_channels *ch,
+                            const simdops_requant_params *p, int out, int32_t tlo, int32_t thi)
 {
     unsigned char *y = (unsigned char *)yv;
     const size_t es = rq_out_size(out);
+    const int f = (ch->half ? rq_pc_flags(ch, p, tlo, thi) : RQ_F_GENERAL) |
+                  (bias ? RQ_F_BIAS : 0);
     rq_consts c;
     size_t i = 0;
     rq_consts_init(&c, p);
-    if (bias) {
-        for (; n - i >= RQ_BLOCK; i += RQ_BLOCK)
-            rq_pc_block(x + i, bias + i, mult + i, shift + i, y + i * es, &c, RQ_F_BIAS, out);
-    } else {
-        for (; n - i >= RQ_BLOCK; i += RQ_BLOCK)
-            rq_pc_block(x + i, NULL, mult + i, shift + i, y + i * es, &c, 0, out);
+    switch (f) {
+#define RQ_PC_CASE(flags)                                                              \
+    case flags:                                                                        \
+        i = rq_pc_loop(x, bias, y, n, ch, &c, flags, out);                             \
+        break;
+    RQ_PC_CASE(RQ_F_GENERAL)
+    RQ_PC_CASE(RQ_F_GENERAL | RQ_F_BIAS)
+    RQ_PC_CASE(RQ_F_DERIVED | RQ_F_GENERAL)
+    RQ_PC_CASE(RQ_F_DERIVED | RQ_F_GENERAL | RQ_F_BIAS)
+    RQ_PC_CASE(RQ_F_DERIVED)
+    RQ_PC_CASE(RQ_F_DERIVED | RQ_F_OFF16)
+    RQ_PC_CASE(RQ_F_DERIVED | RQ_F_NOCLAMP)
+    RQ_PC_CASE(RQ_F_DERIVED | RQ_F_OFF16 | RQ_F_NOCLAMP)
+    RQ_PC_CASE(RQ_F_DERIVED | RQ_F_BIAS)
+    RQ_PC_CASE(RQ_F_DERIVED | RQ_F_BIAS | RQ_F_OFF16)
+    RQ_PC_CASE(RQ_F_DERIVED | RQ_F_BIAS | RQ_F_NOCLAMP)
+    RQ_PC_CASE(RQ_F_DERIVED | RQ_F_BIAS | RQ_F_OFF16 | RQ_F_NOCLAMP)
+#undef RQ_PC_CASE
     }
     if (i < n) {
+        /* zero-padded copies, through the general block deriving from shift */
         int32_t xt[RQ_BLOCK], bt[RQ_BLOCK], mt[RQ_BLOCK], st[RQ_BLOCK];
         int16_t yt[RQ_BLOCK];
+        simdops_requant_channels tail;
+        const size_t rest = (n - i) * sizeof(int32_t);
         memset(xt, 0, sizeof xt);
         memset(bt, 0, sizeof bt);
         memset(mt, 0, sizeof mt);
         memset(st, 0, sizeof st);
-        memcpy(xt, x + i, (n - i) * sizeof(int32_t));
+        memset(&tail, 0, sizeof tail);
+        memcpy(xt, x + i, rest);
         if (bias)
-            memcpy(bt, bias + i, (n - i) * sizeof(int32_t));
-        memcpy(mt, mult + i, (n - i) * sizeof(int32_t));
-        memcpy(st, shift + i, (n - i) * sizeof(int32_t));
-        rq_pc_block(xt, bt, mt, st, yt, &c, RQ_F_BIAS, out);
+            memcpy(bt, bias + i, rest);
+        memcpy(mt, ch->mult + i, rest);
+        memcpy(st, ch->shift + i, rest);
+        tail.mult = mt;
+        tail.shift = st;
+        rq_pc_block(xt, bt, &tail, 0, yt, &c, RQ_F_BIAS | RQ_F_GENERAL, out);
         memcpy(y + i * es, yt, (n - i) * es);
     }
 }
@@ -142,10 +189,10 @@ RQ_INLINE void rq_pc_kernel(const int32_t *x, void *yv, size_t n, const int32_t 
         rq_kernel(x, y, n, bias, p, out, tlo, thi);                                    \
     }                                                                                  \
     static void pc_name(const int32_t *x, void *y, size_t n, const int32_t *bias,      \
-                        const int32_t *mult, const int32_t *shift,                     \
+                        const simdops_requant_channels *ch,                            \
                         const simdops_requant_params *p)                               \
     {                                                                                  \
-        rq_pc_kernel(x, y, n, bias, mult, shift, p, out);                              \
+        rq_pc_kernel(x, y, n, bias, ch, p, out, tlo, thi);                             \
     }
 
 #define RQ_X86_TIER(isa)                                                               \

@@ -1,0 +1,110 @@
+"""Per-channel requant and bias over many rows, against the Python-int reference.
+
+Bias and per-channel vectors of a [rows, C] tensor are prepared once per call:
+repeated to rows of at least 512 elements when C is small, and (from 4 rows on)
+with the per-channel shifts derived in advance (csrc/api_requant.c). These
+tests walk the shapes, views and thread splits where that bookkeeping could
+put an element on the wrong channel.
+"""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import simdops
+from conftest import check_all_isas
+from reference import INT32_MIN, requant
+from test_threads import threads
+
+ROWS = [1, 2, 3, 4, 5, 33]
+CHANNELS = [1, 3, 16, 17, 100, 600]
+
+
+def channel_params(rng, c, kind):
+    """Per-channel multipliers/shifts: 'fast' ones (right shifts >= 1, no
+    INT32_MIN: the kernels' cheapest variant), 'right' (shifts >= 0) or
+    'general' (left shifts and INT32_MIN too)."""
+    m = rng.integers(1 << 30, 1 << 31, c, dtype=np.int64).astype(np.int32)
+    if kind == "fast":
+        s = rng.integers(1, 32, c).astype(np.int32)
+    elif kind == "right":
+        s = rng.integers(0, 32, c).astype(np.int32)
+    else:
+        s = rng.integers(-31, 32, c).astype(np.int32)
+        m[rng.random(c) < 0.2] = INT32_MIN
+    return m, s
+
+
+def data(rng, shape):
+    x = rng.integers(-(1 << 31), 1 << 31, shape, dtype=np.int64).astype(np.int32)
+    small = rng.random(shape) < 0.5
+    x[small] = rng.integers(-5000, 5000, int(small.sum()))
+    return x
+
+
+@pytest.mark.parametrize("rows", ROWS)
+@pytest.mark.parametrize("c", CHANNELS)
+@pytest.mark.parametrize("kind", ["fast", "right", "general"])
+def test_rows_and_channels(rows, c, kind, rng):
+    x = data(rng, (rows, c))
+    m, s = channel_params(rng, c, kind)
+    bias = rng.integers(-100000, 100000, c, dtype=np.int32)
+    for b in (None, bias):
+        exp = requant(x, m, s, 7, b, 3, 250, "uint8")
+        check_all_isas(lambda: simdops.quantize_down_int32(x, m, s, 7, bias=b, min=3, max=250),
+                       exp, x, context=f"{rows}x{c} {kind} bias={b is not None}")
+    # bias alone: the per-tensor kernel on repeated bias
+    exp = requant(x, int(m[0]), int(s[0]), -3, bias, None, None, "int8")
+    check_all_isas(lambda: simdops.quantize_down_int32(x, int(m[0]), int(s[0]), -3, bias=bias,
+                                                       out_dtype="int8"),
+                   exp, x, context=f"{rows}x{c} bias only")
+
+
+@pytest.mark.parametrize("view", ["reversed channels", "reversed rows", "both reversed",
+                                  "strided rows", "strided channels", "3-d", "transposed"])
+@pytest.mark.parametrize("c", [3, 16, 600])
+def test_views_keep_channels(view, c, rng):
+    base = data(rng, (12, 2 * c))
+    x = {"reversed channels": base[:, c - 1::-1] if c > 1 else base[:, :1],
+         "reversed rows": base[::-1, :c],
+         "both reversed": base[::-1, c - 1::-1] if c > 1 else base[::-1, :1],
+         "strided rows": base[::3, :c],
+         "strided channels": base[:, ::2],
+         "3-d": base[:, :c].reshape(3, 4, c),
+         "transposed": np.ascontiguousarray(base[:, :c].T).T}[view]
+    m, s = channel_params(rng, c, "fast")
+    bias = rng.integers(-100000, 100000, c, dtype=np.int32)
+    exp = requant(x, m, s, 1, bias, None, None, "uint8")
+    check_all_isas(lambda: simdops.quantize_down_int32(x, m, s, 1, bias=bias), exp, x,
+                   context=view)
+    # and into a reversed output view
+    out = np.zeros(x.shape[:-1] + (2 * c,), np.uint8)[..., ::-2][..., :c]
+    simdops.quantize_down_int32(x, m, s, 1, bias=bias, out=out)
+    assert out.tolist() == exp.tolist()
+
+
+@pytest.mark.parametrize("c", [1, 5, 16, 600])
+def test_thread_splits(c, rng):
+    rows = 4096 // c + 3
+    x = data(rng, (rows, c))
+    m, s = channel_params(rng, c, "right")
+    bias = rng.integers(-100000, 100000, c, dtype=np.int32)
+    exp = requant(x, m, s, 0, bias, None, None, "int16")
+    for grain in (64, 1000, 4096):
+        with threads(2, grain):
+            got = simdops.quantize_down_int32(x, m, s, 0, bias=bias, out_dtype="int16")
+        assert got.tobytes() == exp.tobytes(), f"grain={grain}"
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.integers(0, 40), c=st.integers(1, 70), kind=st.sampled_from(["fast", "general"]),
+       seed=st.integers(0, 2**32 - 1), with_bias=st.booleans())
+def test_property_rows(rows, c, kind, seed, with_bias):
+    rng = np.random.default_rng(seed)
+    x = data(rng, (rows, c))
+    m, s = channel_params(rng, c, kind)
+    bias = rng.integers(-(1 << 31), 1 << 31, c, dtype=np.int64).astype(np.int32) \
+        if with_bias else None
+    exp = requant(x, m, s, 100, bias, 10, 245, "uint8")
+    check_all_isas(lambda: simdops.quantize_down_int32(x, m, s, 100, bias=bias, min=10, max=245),
+                   exp, x, context=f"{rows}x{c} {kind}")
