@@ -54,6 +54,18 @@ static inline void simdops_avx2_store_part(void *p, __m256i v, size_t nbytes)
  * split-line stores cost more than the arithmetic). Four vectors are loaded
  * before any is stored, so y == x is safe; the tail goes through a buffer.
  * Rows past the stream threshold (not in place) use non-temporal stores. */
+/* The streaming loop asks for its input 4 KB ahead (both lines of the 128
+ * bytes one step reads): with the output bypassing the cache, the hardware
+ * prefetcher alone kept too few loads in flight. 16M float32 against
+ * np.copyto in the bench: clip 0.82 -> 0.87-0.89, shrink 0.72 -> 0.85-0.87
+ * (2 KB and 8 KB ahead measured the same; prefetchnta halved the speed).
+ * A hint past the end of x is harmless: prefetches never fault. */
+#define SIMDOPS_AVX2_PREFETCH_AHEAD(p)                                                    \
+    do {                                                                                \
+        _mm_prefetch((const char *)(p) + 4096, _MM_HINT_T0);                            \
+        _mm_prefetch((const char *)(p) + 4096 + 64, _MM_HINT_T0);                       \
+    } while (0)
+
 #define SIMDOPS_AVX2_MAP(xv, yv, nbytes, esize, FN, ...)                                 \
     do {                                                                                \
         const unsigned char *sx_ = (const unsigned char *)(xv);                        \
@@ -68,8 +80,10 @@ static inline void simdops_avx2_store_part(void *p, __m256i v, size_t nbytes)
             }                                                                           \
             if (nb_ >= simdops_stream_threshold && ((uintptr_t)(sy_ + i_) & 31u) == 0 && \
                 (const void *)sx_ != (const void *)sy_) {                               \
-                for (; i_ + 128 <= nb_; i_ += 128)                                      \
+                for (; i_ + 128 <= nb_; i_ += 128) {                                    \
+                    SIMDOPS_AVX2_PREFETCH_AHEAD(sx_ + i_);                              \
                     SIMDOPS_AVX2_MAP4(sx_, sy_, i_, _mm256_stream_si256, FN, __VA_ARGS__); \
+                }                                                                       \
                 _mm_sfence();                                                           \
             }                                                                           \
         }                                                                               \
