@@ -980,7 +980,8 @@ static void requant_form(const target *t, const simdops_requant_params *p, const
     }
     buf[4] = alloc_buf(off[4] + ob + TRAIL);
 #define ARG(k, T) (buf[k] ? (const T *)(const void *)(buf[k] + off[k]) : NULL)
-    if (t->kind == K_REQUANT_PC && derived) { /* at the multiplier's misalignment */
+    if (t->kind == K_REQUANT_PC && derived) { /* int32-aligned, as C writes them */
+        off[2] -= off[2] % 4;
         buf[2] = alloc_buf(off[2] + simdops_requant_channels_words(n) * 4);
         simdops_requant_channels_init(&ch, (int32_t *)(void *)(buf[2] + off[2]), mult, shift, n,
                                       1);

@@ -111,11 +111,9 @@ cdef class _Buf:
         self.held = False
 
     cdef int acquire(self, object obj, str name, bint writable) except -1:
+        """obj's buffer; obj supports the protocol (_buf checked or converted it)."""
         cdef int d
         cdef Py_ssize_t stride
-        if not PyObject_CheckBuffer(obj):
-            raise TypeError(f"{name} must support the buffer protocol "
-                            f"(numpy array, memoryview, ...), got {type(obj).__name__}")
         if writable:
             try:
                 PyObject_GetBuffer(obj, &self.view, PyBUF_RECORDS)
