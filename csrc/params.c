@@ -52,8 +52,10 @@ static double to_real(simdops_number v, int bits)
 {
     switch (v.kind) {
     case SIMDOPS_NUM_INT:
-        if (v.i == 0)
-            return 0.0;
+        /* small ints (0, 1, 255, ...) need no rounding: the common case, at
+         * call time, without round_big's bit search */
+        if (v.i > -((int64_t)1 << bits) && v.i < ((int64_t)1 << bits))
+            return (double)v.i;
         return v.i < 0 ? round_big(0 - (uint64_t)v.i, 0, bits, 1) : round_big((uint64_t)v.i, 0, bits, 0);
     case SIMDOPS_NUM_UINT: return v.u ? round_big(v.u, 0, bits, 0) : 0.0;
     case SIMDOPS_NUM_BIG: return v.u ? round_big(v.u, v.i, bits, v.negative) : 0.0;

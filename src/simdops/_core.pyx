@@ -100,15 +100,13 @@ cdef simdops_dtype _dtype_of_format(const char *fmt, Py_ssize_t itemsize, str na
 
 
 @cython.freelist(16)
+@cython.no_gc  # holds only its exporter, which never refers back to it: no cycles
 cdef class _Buf:
     """A held buffer and its simdops_tensor view."""
     cdef Py_buffer view
     cdef bint held
     cdef simdops_tensor t
-    cdef object obj
-
-    def __cinit__(self):
-        self.held = False
+    cdef object obj  # (held starts False: Cython zeroes new and recycled objects)
 
     cdef int acquire(self, object obj, str name, bint writable) except -1:
         """obj's buffer; obj supports the protocol (_buf checked or converted it)."""
@@ -151,7 +149,7 @@ cdef _Buf _buf(object obj, str name, bint writable=False, bint int32=False):
     simdops._interop first (int32: requant's x, whose plain Python ints become
     int32). For a converted `out`, b.obj stays the caller's object: it is what
     the call returns."""
-    cdef _Buf b = _Buf()
+    cdef _Buf b = _Buf.__new__(_Buf)  # tp_new directly: no argument parsing
     if PyObject_CheckBuffer(obj):
         b.acquire(obj, name, writable)
         return b
@@ -247,7 +245,14 @@ cdef inline bint _is_int(object v):
 
 cdef int64_t _int64(object v, str name) except? -1:
     """A Python int as int64 (C checks the range each parameter allows)."""
-    if not _is_int(v):
+    cdef int64_t r
+    if type(v) is int:  # the common case, without the int() call
+        try:
+            r = v
+            return r
+        except OverflowError:
+            pass  # the message below
+    elif not _is_int(v):
         raise TypeError(f"{name} must be an int, got {type(v).__name__}")
     try:
         return int(v)
