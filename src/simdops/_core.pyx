@@ -1,8 +1,8 @@
 # cython: language_level=3
 """The one Cython module on the hot path: Python objects in, C values out.
 
-Every public op acquires its buffers (buffer protocol, any strides), turns the
-buffer format into a dtype and Python numbers into exact simdops_numbers, and
+Every public op acquires its buffers (a plain ndarray's fields, else the buffer
+protocol; any strides; _core_buffers.pyx), turns the element type into a dtype and Python numbers into exact simdops_numbers, and
 calls csrc/ with the GIL released. Every rule (dtype support, parameter
 values, shapes, axes, overlap) is checked in C once; a failing call comes back
 with a reason, which _raise turns into TypeError / ValueError / MemoryError
@@ -56,124 +56,7 @@ cdef int _raise(const simdops_error *err) except -1:
 
 # ---------------------------------------------------------------- buffers
 
-cdef simdops_dtype _int_dtype(Py_ssize_t itemsize, bint signed) noexcept:
-    if itemsize == 1:
-        return SIMDOPS_INT8 if signed else SIMDOPS_UINT8
-    if itemsize == 2:
-        return SIMDOPS_INT16 if signed else SIMDOPS_UINT16
-    if itemsize == 4:
-        return SIMDOPS_INT32 if signed else SIMDOPS_UINT32
-    if itemsize == 8:
-        return SIMDOPS_INT64 if signed else SIMDOPS_UINT64
-    return SIMDOPS_UNKNOWN
-
-
-cdef simdops_dtype _dtype_of_format(const char *fmt, Py_ssize_t itemsize, str name) except *:
-    """Buffer format -> dtype, by meaning: 'l'/'q' alike, '@'/'=' accepted.
-    Plain C on the hot path; Python strings only to build error messages."""
-    cdef const char *f = fmt
-    cdef char c
-    cdef simdops_dtype d = SIMDOPS_UNKNOWN
-    if f == NULL:  # PEP 3118: no format means unsigned bytes
-        f = b"B"
-    if f[0] == b'@' or f[0] == b'=' or (f[0] == b'<' and _LITTLE) or (f[0] in b'>!' and not _LITTLE):
-        f += 1
-    elif f[0] == b'<' or f[0] == b'>' or f[0] == b'!':
-        raise TypeError(f"{name}: non-native byte order (format {(<bytes>fmt).decode()!r}) "
-                        f"is not supported")
-    c = f[0]
-    if c != 0 and f[1] == 0:
-        if c == b'e' and itemsize == 2:
-            d = SIMDOPS_FLOAT16
-        elif c == b'f' and itemsize == 4:
-            d = SIMDOPS_FLOAT32
-        elif c == b'd' and itemsize == 8:
-            d = SIMDOPS_FLOAT64
-        elif c in b"bhilqn":
-            d = _int_dtype(itemsize, True)
-        elif c in b"BHILQN":
-            d = _int_dtype(itemsize, False)
-    if d == SIMDOPS_UNKNOWN:
-        text = (<bytes>fmt).decode(errors='replace') if fmt != NULL else "B"
-        raise TypeError(f"{name}: unsupported buffer format {text!r} with itemsize {itemsize}")
-    return d
-
-
-@cython.freelist(16)
-@cython.no_gc  # holds only its exporter, which never refers back to it: no cycles
-cdef class _Buf:
-    """A held buffer and its simdops_tensor view."""
-    cdef Py_buffer view
-    cdef bint held
-    cdef simdops_tensor t
-    cdef object obj  # (held starts False: Cython zeroes new and recycled objects)
-
-    cdef int acquire(self, object obj, str name, bint writable) except -1:
-        """obj's buffer; obj supports the protocol (_buf checked or converted it)."""
-        cdef int d
-        cdef Py_ssize_t stride
-        if writable:
-            try:
-                PyObject_GetBuffer(obj, &self.view, PyBUF_RECORDS)
-            except (BufferError, ValueError) as e:  # numpy raises ValueError for read-only
-                raise ValueError(f"{name} must be writable: {e}") from None
-        else:
-            PyObject_GetBuffer(obj, &self.view, PyBUF_RECORDS_RO)
-        self.held = True
-        self.obj = obj
-        if self.view.ndim > SIMDOPS_MAX_DIMS:  # the view could not hold it
-            raise ValueError(f"{name} has {self.view.ndim} dimensions; at most {SIMDOPS_MAX_DIMS}")
-        self.t.dtype = _dtype_of_format(self.view.format, self.view.itemsize, name)
-        self.t.data = self.view.buf
-        self.t.ndim = self.view.ndim
-        stride = self.view.itemsize
-        for d in range(self.view.ndim - 1, -1, -1):
-            # NULL shape/strides are allowed for contiguous exporters (ctypes)
-            self.t.shape[d] = self.view.shape[d] if self.view.shape != NULL else self.view.len // self.view.itemsize
-            self.t.strides[d] = self.view.strides[d] if self.view.strides != NULL else stride
-            stride *= self.t.shape[d]
-        return 0
-
-    @property
-    def shape(self):
-        return tuple(self.t.shape[d] for d in range(self.t.ndim))
-
-    def __dealloc__(self):
-        if self.held:
-            PyBuffer_Release(&self.view)
-
-
-cdef _Buf _buf(object obj, str name, bint writable=False, bint int32=False):
-    """obj as a held buffer. Buffer-protocol objects are the zero-copy fast path;
-    anything else (DLPack tensors, lists, scalars, __array__) goes through
-    simdops._interop first (int32: requant's x, whose plain Python ints become
-    int32). For a converted `out`, b.obj stays the caller's object: it is what
-    the call returns."""
-    cdef _Buf b = _Buf.__new__(_Buf)  # tp_new directly: no argument parsing
-    if PyObject_CheckBuffer(obj):
-        b.acquire(obj, name, writable)
-        return b
-    arr = _interop.as_output(obj, name) if writable else _interop.as_input(obj, name, int32)
-    b.acquire(arr, name, writable)
-    if writable:
-        b.obj = obj
-    return b
-
-
-cdef inline object _result(_Buf ob, object out):
-    """The call's result: out itself, else the new array — a numpy scalar when it
-    is 0-d, as numpy's functions return for scalar inputs."""
-    if out is None and ob.t.ndim == 0:
-        return ob.obj[()]
-    return ob.obj
-
-
-cdef _Buf _out_buf(object out, _Buf x, simdops_dtype dtype):
-    """`out` as a writable buffer (C checks its dtype, shape and layout), or a
-    new C-contiguous array of x's shape and `dtype`."""
-    if out is None:
-        return _buf(np.empty(x.shape, dtype=DTYPE_NAMES[dtype]), "out", True)
-    return _buf(out, "out", True)
+include "_core_buffers.pyx"
 
 
 # ---------------------------------------------------------------- numbers
