@@ -100,26 +100,13 @@ cdef simdops_dtype _dtype_of_char(char c) noexcept:
         return SIMDOPS_FLOAT16
     if c == b'd':
         return SIMDOPS_FLOAT64
-    if c == b'b':
-        return SIMDOPS_INT8
-    if c == b'B':
-        return SIMDOPS_UINT8
-    if c == b'h':
-        return _int_dtype(sizeof(short), True)
-    if c == b'H':
-        return _int_dtype(sizeof(short), False)
-    if c == b'i':
-        return _int_dtype(sizeof(int), True)
-    if c == b'I':
-        return _int_dtype(sizeof(int), False)
-    if c == b'l':
-        return _int_dtype(sizeof(long), True)
-    if c == b'L':
-        return _int_dtype(sizeof(long), False)
-    if c == b'q':
-        return _int_dtype(sizeof(long long), True)
-    if c == b'Q':
-        return _int_dtype(sizeof(long long), False)
+    cdef char lower = c | 0x20  # 'B' -> 'b': the unsigned twin has the upper-case letter
+    cdef size_t size
+    if lower == b'b' or lower == b'h' or lower == b'i' or lower == b'l' or lower == b'q':
+        size = (1 if lower == b'b' else sizeof(short) if lower == b'h' else
+                sizeof(int) if lower == b'i' else sizeof(long) if lower == b'l' else
+                sizeof(long long))
+        return _int_dtype(size, c == lower)
     return SIMDOPS_UNKNOWN
 
 
