@@ -14,6 +14,22 @@ cdef simdops_dtype _int_dtype(Py_ssize_t itemsize, bint signed) noexcept:
     return SIMDOPS_UNKNOWN
 
 
+cdef simdops_dtype _dtype_of_code(char c, Py_ssize_t itemsize) noexcept:
+    """A type character (struct module's, which numpy's dtype.char shares) of
+    itemsize bytes -> dtype, integers by size ('l'/'q' alike); UNKNOWN else."""
+    if c == b'e':
+        return SIMDOPS_FLOAT16 if itemsize == 2 else SIMDOPS_UNKNOWN
+    if c == b'f':
+        return SIMDOPS_FLOAT32 if itemsize == 4 else SIMDOPS_UNKNOWN
+    if c == b'd':
+        return SIMDOPS_FLOAT64 if itemsize == 8 else SIMDOPS_UNKNOWN
+    if c in b"bhilqn":
+        return _int_dtype(itemsize, True)
+    if c in b"BHILQN":
+        return _int_dtype(itemsize, False)
+    return SIMDOPS_UNKNOWN
+
+
 cdef simdops_dtype _dtype_of_format(const char *fmt, Py_ssize_t itemsize, str name) except *:
     """Buffer format -> dtype, by meaning: 'l'/'q' alike, '@'/'=' accepted.
     Plain C on the hot path; Python strings only to build error messages."""
@@ -29,16 +45,7 @@ cdef simdops_dtype _dtype_of_format(const char *fmt, Py_ssize_t itemsize, str na
                         f"is not supported")
     c = f[0]
     if c != 0 and f[1] == 0:
-        if c == b'e' and itemsize == 2:
-            d = SIMDOPS_FLOAT16
-        elif c == b'f' and itemsize == 4:
-            d = SIMDOPS_FLOAT32
-        elif c == b'd' and itemsize == 8:
-            d = SIMDOPS_FLOAT64
-        elif c in b"bhilqn":
-            d = _int_dtype(itemsize, True)
-        elif c in b"BHILQN":
-            d = _int_dtype(itemsize, False)
+        d = _dtype_of_code(c, itemsize)
     if d == SIMDOPS_UNKNOWN:
         text = (<bytes>fmt).decode(errors='replace') if fmt != NULL else "B"
         raise TypeError(f"{name}: unsupported buffer format {text!r} with itemsize {itemsize}")
@@ -92,22 +99,14 @@ cdef type _NDARRAY = np.ndarray
 
 
 cdef simdops_dtype _dtype_of_char(char c) noexcept:
-    """A numpy type character (dtype.char) -> dtype; UNKNOWN for the rest (bool,
-    complex, intp's 'n'/'p' on numpy 2, ...: the buffer path names them)."""
-    if c == b'f':
-        return SIMDOPS_FLOAT32
-    if c == b'e':
-        return SIMDOPS_FLOAT16
-    if c == b'd':
-        return SIMDOPS_FLOAT64
+    """A numpy type character (dtype.char, native size) -> dtype; UNKNOWN for the
+    rest (bool, complex, ...: the buffer path names them)."""
     cdef char lower = c | 0x20  # 'B' -> 'b': the unsigned twin has the upper-case letter
-    cdef size_t size
-    if lower == b'b' or lower == b'h' or lower == b'i' or lower == b'l' or lower == b'q':
-        size = (1 if lower == b'b' else sizeof(short) if lower == b'h' else
-                sizeof(int) if lower == b'i' else sizeof(long) if lower == b'l' else
-                sizeof(long long))
-        return _int_dtype(size, c == lower)
-    return SIMDOPS_UNKNOWN
+    cdef Py_ssize_t size = (2 if c == b'e' else 4 if c == b'f' else 8 if c == b'd' else
+                            1 if lower == b'b' else sizeof(short) if lower == b'h' else
+                            sizeof(int) if lower == b'i' else sizeof(long) if lower == b'l' else
+                            sizeof(long long) if lower == b'q' else 0)
+    return _dtype_of_code(c, size)
 
 
 @cython.freelist(16)
