@@ -198,8 +198,9 @@ const simdops_kernel_table *simdops_scalar_kernels(void)
 
 const simdops_kernel_table *simdops_current_kernels(void)
 {
-    int t = forced_tier ? forced_tier - 1 : atomic_load_int(&process_tier);
-    simdops_init();
+    int t;
+    simdops_init(); /* first: it sets process_tier (the first call once ran scalar) */
+    t = forced_tier ? forced_tier - 1 : atomic_load_int(&process_tier);
     last_tier = t + 1;
     return &tables[t];
 }

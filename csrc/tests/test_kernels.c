@@ -817,6 +817,9 @@ static void argmax_cols_case(const target *t, const void *row, const void *best,
     free_buf(wi);
 }
 
+enum { LONG_ROW_MAX = 1027 };
+static const size_t LONG_ROWS[] = {255, 256, 257, 300, 511, 640, 1024, LONG_ROW_MAX};
+
 static void test_argmax(const target *t)
 {
     const int dt = t->idx;
@@ -833,6 +836,14 @@ static void test_argmax(const target *t)
             size_t n = off % 2 ? 130 : 37;
             gen_argmax_data(x, n, dt, (int)off);
             argmax_row_case(t, x, n, off, (int)off);
+        }
+        /* rows of several chunks (a chunk is 8 vectors: up to 128 float16 lanes) */
+        for (size_t k = 0; k < sizeof(LONG_ROWS) / sizeof(LONG_ROWS[0]); k++) {
+            static unsigned char xl[LONG_ROW_MAX * 8];
+            for (int mode = 0; mode < 11; mode++) {
+                gen_argmax_data(xl, LONG_ROWS[k], dt, mode + (int)k);
+                argmax_row_case(t, xl, LONG_ROWS[k], rand_off(), mode + (int)k);
+            }
         }
         return;
     }
@@ -1180,6 +1191,11 @@ void test_threadpool(long *pass, long *fail); /* test_threadpool.c */
 
 int main(int argc, char **argv)
 {
+    /* Before anything initialises the library: a process's first call runs on the
+     * detected tier (simdops_current_kernels once read the tier before detecting it). */
+    float first[4] = {0.0f, 2.0f, 1.0f, 2.0f}, first_y[4];
+    int first_ok = simdops_hardmax_rows(SIMDOPS_FLOAT32, first, first_y, 1, 4, NULL) == SIMDOPS_OK &&
+                   first_y[1] == 1.0f && strcmp(simdops_last_call_isa(), simdops_isa()) == 0;
     uint64_t seed = 0x5eed5eedull;
     const char *require = NULL;
     int ntiers = simdops_tier_count(), required_found = 0;
@@ -1203,6 +1219,13 @@ int main(int argc, char **argv)
     init_dtypes();
     printf("simdops kernel harness: seed %#llx, cpu features \"%s\", %d tier(s) known\n",
            (unsigned long long)seed, simdops_cpu_features(), ntiers);
+    if (first_ok) {
+        g_pass++;
+    } else {
+        g_fail++;
+        printf("FAIL the process's first call ran on %s, not the detected %s\n",
+               simdops_last_call_isa(), simdops_isa());
+    }
     check_scalar_table();
     simdops_test_public_api(&g_pass, &g_fail);
 
