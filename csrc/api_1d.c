@@ -3,6 +3,7 @@
  * calling thread's table. */
 #include <string.h>
 
+#include "hardmax_driver.h"
 #include "internal.h"
 
 /* n >= 0; x and y not NULL when n > 0, element-aligned; y == x (when
@@ -65,22 +66,12 @@ int simdops_shrink_1d(const simdops_prepared *p, const void *x, void *y, int64_t
     return SIMDOPS_OK;
 }
 
-static void put_one(char *p, simdops_dtype dtype)
-{
-    static const float f32 = 1.0f;
-    static const double f64 = 1.0;
-    static const uint16_t f16 = 0x3c00u;
-    memcpy(p, dtype == SIMDOPS_FLOAT32 ? (const void *)&f32
-              : dtype == SIMDOPS_FLOAT64 ? (const void *)&f64
-                                         : (const void *)&f16,
-           simdops_dtype_rows[dtype].size);
-}
-
 int simdops_hardmax_rows(simdops_dtype dtype, const void *x, void *y, int64_t rows, int64_t cols,
                          simdops_error *err)
 {
+    static const int last_axis[2] = {0, 1};
     simdops_error scratch;
-    simdops_argmax_row_fn argmax;
+    simdops_tensor xt = {0}, yt = {0};
     size_t es;
     int s;
     SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_HARDMAX);
@@ -97,15 +88,16 @@ int simdops_hardmax_rows(simdops_dtype dtype, const void *x, void *y, int64_t ro
         return s;
     if (rows == 0 || cols == 0)
         return SIMDOPS_OK;
-    argmax = simdops_current_kernels()->argmax_row[dtype];
-    for (int64_t r = 0; r < rows; r++) {
-        const char *xr = (const char *)x + r * cols * (int64_t)es;
-        char *yr = (char *)y + r * cols * (int64_t)es;
-        size_t at = argmax(xr, (size_t)cols); /* read the whole row before writing it */
-        memset(yr, 0, (size_t)cols * es);     /* 0.0 is all-zero bits in every float type */
-        put_one(yr + at * es, dtype);
-    }
-    return SIMDOPS_OK;
+    /* the general driver's last-axis path, on the calling thread */
+    xt.data = (void *)(uintptr_t)x;
+    yt.data = y;
+    xt.dtype = yt.dtype = dtype;
+    xt.ndim = yt.ndim = 2;
+    xt.shape[0] = yt.shape[0] = rows;
+    xt.shape[1] = yt.shape[1] = cols;
+    xt.strides[0] = yt.strides[0] = cols * (int64_t)es;
+    xt.strides[1] = yt.strides[1] = (int64_t)es;
+    return simdops_hardmax_run(simdops_current_kernels(), &xt, &yt, last_axis);
 }
 
 /* The checks both requant forms make: handle, x/y, bias alignment. */

@@ -72,3 +72,52 @@ def test_past_stream_threshold(isa, axis):
         simdops.hardmax(x, axis=axis, out=x)
     assert np.array_equal(y, expected)
     assert np.array_equal(x, expected)
+
+
+def _expected_last_axis(x):
+    """numpy's argmax (first maximum, NaN first) as a one-hot over the last axis."""
+    idx = np.argmax(x, axis=-1)
+    expected = np.zeros_like(x)
+    np.put_along_axis(expected, idx[..., None], 1, axis=-1)
+    return expected
+
+
+# Rows of y that follow each other are zeroed together once read (the driver's zero
+# runs: at most 256 rows and 64 KiB): runs that fill up by rows (3-element rows), by
+# bytes (5000 float32: 3 rows a run) and single rows past 64 KiB (20000 float32).
+@pytest.mark.parametrize("isa", _tiers())
+@pytest.mark.parametrize("shape", [(1000, 3), (3, 300, 3), (41, 5000), (5, 20000), (600, 128)])
+def test_zero_runs(isa, shape):
+    rng = np.random.default_rng(sum(shape))
+    x = _data(shape, np.float32, rng, nan_at=(shape[0] - 1,) + (0,) * (len(shape) - 1))
+    expected = _expected_last_axis(x)
+    with simdops.use_isa(isa):
+        y = simdops.hardmax(x)
+        inplace = x.copy()
+        simdops.hardmax(inplace, out=inplace)
+    assert np.array_equal(y.view(np.uint8), expected.view(np.uint8))
+    assert np.array_equal(inplace.view(np.uint8), expected.view(np.uint8))
+
+
+# y rows that are not adjacent in memory (every other row of a larger array, rows
+# reversed, a transposed kept axis) break the runs; what lies between must stay.
+@pytest.mark.parametrize("isa", _tiers())
+@pytest.mark.parametrize("layout", ["every_other_row", "reversed_rows", "transposed_kept"])
+def test_zero_runs_broken_by_layout(isa, layout):
+    rng = np.random.default_rng(3)
+    if layout == "transposed_kept":
+        x = _data((6, 70, 40), np.float32, rng)
+        big = np.full((70, 6, 40), 7.0, np.float32)
+        out = big.transpose(1, 0, 2)       # y rows step 6 rows apart
+        guard = None
+    else:
+        x = _data((300, 40), np.float32, rng)
+        big = np.full((600, 40), 7.0, np.float32)
+        out = big[::2] if layout == "every_other_row" else big[::2][::-1]
+        guard = big[1::2]
+    expected = _expected_last_axis(x)
+    with simdops.use_isa(isa):
+        simdops.hardmax(x, out=out)
+    assert np.array_equal(out, expected)
+    if guard is not None:
+        assert np.all(guard == 7.0)
