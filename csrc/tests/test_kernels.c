@@ -32,6 +32,7 @@
 #include "fixedpoint.h"
 #include "fp16.h"
 #include "internal.h"
+#include "kernels/stream_store.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define ASAN 1
@@ -634,6 +635,23 @@ static void test_elementwise(const target *t)
                 ew_case(t, &p, x, n, (off * 13 + 5) & 63, off, (off + 32) & 63);
             }
         }
+    }
+    /* Rows past the stream threshold (lowered to 1 KiB here) take the non-temporal
+     * loop, which walks several 4 KiB pages in turn: rows of several such blocks and
+     * a tail, at offsets that do and do not let the stores align. */
+    {
+        enum { STREAM_ROW_BYTES = 3 * 16384 + 4096 + 200 };
+        static unsigned char xs[STREAM_ROW_BYTES + 64];
+        const size_t saved = simdops_stream_threshold;
+        simdops_stream_threshold = 1024;
+        for (int rep = 0; rep < 6; rep++) {
+            size_t n = STREAM_ROW_BYTES / (size_t)DT[dt].size - (size_t)rep;
+            random_ew_params(t->kind, dt, &p);
+            ew_nearset(t->kind, dt, &p, &ns);
+            gen_data(xs, n, dt, &MIXES[(size_t)rep % NMIX], &ns);
+            ew_case(t, &p, xs, n, rand_off(), rep < 3 ? 0 : rand_off(), rand_off());
+        }
+        simdops_stream_threshold = saved;
     }
     /* parameter sweep: special numbers against each other */
     for (int i = 0; i < NSPECIAL; i++) {
