@@ -189,3 +189,18 @@ def test_registered_case_path_and_plugin_are_run(tmp_path, monkeypatch, capsys):
         assert r["kind"] == "path" and r["same_output_as_simdops"] is True
         assert set(cases[case_id]["ratios"][name]) >= {bench.COPY, bench.NUMPY}
     assert "plug-in simdops.no_such_bench_plugin not loaded" in capsys.readouterr().err
+
+
+def test_rounds_vary_each_implementations_predecessor():
+    """Rounds run the implementations in varying orders: with a fixed cyclic order one
+    implementation always follows the same (possibly cache- or clock-disturbing) one."""
+    from simdops.bench_timing import Impl, time_impls
+    ran = []
+    impls = [Impl(name, (lambda name=name: ran.append(name))) for name in "abcde"]
+    samples, numbers = time_impls(impls, 30, 0.0)
+    assert all(len(v) == 30 for v in samples.values())
+    timed = ran[-30 * len(impls):]                              # warm-up calls come first
+    predecessors = {name: set() for name in "abcde"}
+    for before, after in zip(timed, timed[1:]):
+        predecessors[after].add(before)
+    assert all(len(p) >= 3 for p in predecessors.values()), predecessors
