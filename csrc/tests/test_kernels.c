@@ -333,19 +333,21 @@ enum {
 };
 #define KIND_NAME(k) simdops_kernel_entry_name(k)
 
+/* Designated fields: positional initialisers silently shifted when simdops_number
+ * gained its `negative` field, and every parameter of this harness became 0. */
 static simdops_number numf(double f)
 {
-    simdops_number n = {SIMDOPS_NUM_FLOAT, f, 0, 0};
+    simdops_number n = {.kind = SIMDOPS_NUM_FLOAT, .f = f};
     return n;
 }
 static simdops_number numi(int64_t i)
 {
-    simdops_number n = {SIMDOPS_NUM_INT, 0.0, i, 0};
+    simdops_number n = {.kind = SIMDOPS_NUM_INT, .i = i};
     return n;
 }
 static simdops_number numu(uint64_t u)
 {
-    simdops_number n = {SIMDOPS_NUM_UINT, 0.0, 0, u};
+    simdops_number n = {.kind = SIMDOPS_NUM_UINT, .u = u};
     return n;
 }
 
@@ -652,6 +654,22 @@ static void test_elementwise(const target *t)
             ew_case(t, &p, xs, n, rand_off(), rep < 3 ? 0 : rand_off(), rand_off());
         }
         simdops_stream_threshold = saved;
+    }
+    /* softshrink-like parameters (bias <= threshold, both small): the float kernels'
+     * magnitude forms, where bias and |x| are close enough for x - b to differ from x */
+    if (t->kind == K_SHRINK) {
+        static const double PAIRS[][2] = {{0.5, 0.5},  {0.25, 1.0}, {0.0, 0.5},  {-0.5, 0.5},
+                                          {1e-3, 2.0}, {3.0, 3.0},  {-2.0, 0.0}, {-0.0, 1.0}};
+        for (size_t k = 0; k < sizeof(PAIRS) / sizeof(PAIRS[0]); k++) {
+            for (int rep = 0; rep < 4; rep++) {
+                size_t n = 1 + below(MAXN);
+                if (!make_shrink(dt, numf(PAIRS[k][0]), numf(PAIRS[k][1]), &p))
+                    continue;
+                ew_nearset(t->kind, dt, &p, &ns);
+                gen_data(x, n, dt, &MIXES[(size_t)rep % NMIX], &ns);
+                ew_case(t, &p, x, n, rand_off(), rand_off(), rand_off());
+            }
+        }
     }
     /* parameter sweep: special numbers against each other */
     for (int i = 0; i < NSPECIAL; i++) {
