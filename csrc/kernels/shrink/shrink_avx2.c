@@ -45,6 +45,34 @@ static inline __m256i f32_shrink_sym_v(__m256i v, __m256i thr_bits, __m256 b)
     return _mm256_and_si256(_mm256_castps_si256(r), keep);
 }
 
+/* ... and when also bias <= thr (softshrink: bias == thr), one operation fewer, on the
+ * magnitude: y = (|x| - b) with x's sign, as x -/+ b == +-(|x| - b) exactly (round to
+ * nearest is symmetric), never zero since |x| > thr >= b, so the sign is always x's.
+ * A NaN |x| - b is replaced by |x| itself by min/max, which return their second
+ * operand bit for bit when the first is NaN; b >= 0 makes |x| - b <= |x| (min), b < 0
+ * makes it >= |x| (max), so a number passes through unchanged. */
+#define SHRINK_MAG_V(name, V, AND, OR, CAST_F, CAST_I, CMPGT, SUB, SEL, ABS)         \
+    static inline __m256i name(__m256i v, __m256i thr_bits, V b)                       \
+    {                                                                                  \
+        const __m256i mag = AND(v, ABS);                                               \
+        const V m = CAST_F(mag);                                                       \
+        const V r = SEL(SUB(m, b), m);                                                 \
+        return AND(OR(CAST_I(r), _mm256_xor_si256(v, mag)), CMPGT(mag, thr_bits));     \
+    }
+SHRINK_MAG_V(f32_shrink_mag_min_v, __m256, _mm256_and_si256, _mm256_or_si256,
+             _mm256_castsi256_ps, _mm256_castps_si256, _mm256_cmpgt_epi32, _mm256_sub_ps,
+             _mm256_min_ps, _mm256_set1_epi32(0x7fffffff))
+SHRINK_MAG_V(f32_shrink_mag_max_v, __m256, _mm256_and_si256, _mm256_or_si256,
+             _mm256_castsi256_ps, _mm256_castps_si256, _mm256_cmpgt_epi32, _mm256_sub_ps,
+             _mm256_max_ps, _mm256_set1_epi32(0x7fffffff))
+SHRINK_MAG_V(f64_shrink_mag_min_v, __m256d, _mm256_and_si256, _mm256_or_si256,
+             _mm256_castsi256_pd, _mm256_castpd_si256, _mm256_cmpgt_epi64, _mm256_sub_pd,
+             _mm256_min_pd, _mm256_set1_epi64x(INT64_MAX))
+SHRINK_MAG_V(f64_shrink_mag_max_v, __m256d, _mm256_and_si256, _mm256_or_si256,
+             _mm256_castsi256_pd, _mm256_castpd_si256, _mm256_cmpgt_epi64, _mm256_sub_pd,
+             _mm256_max_pd, _mm256_set1_epi64x(INT64_MAX))
+#undef SHRINK_MAG_V
+
 static inline __m256i f64_shrink_sym_v(__m256i v, __m256i thr_bits, __m256d b)
 {
     const __m256i mag = _mm256_and_si256(v, _mm256_set1_epi64x(INT64_MAX));
@@ -110,7 +138,12 @@ static void f32_shrink__avx2(const void *x, void *y, size_t n, const simdops_shr
     const __m256 b = _mm256_set1_ps(bias);
     if (t >= 0.0f && nt == -t && bias == bias && !(_mm_getcsr() & SIMDOPS_MXCSR_DAZ)) {
         const __m256i thr_bits = _mm256_set1_epi32((int)(simdops_f32_bits(t) & 0x7fffffffu));
-        SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_shrink_sym_v, thr_bits, b);
+        if (bias <= t && bias >= 0.0f)
+            SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_shrink_mag_min_v, thr_bits, b);
+        else if (bias <= t)
+            SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_shrink_mag_max_v, thr_bits, b);
+        else
+            SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_shrink_sym_v, thr_bits, b);
     } else {
         const __m256 thr = _mm256_set1_ps(t), neg_thr = _mm256_set1_ps(nt);
         SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_shrink_v, thr, neg_thr, b);
@@ -123,7 +156,12 @@ static void f64_shrink__avx2(const void *x, void *y, size_t n, const simdops_shr
     const __m256d b = _mm256_set1_pd(bias);
     if (t >= 0.0 && nt == -t && bias == bias && !(_mm_getcsr() & SIMDOPS_MXCSR_DAZ)) {
         const __m256i thr_bits = _mm256_set1_epi64x((long long)(simdops_f64_bits(t) & 0x7fffffffffffffffull));
-        SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_shrink_sym_v, thr_bits, b);
+        if (bias <= t && bias >= 0.0)
+            SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_shrink_mag_min_v, thr_bits, b);
+        else if (bias <= t)
+            SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_shrink_mag_max_v, thr_bits, b);
+        else
+            SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_shrink_sym_v, thr_bits, b);
     } else {
         const __m256d thr = _mm256_set1_pd(t), neg_thr = _mm256_set1_pd(nt);
         SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_shrink_v, thr, neg_thr, b);
