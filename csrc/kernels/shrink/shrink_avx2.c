@@ -132,21 +132,30 @@ static inline __m256i f16_shrink0_v(__m256i h, __m256i bound)
     return _mm256_and_si256(h, _mm256_cmpgt_epi16(mag, bound));
 }
 
+/* Which float32/float64 form the parameters allow (one rule for both types). */
+enum shrink_form { SHRINK_GENERAL, SHRINK_SYM, SHRINK_MAG_MIN, SHRINK_MAG_MAX };
+static enum shrink_form float_shrink_form(double t, double nt, double bias)
+{
+    if (!(t >= 0.0 && nt == -t && bias == bias) || (_mm_getcsr() & SIMDOPS_MXCSR_DAZ))
+        return SHRINK_GENERAL;
+    if (bias > t)
+        return SHRINK_SYM;
+    return bias >= 0.0 ? SHRINK_MAG_MIN : SHRINK_MAG_MAX;
+}
+
 static void f32_shrink__avx2(const void *x, void *y, size_t n, const simdops_shrink_params *p)
 {
     const float t = p->thr.f32, nt = p->neg_thr.f32, bias = p->bias.f32;
     const __m256 b = _mm256_set1_ps(bias);
-    if (t >= 0.0f && nt == -t && bias == bias && !(_mm_getcsr() & SIMDOPS_MXCSR_DAZ)) {
-        const __m256i thr_bits = _mm256_set1_epi32((int)(simdops_f32_bits(t) & 0x7fffffffu));
-        if (bias <= t && bias >= 0.0f)
-            SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_shrink_mag_min_v, thr_bits, b);
-        else if (bias <= t)
-            SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_shrink_mag_max_v, thr_bits, b);
-        else
-            SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_shrink_sym_v, thr_bits, b);
-    } else {
+    const __m256i thr_bits = _mm256_set1_epi32((int)(simdops_f32_bits(t) & 0x7fffffffu));
+    switch (float_shrink_form(t, nt, bias)) {
+    case SHRINK_MAG_MIN: SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_shrink_mag_min_v, thr_bits, b); break;
+    case SHRINK_MAG_MAX: SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_shrink_mag_max_v, thr_bits, b); break;
+    case SHRINK_SYM: SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_shrink_sym_v, thr_bits, b); break;
+    default: {
         const __m256 thr = _mm256_set1_ps(t), neg_thr = _mm256_set1_ps(nt);
         SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_shrink_v, thr, neg_thr, b);
+    }
     }
 }
 
@@ -154,17 +163,16 @@ static void f64_shrink__avx2(const void *x, void *y, size_t n, const simdops_shr
 {
     const double t = p->thr.f64, nt = p->neg_thr.f64, bias = p->bias.f64;
     const __m256d b = _mm256_set1_pd(bias);
-    if (t >= 0.0 && nt == -t && bias == bias && !(_mm_getcsr() & SIMDOPS_MXCSR_DAZ)) {
-        const __m256i thr_bits = _mm256_set1_epi64x((long long)(simdops_f64_bits(t) & 0x7fffffffffffffffull));
-        if (bias <= t && bias >= 0.0)
-            SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_shrink_mag_min_v, thr_bits, b);
-        else if (bias <= t)
-            SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_shrink_mag_max_v, thr_bits, b);
-        else
-            SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_shrink_sym_v, thr_bits, b);
-    } else {
+    const __m256i thr_bits =
+        _mm256_set1_epi64x((long long)(simdops_f64_bits(t) & 0x7fffffffffffffffull));
+    switch (float_shrink_form(t, nt, bias)) {
+    case SHRINK_MAG_MIN: SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_shrink_mag_min_v, thr_bits, b); break;
+    case SHRINK_MAG_MAX: SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_shrink_mag_max_v, thr_bits, b); break;
+    case SHRINK_SYM: SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_shrink_sym_v, thr_bits, b); break;
+    default: {
         const __m256d thr = _mm256_set1_pd(t), neg_thr = _mm256_set1_pd(nt);
         SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_shrink_v, thr, neg_thr, b);
+    }
     }
 }
 
