@@ -125,17 +125,15 @@ static int64_t y_offset(const dims *r, int64_t at)
     return off;
 }
 
-/* Zeros over the reduced dims of one group, then the one at linear index at. */
-static void write_group(char *y, const dims *r, int64_t at, simdops_dtype dtype, int stream)
+/* Zeros over the reduced dims of one group whose row of y is not contiguous
+ * (contiguous rows go through the zero runs below), then the one at linear
+ * index at. */
+static void write_group(char *y, const dims *r, int64_t at, simdops_dtype dtype)
 {
     int64_t idx[SIMDOPS_MAX_DIMS] = {0}, ox = 0, oy = 0;
-    size_t es = simdops_dtype_size(dtype);
-    if (r->n == 1 && r->sy[0] == (int64_t)es)
-        zero_bytes(y, (size_t)r->shape[0] * es, stream); /* 0.0: all-zero bits in every float type */
-    else
-        do
-            put01(y + oy, dtype, 0);
-        while (dims_next(r, idx, &ox, &oy));
+    do
+        put01(y + oy, dtype, 0);
+    while (dims_next(r, idx, &ox, &oy));
     put01(y + y_offset(r, at), dtype, 1);
 }
 
@@ -158,7 +156,7 @@ static void run_flush(zero_run *run, simdops_dtype dtype, int stream)
     size_t es = simdops_dtype_size(dtype);
     if (run->rows == 0)
         return;
-    zero_bytes(run->y, run->rows * run->row_bytes, stream);
+    zero_bytes(run->y, run->rows * run->row_bytes, stream); /* 0.0: all-zero bits in every float type */
     for (size_t i = 0; i < run->rows; i++)
         put01(run->y + i * run->row_bytes + run->at[i] * es, dtype, 1);
     run->rows = 0;
@@ -297,7 +295,7 @@ int simdops_hardmax_run(const simdops_kernel_table *kt, const simdops_tensor *x,
             if (run.row_bytes)
                 run_add(&run, (char *)y->data + gy, at, x->dtype, stream);
             else
-                write_group((char *)y->data + gy, &r, (int64_t)at, x->dtype, stream);
+                write_group((char *)y->data + gy, &r, (int64_t)at, x->dtype);
         } while (dims_next(&kept, kidx, &gx, &gy));
         run_flush(&run, x->dtype, stream);
         free(row);
