@@ -26,7 +26,7 @@ static void zero_bytes(char *y, size_t nb, int stream)
 {
 #if HM_STREAM_ZERO
     if (stream && nb >= 256) {
-        size_t head = (size_t)(0u - (uintptr_t)y) & 63u, i; /* whole lines (avx2_util.h) */
+        size_t head = (size_t)(0u - (uintptr_t)y) & (SIMDOPS_STREAM_LINE - 1), i; /* whole lines */
         const __m128i z = _mm_setzero_si128();
         memset(y, 0, head);
         for (i = head; i + 64 <= nb; i += 64) {

@@ -65,11 +65,10 @@ static inline void simdops_avx2_store_part(void *p, __m256i v, size_t nbytes)
  * flight than one. On whole lines: one stream prefetching 4 KB ahead 0.93-0.99,
  * 4 pages 1.00-1.14 (2 pages 1.04, 8 pages 0.88, 4 pages prefetching 1 KB ahead
  * 0.83). A hint past the end of x is harmless: prefetches never fault. */
-enum { SIMDOPS_AVX2_STREAM_PAGES = 4 };
 #define SIMDOPS_AVX2_PREFETCH_AHEAD(p)                                                    \
     do {                                                                                \
-        _mm_prefetch((const char *)(p) + 4096 * SIMDOPS_AVX2_STREAM_PAGES, _MM_HINT_T0); \
-        _mm_prefetch((const char *)(p) + 4096 * SIMDOPS_AVX2_STREAM_PAGES + 64, _MM_HINT_T0); \
+        _mm_prefetch((const char *)(p) + SIMDOPS_STREAM_BLOCK, _MM_HINT_T0);            \
+        _mm_prefetch((const char *)(p) + SIMDOPS_STREAM_BLOCK + 64, _MM_HINT_T0);       \
     } while (0)
 
 #define SIMDOPS_AVX2_MAP(xv, yv, nbytes, esize, FN, ...)                                 \
@@ -86,19 +85,19 @@ enum { SIMDOPS_AVX2_STREAM_PAGES = 4 };
             }                                                                           \
             if (nb_ >= simdops_stream_threshold && ((uintptr_t)(sy_ + i_) & 31u) == 0 && \
                 (const void *)sx_ != (const void *)sy_) {                               \
-                if ((uintptr_t)(sy_ + i_) & 32u) { /* whole lines: see above */         \
+                if ((uintptr_t)(sy_ + i_) & (SIMDOPS_STREAM_LINE - 32)) { /* whole lines */ \
                     _mm256_storeu_si256((__m256i *)(sy_ + i_),                          \
                                         FN(_mm256_loadu_si256((const __m256i *)(sx_ + i_)), __VA_ARGS__)); \
                     i_ += 32;                                                           \
                 }                                                                       \
-                for (; i_ + 4096 * SIMDOPS_AVX2_STREAM_PAGES <= nb_;                    \
-                     i_ += 4096 * SIMDOPS_AVX2_STREAM_PAGES)                            \
-                    for (size_t o_ = i_; o_ < i_ + 4096; o_ += 128)                     \
-                        for (size_t p_ = o_; p_ < o_ + 4096 * SIMDOPS_AVX2_STREAM_PAGES;  \
-                             p_ += 4096) {                                              \
-                            SIMDOPS_AVX2_PREFETCH_AHEAD(sx_ + p_);                      \
-                            SIMDOPS_AVX2_MAP4(sx_, sy_, p_, _mm256_stream_si256, FN, __VA_ARGS__); \
-                        }                                                               \
+                for (; i_ + SIMDOPS_STREAM_BLOCK <= nb_; i_ += SIMDOPS_STREAM_BLOCK)    \
+                    for (size_t o_ = i_; o_ < i_ + SIMDOPS_STREAM_PAGE; o_ += SIMDOPS_STREAM_STEP) \
+                        for (size_t p_ = o_; p_ < o_ + SIMDOPS_STREAM_BLOCK;            \
+                             p_ += SIMDOPS_STREAM_PAGE)                                 \
+                            for (size_t s_ = p_; s_ < p_ + SIMDOPS_STREAM_STEP; s_ += 128) { \
+                                SIMDOPS_AVX2_PREFETCH_AHEAD(sx_ + s_);                  \
+                                SIMDOPS_AVX2_MAP4(sx_, sy_, s_, _mm256_stream_si256, FN, __VA_ARGS__); \
+                            }                                                           \
                 for (; i_ + 128 <= nb_; i_ += 128)                                      \
                     SIMDOPS_AVX2_MAP4(sx_, sy_, i_, _mm256_stream_si256, FN, __VA_ARGS__); \
                 _mm_sfence();                                                           \

@@ -98,7 +98,6 @@ static inline void sseu_cvtepu32_pd(__m128i q, __m128d *lo, __m128d *hi)
         memcpy((y), buf_, (nbytes));                                                    \
     } while (0)
 
-enum { SSEU_STREAM_PAGES = 4 };
 
 #define SSEU_MAP_KERNEL(name, ptype, esize, unroll, ctx_t, init, op)                    \
     static void name(const void *xv, void *yv, size_t n, const ptype *p)                \
@@ -116,18 +115,17 @@ enum { SSEU_STREAM_PAGES = 4 };
                 SSEU_PART(x, y, head, c, op);                                           \
                 i = head;                                                               \
             }                                                                           \
-            for (; ((uintptr_t)(y + i) & 63u) != 0; i += 16)                            \
+            for (; ((uintptr_t)(y + i) & (SIMDOPS_STREAM_LINE - 1)) != 0; i += 16)      \
                 SSEU_STORE(y + i, op(SSEU_LOAD(x + i), &c));                            \
-            for (; nb - i >= 4096 * SSEU_STREAM_PAGES; i += 4096 * SSEU_STREAM_PAGES)     \
-                for (size_t o_ = i; o_ < i + 4096; o_ += 128)                           \
-                    for (size_t q_ = o_; q_ < o_ + 4096 * SSEU_STREAM_PAGES; q_ += 4096) {  \
-                        _mm_prefetch((const char *)x + q_ + 4096 * SSEU_STREAM_PAGES,     \
-                                     _MM_HINT_T0);                                      \
-                        _mm_prefetch((const char *)x + q_ + 4096 * SSEU_STREAM_PAGES + 64, \
-                                     _MM_HINT_T0);                                      \
-                        SSEU_STEP4(x, y, q_, c, op, SSEU_STREAM);                       \
-                        SSEU_STEP4(x, y, q_ + 64, c, op, SSEU_STREAM);                  \
-                    }                                                                   \
+            for (; nb - i >= SIMDOPS_STREAM_BLOCK; i += SIMDOPS_STREAM_BLOCK)           \
+                for (size_t o_ = i; o_ < i + SIMDOPS_STREAM_PAGE; o_ += SIMDOPS_STREAM_STEP) \
+                    for (size_t q_ = o_; q_ < o_ + SIMDOPS_STREAM_BLOCK;                \
+                         q_ += SIMDOPS_STREAM_PAGE)                                     \
+                        for (size_t s_ = q_; s_ < q_ + SIMDOPS_STREAM_STEP; s_ += 64) {   \
+                            _mm_prefetch((const char *)x + s_ + SIMDOPS_STREAM_BLOCK,   \
+                                         _MM_HINT_T0);                                  \
+                            SSEU_STEP4(x, y, s_, c, op, SSEU_STREAM);                   \
+                        }                                                               \
             for (; nb - i >= 64; i += 64)                                               \
                 SSEU_STEP4(x, y, i, c, op, SSEU_STREAM);                                \
             _mm_sfence();                                                               \

@@ -15,4 +15,17 @@
  * streaming off. */
 extern size_t simdops_stream_threshold;
 
+/* The shape of every streaming loop (AVX2 and SSE elementwise, hardmax's zeros):
+ * stores start on a whole line of y (non-temporal stores combine into lines, and
+ * lines left half open go out partially written), then blocks of STREAM_PAGES
+ * pages are walked STREAM_STEP bytes of each page in turn, prefetching the same
+ * place one block ahead. Measurements: avx2_util.h and docs/performance.md. */
+enum {
+    SIMDOPS_STREAM_LINE = 64,
+    SIMDOPS_STREAM_PAGE = 4096,
+    SIMDOPS_STREAM_PAGES = 4,
+    SIMDOPS_STREAM_STEP = 128,
+    SIMDOPS_STREAM_BLOCK = SIMDOPS_STREAM_PAGE * SIMDOPS_STREAM_PAGES
+};
+
 #endif
