@@ -1,118 +1,343 @@
-/* Kernel micro-benchmark in C: min-of-many, interleaved, each case against
- * memcpy of the same bytes (what np.copyto does for contiguous arrays).
- * Build: bash tools/cbench.sh (links the C harness objects). Run: /tmp/kb/cbench [filter] */
+/* Kernel micro-benchmark in C, without Python's call overhead: each case
+ * against memcpy of the same bytes (what np.copyto does for contiguous
+ * arrays), interleaved, with the fastest times and the median ratio.
+ *
+ * Build: bash tools/cbench.sh [OUTDIR=/tmp/kb]  (links the C harness objects)
+ * Run:   OUTDIR/cbench [filter] [rounds=20] [isa]
+ *        filter: a substring of the case labels ("" = all); isa: scalar, sse2,
+ *        sse41, avx2 or neon (default: the best this CPU has).
+ *        STREAM=bytes overrides the streaming-store threshold.
+ *
+ * "hardmax bound 1024x1024" splits hardmax into its memory traffic: a read of
+ * x (a max over it at full vector width), a write of y (memset) and the
+ * argmax scan alone; hardmax can be no faster than read + write, which is
+ * the traffic of a copy (docs/performance.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "simdops/simdops.h"
 #include "internal.h"
 #include "kernels/stream_store.h"
+#include "bench_timing.h"
 
-static double now(void)
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define CBENCH_X86 1
+#else
+#define CBENCH_X86 0
+#endif
+
+static void tensor_2d(simdops_tensor *t, void *d, simdops_dtype dt, int64_t rows, int64_t cols)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-typedef void (*fn)(void *);
-
-static double time_once(fn f, void *a, int reps)
-{
-    double t0 = now();
-    for (int i = 0; i < reps; i++)
-        f(a);
-    return (now() - t0) / reps;
-}
-
-static void mk2(simdops_tensor *t, void *d, simdops_dtype dt, int64_t r, int64_t c, int es)
-{
+    int64_t es = (int64_t)simdops_dtype_size(dt);
     memset(t, 0, sizeof *t);
     t->data = d;
     t->dtype = dt;
     t->ndim = 2;
-    t->shape[0] = r;
-    t->shape[1] = c;
-    t->strides[0] = c * es;
+    t->shape[0] = rows;
+    t->shape[1] = cols;
+    t->strides[0] = cols * es;
     t->strides[1] = es;
+}
+
+static void tensor_1d(simdops_tensor *t, void *d, simdops_dtype dt, int64_t n)
+{
+    tensor_2d(t, d, dt, 1, n);
+    t->ndim = 1;
+    t->shape[0] = n;
+    t->strides[0] = (int64_t)simdops_dtype_size(dt);
 }
 
 typedef struct ctx {
     simdops_tensor x, y;
-    void *xd, *yd, *cd;
-    size_t bytes, ybytes;
-    int axis;
+    void *xd, *yd, *cd; /* input, output, copy destination */
+    size_t bytes;       /* of x */
+    int64_t axis;
     simdops_number a, b;
     simdops_requant_args rq;
-    simdops_tensor mt, st, bt;
+    int64_t rows, cols;
+    volatile float sink;
 } ctx;
 
+static void check(int status, const simdops_error *err)
+{
+    if (status != SIMDOPS_OK) {
+        char msg[256];
+        simdops_error_format(err, msg, sizeof msg);
+        fprintf(stderr, "cbench: %s\n", msg);
+        exit(1);
+    }
+}
+
 static void do_copy(void *p) { ctx *c = p; memcpy(c->cd, c->xd, c->bytes); }
-static void do_hardmax(void *p) { ctx *c = p; simdops_hardmax(&c->x, &c->y, 1, &c->axis); }
-static void do_shrink(void *p) { ctx *c = p; simdops_shrink(&c->x, &c->y, c->a, c->b); }
-static void do_clip(void *p) { ctx *c = p; simdops_clip(&c->x, &c->y, c->a, c->b, NULL); }
-static void do_rq(void *p) { ctx *c = p; simdops_requant(&c->x, &c->y, &c->rq); }
+static void do_zero(void *p) { ctx *c = p; memset(c->yd, 0, c->bytes); }
+static void do_hardmax(void *p)
+{
+    ctx *c = p;
+    simdops_error e;
+    check(simdops_hardmax(&c->x, &c->y, 1, &c->axis, &e), &e);
+}
+static void do_shrink(void *p)
+{
+    ctx *c = p;
+    simdops_error e;
+    check(simdops_shrink(&c->x, &c->y, c->a, c->b, &e), &e);
+}
+static void do_clip(void *p)
+{
+    ctx *c = p;
+    simdops_error e;
+    check(simdops_clip(&c->x, &c->y, c->a, c->b, NULL, NULL, &e), &e);
+}
+static void do_rq(void *p)
+{
+    ctx *c = p;
+    simdops_error e;
+    check(simdops_requant(&c->x, &c->y, &c->rq, &e), &e);
+}
+/* np.copyto(u8, i32, casting="unsafe"): a truncating narrowing copy, at
+ * SIMD width as numpy's cast loop runs it (SSE2 is baseline on x86-64). */
 static void do_cast(void *p)
 {
     ctx *c = p;
     const int32_t *x = c->xd;
     uint8_t *y = c->cd;
-    for (size_t i = 0; i < c->bytes / 4; i++)
+    size_t n = c->bytes / 4, i = 0;
+#if CBENCH_X86
+    const __m128i low = _mm_set1_epi32(0xff);
+    for (; i + 16 <= n; i += 16) {
+        __m128i a = _mm_and_si128(_mm_loadu_si128((const __m128i *)(x + i)), low);
+        __m128i b = _mm_and_si128(_mm_loadu_si128((const __m128i *)(x + i + 4)), low);
+        __m128i d = _mm_and_si128(_mm_loadu_si128((const __m128i *)(x + i + 8)), low);
+        __m128i e = _mm_and_si128(_mm_loadu_si128((const __m128i *)(x + i + 12)), low);
+        _mm_storeu_si128((__m128i *)(y + i),
+                         _mm_packus_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(d, e)));
+    }
+#endif
+    for (; i < n; i++)
         y[i] = (uint8_t)x[i];
 }
 
-static void run(const char *label, fn f, fn base, ctx *c, int rounds)
+/* The argmax scan of every row alone (no write of y). */
+static void do_scan(void *p)
 {
-    double bf = 1e9, bb = 1e9;
-    int rf, rb;
-    f(c);
-    base(c);
-    rf = (int)(0.01 / time_once(f, c, 1)) + 1;
-    rb = (int)(0.01 / time_once(base, c, 1)) + 1;
-    for (int r = 0; r < rounds; r++) {
-        double t;
-        if (r & 1) {
-            t = time_once(f, c, rf); if (t < bf) bf = t;
-            t = time_once(base, c, rb); if (t < bb) bb = t;
-        } else {
-            t = time_once(base, c, rb); if (t < bb) bb = t;
-            t = time_once(f, c, rf); if (t < bf) bf = t;
-        }
+    ctx *c = p;
+    simdops_argmax_row_fn scan = simdops_current_kernels()->argmax_row[SIMDOPS_FLOAT32];
+    const float *x = c->xd;
+    size_t acc = 0;
+    for (int64_t r = 0; r < c->rows; r++)
+        acc += scan(x + r * c->cols, (size_t)c->cols);
+    c->sink = (float)acc;
+}
+
+/* hardmax of the 1024x1024 block in two passes over all of it: every row's
+ * argmax, then one memset of y and the ones (the driver instead alternates
+ * reading and zeroing in runs of up to 64 KiB). */
+static void do_two_pass(void *p)
+{
+    static size_t at[4096];
+    ctx *c = p;
+    simdops_argmax_row_fn scan = simdops_current_kernels()->argmax_row[SIMDOPS_FLOAT32];
+    const float *x = c->xd;
+    float *y = c->yd;
+    for (int64_t r = 0; r < c->rows; r++)
+        at[r] = scan(x + r * c->cols, (size_t)c->cols);
+    memset(y, 0, c->bytes);
+    for (int64_t r = 0; r < c->rows; r++)
+        y[r * c->cols + (int64_t)at[r]] = 1.0f;
+}
+
+/* A read of x at full vector width that keeps the core busy with no more
+ * than one max per vector: the read bandwidth the scan competes with. */
+#if CBENCH_X86
+__attribute__((target("avx2"))) static float read_max_avx2(const float *x, size_t n)
+{
+    __m256 m0 = _mm256_set1_ps(-1e30f), m1 = m0, m2 = m0, m3 = m0;
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        m0 = _mm256_max_ps(m0, _mm256_loadu_ps(x + i));
+        m1 = _mm256_max_ps(m1, _mm256_loadu_ps(x + i + 8));
+        m2 = _mm256_max_ps(m2, _mm256_loadu_ps(x + i + 16));
+        m3 = _mm256_max_ps(m3, _mm256_loadu_ps(x + i + 24));
     }
-    printf("%-44s op %9.1f us  base %9.1f us  ratio %5.2f\n", label, bf * 1e6, bb * 1e6, bb / bf);
+    m0 = _mm256_max_ps(_mm256_max_ps(m0, m1), _mm256_max_ps(m2, m3));
+    __m128 h = _mm_max_ps(_mm256_castps256_ps128(m0), _mm256_extractf128_ps(m0, 1));
+    float out[4];
+    _mm_storeu_ps(out, h);
+    float m = out[0] > out[1] ? out[0] : out[1];
+    m = m > out[2] ? m : out[2];
+    m = m > out[3] ? m : out[3];
+    for (; i < n; i++)
+        m = x[i] > m ? x[i] : m;
+    return m;
+}
+#endif
+
+static float read_max_plain(const float *x, size_t n)
+{
+    float m0 = -1e30f, m1 = m0, m2 = m0, m3 = m0;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        m0 = x[i] > m0 ? x[i] : m0;
+        m1 = x[i + 1] > m1 ? x[i + 1] : m1;
+        m2 = x[i + 2] > m2 ? x[i + 2] : m2;
+        m3 = x[i + 3] > m3 ? x[i + 3] : m3;
+    }
+    for (; i < n; i++)
+        m0 = x[i] > m0 ? x[i] : m0;
+    m0 = m0 > m1 ? m0 : m1;
+    m2 = m2 > m3 ? m2 : m3;
+    return m0 > m2 ? m0 : m2;
+}
+
+static void do_read(void *p)
+{
+    ctx *c = p;
+#if CBENCH_X86
+    if (__builtin_cpu_supports("avx2")) {
+        c->sink = read_max_avx2(c->xd, c->bytes / 4);
+        return;
+    }
+#endif
+    c->sink = read_max_plain(c->xd, c->bytes / 4);
+}
+
+static void hardmax_bound(ctx *c, int rounds)
+{
+    enum { N_PARTS = 6 };
+    static const char *names[N_PARTS] = {"copy (memcpy)", "read (max loop)", "write (memset 0)",
+                                         "argmax scan",   "hardmax",         "two passes"};
+    bench_fn parts[N_PARTS] = {do_copy, do_read, do_zero, do_scan, do_hardmax, do_two_pass};
+    double best[N_PARTS], ratio_hm[1000], ratio_rw[1000], ratio_2p[1000];
+    int reps[N_PARTS];
+    c->rows = c->cols = 1024;
+    tensor_2d(&c->x, c->xd, SIMDOPS_FLOAT32, c->rows, c->cols);
+    tensor_2d(&c->y, c->yd, SIMDOPS_FLOAT32, c->rows, c->cols);
+    c->axis = 1;
+    c->bytes = (size_t)(c->rows * c->cols * 4);
+    for (int k = 0; k < N_PARTS; k++) {
+        reps[k] = bench_reps(parts[k], c);
+        best[k] = 1e9;
+    }
+    if (rounds > 1000)
+        rounds = 1000;
+    for (int r = 0; r < rounds; r++) {
+        double t[N_PARTS];
+        for (int j = 0; j < N_PARTS; j++) { /* rotate the order every round */
+            int k = (j + r) % N_PARTS;
+            t[k] = bench_time(parts[k], c, reps[k]);
+            best[k] = t[k] < best[k] ? t[k] : best[k];
+        }
+        ratio_hm[r] = t[0] / t[4];
+        ratio_rw[r] = t[0] / (t[1] + t[2]);
+        ratio_2p[r] = t[4] / t[5];
+    }
+    printf("hardmax bound 1024x1024 float32 (4 MB in, 4 MB out; fastest of %d rounds):\n",
+           rounds);
+    for (int k = 0; k < N_PARTS; k++)
+        printf("  %-18s %8.1f us  %6.2f GB/s of x\n", names[k], best[k] * 1e6,
+               (double)c->bytes / best[k] * 1e-9);
+    printf("  read + write vs copy:   copy/(read+write) %.2f (fastest times)  median %.2f\n",
+           best[0] / (best[1] + best[2]), bench_median(ratio_rw, rounds));
+    printf("  hardmax vs copy:        copy/hardmax %.2f (fastest times)  median %.2f\n",
+           best[0] / best[4], bench_median(ratio_hm, rounds));
+    printf("  scan + write vs hardmax: hardmax/(scan+write) %.2f\n",
+           best[4] / (best[3] + best[2]));
+    printf("  two passes vs hardmax:  hardmax/two-passes %.2f (fastest times)  median %.2f\n",
+           best[4] / best[5], bench_median(ratio_2p, rounds));
     fflush(stdout);
 }
 
-static float frand(void) { return (float)rand() / RAND_MAX * 2 - 1; }
+static void requant_cases(ctx *c, int rounds)
+{
+    enum { CH = 256 };
+    int64_t n = 1 << 20;
+    static int32_t mult[CH], shift[CH], bias[CH];
+    simdops_tensor mt, st, bt;
+    int32_t *xi = c->xd;
+    for (int64_t i = 0; i < n; i++)
+        xi[i] = rand() % 300000 - 150000;
+    for (int k = 0; k < CH; k++) {
+        mult[k] = 1100000000 + k * 1000000;
+        shift[k] = 10 + (k & 1);
+        bias[k] = 40 * (k - 128);
+    }
+    c->bytes = (size_t)n * 4;
+    memset(&c->rq, 0, sizeof c->rq);
+    c->rq.multiplier = 1125899907;
+    c->rq.shift = 9;
+    c->rq.offset = 100;
+    for (int64_t size = 1 << 16; size <= n; size <<= 4) {
+        char label[64];
+        tensor_1d(&c->x, c->xd, SIMDOPS_INT32, size);
+        tensor_1d(&c->y, c->yd, SIMDOPS_UINT8, size);
+        c->bytes = (size_t)size * 4;
+        snprintf(label, sizeof label, "requant per-tensor vs cast %s", size >> 20 ? "1M" : "64K");
+        bench_compare(label, do_rq, do_cast, c, rounds);
+    }
+    /* per channel + bias + clamp on [n / CH, CH] against per tensor on the same bytes */
+    ctx *pc = malloc(sizeof *pc), *pt = c;
+    *pc = *c;
+    tensor_2d(&pc->x, pc->xd, SIMDOPS_INT32, n / CH, CH);
+    tensor_2d(&pc->y, pc->yd, SIMDOPS_UINT8, n / CH, CH);
+    tensor_1d(&mt, mult, SIMDOPS_INT32, CH);
+    tensor_1d(&st, shift, SIMDOPS_INT32, CH);
+    tensor_1d(&bt, bias, SIMDOPS_INT32, CH);
+    pc->rq.multipliers = &mt;
+    pc->rq.shifts = &st;
+    pc->rq.bias = &bt;
+    pc->rq.min = 10;
+    pc->rq.max = 245;
+    pc->rq.has_min = pc->rq.has_max = 1;
+    {
+        double tf = 1e9, tb = 1e9, ratios[1000];
+        int reps = bench_reps(do_rq, pc);
+        rounds = rounds > 1000 ? 1000 : rounds;
+        for (int r = 0; r < rounds; r++) {
+            double a = bench_time(do_rq, pc, reps), b = bench_time(do_rq, pt, reps);
+            tf = a < tf ? a : tf;
+            tb = b < tb ? b : tb;
+            ratios[r] = b / a;
+        }
+        printf("%-40s op %9.1f us  base %9.1f us  ratio min-time %5.2f  median %5.2f\n",
+               "requant pc+bias 1M vs per-tensor 1M", tf * 1e6, tb * 1e6, tb / tf,
+               bench_median(ratios, rounds));
+    }
+    free(pc);
+}
+
+static float frand(void) { return (float)rand() / (float)RAND_MAX * 2 - 1; }
 
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : "";
     int rounds = argc > 2 ? atoi(argv[2]) : 20;
+    simdops_error err;
+    static ctx c;
+    size_t maxb = (size_t)64 << 20;
     if (argc > 3)
-        simdops_use_isa(argv[3]);
+        check(simdops_set_thread_isa(argv[3], &err), &err);
     if (getenv("STREAM"))
         simdops_stream_threshold = (size_t)atoll(getenv("STREAM"));
-    ctx c;
-    size_t maxb = (size_t)64 << 20;
-    c.xd = aligned_alloc(4096, maxb);
-    c.yd = aligned_alloc(4096, maxb);
-    c.cd = aligned_alloc(4096, maxb);
+    c.xd = aligned_alloc(4096, maxb + 4096);
+    c.yd = aligned_alloc(4096, maxb + 4096);
+    c.cd = aligned_alloc(4096, maxb + 4096);
+    if (!c.xd || !c.yd || !c.cd) {
+        fprintf(stderr, "cbench: out of memory\n");
+        return 1;
+    }
     /* numpy places large buffers 16 bytes past a page: do the same */
     c.xd = (char *)c.xd + 16;
     c.yd = (char *)c.yd + 16;
     c.cd = (char *)c.cd + 16;
-    memset(c.yd, 1, maxb - 16);
-    memset(c.cd, 1, maxb - 16);
-    {
-        float *xf = c.xd;
-        for (size_t i = 0; i < (maxb - 16) / 4; i++)
-            xf[i] = frand();
-    }
-    printf("isa %s\n", simdops_isa());
-    struct { const char *label; int64_t r, cols; int axis; } hm[] = {
+    memset(c.yd, 1, maxb);
+    memset(c.cd, 1, maxb);
+    for (size_t i = 0; i < maxb / 4; i++)
+        ((float *)c.xd)[i] = frand();
+    printf("isa %s, %d rounds\n", simdops_isa(), rounds);
+
+    struct { const char *label; int64_t rows, cols, axis; } hm[] = {
         {"hardmax f32 1024x1024 axis 1", 1024, 1024, 1},
         {"hardmax f32 4096x1024 axis 1", 4096, 1024, 1},
         {"hardmax f32 1024x4096 axis 0", 1024, 4096, 0},
@@ -120,80 +345,40 @@ int main(int argc, char **argv)
     for (int k = 0; k < 3; k++) {
         if (!strstr(hm[k].label, only))
             continue;
-        mk2(&c.x, c.xd, SIMDOPS_FLOAT32, hm[k].r, hm[k].cols, 4);
-        mk2(&c.y, c.yd, SIMDOPS_FLOAT32, hm[k].r, hm[k].cols, 4);
+        tensor_2d(&c.x, c.xd, SIMDOPS_FLOAT32, hm[k].rows, hm[k].cols);
+        tensor_2d(&c.y, c.yd, SIMDOPS_FLOAT32, hm[k].rows, hm[k].cols);
         c.axis = hm[k].axis;
-        c.bytes = hm[k].r * hm[k].cols * 4;
-        run(hm[k].label, do_hardmax, do_copy, &c, rounds);
+        c.bytes = (size_t)(hm[k].rows * hm[k].cols * 4);
+        bench_compare(hm[k].label, do_hardmax, do_copy, &c, rounds);
     }
-    struct { const char *label; simdops_dtype dt; int es; int64_t n; fn f; double a, b; } ew[] = {
-        {"shrink f16 b=.5 1M", SIMDOPS_FLOAT16, 2, 1 << 20, do_shrink, 0.5, 0.5},
-        {"shrink f16 b=.5 64K", SIMDOPS_FLOAT16, 2, 1 << 16, do_shrink, 0.5, 0.5},
-        {"shrink f32 1M", SIMDOPS_FLOAT32, 4, 1 << 20, do_shrink, 0.5, 0.5},
-        {"shrink f32 16M", SIMDOPS_FLOAT32, 4, 1 << 24, do_shrink, 0.5, 0.5},
-        {"clip f32 1M", SIMDOPS_FLOAT32, 4, 1 << 20, do_clip, -1.0, 1.0},
-        {"clip f32 16M", SIMDOPS_FLOAT32, 4, 1 << 24, do_clip, -1.0, 1.0},
+    if (strstr("hardmax bound 1024x1024", only))
+        hardmax_bound(&c, rounds);
+
+    struct { const char *label; simdops_dtype dt; int64_t n; bench_fn f; double a, b; } ew[] = {
+        {"shrink f16 b=.5 64K", SIMDOPS_FLOAT16, 1 << 16, do_shrink, 0.5, 0.5},
+        {"shrink f16 b=.5 1M", SIMDOPS_FLOAT16, 1 << 20, do_shrink, 0.5, 0.5},
+        {"shrink f32 1M", SIMDOPS_FLOAT32, 1 << 20, do_shrink, 0.5, 0.5},
+        {"shrink f32 16M", SIMDOPS_FLOAT32, 1 << 24, do_shrink, 0.5, 0.5},
+        {"clip f32 1M", SIMDOPS_FLOAT32, 1 << 20, do_clip, -1.0, 1.0},
+        {"clip f32 16M", SIMDOPS_FLOAT32, 1 << 24, do_clip, -1.0, 1.0},
     };
     for (int k = 0; k < 6; k++) {
         if (!strstr(ew[k].label, only))
             continue;
-        if (ew[k].dt == SIMDOPS_FLOAT16) { /* halves from the floats */
+        if (ew[k].dt == SIMDOPS_FLOAT16) { /* halves in (-1, -0.5] and [0.5, 1) */
             uint16_t *h = c.xd;
             for (int64_t i = 0; i < ew[k].n; i++)
-                h[i] = (uint16_t)(0x3800 + (rand() & 0x7ff)) | (rand() & 1 ? 0x8000 : 0);
+                h[i] = (uint16_t)((0x3800 + (rand() & 0x3ff)) | (rand() & 1 ? 0x8000 : 0));
         }
-        mk2(&c.x, c.xd, ew[k].dt, 1, ew[k].n, ew[k].es);
-        mk2(&c.y, c.yd, ew[k].dt, 1, ew[k].n, ew[k].es);
+        tensor_1d(&c.x, c.xd, ew[k].dt, ew[k].n);
+        tensor_1d(&c.y, c.yd, ew[k].dt, ew[k].n);
         c.a.kind = c.b.kind = SIMDOPS_NUM_FLOAT;
         c.a.f = ew[k].a;
         c.b.f = ew[k].b;
-        c.bytes = ew[k].n * ew[k].es;
-        run(ew[k].label, ew[k].f, do_copy, &c, rounds);
+        c.bytes = (size_t)ew[k].n * simdops_dtype_size(ew[k].dt);
+        bench_compare(ew[k].label, ew[k].f, do_copy, &c, rounds);
     }
-    if (strstr("requant per-tensor / pc", only) || strstr(only, "requant")) {
-        int64_t n = 1 << 20, ch = 256;
-        int32_t *xi = c.xd, mult[256], shift[256], bias[256];
-        for (int64_t i = 0; i < n; i++)
-            xi[i] = rand() % 300000 - 150000;
-        for (int k = 0; k < ch; k++) {
-            mult[k] = 1100000000 + k * 1000000;
-            shift[k] = 10 + (k & 1);
-            bias[k] = 40 * (k - 128);
-        }
-        c.bytes = n * 4;
-        mk2(&c.x, c.xd, SIMDOPS_INT32, 1, n, 4);
-        mk2(&c.y, c.yd, SIMDOPS_UINT8, 1, n, 1);
-        memset(&c.rq, 0, sizeof c.rq);
-        c.rq.multiplier = 1125899907;
-        c.rq.shift = 9;
-        c.rq.offset = 100;
-        run("requant per-tensor vs cast i32->u8", do_rq, do_cast, &c, rounds);
-        {
-            ctx d = c;
-            mk2(&d.x, d.xd, SIMDOPS_INT32, n / ch, ch, 4);
-            mk2(&d.y, d.yd, SIMDOPS_UINT8, n / ch, ch, 1);
-            mk2(&d.mt, mult, SIMDOPS_INT32, 1, ch, 4);
-            d.mt.ndim = 1; d.mt.shape[0] = ch; d.mt.strides[0] = 4;
-            d.st = d.mt; d.st.data = shift;
-            d.bt = d.mt; d.bt.data = bias;
-            d.rq.multipliers = &d.mt;
-            d.rq.shifts = &d.st;
-            d.rq.bias = &d.bt;
-            d.rq.min = 10;
-            d.rq.max = 245;
-            /* baseline: per-tensor on the same ctx, swapped in through a wrapper */
-            static ctx pt;
-            pt = c;
-            {
-                double bf = 1e9, bb = 1e9;
-                for (int r = 0; r < rounds; r++) {
-                    double t = time_once(do_rq, &d, 20); if (t < bf) bf = t;
-                    t = time_once(do_rq, &pt, 20); if (t < bb) bb = t;
-                }
-                printf("%-44s op %9.1f us  base %9.1f us  ratio %5.2f\n",
-                       "requant pc+bias vs per-tensor", bf * 1e6, bb * 1e6, bb / bf);
-            }
-        }
-    }
+    if (strstr("requant per-tensor pc+bias", only) || strstr(only, "requant"))
+        requant_cases(&c, rounds);
     return 0;
 }

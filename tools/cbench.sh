@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Builds tools/cbench.c against the C harness objects: bash tools/cbench.sh [OUTDIR=/tmp/kb]
+# Builds the C micro-benchmarks tools/cbench.c and tools/rqbench.c against the
+# C harness objects (the same flags as the package):
+#   bash tools/cbench.sh [OUTDIR=/tmp/kb]   -> OUTDIR/cbench, OUTDIR/rqbench
 set -euo pipefail
 OUT=${1:-/tmp/kb}
 HERE=$(cd "$(dirname "$0")/.." && pwd)
+CC=${CC:-cc}
 bash "$HERE/csrc/tests/build.sh" "$OUT" >/dev/null
-objs=$(ls "$OUT"/obj/*.o | grep -v test_kernels.o)
-cc -O2 -g -I"$HERE/csrc/include" -I"$HERE/csrc" "$HERE/tools/cbench.c" $objs -o "$OUT/cbench" -lm
-echo "built $OUT/cbench"
+objs=$(ls "$OUT"/obj/*.o | grep -v '/test_')
+for tool in cbench rqbench; do
+    # shellcheck disable=SC2086
+    $CC -O2 -g -Wall -Wextra ${CFLAGS_EXTRA:-} -I"$HERE/csrc/include" -I"$HERE/csrc" "$HERE/tools/$tool.c" \
+        $objs -o "$OUT/$tool" -lm -lpthread
+done
+echo "built $OUT/cbench $OUT/rqbench"

@@ -1,0 +1,81 @@
+/* Timing shared by the C micro-benchmarks in tools/: thread CPU time (the
+ * cores are shared with other work; wall time would count its slices), and
+ * an interleaved comparison of an operation against a baseline. */
+#ifndef SIMDOPS_TOOLS_BENCH_TIMING_H
+#define SIMDOPS_TOOLS_BENCH_TIMING_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+typedef void (*bench_fn)(void *);
+
+static inline double bench_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Seconds per call of f, averaged over reps calls. */
+static inline double bench_time(bench_fn f, void *arg, int reps)
+{
+    double t0 = bench_now();
+    for (int i = 0; i < reps; i++)
+        f(arg);
+    return (bench_now() - t0) / reps;
+}
+
+/* Calls per timing so that one timing lasts about 10 ms. */
+static inline int bench_reps(bench_fn f, void *arg)
+{
+    f(arg); /* warm: caches, page faults */
+    return (int)(0.01 / bench_time(f, arg, 1)) + 1;
+}
+
+static inline int bench_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of v[0..n) (sorts v). */
+static inline double bench_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Times f and base in alternating order for rounds rounds; prints the fastest
+ * time of each and the median per-round speed ratio base/f (a ratio of 1.00
+ * means f runs as fast as base). Returns that median. */
+static inline double bench_compare(const char *label, bench_fn f, bench_fn base, void *arg, int rounds)
+{
+    enum { MAX_ROUNDS = 1000 };
+    double ratios[MAX_ROUNDS], best_f = 1e9, best_b = 1e9;
+    int rf = bench_reps(f, arg), rb = bench_reps(base, arg);
+    if (rounds > MAX_ROUNDS)
+        rounds = MAX_ROUNDS;
+    if (rounds < 1)
+        rounds = 1;
+    for (int r = 0; r < rounds; r++) {
+        double tf, tb;
+        if (r & 1) {
+            tf = bench_time(f, arg, rf);
+            tb = bench_time(base, arg, rb);
+        } else {
+            tb = bench_time(base, arg, rb);
+            tf = bench_time(f, arg, rf);
+        }
+        best_f = tf < best_f ? tf : best_f;
+        best_b = tb < best_b ? tb : best_b;
+        ratios[r] = tb / tf;
+    }
+    double med = bench_median(ratios, rounds);
+    printf("%-40s op %9.1f us  base %9.1f us  ratio min-time %5.2f  median %5.2f\n", label,
+           best_f * 1e6, best_b * 1e6, best_b / best_f, med);
+    fflush(stdout);
+    return med;
+}
+
+#endif
