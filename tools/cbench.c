@@ -19,7 +19,7 @@
 #include "simdops/simdops.h"
 #include "internal.h"
 #include "kernels/stream_store.h"
-#include "bench_timing.h"
+#include "bench_util.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -255,14 +255,7 @@ static void requant_cases(ctx *c, int rounds)
     int64_t n = 1 << 20;
     static int32_t mult[CH], shift[CH], bias[CH];
     simdops_tensor mt, st, bt;
-    int32_t *xi = c->xd;
-    for (int64_t i = 0; i < n; i++)
-        xi[i] = rand() % 300000 - 150000;
-    for (int k = 0; k < CH; k++) {
-        mult[k] = 1100000000 + k * 1000000;
-        shift[k] = 10 + (k & 1);
-        bias[k] = 40 * (k - 128);
-    }
+    bench_requant_inputs(c->xd, (size_t)n, mult, shift, bias, CH);
     c->bytes = (size_t)n * 4;
     memset(&c->rq, 0, sizeof c->rq);
     c->rq.multiplier = 1125899907;

@@ -9,7 +9,7 @@
 
 #include "simdops/simdops.h"
 #include "internal.h"
-#include "bench_timing.h"
+#include "bench_util.h"
 
 enum { N = 16384, CH = 256, REPS = 20 };
 
@@ -34,13 +34,7 @@ int main(int argc, char **argv)
     p.offset = 100;
     p.min = 0;
     p.max = 255;
-    for (int i = 0; i < N; i++)
-        x[i] = rand() % 300000 - 150000;
-    for (int k = 0; k < CH; k++) {
-        mult[k] = 1100000000 + k * 1000000;
-        shift[k] = 10 + (k & 1);
-        bias[k] = 40 * (k - 128);
-    }
+    bench_requant_inputs(x, N, mult, shift, bias, CH);
     if (simdops_requant_channels_words(CH) > sizeof storage / sizeof storage[0])
         return 1;
     simdops_requant_channels_init(&ch, storage, mult, shift, CH, 1);

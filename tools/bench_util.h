@@ -1,9 +1,11 @@
-/* Timing shared by the C micro-benchmarks in tools/: thread CPU time (the
- * cores are shared with other work; wall time would count its slices), and
- * an interleaved comparison of an operation against a baseline. */
-#ifndef SIMDOPS_TOOLS_BENCH_TIMING_H
-#define SIMDOPS_TOOLS_BENCH_TIMING_H
+/* What the C micro-benchmarks in tools/ share: timing in thread CPU time
+ * (the cores are shared with other work; wall time would count its slices),
+ * an interleaved comparison of an operation against a baseline, and the
+ * requant inputs both benchmarks use. */
+#ifndef SIMDOPS_TOOLS_BENCH_UTIL_H
+#define SIMDOPS_TOOLS_BENCH_UTIL_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -76,6 +78,20 @@ static inline double bench_compare(const char *label, bench_fn f, bench_fn base,
            best_f * 1e6, best_b * 1e6, best_b / best_f, med);
     fflush(stdout);
     return med;
+}
+
+/* requant inputs: n accumulators in +-150,000 and ch channels of multipliers
+ * near 0.52 (Q31), shifts 10 and 11 and biases in +-5,120. */
+static inline void bench_requant_inputs(int32_t *x, size_t n, int32_t *mult, int32_t *shift,
+                                        int32_t *bias, int ch)
+{
+    for (size_t i = 0; i < n; i++)
+        x[i] = rand() % 300000 - 150000;
+    for (int k = 0; k < ch; k++) {
+        mult[k] = 1100000000 + k * 1000000;
+        shift[k] = 10 + (k & 1);
+        bias[k] = 40 * (k - 128);
+    }
 }
 
 #endif
