@@ -203,6 +203,39 @@ static void do_read(void *p)
     c->sink = read_max_plain(c->xd, c->bytes / 4);
 }
 
+/* A copy done the way an element-wise kernel writes: vector loads and
+ * stores (each store first reads its line for ownership), where memcpy of a
+ * few MB uses `rep movsb`, which does not. Its ratio to memcpy is the bound
+ * of an element-wise kernel in cache. */
+#if CBENCH_X86
+__attribute__((target("avx2"))) static void copy_avx2(const float *x, float *y, size_t n)
+{
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256 a = _mm256_loadu_ps(x + i), b = _mm256_loadu_ps(x + i + 8);
+        __m256 d = _mm256_loadu_ps(x + i + 16), e = _mm256_loadu_ps(x + i + 24);
+        _mm256_storeu_ps(y + i, a);
+        _mm256_storeu_ps(y + i + 8, b);
+        _mm256_storeu_ps(y + i + 16, d);
+        _mm256_storeu_ps(y + i + 24, e);
+    }
+    for (; i < n; i++)
+        y[i] = x[i];
+}
+#endif
+
+static void do_vector_copy(void *p)
+{
+    ctx *c = p;
+#if CBENCH_X86
+    if (__builtin_cpu_supports("avx2")) {
+        copy_avx2(c->xd, c->yd, c->bytes / 4);
+        return;
+    }
+#endif
+    memmove(c->yd, c->xd, c->bytes);
+}
+
 static void hardmax_bound(ctx *c, int rounds)
 {
     enum { N_PARTS = 6 };
@@ -313,6 +346,7 @@ int main(int argc, char **argv)
         check(simdops_set_thread_isa(argv[3], &err), &err);
     if (getenv("STREAM"))
         simdops_stream_threshold = (size_t)atoll(getenv("STREAM"));
+
     c.xd = aligned_alloc(4096, maxb + 4096);
     c.yd = aligned_alloc(4096, maxb + 4096);
     c.cd = aligned_alloc(4096, maxb + 4096);
@@ -354,8 +388,10 @@ int main(int argc, char **argv)
         {"shrink f32 16M", SIMDOPS_FLOAT32, 1 << 24, do_shrink, 0.5, 0.5},
         {"clip f32 1M", SIMDOPS_FLOAT32, 1 << 20, do_clip, -1.0, 1.0},
         {"clip f32 16M", SIMDOPS_FLOAT32, 1 << 24, do_clip, -1.0, 1.0},
+        {"vector-store copy f32 64K", SIMDOPS_FLOAT32, 1 << 16, do_vector_copy, 0, 0},
+        {"vector-store copy f32 1M", SIMDOPS_FLOAT32, 1 << 20, do_vector_copy, 0, 0},
     };
-    for (int k = 0; k < 6; k++) {
+    for (int k = 0; k < (int)(sizeof ew / sizeof ew[0]); k++) {
         if (!strstr(ew[k].label, only))
             continue;
         if (ew[k].dt == SIMDOPS_FLOAT16) { /* halves in (-1, -0.5] and [0.5, 1) */
