@@ -1,7 +1,8 @@
 /* requant kernels called directly on an L2-resident block (compute cost
  * only, no driver): fastest thread CPU time per element, per tensor against
- * per channel + bias + clamp on rows of CH channels, the way the N-d driver
- * calls the per-channel kernel (channel arrays derived once, as it does).
+ * per channel + bias + clamp over CH channels, the way the N-d driver calls
+ * the per-channel kernel (channel arrays derived once and repeated to a
+ * period, one call per period).
  * Build: bash tools/cbench.sh (builds it too). Run: OUTDIR/rqbench [rounds=200] [isa] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,12 +12,14 @@
 #include "internal.h"
 #include "bench_util.h"
 
-enum { N = 16384, CH = 256, REPS = 20 };
+/* PERIOD: the N-d driver repeats the channel arrays to at least 512 elements
+ * (RQ_MIN_PERIOD in csrc/api_requant.c) and calls the kernel once per period */
+enum { N = 16384, CH = 256, PERIOD = 512, REPS = 20 };
 
 int main(int argc, char **argv)
 {
     static int32_t x[N], mult[CH], shift[CH], bias[CH];
-    static int32_t storage[5 * (CH + 1)];
+    static int32_t storage[5 * (PERIOD + 1)];
     static uint8_t y[N];
     int rounds = argc > 1 ? atoi(argv[1]) : 200;
     simdops_error err;
@@ -35,9 +38,12 @@ int main(int argc, char **argv)
     p.min = 0;
     p.max = 255;
     bench_requant_inputs(x, N, mult, shift, bias, CH);
-    if (simdops_requant_channels_words(CH) > sizeof storage / sizeof storage[0])
+    static int32_t bias_rep[PERIOD];
+    if (simdops_requant_channels_words(PERIOD) > sizeof storage / sizeof storage[0])
         return 1;
-    simdops_requant_channels_init(&ch, storage, mult, shift, CH, 1);
+    simdops_requant_channels_init(&ch, storage, mult, shift, CH, PERIOD / CH);
+    for (int i = 0; i < PERIOD; i++)
+        bias_rep[i] = bias[i % CH];
     simdops_requant_params q = p;
     q.min = 10;
     q.max = 245;
@@ -47,8 +53,8 @@ int main(int argc, char **argv)
             kt->requant[SIMDOPS_RQ_U8](x, y, N, NULL, &p);
         double t1 = bench_now();
         for (int k = 0; k < REPS; k++)
-            for (int row = 0; row < N; row += CH)
-                kt->requant_pc[SIMDOPS_RQ_U8](x + row, y + row, CH, bias, &ch, &q);
+            for (int at = 0; at < N; at += PERIOD)
+                kt->requant_pc[SIMDOPS_RQ_U8](x + at, y + at, PERIOD, bias_rep, &ch, &q);
         double t2 = bench_now();
         best_pt = t1 - t0 < best_pt ? t1 - t0 : best_pt;
         best_pc = t2 - t1 < best_pc ? t2 - t1 : best_pc;
