@@ -12,7 +12,6 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 CFLAGS_EXTRA=-Werror bash tools/cbench.sh "$out"
 "$out/cbench" "" 1
-"$out/rqbench" 2
 for isa in $("$PY" -c 'import simdops; print(" ".join(simdops.available_isas()))'); do
     "$out/rqbench" 1 "$isa"
 done

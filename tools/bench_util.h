@@ -48,26 +48,31 @@ static inline double bench_median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Times f and base in alternating order for rounds rounds; prints the fastest
- * time of each and the median per-round speed ratio base/f (a ratio of 1.00
- * means f runs as fast as base). Returns that median. */
-static inline double bench_compare(const char *label, bench_fn f, bench_fn base, void *arg, int rounds)
+/* Rounds a benchmark keeps per-round numbers for. */
+enum { BENCH_MAX_ROUNDS = 1000 };
+
+static inline int bench_clamp_rounds(int rounds)
 {
-    enum { MAX_ROUNDS = 1000 };
-    double ratios[MAX_ROUNDS], best_f = 1e9, best_b = 1e9;
-    int rf = bench_reps(f, arg), rb = bench_reps(base, arg);
-    if (rounds > MAX_ROUNDS)
-        rounds = MAX_ROUNDS;
-    if (rounds < 1)
-        rounds = 1;
+    return rounds < 1 ? 1 : rounds > BENCH_MAX_ROUNDS ? BENCH_MAX_ROUNDS : rounds;
+}
+
+/* Times f(f_arg) and base(base_arg) in alternating order for rounds rounds;
+ * prints the fastest time of each and the median per-round speed ratio
+ * base/f (a ratio of 1.00 means f runs as fast as base). Returns that median. */
+static inline double bench_compare_args(const char *label, bench_fn f, void *f_arg, bench_fn base,
+                                        void *base_arg, int rounds)
+{
+    double ratios[BENCH_MAX_ROUNDS], best_f = 1e9, best_b = 1e9;
+    int rf = bench_reps(f, f_arg), rb = bench_reps(base, base_arg);
+    rounds = bench_clamp_rounds(rounds);
     for (int r = 0; r < rounds; r++) {
         double tf, tb;
         if (r & 1) {
-            tf = bench_time(f, arg, rf);
-            tb = bench_time(base, arg, rb);
+            tf = bench_time(f, f_arg, rf);
+            tb = bench_time(base, base_arg, rb);
         } else {
-            tb = bench_time(base, arg, rb);
-            tf = bench_time(f, arg, rf);
+            tb = bench_time(base, base_arg, rb);
+            tf = bench_time(f, f_arg, rf);
         }
         best_f = tf < best_f ? tf : best_f;
         best_b = tb < best_b ? tb : best_b;
@@ -78,6 +83,13 @@ static inline double bench_compare(const char *label, bench_fn f, bench_fn base,
            best_f * 1e6, best_b * 1e6, best_b / best_f, med);
     fflush(stdout);
     return med;
+}
+
+/* bench_compare_args with one argument for both. */
+static inline double bench_compare(const char *label, bench_fn f, bench_fn base, void *arg,
+                                   int rounds)
+{
+    return bench_compare_args(label, f, arg, base, arg, rounds);
 }
 
 /* requant inputs: n accumulators in +-150,000 and ch channels of multipliers

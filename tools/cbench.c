@@ -242,7 +242,8 @@ static void hardmax_bound(ctx *c, int rounds)
     static const char *names[N_PARTS] = {"copy (memcpy)", "read (max loop)", "write (memset 0)",
                                          "argmax scan",   "hardmax",         "two passes"};
     bench_fn parts[N_PARTS] = {do_copy, do_read, do_zero, do_scan, do_hardmax, do_two_pass};
-    double best[N_PARTS], ratio_hm[1000], ratio_rw[1000], ratio_2p[1000];
+    double best[N_PARTS], ratio_hm[BENCH_MAX_ROUNDS], ratio_rw[BENCH_MAX_ROUNDS];
+    double ratio_2p[BENCH_MAX_ROUNDS];
     int reps[N_PARTS];
     c->rows = c->cols = 1024;
     tensor_2d(&c->x, c->xd, SIMDOPS_FLOAT32, c->rows, c->cols);
@@ -253,8 +254,7 @@ static void hardmax_bound(ctx *c, int rounds)
         reps[k] = bench_reps(parts[k], c);
         best[k] = 1e9;
     }
-    if (rounds > 1000)
-        rounds = 1000;
+    rounds = bench_clamp_rounds(rounds);
     for (int r = 0; r < rounds; r++) {
         double t[N_PARTS];
         for (int j = 0; j < N_PARTS; j++) { /* rotate the order every round */
@@ -288,8 +288,8 @@ static void requant_cases(ctx *c, int rounds)
     int64_t n = 1 << 20;
     static int32_t mult[CH], shift[CH], bias[CH];
     simdops_tensor mt, st, bt;
+    static ctx pc;
     bench_requant_inputs(c->xd, (size_t)n, mult, shift, bias, CH);
-    c->bytes = (size_t)n * 4;
     memset(&c->rq, 0, sizeof c->rq);
     c->rq.multiplier = 1125899907;
     c->rq.shift = 9;
@@ -302,35 +302,21 @@ static void requant_cases(ctx *c, int rounds)
         snprintf(label, sizeof label, "requant per-tensor vs cast %s", size >> 20 ? "1M" : "64K");
         bench_compare(label, do_rq, do_cast, c, rounds);
     }
-    /* per channel + bias + clamp on [n / CH, CH] against per tensor on the same bytes */
-    ctx *pc = malloc(sizeof *pc), *pt = c;
-    *pc = *c;
-    tensor_2d(&pc->x, pc->xd, SIMDOPS_INT32, n / CH, CH);
-    tensor_2d(&pc->y, pc->yd, SIMDOPS_UINT8, n / CH, CH);
+    /* per channel + bias + clamp on [n / CH, CH] against per tensor on the
+     * same bytes (c, as the loop above left it: 1M elements) */
+    pc = *c;
+    tensor_2d(&pc.x, pc.xd, SIMDOPS_INT32, n / CH, CH);
+    tensor_2d(&pc.y, pc.yd, SIMDOPS_UINT8, n / CH, CH);
     tensor_1d(&mt, mult, SIMDOPS_INT32, CH);
     tensor_1d(&st, shift, SIMDOPS_INT32, CH);
     tensor_1d(&bt, bias, SIMDOPS_INT32, CH);
-    pc->rq.multipliers = &mt;
-    pc->rq.shifts = &st;
-    pc->rq.bias = &bt;
-    pc->rq.min = 10;
-    pc->rq.max = 245;
-    pc->rq.has_min = pc->rq.has_max = 1;
-    {
-        double tf = 1e9, tb = 1e9, ratios[1000];
-        int reps = bench_reps(do_rq, pc);
-        rounds = rounds > 1000 ? 1000 : rounds;
-        for (int r = 0; r < rounds; r++) {
-            double a = bench_time(do_rq, pc, reps), b = bench_time(do_rq, pt, reps);
-            tf = a < tf ? a : tf;
-            tb = b < tb ? b : tb;
-            ratios[r] = b / a;
-        }
-        printf("%-40s op %9.1f us  base %9.1f us  ratio min-time %5.2f  median %5.2f\n",
-               "requant pc+bias 1M vs per-tensor 1M", tf * 1e6, tb * 1e6, tb / tf,
-               bench_median(ratios, rounds));
-    }
-    free(pc);
+    pc.rq.multipliers = &mt;
+    pc.rq.shifts = &st;
+    pc.rq.bias = &bt;
+    pc.rq.min = 10;
+    pc.rq.max = 245;
+    pc.rq.has_min = pc.rq.has_max = 1;
+    bench_compare_args("requant pc+bias 1M vs per-tensor 1M", do_rq, &pc, do_rq, c, rounds);
 }
 
 static float frand(void) { return (float)rand() / (float)RAND_MAX * 2 - 1; }
