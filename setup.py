@@ -1,4 +1,4 @@
-"""Builds simdops._core from csrc/ and src/simdops/_core.pyx.
+"""Builds simdops._core from csrc/ and src/simdops/_ext/_core.pyx.
 
 ISA flags go on the ISA translation units only (csrc/kernels/*/<op>_<isa>.c):
 build_ext below compiles each kernel file with its ISA's flags from
@@ -110,7 +110,7 @@ class BuildExt(build_ext):
 
 ext = Extension(
     "simdops._core",
-    sources=["src/simdops/_core.pyx"] + COMMON_C,
+    sources=["src/simdops/_ext/_core.pyx"] + COMMON_C,
     include_dirs=INCLUDE,
     # the kernel objects are linked as extra_objects, which setuptools does not
     # watch: list every C file (and the flag table) so a change triggers a rebuild

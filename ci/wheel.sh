@@ -36,14 +36,14 @@ step "the sdist holds what building and testing need"
 listing=$(tar -tzf "$sdist" | sed 's|^[^/]*/||')
 for f in LICENSE CHANGELOG.md README.md pyproject.toml setup.py isa_build.py MANIFEST.in \
     csrc/isa_flags.txt csrc/tests/build.sh csrc/tests/test_kernels.c \
-    csrc/include/simdops/simdops.h src/simdops/_core.pyx src/simdops/py.typed \
+    csrc/include/simdops/simdops.h src/simdops/_ext/_core.pyx src/simdops/py.typed \
     src/simdops/__init__.pyi tests/conftest.py tests/reference.py tests/typing_usage.py \
     docs/semantics.md ci/wheel.sh .ci/run; do
     grep -qxF "$f" <<<"$listing" || { echo "wheel.sh: FAILED: sdist lacks $f"; exit 1; }
 done
-if grep -qE '(^|/)(build|dist)/|\.so$|\.o$|src/simdops/_core\.c$' <<<"$listing"; then
+if grep -qE '(^|/)(build|dist)/|\.so$|\.o$|src/simdops/_ext/_core\.c$' <<<"$listing"; then
     echo "wheel.sh: FAILED: sdist holds build products:"
-    grep -E '(^|/)(build|dist)/|\.so$|\.o$|src/simdops/_core\.c$' <<<"$listing" | head
+    grep -E '(^|/)(build|dist)/|\.so$|\.o$|src/simdops/_ext/_core\.c$' <<<"$listing" | head
     exit 1
 fi
 

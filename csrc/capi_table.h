@@ -1,5 +1,5 @@
 /* The C API table that simdops exports as the capsule simdops._C_API
- * (see simdops/simdops_capi.h). Plain C: _core_capi.pyx wraps it in the
+ * (see simdops/simdops_capi.h). Plain C: src/simdops/_ext/_core_capi.pyx wraps it in the
  * capsule, so this file builds without Python headers (C test harness too). */
 #ifndef SIMDOPS_CAPI_TABLE_H
 #define SIMDOPS_CAPI_TABLE_H

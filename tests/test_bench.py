@@ -7,8 +7,10 @@ import math
 import pytest
 
 import simdops
-from simdops import bench, bench_cases, bench_goals, bench_onnx, bench_report, bench_runner
-from simdops.bench_ops import CLIP
+from simdops import bench
+from simdops.bench import cases as bench_cases, goals as bench_goals, ort as bench_onnx
+from simdops.bench import report as bench_report, runner as bench_runner
+from simdops.bench.ops import CLIP
 
 TINY = ["--quick", "--sizes", "1000", "--repeat", "2", "--sample-time", "0.0001"]
 FEW = ["--only", "clip float32", "shrink float32", "hardmax float32 1x1024", "requant"]
@@ -194,7 +196,7 @@ def test_registered_case_path_and_plugin_are_run(tmp_path, monkeypatch, capsys):
 def test_rounds_vary_each_implementations_predecessor():
     """Rounds run the implementations in varying orders: with a fixed cyclic order one
     implementation always follows the same (possibly cache- or clock-disturbing) one."""
-    from simdops.bench_timing import Impl, time_impls
+    from simdops.bench.timing import Impl, time_impls
     ran = []
     impls = [Impl(name, (lambda name=name: ran.append(name))) for name in "abcde"]
     samples, numbers = time_impls(impls, 30, 0.0)

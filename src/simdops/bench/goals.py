@@ -7,7 +7,7 @@ two threads, anything else an implementation name ("np.copyto", "numpy", "dml.ex
 from dataclasses import dataclass
 from typing import Tuple
 
-from simdops.bench_runner import COPY, NUMPY
+from simdops.bench.runner import COPY, NUMPY
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ numpy line both stay readable) with np.copyto as the ceiling; plus, for clip and
 ratio to np.copyto of every dtype. Needs matplotlib (optional)."""
 import math
 
-from simdops.bench_runner import COPY, NUMPY, ORT, TORCH
+from simdops.bench.runner import COPY, NUMPY, ORT, TORCH
 
 MAIN_DTYPE = {"requant": "int32", "requant_pc+bias": "int32"}     # else float32
 STYLE = {NUMPY: ("tab:orange", "-"), TORCH: ("tab:red", "-"), ORT: ("tab:purple", "-")}

@@ -5,8 +5,8 @@ import platform
 import numpy as np
 
 import simdops
-from simdops import bench_onnx as onnx_baseline
-from simdops import bench_timing as timing
+from simdops.bench import ort as onnx_baseline
+from simdops.bench import timing as timing
 
 
 def loadavg():

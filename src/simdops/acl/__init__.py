@@ -7,7 +7,7 @@
     f.run()
 
 The types (DataType, Status, TensorInfo, GEMMLowpOutputStageInfo) live in
-_acl_types; this module holds the functions: ACL's validate order and messages,
+simdops.acl._types; this module holds the functions: ACL's validate order and messages,
 and the calls into C.
 
 Shapes are in numpy order: the last axis is ACL's dimension 0 (TensorShape(21, 13)
@@ -21,7 +21,7 @@ from typing import Optional, Tuple
 import numpy as np
 
 from simdops import _core
-from simdops._acl_types import (
+from simdops.acl._types import (
     _CORE_DTYPE, _INT32_MAX, _INT32_MIN, _OUTPUT, DataType,
     ErrorCode, GEMMLowpOutputStageInfo, GEMMLowpOutputStageType, Status, TensorInfo,
     _acl_dims, _coerce_int, _describe, _Described, _error, _range, _type_name)

@@ -7,7 +7,7 @@ are timed next to the plain call.
 
 Other modules extend the benchmark by calling `register_case` (a new case) or `register_path`
 (another entry point timed inside a case, e.g. the 1-D clip through the C capsule inside
-"clip/float32/65536"); bench_goals.py has `register_goal` for a goal row comparing any two
+"clip/float32/65536"); goals.py has `register_goal` for a goal row comparing any two
 measured implementations. Such a module is imported before a run when it is listed in
 PLUGIN_MODULES (or imported by whoever calls the benchmark)."""
 from dataclasses import dataclass, field, replace
@@ -15,7 +15,7 @@ from typing import Callable, Optional, Tuple
 
 import numpy as np
 
-from simdops import bench_ops as ops
+from simdops.bench import ops as ops
 
 QUICK_SIZES = (65_536, 1_048_576)
 FULL_SIZES = (65_536, 1_048_576)

@@ -22,7 +22,7 @@ from libc.math cimport INFINITY
 from libc.stdint cimport INT64_MAX, INT64_MIN, int32_t, int64_t, uint64_t
 from libc.string cimport memset
 
-from simdops._csimdops cimport *
+from simdops._ext._csimdops cimport *
 
 # dtype value -> numpy name, from the C dtype table
 DTYPE_NAMES = {d: (<bytes>simdops_dtype_name(<simdops_dtype>d)).decode()

@@ -2,7 +2,7 @@
 DML_BUFFER_TENSOR_DESC, the operator descriptors) and DMLCalcBufferTensorSize.
 
 Constructors normalise Python types only (TypeError for a wrong type); every value
-rule is checked by compile_operator (_dml_validate). The public names are re-exported
+rule is checked by compile_operator (simdops.dml._validate). The public names are re-exported
 by simdops.dml; see docs/descriptors.md.
 """
 from __future__ import annotations

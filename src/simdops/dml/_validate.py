@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Optional
 
 from simdops import _core
-from simdops._dml_execute import CompiledOperator
-from simdops._dml_types import (
+from simdops.dml._execute import CompiledOperator
+from simdops.dml._types import (
     _FLOATS, _INT_RANGE, _UINT32_MAX, _UINT64_MAX, NEWEST_FEATURE_LEVEL,
     ActivationHardmax1OperatorDesc, ActivationHardmaxOperatorDesc,
     ActivationShrinkOperatorDesc, BufferTensorDesc, ElementWiseClip1OperatorDesc,
@@ -300,4 +300,4 @@ def compile_operator(desc, feature_level=NEWEST_FEATURE_LEVEL) -> "CompiledOpera
         raise InvalidArgumentError(
             f"OutputTensor.Sizes is {b.sizes}; must equal InputTensor.Sizes {a.sizes}")
     params = _validate_params(desc, spec, fl)
-    return CompiledOperator(desc, fl, spec, params)
+    return CompiledOperator(desc, fl, spec, params, compile_operator)

@@ -4,16 +4,16 @@
 its own argparse subcommand; `main(argv)` is the standalone entry point.
 
 The benchmark is split into modules with one job each:
-  bench_ops.py      the benchmarked operations and their numpy / torch implementations
-  bench_onnx.py     ONNX Runtime models built in memory (Clip, Shrink, Hardmax)
-  bench_cases.py    the Case type, the case registry (register_case / register_path) and
-                    the built-in catalogue
-  bench_timing.py   interleaved timing, thread control, progress with an ETA
-  bench_runner.py   one case: implementations, same-bits check, result record
-  bench_goals.py    the goal rows of issues 8 and 11 (register_goal)
-  bench_machine.py  CPU, cores, load, versions
-  bench_report.py   the text table, the goal rows, the markdown for docs/performance.md
-  bench_plot.py     --plot (matplotlib, optional)
+  ops.py      the benchmarked operations and their numpy / torch implementations
+  ort.py      ONNX Runtime models built in memory (Clip, Shrink, Hardmax)
+  cases.py    the Case type, the case registry (register_case / register_path) and
+              the built-in catalogue
+  timing.py   interleaved timing, thread control, progress with an ETA
+  runner.py   one case: implementations, same-bits check, result record
+  goals.py    the performance goal rows (register_goal)
+  machine.py  CPU, cores, load, versions
+  report.py   the text table, the goal rows, the markdown for docs/performance.md
+  plot.py     --plot (matplotlib, optional)
 """
 import argparse
 import json
@@ -25,16 +25,16 @@ import time
 import numpy as np
 
 import simdops
-from simdops import bench_cases as case_catalogue
-from simdops import bench_goals as goal_rows
-from simdops import bench_machine as machine
-from simdops import bench_plot as plot
-from simdops import bench_report as report
-from simdops import bench_runner as runner
-from simdops.bench_cases import Case, Path, register_case, register_path
-from simdops.bench_goals import Goal, register_goal
-from simdops.bench_runner import COPY, NUMPY, ORT, TORCH
-from simdops.bench_timing import Progress, estimated_seconds
+from simdops.bench import cases as case_catalogue
+from simdops.bench import goals as goal_rows
+from simdops.bench import machine as machine
+from simdops.bench import plot as plot
+from simdops.bench import report as report
+from simdops.bench import runner as runner
+from simdops.bench.cases import Case, Path, register_case, register_path
+from simdops.bench.goals import Goal, register_goal
+from simdops.bench.runner import COPY, NUMPY, ORT, TORCH
+from simdops.bench.timing import Progress, estimated_seconds
 
 DESCRIPTION = ("Throughput of simdops per op, dtype and size against np.copyto of the same "
                "bytes, numpy, PyTorch and ONNX Runtime (each when installed), measured "

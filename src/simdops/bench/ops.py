@@ -3,7 +3,7 @@
 An Op knows how to make an input and parameters for a dtype, and returns zero-argument
 callables for simdops, numpy and torch that write a preallocated `out` (torch's allocating
 functions return a new tensor instead). A factory returns None when that library has no
-implementation for the case; the ONNX Runtime versions live in bench_onnx.py."""
+implementation for the case; the ONNX Runtime versions live in ort.py."""
 import numpy as np
 
 import simdops

@@ -7,20 +7,20 @@ execute on raw byte buffers through the same kernels as the array API.
     op = dml.compile_operator(dml.ElementWiseClipOperatorDesc(t, t, min=0.0, max=1.0))
     op.execute(src_bytes, dst_bytes)
 
-The implementation is split by job: _dml_types (enums, descriptors,
-DMLCalcBufferTensorSize), _dml_validate (compile_operator and the feature-level
-tables), _dml_execute (CompiledOperator and the binding rules). Field-by-field
+The implementation is split by job: _types (enums, descriptors,
+DMLCalcBufferTensorSize), _validate (compile_operator and the feature-level
+tables), _execute (CompiledOperator and the binding rules). Field-by-field
 mapping to directml.h and the decisions taken where the SPEC is silent:
 docs/descriptors.md.
 """
-from simdops._dml_execute import CompiledOperator
-from simdops._dml_types import NEWEST_FEATURE_LEVEL  # noqa: F401 (a module attribute)
-from simdops._dml_types import (
+from simdops.dml._execute import CompiledOperator
+from simdops.dml._types import NEWEST_FEATURE_LEVEL  # noqa: F401 (a module attribute)
+from simdops.dml._types import (
     ActivationHardmax1OperatorDesc, ActivationHardmaxOperatorDesc,
     ActivationShrinkOperatorDesc, BufferTensorDesc, ElementWiseClip1OperatorDesc,
     ElementWiseClipOperatorDesc, FeatureLevel, InvalidArgumentError, ScaleBias,
     TensorDataType, TensorFlags, calc_buffer_tensor_size)
-from simdops._dml_validate import compile_operator
+from simdops.dml._validate import compile_operator
 
 __all__ = [
     "TensorDataType", "TensorFlags", "FeatureLevel", "InvalidArgumentError",

@@ -1,12 +1,12 @@
 """Running one case: build every implementation, check they compute the same bits, time
-them interleaved (bench_timing.py) and turn the samples into a result record."""
+them interleaved (timing.py) and turn the samples into a result record."""
 import statistics
 
 import numpy as np
 
 import simdops
-from simdops import bench_onnx as onnx_baseline
-from simdops.bench_timing import Impl, threads_supported, time_impls
+from simdops.bench import ort as onnx_baseline
+from simdops.bench.timing import Impl, threads_supported, time_impls
 
 COPY = "np.copyto"
 NUMPY = "numpy"

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from simdops import _core
-from simdops._dml_types import FeatureLevel, InvalidArgumentError, TensorFlags
+from simdops.dml._types import FeatureLevel, InvalidArgumentError, TensorFlags
 
 
 class _RefuseOwnedInput:
@@ -19,9 +19,11 @@ class _RefuseOwnedInput:
 class CompiledOperator:
     """A validated operator (IDMLCompiledOperator). execute() binds buffers and runs."""
 
-    def __init__(self, desc, feature_level: FeatureLevel, spec, params):
-        """params: the _core.Prepared of CLIP/CLIP1/SHRINK, the reduced axes of HARDMAX*."""
+    def __init__(self, desc, feature_level: FeatureLevel, spec, params, recompile):
+        """params: the _core.Prepared of CLIP/CLIP1/SHRINK, the reduced axes of HARDMAX*;
+        recompile: compile_operator, which a pickle calls again (the plan holds C views)."""
         self._desc = desc
+        self._recompile = recompile
         self._feature_level = feature_level
         self._spec = spec
         tin, tout = desc.input_tensor, desc.output_tensor
@@ -39,8 +41,7 @@ class CompiledOperator:
 
     def __reduce__(self):
         # the plan holds C views: a pickle carries the descriptor and compiles again
-        from simdops._dml_validate import compile_operator
-        return compile_operator, (self._desc, self._feature_level)
+        return self._recompile, (self._desc, self._feature_level)
 
     @property
     def desc(self):

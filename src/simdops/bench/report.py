@@ -3,8 +3,8 @@ section of docs/performance.md."""
 import shlex
 import statistics
 
-from simdops.bench_machine import describe
-from simdops.bench_runner import BASELINES, COPY, NUMPY, ORT, TORCH
+from simdops.bench.machine import describe
+from simdops.bench.runner import BASELINES, COPY, NUMPY, ORT, TORCH
 
 RATIO_COLUMNS = ((COPY, "x copy"), (NUMPY, "x numpy"), (TORCH, "x torch"), (ORT, "x ORT"))
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
