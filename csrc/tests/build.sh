@@ -62,7 +62,7 @@ for f in "$CSRC"/kernels/*/*.c; do
     SRCS+=("$f")
     ISAS+=("${isa##*_}")
 done
-for f in "$HERE"/test_*.c; do  # the harness: kernels, public C API, thread pool
+for f in "$HERE"/harness.c "$HERE"/test_*.c; do  # the harness: shared parts, kernels, public C API, thread pool
     SRCS+=("$f")
     ISAS+=("")
 done

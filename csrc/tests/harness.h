@@ -1,0 +1,126 @@
+/* The kernel harness's shared parts: random numbers, the dtype table, test
+ * values, aligned buffers with canaries, failure reporting and the table
+ * entries under test. Each test_*.c file tests one family of table entries
+ * (test_elementwise.c, test_argmax.c, test_requant.c); test_kernels.c runs
+ * every entry of every tier through them. */
+#ifndef SIMDOPS_TESTS_HARNESS_H
+#define SIMDOPS_TESTS_HARNESS_H
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200112L /* posix_memalign */
+#endif
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixedpoint.h"
+#include "fp16.h"
+#include "internal.h"
+#include "kernels/stream_store.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ASAN 1
+#endif
+#endif
+#ifndef ASAN
+#define ASAN 0
+#endif
+
+/* Under ASan buffers end exactly where the data ends, so over-reads and
+ * over-writes are reported; otherwise a trailing canary catches over-writes. */
+enum { TRAIL = ASAN ? 0 : 64, CANARY = 0xA5, MAXN = 130 };
+
+/* ---------------------------------------------------------------- dtypes */
+/* Filled from the library's dtype table (csrc/dtype.h) by init_dtypes(). */
+typedef struct dinfo {
+    const char *name;
+    int size, is_float, is_signed;
+} dinfo;
+
+/* Values next to interesting ones (parameters): v, v +- 1 (in bits: the
+ * neighbouring floats), and the negation for floats. */
+typedef struct nearset {
+    int count;
+    uint64_t v[64];
+} nearset;
+
+/* Mix: percent of random bits, of edges, of values near the parameters; the
+ * rest small values. */
+typedef struct mix {
+    int bits, edge, near;
+} mix;
+
+enum { NMIX = 7 }; /* entries of MIXES */
+
+enum { MAX_PRINTED = 25 };
+
+/* Context of the kernel under test, for failure messages. */
+typedef struct target {
+    const char *tier, *entry, *tname;
+    int kind, idx, is_scalar;
+    void (*fn)(void);
+    void (*ref)(void);
+} target;
+
+/* ---------------------------------------------------------------- params */
+/* Entries of the kernel table (SIMDOPS_KERNEL_ENTRIES in internal.h). */
+enum {
+    K_CLIP = SIMDOPS_KE_clip,
+    K_CLIP_SB = SIMDOPS_KE_clip_scale_bias,
+    K_SHRINK = SIMDOPS_KE_shrink,
+    K_ARGMAX_ROW = SIMDOPS_KE_argmax_row,
+    K_ARGMAX_COLS = SIMDOPS_KE_argmax_cols,
+    K_REQUANT = SIMDOPS_KE_requant,
+    K_REQUANT_PC = SIMDOPS_KE_requant_pc,
+    K_COUNT = SIMDOPS_KE_COUNT
+};
+
+#define KIND_NAME(k) simdops_kernel_entry_name(k)
+
+#define U(v) ((unsigned long long)(v))
+
+extern uint64_t rng_state;
+uint64_t rnd(void);
+uint32_t below(uint32_t n);
+int chance(int percent);
+extern dinfo DT[SIMDOPS_DTYPE_COUNT];
+extern int RQ_SIZE[SIMDOPS_RQ_COUNT];
+extern int32_t RQ_LO[SIMDOPS_RQ_COUNT], RQ_HI[SIMDOPS_RQ_COUNT];
+void init_dtypes(void);
+uint64_t mask_of(int size);
+uint64_t sign_bit(int size);
+uint64_t get_elem(const void *buf, size_t i, int size);
+void put_elem(void *buf, size_t i, int size, uint64_t v);
+uint64_t dbl_bits(int dt, double v);
+uint64_t value_bits(int dt, simdops_value v);
+uint64_t edge_value(int dt);
+uint64_t small_value(int dt);
+void near_add(nearset *s, int dt, uint64_t v);
+extern const mix MIXES[];
+uint64_t gen_value(int dt, const mix *mx, const nearset *ns);
+void gen_data(void *buf, size_t n, int dt, const mix *mx, const nearset *ns);
+extern long g_pass, g_fail;
+extern int g_verbose, g_elem_aligned;
+extern int g_printed;
+void fail_head(const target *t, const char *what, size_t n, size_t o1, size_t o2);
+int printing(void);
+unsigned char *alloc_buf(size_t size);
+void free_buf(void *p);
+int canary_ok(const unsigned char *p, size_t from, size_t to);
+size_t adjust_off(const target *t, size_t off, int align);
+simdops_number numf(double f);
+simdops_number numi(int64_t i);
+simdops_number numu(uint64_t u);
+void report_diff(const void *x, const void *want, const void *got, size_t n, int xs, int ys);
+size_t rand_off(void);
+
+/* one test per family of table entries */
+void test_elementwise(const target *t); /* test_elementwise.c */
+void test_argmax(const target *t);      /* test_argmax.c */
+void test_requant(const target *t);     /* test_requant.c */
+
+#endif

@@ -1,0 +1,214 @@
+/* Kernel harness: the argmax entries behind hardmax (one row, and a block of
+ * columns) against the scalar tier. */
+#include "harness.h"
+
+/* ---------------------------------------------------------------- argmax */
+/* Row data for argmax: NaN-free or not, ties, +-0, maxima at chosen places. */
+static void gen_argmax_data(void *x, size_t n, int dt, int mode)
+{
+    const int es = DT[dt].size;
+    static const double SMALL[] = {-2.0, -1.0, -0.0, 0.0, 1.0, 2.0};
+    if (n == 0)
+        return;
+    switch (mode % 11) {
+    case 0: /* random bits (NaN now and then) */
+        gen_data(x, n, dt, &MIXES[0], NULL);
+        break;
+    case 1: /* ties among few values */
+        for (size_t i = 0; i < n; i++)
+            put_elem(x, i, es, dbl_bits(dt, SMALL[below(6)]));
+        break;
+    case 2: /* edges and small values, NaN removed */
+    case 3: /* the same with a few NaN added */
+        for (size_t i = 0; i < n; i++) {
+            uint64_t v;
+            do
+                v = gen_value(dt, &MIXES[1], NULL);
+            while (dt == SIMDOPS_FLOAT32 ? ((v & 0x7fffffffu) > 0x7f800000u)
+                   : dt == SIMDOPS_FLOAT16 ? ((v & 0x7fffu) > 0x7c00u)
+                                           : ((v & 0x7fffffffffffffffull) > 0x7ff0000000000000ull));
+            put_elem(x, i, es, v);
+        }
+        if (mode % 11 == 3) {
+            int k = 1 + (int)below(3);
+            while (k--) {
+                uint64_t nan;
+                if (dt == SIMDOPS_FLOAT32)
+                    nan = (rnd() & 0x807fffffu) | 0x7f800001u;
+                else if (dt == SIMDOPS_FLOAT16)
+                    nan = (rnd() & 0x83ffu) | 0x7c01u;
+                else
+                    nan = (rnd() & 0x800fffffffffffffull) | 0x7ff0000000000001ull;
+                put_elem(x, below((uint32_t)n), es, nan);
+            }
+        }
+        break;
+    case 4: { /* all equal */
+        uint64_t v = dbl_bits(dt, SMALL[below(6)]);
+        if (chance(30))
+            v = dbl_bits(dt, chance(50) ? -INFINITY : INFINITY);
+        for (size_t i = 0; i < n; i++)
+            put_elem(x, i, es, v);
+        break;
+    }
+    case 5: /* +0.0 / -0.0 only, or zeros under negatives */
+        for (size_t i = 0; i < n; i++)
+            put_elem(x, i, es, dbl_bits(dt, chance(50) ? -0.0 : chance(50) ? 0.0 : -1.0));
+        break;
+    case 6: { /* a unique maximum at a random place, a second one later */
+        size_t k = below((uint32_t)n), k2 = k + below((uint32_t)(n - k));
+        for (size_t i = 0; i < n; i++)
+            put_elem(x, i, es, small_value(dt));
+        put_elem(x, k, es, dbl_bits(dt, 1000.0));
+        put_elem(x, k2, es, dbl_bits(dt, 1000.0));
+        break;
+    }
+    case 7: /* -inf everywhere, maybe one NaN at the end */
+        for (size_t i = 0; i < n; i++)
+            put_elem(x, i, es, dbl_bits(dt, -INFINITY));
+        if (chance(50))
+            put_elem(x, n - 1, es, dbl_bits(dt, NAN));
+        break;
+    case 9: /* all negative (a padded tail must not add a 0) */
+        for (size_t i = 0; i < n; i++) {
+            uint64_t v = chance(80) ? small_value(dt) : edge_value(dt);
+            if (DT[dt].is_float)
+                v |= sign_bit(es);
+            put_elem(x, i, es, v);
+        }
+        break;
+    case 10: /* increasing negatives: the maximum last */
+        for (size_t i = 0; i < n; i++)
+            put_elem(x, i, es, dbl_bits(dt, -(double)(n - i) * 0.25));
+        break;
+    default: /* denormals and zeros */
+        for (size_t i = 0; i < n; i++) {
+            uint64_t v = chance(70) ? (rnd() & (dt == SIMDOPS_FLOAT32 ? 0x807fffffu
+                                                : dt == SIMDOPS_FLOAT16 ? 0x83ffu
+                                                                        : 0x800fffffffffffffull))
+                                    : 0;
+            put_elem(x, i, es, v);
+        }
+        break;
+    }
+}
+
+static void argmax_row_case(const target *t, const void *x, size_t n, size_t xoff, int mode)
+{
+    const int es = DT[t->idx].size;
+    const size_t bytes = n * (size_t)es;
+    unsigned char *xb;
+    size_t want = ((simdops_argmax_row_fn)t->ref)(x, n), got;
+    xoff = adjust_off(t, xoff, es);
+    xb = alloc_buf(xoff + bytes);
+    memcpy(xb + xoff, x, bytes);
+    got = ((simdops_argmax_row_fn)t->fn)(xb + xoff, n);
+    if (got == want && memcmp(xb + xoff, x, bytes) == 0) {
+        g_pass++;
+    } else {
+        fail_head(t, "row", n, xoff, 0);
+        if (printing())
+            printf("mode %d want %zu got %zu (x[want]=%#llx x[got]=%#llx)\n", mode, want, got,
+                   (unsigned long long)get_elem(x, want, es),
+                   (unsigned long long)(got < n ? get_elem(x, got, es) : 0));
+    }
+    free_buf(xb);
+}
+
+static void argmax_cols_case(const target *t, const void *row, const void *best,
+                             const int64_t *bidx, size_t cols, int64_t r, size_t roff, size_t boff,
+                             size_t ioff)
+{
+    const int es = DT[t->idx].size;
+    const size_t bytes = cols * (size_t)es, ibytes = cols * 8;
+    unsigned char *wb = alloc_buf(bytes), *wi = alloc_buf(ibytes), *rb, *bb, *ib;
+    int ok;
+    memcpy(wb, best, bytes);
+    memcpy(wi, bidx, ibytes);
+    ((simdops_argmax_cols_fn)t->ref)(row, cols, r, wb, (int64_t *)(void *)wi);
+
+    roff = adjust_off(t, roff, es);
+    boff = adjust_off(t, boff, es);
+    ioff -= ioff % 8; /* int64_t *: always naturally aligned */
+    rb = alloc_buf(roff + bytes);
+    bb = alloc_buf(boff + bytes + TRAIL);
+    ib = alloc_buf(ioff + ibytes + TRAIL);
+    memcpy(rb + roff, row, bytes);
+    memcpy(bb + boff, best, bytes);
+    memcpy(ib + ioff, bidx, ibytes);
+    ((simdops_argmax_cols_fn)t->fn)(rb + roff, cols, r, bb + boff, (int64_t *)(void *)(ib + ioff));
+    ok = memcmp(bb + boff, wb, bytes) == 0 && memcmp(ib + ioff, wi, ibytes) == 0 &&
+         memcmp(rb + roff, row, bytes) == 0 && canary_ok(bb, 0, boff) &&
+         canary_ok(bb, boff + bytes, boff + bytes + TRAIL) && canary_ok(ib, 0, ioff) &&
+         canary_ok(ib, ioff + ibytes, ioff + ibytes + TRAIL);
+    if (ok) {
+        g_pass++;
+    } else {
+        fail_head(t, "cols", cols, roff, boff);
+        if (memcmp(bb + boff, wb, bytes) != 0)
+            report_diff(row, wb, bb + boff, cols, es, es);
+        else
+            report_diff(row, wi, ib + ioff, cols, es, 8);
+    }
+    free_buf(rb);
+    free_buf(bb);
+    free_buf(ib);
+    free_buf(wb);
+    free_buf(wi);
+}
+
+enum { LONG_ROW_MAX = 1027 };
+static const size_t LONG_ROWS[] = {255, 256, 257, 300, 511, 640, 1024, LONG_ROW_MAX};
+
+void test_argmax(const target *t)
+{
+    const int dt = t->idx;
+    unsigned char x[MAXN * 8], best[MAXN * 8];
+    int64_t bidx[MAXN];
+    if (t->kind == K_ARGMAX_ROW) {
+        for (size_t n = 1; n <= MAXN; n++) {
+            for (int mode = 0; mode < 11; mode++) {
+                gen_argmax_data(x, n, dt, mode + (int)n);
+                argmax_row_case(t, x, n, rand_off(), mode + (int)n);
+            }
+        }
+        for (size_t off = 0; off < 64; off++) {
+            size_t n = off % 2 ? 130 : 37;
+            gen_argmax_data(x, n, dt, (int)off);
+            argmax_row_case(t, x, n, off, (int)off);
+        }
+        /* rows of several chunks (a chunk is 8 vectors: up to 128 float16 lanes) */
+        for (size_t k = 0; k < sizeof(LONG_ROWS) / sizeof(LONG_ROWS[0]); k++) {
+            static unsigned char xl[LONG_ROW_MAX * 8];
+            for (int mode = 0; mode < 11; mode++) {
+                gen_argmax_data(xl, LONG_ROWS[k], dt, mode + (int)k);
+                argmax_row_case(t, xl, LONG_ROWS[k], rand_off(), mode + (int)k);
+            }
+        }
+        return;
+    }
+    for (size_t cols = 0; cols <= MAXN; cols++) {
+        for (int rep = 0; rep < 6; rep++) {
+            gen_argmax_data(x, cols, dt, rep * 3 + (int)cols);
+            gen_argmax_data(best, cols, dt, rep * 5 + (int)cols + 1);
+            if (rep % 3 == 2) /* row == best in places */
+                for (size_t j = 0; j < cols; j++)
+                    if (chance(50))
+                        memcpy(best + j * (size_t)DT[dt].size, x + j * (size_t)DT[dt].size,
+                               (size_t)DT[dt].size);
+            for (size_t j = 0; j < cols; j++)
+                bidx[j] = (int64_t)(rnd() >> 1);
+            argmax_cols_case(t, x, best, bidx, cols, (int64_t)below(1u << 30), rand_off(),
+                             rand_off(), rand_off());
+        }
+    }
+    for (size_t off = 0; off < 64; off++) {
+        size_t cols = off % 2 ? 130 : 37;
+        gen_argmax_data(x, cols, dt, (int)off);
+        gen_argmax_data(best, cols, dt, (int)off + 3);
+        for (size_t j = 0; j < cols; j++)
+            bidx[j] = (int64_t)j;
+        argmax_cols_case(t, x, best, bidx, cols, 12345, off, (off * 29 + 3) & 63, off);
+    }
+}
+
