@@ -174,7 +174,9 @@ int simdops_hardmax_check(simdops_dtype dtype, int ndim, int naxes, const int64_
         return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, SIMDOPS_ARG_X, dtype, 0);
     if (!simdops_op_supports(SIMDOPS_OP_HARDMAX, dtype))
         return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_X, dtype, 0);
-    if (ndim < 0 || ndim > SIMDOPS_MAX_DIMS)
+    if (ndim < 0)
+        return simdops_fail_value(err, SIMDOPS_R_NDIM_NEGATIVE, SIMDOPS_ARG_X, ndim, 0);
+    if (ndim > SIMDOPS_MAX_DIMS)
         return simdops_fail_value(err, SIMDOPS_R_NDIM, SIMDOPS_ARG_X, ndim, SIMDOPS_MAX_DIMS);
     return reduced_axes(ndim, naxes, axes, reduced, err);
 }

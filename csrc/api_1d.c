@@ -3,11 +3,12 @@
  * calling thread's table. */
 #include <string.h>
 
+#include "checks.h"
 #include "hardmax_driver.h"
-#include "internal.h"
 
-/* n >= 0; x and y not NULL when n > 0, element-aligned; y == x (when
- * in_place_ok) or disjoint. */
+/* n >= 0 and its bytes (at the larger element size) below
+ * SIMDOPS_BYTES_LIMIT, so the overlap test below cannot wrap; x and y not
+ * NULL when n > 0, element-aligned; y == x (when in_place_ok) or disjoint. */
 static int check_1d(const void *x, const void *y, int64_t n, size_t ex, size_t ey, int in_place_ok,
                     simdops_error *err)
 {
@@ -16,6 +17,9 @@ static int check_1d(const void *x, const void *y, int64_t n, size_t ex, size_t e
         return simdops_fail_value(err, SIMDOPS_R_NEGATIVE_COUNT, SIMDOPS_ARG_N, n, 0);
     if (n == 0)
         return SIMDOPS_OK;
+    if (n > (SIMDOPS_BYTES_LIMIT - 1) / (int64_t)(ex > ey ? ex : ey))
+        return simdops_fail_value(err, SIMDOPS_R_COUNT_TOO_LARGE, SIMDOPS_ARG_N, n,
+                                  SIMDOPS_BYTES_LIMIT);
     if (!x)
         return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_X);
     if (!y)
@@ -80,11 +84,16 @@ int simdops_hardmax_rows(simdops_dtype dtype, const void *x, void *y, int64_t ro
     if (!simdops_op_supports(SIMDOPS_OP_HARDMAX, dtype))
         return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_X, dtype, 0);
     if (rows < 0)
-        return simdops_fail_value(err, SIMDOPS_R_NEGATIVE_COUNT, SIMDOPS_ARG_N, rows, 0);
+        return simdops_fail_value(err, SIMDOPS_R_NEGATIVE_COUNT, SIMDOPS_ARG_ROWS, rows, 0);
+    if (cols < 0)
+        return simdops_fail_value(err, SIMDOPS_R_NEGATIVE_COUNT, SIMDOPS_ARG_COLS, cols, 0);
     es = simdops_dtype_rows[dtype].size;
-    if (rows > 0 && cols > INT64_MAX / 8 / rows)
-        return simdops_fail_value(err, SIMDOPS_R_SIZE_OVERFLOW, SIMDOPS_ARG_N, rows, cols);
-    if ((s = check_1d(x, y, cols < 0 ? cols : rows * cols, es, es, 1, err)))
+    if (rows > 0 && cols > (SIMDOPS_BYTES_LIMIT - 1) / (int64_t)es / rows) {
+        simdops_fail_value(err, SIMDOPS_R_SIZE_OVERFLOW, SIMDOPS_ARG_ROWS, rows, cols);
+        err->index = SIMDOPS_BYTES_LIMIT;
+        return err->status;
+    }
+    if ((s = check_1d(x, y, rows * cols, es, es, 1, err)))
         return s;
     if (rows == 0 || cols == 0)
         return SIMDOPS_OK;

@@ -280,7 +280,7 @@ int simdops_requant(const simdops_tensor *x, const simdops_tensor *y,
     int s;
     SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
     if (!a)
-        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_NONE);
+        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_ARGS);
     if ((s = simdops_check_tensor(y, SIMDOPS_ARG_OUT, err)))
         return s;
     memset(&impl, 0, sizeof(impl));

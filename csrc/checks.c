@@ -4,21 +4,58 @@
 
 #include "strided.h"
 
+/* reason about dimension d of arg (value: its extent, expected: the limit) */
+static int fail_dim(simdops_error *err, int reason, int arg, int d, int64_t extent,
+                    int64_t expected)
+{
+    simdops_fail_value(err, reason, arg, extent, expected);
+    err->index = d;
+    return err->status;
+}
+
+/* t's element bytes and byte span below SIMDOPS_BYTES_LIMIT (extents are
+ * >= 0); checked by division, so hostile extents and strides never wrap. */
+static int check_size(const simdops_tensor *t, int arg, simdops_error *err)
+{
+    const int64_t limit = SIMDOPS_BYTES_LIMIT, es = (int64_t)simdops_dtype_size(t->dtype);
+    int64_t bytes = es, span = es;
+    int empty = 0;
+    for (int d = 0; d < t->ndim; d++)
+        empty |= t->shape[d] == 0;
+    for (int d = 0; d < t->ndim; d++) {
+        int64_t n = t->shape[d];
+        uint64_t step;
+        if (n == 0)
+            continue;
+        if (n > (limit - 1) / bytes)
+            return fail_dim(err, SIMDOPS_R_TOO_MANY_ELEMENTS, arg, d, n, limit);
+        bytes *= n;
+        if (empty || n == 1) /* an empty view's strides address nothing */
+            continue;
+        step = t->strides[d] < 0 ? 0 - (uint64_t)t->strides[d] : (uint64_t)t->strides[d];
+        if (step && (uint64_t)(n - 1) > (uint64_t)(limit - 1 - span) / step)
+            return fail_dim(err, SIMDOPS_R_SPAN_TOO_LARGE, arg, d, n, limit);
+        span += (int64_t)((uint64_t)(n - 1) * step);
+    }
+    return SIMDOPS_OK;
+}
+
 int simdops_check_tensor(const simdops_tensor *t, int arg, simdops_error *err)
 {
+    int s;
     if (!t)
         return simdops_fail(err, SIMDOPS_R_NULL_ARG, arg);
     if (!simdops_dtype_valid(t->dtype))
         return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, arg, t->dtype, 0);
-    if (t->ndim < 0 || t->ndim > SIMDOPS_MAX_DIMS)
+    if (t->ndim < 0)
+        return simdops_fail_value(err, SIMDOPS_R_NDIM_NEGATIVE, arg, t->ndim, 0);
+    if (t->ndim > SIMDOPS_MAX_DIMS)
         return simdops_fail_value(err, SIMDOPS_R_NDIM, arg, t->ndim, SIMDOPS_MAX_DIMS);
-    for (int d = 0; d < t->ndim; d++) {
-        if (t->shape[d] < 0) {
-            simdops_fail_value(err, SIMDOPS_R_NEGATIVE_EXTENT, arg, t->shape[d], 0);
-            err->index = d;
-            return err->status;
-        }
-    }
+    for (int d = 0; d < t->ndim; d++)
+        if (t->shape[d] < 0)
+            return fail_dim(err, SIMDOPS_R_NEGATIVE_EXTENT, arg, d, t->shape[d], 0);
+    if ((s = check_size(t, arg, err)))
+        return s;
     if (!t->data && simdops_numel(t) > 0)
         return simdops_fail(err, SIMDOPS_R_NULL_DATA, arg);
     return SIMDOPS_OK;

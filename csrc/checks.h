@@ -5,10 +5,22 @@
 #ifndef SIMDOPS_CHECKS_H
 #define SIMDOPS_CHECKS_H
 
+#include <stddef.h>
+
 #include "internal.h"
 
+/* Views are refused from this many bytes on, counted two ways: element count
+ * times element size, and the distance from the lowest to the highest byte
+ * an element occupies. No machine has that memory (2^62 bytes on 64-bit
+ * targets); below it every count and offset the drivers compute fits int64,
+ * twice a byte count included (x's bytes plus y's, a stride times its
+ * extent). */
+#define SIMDOPS_BYTES_LIMIT ((int64_t)(PTRDIFF_MAX / 2) + 1)
+
 /* t is a valid view: not NULL, known dtype, 0 <= ndim <= 64, extents >= 0,
- * data not NULL when it has elements. arg names it in errors. */
+ * fewer than SIMDOPS_BYTES_LIMIT bytes of elements (extents of 0 aside) and,
+ * when it has elements, fewer than SIMDOPS_BYTES_LIMIT bytes from its first
+ * to its last, data not NULL. arg names it in errors. */
 int simdops_check_tensor(const simdops_tensor *t, int arg, simdops_error *err);
 
 /* y is a valid output for x: a valid view of dtype `dtype`, x's shape, no two

@@ -9,6 +9,22 @@
 #include "fp16.h"
 #include "internal.h"
 
+/* v is one of the four kinds, and a NUM_BIG is normalised (bit 63 of .u
+ * set, .i >= 0, so |v| >= 2^63); everything below may then rely on it. */
+static int check_number(simdops_number v, int arg, simdops_error *err)
+{
+    switch ((int)v.kind) {
+    case SIMDOPS_NUM_FLOAT:
+    case SIMDOPS_NUM_INT:
+    case SIMDOPS_NUM_UINT: return SIMDOPS_OK;
+    case SIMDOPS_NUM_BIG:
+        if ((v.u >> 63) && v.i >= 0)
+            return SIMDOPS_OK;
+        return simdops_fail(err, SIMDOPS_R_NUMBER_BIG, arg);
+    default: return simdops_fail_value(err, SIMDOPS_R_NUMBER_KIND, arg, (int)v.kind, 0);
+    }
+}
+
 static int is_nan(simdops_number v) { return v.kind == SIMDOPS_NUM_FLOAT && v.f != v.f; }
 
 static int is_negative(simdops_number v)
@@ -29,6 +45,8 @@ static double round_big(uint64_t u, int64_t e, int bits, int negative)
     uint64_t q, rem, half;
     int drop;
     double d;
+    if (e > 2000) /* beyond every float type (and e + drop below cannot overflow) */
+        return negative ? -HUGE_VAL : HUGE_VAL;
     while (!(u >> lead))
         lead--;
     drop = lead + 1 - bits;
@@ -71,7 +89,7 @@ static int64_t sat_signed(simdops_number v, int64_t lo, int64_t hi)
     switch (v.kind) {
     case SIMDOPS_NUM_UINT: return v.u > (uint64_t)hi ? hi : (int64_t)v.u;
     case SIMDOPS_NUM_INT: return v.i < lo ? lo : (v.i > hi ? hi : v.i);
-    case SIMDOPS_NUM_BIG: return v.negative ? lo : hi; /* |v| >= 2^64 */
+    case SIMDOPS_NUM_BIG: return v.negative ? lo : hi; /* |v| >= 2^63 */
     default: {
         double t = trunc(v.f);
         if (t <= (double)lo)
@@ -88,7 +106,8 @@ static uint64_t sat_unsigned(simdops_number v, uint64_t hi)
     switch (v.kind) {
     case SIMDOPS_NUM_UINT: return v.u > hi ? hi : v.u;
     case SIMDOPS_NUM_INT: return v.i < 0 ? 0 : ((uint64_t)v.i > hi ? hi : (uint64_t)v.i);
-    case SIMDOPS_NUM_BIG: return v.negative ? 0 : hi;
+    case SIMDOPS_NUM_BIG: /* .i == 0: exactly .u */
+        return v.negative ? 0 : (v.i == 0 && v.u < hi ? v.u : hi);
     default: {
         double t = trunc(v.f);
         if (t <= 0.0)
@@ -148,10 +167,13 @@ static int check_dtype(simdops_error *err, int op, simdops_dtype dtype)
 static int scale_bias_value(simdops_dtype dtype, const simdops_number *v, float dflt, int arg,
                             float *out, simdops_error *err)
 {
+    int s;
     if (!v) {
         *out = dflt;
         return SIMDOPS_OK;
     }
+    if ((s = check_number(*v, arg, err)))
+        return s;
     if (is_nan(*v))
         return simdops_fail(err, SIMDOPS_R_NAN, arg);
     *out = to_f32(*v);
@@ -166,7 +188,9 @@ int simdops_clip_params_init(simdops_dtype dtype, simdops_number min, simdops_nu
                              simdops_clip_params *p, simdops_error *err)
 {
     int s;
-    if ((s = check_dtype(err, SIMDOPS_OP_CLIP, dtype)))
+    if ((s = check_dtype(err, SIMDOPS_OP_CLIP, dtype)) ||
+        (s = check_number(min, SIMDOPS_ARG_MIN, err)) ||
+        (s = check_number(max, SIMDOPS_ARG_MAX, err)))
         return s;
     if (is_nan(min))
         return simdops_fail(err, SIMDOPS_R_NAN, SIMDOPS_ARG_MIN);
@@ -214,7 +238,9 @@ int simdops_shrink_params_init(simdops_dtype dtype, simdops_number bias,
 {
     const simdops_dtype_row *r;
     int s;
-    if ((s = check_dtype(err, SIMDOPS_OP_SHRINK, dtype)))
+    if ((s = check_dtype(err, SIMDOPS_OP_SHRINK, dtype)) ||
+        (s = check_number(bias, SIMDOPS_ARG_BIAS, err)) ||
+        (s = check_number(threshold, SIMDOPS_ARG_THRESHOLD, err)))
         return s;
     if (is_nan(bias))
         return simdops_fail(err, SIMDOPS_R_NAN, SIMDOPS_ARG_BIAS);

@@ -104,13 +104,27 @@ typedef enum simdops_status {
       "%A overlaps x without being x; the 1-D kernels need y == x or disjoint memory")         \
     X(MISALIGNED, SIMDOPS_E_PARAM, "%A is not aligned to its element size")                    \
     X(NEGATIVE_COUNT, SIMDOPS_E_PARAM, "%A = %V is negative")                                  \
-    X(SIZE_OVERFLOW, SIMDOPS_E_PARAM, "%A: rows * cols = %V * %E overflows")                   \
+    X(SIZE_OVERFLOW, SIMDOPS_E_PARAM,                                                          \
+      "rows * cols = %V * %E is too many elements: they would take %I bytes or more")          \
     X(NOT_PREPARED, SIMDOPS_E_PARAM, "%A was not prepared for %O")                             \
     X(OUT_OF_BOUNDS, SIMDOPS_E_SHAPE,                                                          \
       "%A addresses bytes [%V, %E) outside its buffer of %I bytes")                            \
     X(NOMEM, SIMDOPS_E_NOMEM, "out of memory")                                                 \
     X(ISA_UNKNOWN, SIMDOPS_E_ISA, "unknown ISA name")                                          \
-    X(ISA_UNAVAILABLE, SIMDOPS_E_ISA, "ISA not compiled in or not supported by this CPU")
+    X(ISA_UNAVAILABLE, SIMDOPS_E_ISA, "ISA not compiled in or not supported by this CPU")     \
+    X(NDIM_NEGATIVE, SIMDOPS_E_SHAPE, "%A has ndim = %V; ndim must be >= 0 (0 for a scalar)")   \
+    X(TOO_MANY_ELEMENTS, SIMDOPS_E_SHAPE,                                                      \
+      "%A has too many elements: with extent %V in dimension %I they take %E bytes or more")   \
+    X(SPAN_TOO_LARGE, SIMDOPS_E_SHAPE,                                                         \
+      "%A spans too many bytes: with extent %V in dimension %I its first and last elements "   \
+      "are %E bytes or more apart")                                                            \
+    X(COUNT_TOO_LARGE, SIMDOPS_E_PARAM,                                                        \
+      "%A = %V is too many elements: they would take %E bytes or more")                        \
+    X(NUMBER_KIND, SIMDOPS_E_PARAM,                                                            \
+      "%A has kind %V, not a simdops_number_kind (0 float, 1 int, 2 uint, 3 big)")             \
+    X(NUMBER_BIG, SIMDOPS_E_PARAM,                                                             \
+      "%A is a SIMDOPS_NUM_BIG that is not normalised (.u needs bit 63 set and .i >= 0; "      \
+      "build it with simdops_big_number)")
 
 typedef enum simdops_reason {
 #define SIMDOPS_X_REASON_ENUM(name, status, message) SIMDOPS_R_##name,
@@ -136,7 +150,10 @@ typedef enum simdops_reason {
     F(OUT_DTYPE, "out_dtype")                                                                  \
     F(N, "n")                                                                                  \
     F(PREPARED, "prepared")                                                                    \
-    F(ISA, "isa")
+    F(ISA, "isa")                                                                              \
+    F(ARGS, "args")                                                                            \
+    F(ROWS, "rows")                                                                            \
+    F(COLS, "cols")
 
 typedef enum simdops_arg {
 #define SIMDOPS_X_ARG_ENUM(name, text) SIMDOPS_ARG_##name,
@@ -176,10 +193,11 @@ typedef enum simdops_number_kind {
     SIMDOPS_NUM_FLOAT = 0, /* .f */
     SIMDOPS_NUM_INT = 1,   /* .i holds it exactly */
     SIMDOPS_NUM_UINT = 2,  /* .u holds it exactly (values above INT64_MAX) */
-    SIMDOPS_NUM_BIG = 3    /* an integer of any size: |v| ~ .u * 2^.i with .i >= 1, .u's
-                            * bit 63 set; .u holds the top 64 bits of |v| with every lower
-                            * nonzero bit OR-ed into bit 0 (sticky), so rounding to any
-                            * float type is exact; .negative gives the sign */
+    SIMDOPS_NUM_BIG = 3    /* an integer beyond the others: |v| ~ .u * 2^.i with .i >= 0
+                            * and .u's bit 63 set; .u holds the top 64 bits of |v| with
+                            * every lower nonzero bit OR-ed into bit 0 (sticky), so
+                            * rounding to any float type is exact; .negative gives the
+                            * sign. Build it with simdops_big_number. */
 } simdops_number_kind;
 
 typedef struct simdops_number {
@@ -189,6 +207,73 @@ typedef struct simdops_number {
     int64_t i;
     uint64_t u;
 } simdops_number;
+
+/* Building numbers: header-only, so an extension module calls them directly.
+ * Any other kind, or a NUM_BIG not as described above, is SIMDOPS_E_PARAM. */
+static inline simdops_number simdops_float_number(double v)
+{
+    simdops_number n = {SIMDOPS_NUM_FLOAT, 0, 0.0, 0, 0};
+    n.f = v;
+    return n;
+}
+
+static inline simdops_number simdops_int_number(int64_t v)
+{
+    simdops_number n = {SIMDOPS_NUM_INT, 0, 0.0, 0, 0};
+    n.i = v;
+    return n;
+}
+
+static inline simdops_number simdops_uint_number(uint64_t v)
+{
+    simdops_number n = {SIMDOPS_NUM_UINT, 0, 0.0, 0, 0};
+    n.u = v;
+    return n;
+}
+
+/* An integer of any size, exactly: its magnitude as nwords 64-bit words,
+ * least significant first (what GMP's mpz_export(w, &n, -1, 8, 0, 0, z)
+ * writes), and its sign (negative != 0). Magnitudes that fit come back as
+ * NUM_INT or NUM_UINT; larger ones as a NUM_BIG (top 64 bits, sticky bit,
+ * exponent). Zero is +0 whatever the sign. */
+static inline simdops_number simdops_big_number(int negative, const uint64_t *words,
+                                                size_t nwords)
+{
+    simdops_number n = {SIMDOPS_NUM_INT, 0, 0.0, 0, 0};
+    uint64_t top, below, dropped = 0;
+    int shift = 0;
+    size_t k;
+    while (nwords > 0 && words[nwords - 1] == 0)
+        nwords--;
+    if (nwords == 0)
+        return n;
+    top = words[nwords - 1];
+    if (nwords == 1 && !negative && top <= (uint64_t)INT64_MAX) {
+        n.i = (int64_t)top;
+        return n;
+    }
+    if (nwords == 1 && !negative)
+        return simdops_uint_number(top);
+    if (nwords == 1 && top <= (uint64_t)INT64_MAX + 1) { /* -2^63 <= v < 0 */
+        n.i = top == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)top;
+        return n;
+    }
+    n.kind = SIMDOPS_NUM_BIG;
+    n.negative = negative != 0;
+    n.u = top;
+    if (nwords == 1) /* a negative magnitude in (2^63, 2^64): exact with .i = 0 */
+        return n;
+    while (!(top >> (63 - shift)))
+        shift++;
+    below = words[nwords - 2];
+    n.u = shift ? (top << shift) | (below >> (64 - shift)) : top;
+    dropped = shift ? below << shift : below;
+    for (k = 0; k + 2 < nwords; k++)
+        dropped |= words[k];
+    n.u |= dropped != 0; /* sticky: every lower nonzero bit */
+    n.i = (int64_t)(64 * (nwords - 1)) - shift;
+    return n;
+}
 
 /* Arguments of the N-d requant entry point simdops_requant. */
 typedef struct simdops_requant_args {
@@ -207,6 +292,14 @@ typedef struct simdops_requant_args {
 typedef struct simdops_prepared {
     uint64_t opaque[16];
 } simdops_prepared;
+
+/* The functions below are simdops' own: they live in its Python extension
+ * module, which exports none of them. Another extension module calls them
+ * through the capsule table, as simdops_capi_NAME(...) of simdops_capi.h
+ * (same arguments, same result; only those in the table are callable). That
+ * header includes this one with SIMDOPS_CAPI_CLIENT defined, which leaves
+ * out these declarations: what an extension sees is what it can call. */
+#ifndef SIMDOPS_CAPI_CLIENT
 
 /* ------------------------------------------------------------------ errors */
 
@@ -340,6 +433,8 @@ int simdops_available_isas(const char **names, int cap);
 int simdops_known_isas(const char **names, int cap);
 /* CPU features as a space-separated string, e.g. "sse2 sse41 avx avx2 f16c osxsave". */
 const char *simdops_cpu_features(void);
+
+#endif /* SIMDOPS_CAPI_CLIENT */
 
 #ifdef __cplusplus
 }

@@ -39,6 +39,13 @@
 #include <stdint.h>
 #include <string.h>
 
+/* simdops.h without the declarations of simdops' own functions: an
+ * extension calls them as simdops_capi_NAME (below). The number builders
+ * (simdops_float_number, _int_number, _uint_number, _big_number) are
+ * header-only and come with the types. */
+#ifndef SIMDOPS_CAPI_TABLE_ONLY
+#define SIMDOPS_CAPI_CLIENT
+#endif
 #include "simdops/simdops.h"
 
 #ifdef __cplusplus
@@ -217,34 +224,6 @@ static SIMDOPS_CAPI_MAYBE_UNUSED int simdops_import(void)
     return simdops_import_version(SIMDOPS_CAPI_REQUIRED_VERSION);
 }
 #endif /* SIMDOPS_CAPI_NO_IMPORT */
-
-/* ---- parameters as exact numbers (simdops_number) ---- */
-static inline simdops_number simdops_float_number(double v)
-{
-    simdops_number n;
-    memset(&n, 0, sizeof n);
-    n.kind = SIMDOPS_NUM_FLOAT;
-    n.f = v;
-    return n;
-}
-
-static inline simdops_number simdops_int_number(int64_t v)
-{
-    simdops_number n;
-    memset(&n, 0, sizeof n);
-    n.kind = SIMDOPS_NUM_INT;
-    n.i = v;
-    return n;
-}
-
-static inline simdops_number simdops_uint_number(uint64_t v)
-{
-    simdops_number n;
-    memset(&n, 0, sizeof n);
-    n.kind = SIMDOPS_NUM_UINT;
-    n.u = v;
-    return n;
-}
 
 /* ---- calls through the imported table (after simdops_import()) ----
  * simdops_capi_NAME(...) is simdops_api->NAME(...): same arguments, same
