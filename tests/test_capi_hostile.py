@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import simdops
+from capi_build import c_compiler_missing, load_module
 
 c_int, c_int32, c_int64, c_uint64 = ctypes.c_int, ctypes.c_int32, ctypes.c_int64, ctypes.c_uint64
 c_void_p, c_char_p, c_size_t, c_double = (ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t,
@@ -336,3 +337,25 @@ def test_messages_name_the_argument(capi):
     t.ndim = 65
     expect(capi, call(capi.clip, t, t, number(0.0), number(1.0), None, None), E_SHAPE,
            "clip: x has 65 dimensions; at most 64")
+
+
+# ---- the Cython example of docs/c-api.md on an empty array ------------------
+
+def test_docs_cython_example_takes_an_empty_array(tmp_path):
+    """&x[0] of an empty typed memoryview raises IndexError: the example must
+    not take it, and must accept what simdops.clip accepts."""
+    reason = c_compiler_missing()
+    if reason:
+        pytest.skip(reason)
+    pytest.importorskip("Cython", reason="the Cython example needs Cython to build")
+    from test_capi_docs import CYTHON_SETUP, build, doc_block
+    build(str(tmp_path), {"mini_cy.pyx": doc_block("# mini_cy.pyx"), "setup.py": CYTHON_SETUP})
+    mini_cy = load_module("mini_cy", str(tmp_path))
+    empty = np.empty(0, np.float32)
+    assert simdops.clip(empty, -1.0, 1.0).shape == (0,)
+    mini_cy.clip(empty, -1.0, 1.0)  # raised IndexError
+    with pytest.raises(ValueError, match="min is NaN"):  # the bounds are still checked
+        mini_cy.clip(empty, float("nan"), 1.0)
+    x = np.array([-3.0, 0.5, 7.0], np.float32)
+    mini_cy.clip(x, -1.0, 1.0)
+    assert x.tolist() == [-1.0, 0.5, 1.0]

@@ -79,7 +79,7 @@ cdef extern from "simdops/simdops_capi.h" nogil:
         NUM_UINT "SIMDOPS_NUM_UINT"
         NUM_BIG "SIMDOPS_NUM_BIG"
 
-    # A parameter exactly as given: build it with float_number/int_number/uint_number.
+    # A parameter exactly as given: build it with float_number/int_number/uint_number/big_number.
     ctypedef struct number_t "simdops_number":
         number_kind_t kind
         int32_t negative
@@ -112,6 +112,8 @@ cdef extern from "simdops/simdops_capi.h" nogil:
     number_t float_number "simdops_float_number"(double v)
     number_t int_number "simdops_int_number"(int64_t v)
     number_t uint_number "simdops_uint_number"(uint64_t v)
+    # an integer of any size: its magnitude's 64-bit words, least significant first
+    number_t big_number "simdops_big_number"(int negative, const uint64_t *words, size_t nwords)
 
     # errors, dtypes, ISA
     const char *status_message "simdops_capi_status_message"(int status)
