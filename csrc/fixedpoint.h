@@ -1,4 +1,5 @@
-/* gemmlowp's fixed-point helpers as ACL uses them (SPEC §3), exact in int64. */
+/* gemmlowp's fixed-point helpers as ACL uses them (docs/semantics.md, requant), exact in
+ * int64. */
 #ifndef SIMDOPS_FIXEDPOINT_H
 #define SIMDOPS_FIXEDPOINT_H
 
@@ -27,7 +28,7 @@ static inline int32_t simdops_rdbpot(int32_t x, int e)
     return (x >> e) + (remainder > threshold ? 1 : 0);
 }
 
-/* The whole per-element requant formula of SPEC §3 (left_shift/right_shift form). */
+/* The whole per-element requant formula of docs/semantics.md (left_shift/right_shift form). */
 static inline int32_t simdops_requant_one(int32_t a, int32_t multiplier, int left_shift,
                                           int right_shift, int32_t offset, int32_t lo, int32_t hi)
 {

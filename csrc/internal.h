@@ -84,7 +84,7 @@ typedef void (*simdops_argmax_cols_fn)(const void *row, size_t cols, int64_t row
  * derive what they need from shift; the tiers other than AVX2 always do. */
 typedef struct simdops_requant_channels {
     const int32_t *mult;  /* the multiplier */
-    const int32_t *shift; /* the SPEC shift, in [-31, 31] */
+    const int32_t *shift; /* the API's shift (docs/semantics.md), in [-31, 31] */
     const int32_t *left;  /* max(-shift, 0), or NULL */
     const int32_t *right; /* max(shift, 0), or NULL */
     const int32_t *half;  /* (1 << right) >> 1, RDBPOT's rounding term, or NULL */
@@ -281,7 +281,7 @@ int simdops_requant_params_init(simdops_dtype out_dtype, int64_t multiplier, int
  * max included (every output is then min), unlike simdops_prepare_requant's
  * ACL 18.03 convention. Needs type_lo <= min <= max <= type_hi; otherwise as
  * simdops_prepare_requant. Used by the acl descriptor layer (not in the C API:
- * the array API's semantics are SPEC §3's). */
+ * the array API's semantics are docs/semantics.md's). */
 int simdops_prepare_requant_clamped(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
                                     int64_t offset, int64_t min, int64_t max,
                                     simdops_prepared *p, simdops_error *err);

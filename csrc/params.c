@@ -1,4 +1,4 @@
-/* Parameter validation and conversion of SPEC §3, done once per call (or once
+/* Parameter validation and conversion (docs/semantics.md), done once per call (or once
  * per prepared handle): floats round to nearest even into the tensor's type,
  * integers truncate toward zero and saturate; exact integers of any size
  * (SIMDOPS_NUM_BIG) round correctly. Every rule about parameter values lives

@@ -1,14 +1,21 @@
 /* simdops public C API: tensor views, exact parameters, errors with reasons,
  * N-d entry points, prepared parameters with contiguous 1-D kernels, ISA control.
  *
- * Semantics are those of SPEC.md §3. Every entry point validates its input and
- * returns a status (simdops_status) instead of crashing; when `err` is not NULL
- * it also receives the reason, the argument and the offending value, and
- * simdops_error_format() turns that into a sentence naming them.
+ * What each op computes: docs/semantics.md; this API: docs/c-api.md. Every
+ * entry point validates its input and returns a status (simdops_status)
+ * instead of crashing; when `err` is not NULL it also receives the reason, the
+ * argument and the offending value, and simdops_error_format() turns that into
+ * a sentence naming them.
+ *
+ * Another extension module calls these functions through the capsule table of
+ * simdops_capi.h (simdops_capi_NAME), never directly: see "The functions below
+ * are simdops' own" further down.
  *
  * Threads: every function below may be called without the GIL and from many
  * threads at once, except simdops_set_process_isa (call it once, at start-up).
- * Kernels run on the calling thread's ISA tier (simdops_set_thread_isa). */
+ * Kernels run on the calling thread's ISA tier (simdops_set_thread_isa). The
+ * N-d entry points split large calls over simdops' thread pool (the process-
+ * wide simdops.set_num_threads, default 1); the 1-D kernels never do. */
 #ifndef SIMDOPS_SIMDOPS_H
 #define SIMDOPS_SIMDOPS_H
 
@@ -25,7 +32,7 @@ extern "C" {
 
 /* ------------------------------------------------------------------ types */
 
-/* Values are DirectML's DML_TENSOR_DATA_TYPE (SPEC §2). Sizes, names and which
+/* Values are DirectML's DML_TENSOR_DATA_TYPE. Sizes, names and which
  * op supports which type: simdops_dtype_size / _name, simdops_op_supports. */
 typedef enum simdops_dtype {
     SIMDOPS_UNKNOWN = 0,
@@ -177,7 +184,11 @@ typedef struct simdops_error {
     double fvalue;    /* the offending real value, when it is one */
 } simdops_error;
 
-/* A strided view; strides are in bytes and may be negative or zero (inputs). */
+/* A strided view. data points at element [0, ..., 0] whatever the strides'
+ * signs (with a negative stride the lowest address is below data); strides
+ * are in bytes and may be negative, or zero in inputs. 0 <= ndim <= 64,
+ * extents >= 0; element count x element size, and the bytes from the first
+ * element to the last, below 2^62 (SIMDOPS_E_SHAPE otherwise). */
 typedef struct simdops_tensor {
     void *data;
     simdops_dtype dtype;
@@ -187,7 +198,7 @@ typedef struct simdops_tensor {
 } simdops_tensor;
 
 /* A parameter as the caller gave it, exactly. Converted to the tensor's type
- * once, in C, as SPEC §3 says (floats round to nearest even, integers
+ * once, in C, as docs/semantics.md says (floats round to nearest even, integers
  * truncate toward zero and saturate). */
 typedef enum simdops_number_kind {
     SIMDOPS_NUM_FLOAT = 0, /* .f */
@@ -336,7 +347,7 @@ float simdops_f32_from_f64(double d);
  * elements need no alignment. They read x (and the per-channel vectors),
  * write y, return a status, fill *err when err != NULL, take no GIL. */
 
-/* clip (SPEC §3). scale/bias: NULL = not given; when either is given the other
+/* clip (docs/semantics.md). scale/bias: NULL = not given; when either is given the other
  * defaults to 1 / 0 (DirectML ScaleBias). */
 int simdops_clip(const simdops_tensor *x, const simdops_tensor *y, simdops_number min,
                  simdops_number max, const simdops_number *scale, const simdops_number *bias,
