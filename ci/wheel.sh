@@ -101,7 +101,7 @@ step "fresh venv outside the tree: install the repaired wheel and test it"
 cp -r tests "$work/tests"
 # the C API tests build examples/ (and the examples cut out of docs/c-api.md)
 # against the installed wheel: they sit beside tests/ as in the sdist
-cp -r examples docs "$work/"
+cp -r examples docs README.md "$work/"  # tests/test_readme.py runs README's examples
 cp pyproject.toml "$work/"  # pytest configuration (markers) only
 cd "$work"
 "$work/venv/bin/python" -m simdops info | sed -n '1p;/active ISA/p'
