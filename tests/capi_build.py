@@ -10,7 +10,15 @@ while the other test files run. A test asks for its module with `built(name)`, w
 that build only. Each build is a subprocess of this interpreter with PYTHONPATH removed: only
 simdops.get_include() and the installed .pxd files are used, never a path into this source
 tree. The session directory is removed at the end of the session.
+
+A successful build is also kept in a cache directory (SIMDOPS_TEST_BUILD_CACHE, default
+<tmp>/simdops-test-extensions-cache-<uid>; "0" turns it off), under a hash of everything the
+build reads: the extension's files, the installed simdops headers and .pxd files, the Python
+and its extension suffix, the Cython and setuptools versions. A later session with the same
+inputs loads the cached module instead of compiling again.
 """
+import hashlib
+import importlib.metadata
 import importlib.util
 import os
 import shutil
@@ -29,7 +37,8 @@ class _Build:
         self.name, self.prepare, self.module = name, prepare, module
         self.needs_cython, self.test_file = needs_cython, test_file
         self.directory = self.process = self.log = None
-        self.failure = self.loaded = None
+        self.failure = self.loaded = self.cache_key = None
+        self.cached = False
 
 
 _BUILDS = {}
@@ -88,8 +97,63 @@ def register_files(name, files, module, needs_cython=False):
     _BUILDS[name] = _Build(name, prepare, module, needs_cython, _caller_file())
 
 
+def _cache_root():
+    setting = os.environ.get("SIMDOPS_TEST_BUILD_CACHE", "")
+    if setting == "0":
+        return None
+    uid = os.getuid() if hasattr(os, "getuid") else "user"
+    return setting or os.path.join(tempfile.gettempdir(), f"simdops-test-extensions-cache-{uid}")
+
+
+def _version(dist):
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _cache_key(directory):
+    """A hash of everything building `directory` reads."""
+    import simdops
+    digest = hashlib.sha256()
+    package = os.path.dirname(simdops.__file__)
+    roots = [directory, simdops.get_include(), package]
+    for root in roots:
+        names = [os.path.join(dirpath, f) for dirpath, _, files in os.walk(root) for f in files
+                 if f.endswith((".h", ".pxd", ".c", ".pyx", ".py", ".toml", ".cfg"))
+                 and "build" not in os.path.relpath(dirpath, root).split(os.sep)]
+        if root != directory:                # only the headers and .pxd of the package
+            names = [n for n in names if n.endswith((".h", ".pxd"))]
+        for name in sorted(names):
+            digest.update(os.path.relpath(name, root).encode())
+            with open(name, "rb") as f:
+                digest.update(hashlib.sha256(f.read()).digest())
+    for part in (sys.executable, sys.version, sysconfig.get_config_var("EXT_SUFFIX"),
+                 _version("Cython"), _version("setuptools")):
+        digest.update(repr(part).encode())
+    return digest.hexdigest()[:32]
+
+
+def _store_in_cache(build):
+    root = _cache_root()
+    if root is None or build.cache_key is None:
+        return
+    final = os.path.join(root, f"{build.name}-{build.cache_key}")
+    if os.path.exists(final):
+        return
+    try:
+        os.makedirs(root, exist_ok=True)
+        staging = tempfile.mkdtemp(prefix=build.name + "-", dir=root)
+        shutil.copytree(build.directory, os.path.join(staging, "ext"),
+                        ignore=shutil.ignore_patterns("build"))
+        os.rename(os.path.join(staging, "ext"), final)   # atomic: complete or absent
+        shutil.rmtree(staging, ignore_errors=True)
+    except OSError:
+        pass                                 # a cache that cannot be written only costs time
+
+
 def _start(build):
-    if build.process is not None or build.failure is not None:
+    if build.process is not None or build.failure is not None or build.cached:
         return
     if _SESSION["root"] is None:
         _SESSION["root"] = tempfile.mkdtemp(prefix="simdops-test-extensions-")
@@ -99,6 +163,12 @@ def _start(build):
     except Exception as e:                 # a missing example or doc block: the tests fail
         build.failure = f"preparing {build.name} failed: {type(e).__name__}: {e}"
         return
+    if _cache_root() is not None:
+        build.cache_key = _cache_key(build.directory)
+        cached = os.path.join(_cache_root(), f"{build.name}-{build.cache_key}")
+        if os.path.isdir(cached):
+            build.directory, build.cached = cached, True
+            return
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)  # the installed simdops, as a user would have it
     build.log = open(os.path.join(_SESSION["root"], build.name + ".log"), "w+")
@@ -131,7 +201,7 @@ def built(name, timeout=900):
     if build.loaded is not None:
         return build.loaded
     _start(build)                          # not started yet (e.g. run by a plugin-less path)
-    if build.failure is None:
+    if build.failure is None and not build.cached:
         try:
             returncode = build.process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -141,6 +211,8 @@ def built(name, timeout=900):
         if returncode != 0:
             build.log.seek(0)
             build.failure = f"building {name} failed ({returncode}):\n{build.log.read()[-6000:]}"
+        elif build.failure is None:
+            _store_in_cache(build)
     if build.failure is not None:
         pytest.fail(build.failure)
     build.loaded = load_module(build.module, build.directory)

@@ -65,8 +65,16 @@ def test_readme_has_python_blocks():
     assert len(_readme_python_blocks()) >= 2       # the example and the API tour
 
 
+@pytest.fixture
+def restore_threads():
+    import simdops
+    threads = simdops.get_num_threads()
+    yield
+    simdops.set_num_threads(threads)         # the API tour sets 2 threads, process-wide
+
+
 @pytest.mark.parametrize("index", range(len(_readme_python_blocks())))
-def test_readme_python_block_runs(index, capsys):
+def test_readme_python_block_runs(index, capsys, restore_threads):
     block = _readme_python_blocks()[index]
     missing = _needs(block)
     if missing:
