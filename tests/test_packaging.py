@@ -126,3 +126,26 @@ def test_import_does_not_import_importlib_metadata():
 def test_version_without_importlib_metadata_is_the_metadata_version():
     from importlib import metadata
     assert simdops.__version__ == metadata.version("simdops")
+
+
+def test_metadata_classifiers_urls_and_extras():
+    from importlib import metadata
+    md = metadata.metadata("simdops")
+    classifiers = md.get_all("Classifier") or []
+    versions = {c.rsplit(" :: ", 1)[1] for c in classifiers
+                if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)}
+    pyproject = os.path.join(os.path.dirname(HERE), "pyproject.toml")
+    if os.path.exists(pyproject):        # the Python versions are the ones wheels are built for
+        text = open(pyproject, encoding="utf-8").read()
+        build = re.search(r'^build\s*=\s*"([^"]+)"', text, re.M).group(1)
+        built = {f"3.{m}" for m in re.findall(r"cp3(\d+)-\*", build)}
+        assert versions == built, (versions, built)
+    assert {"3.10", "3.14"} <= versions
+    assert any(c.startswith("Development Status :: ") for c in classifiers)
+    assert {"Operating System :: POSIX :: Linux", "Operating System :: MacOS",
+            "Operating System :: Microsoft :: Windows"} <= set(classifiers)
+    urls = dict(u.split(", ", 1) for u in md.get_all("Project-URL") or [])
+    assert {"Homepage", "Source", "Issues", "Changelog"} <= set(urls)
+    # an unpinned torch in an extra resolves to the multi-GB CUDA build: none may pull it
+    requires = md.get_all("Requires-Dist") or []
+    assert not [r for r in requires if re.match(r"torch\b", r)], requires
