@@ -149,3 +149,17 @@ def test_metadata_classifiers_urls_and_extras():
     # an unpinned torch in an extra resolves to the multi-GB CUDA build: none may pull it
     requires = md.get_all("Requires-Dist") or []
     assert not [r for r in requires if re.match(r"torch\b", r)], requires
+
+
+def test_version_reads_the_dist_info_beside_an_installed_package(tmp_path):
+    # the path an installed wheel takes (this checkout, an editable install, reads pyproject)
+    import runpy
+    package = tmp_path / "site-packages" / "simdops"
+    package.mkdir(parents=True)
+    source = os.path.join(PACKAGE, "_version.py")
+    (package / "_version.py").write_text(open(source, encoding="utf-8").read())
+    info = tmp_path / "site-packages" / "simdops-9.8.7.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.4\nName: simdops\nVersion: 9.8.7\n\n"
+                                   "Version: 0.0.0 (the body, not a header)\n")
+    assert runpy.run_path(str(package / "_version.py"))["__version__"] == "9.8.7"
