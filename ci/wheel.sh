@@ -38,8 +38,13 @@ for f in LICENSE CHANGELOG.md README.md pyproject.toml setup.py isa_build.py MAN
     csrc/isa_flags.txt csrc/tests/build.sh csrc/tests/test_kernels.c \
     csrc/include/simdops/simdops.h src/simdops/_ext/_core.pyx src/simdops/py.typed \
     src/simdops/__init__.pyi tests/conftest.py tests/reference.py tests/typing_usage.py \
-    docs/semantics.md ci/wheel.sh .ci/run; do
+    docs/semantics.md ci/fuzz.sh ci/fuzz_simdops.py ci/fuzz/common.py tools/cbench.sh \
+    tools/cbench.c tools/kernel_bench.py; do
     grep -qxF "$f" <<<"$listing" || { echo "wheel.sh: FAILED: sdist lacks $f"; exit 1; }
+done
+# the scripts that copy the sources with git ls-files need a clone: not shipped
+for f in .ci/run ci/wheel.sh ci/aarch64.sh; do
+    if grep -qxF "$f" <<<"$listing"; then echo "wheel.sh: FAILED: sdist holds $f"; exit 1; fi
 done
 if grep -qE '(^|/)(build|dist)/|\.so$|\.o$|src/simdops/_ext/_core\.c$' <<<"$listing"; then
     echo "wheel.sh: FAILED: sdist holds build products:"
@@ -96,7 +101,7 @@ step "fresh venv outside the tree: install the repaired wheel and test it"
 cp -r tests "$work/tests"
 # the C API tests build examples/ (and the examples cut out of docs/c-api.md)
 # against the installed wheel: they sit beside tests/ as in the sdist
-cp -r examples docs "$work/"
+cp -r examples docs README.md "$work/"  # tests/test_readme.py runs README's examples
 cp pyproject.toml "$work/"  # pytest configuration (markers) only
 cd "$work"
 "$work/venv/bin/python" -m simdops info | sed -n '1p;/active ISA/p'

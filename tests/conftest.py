@@ -28,6 +28,19 @@ def pytest_configure(config):
     config.addinivalue_line("filterwarnings", "ignore:overflow encountered in cast:RuntimeWarning")
 
 
+@pytest.hookimpl(trylast=True)      # after -k / -m deselection
+def pytest_collection_modifyitems(session, config, items):
+    # the example extensions the collected C API tests need: built once per session, in the
+    # background while other test files run (capi_build.py)
+    import capi_build
+    capi_build.start_builds({str(item.path) for item in items})
+
+
+def pytest_sessionfinish(session, exitstatus):
+    import capi_build
+    capi_build.finish()
+
+
 ISAS = simdops.available_isas()
 SIMD_ISAS = tuple(i for i in ISAS if i != "scalar")
 

@@ -80,7 +80,7 @@ def test_every_goal_row_is_produced(tmp_path, capsys):
         assert row["status"] in ("PASS", "MISS", "REPORT"), (g.label, row["status"])
         assert row["value"] > 0 and math.isfinite(row["value"])
     out = capsys.readouterr().out
-    assert "Goals of issues 8 and 11" in out
+    assert "Performance goals (" in out
     assert "dml execute" in out and "acl run" in out
 
 
@@ -206,3 +206,34 @@ def test_rounds_vary_each_implementations_predecessor():
     for before, after in zip(timed, timed[1:]):
         predecessors[after].add(before)
     assert all(len(p) >= 3 for p in predecessors.values()), predecessors
+
+
+def test_list_prints_the_selected_cases_without_measuring(capsys):
+    assert bench.main(["--quick", "--sizes", "1000", "--list"]) == 0
+    out, err = capsys.readouterr()
+    expected = bench_cases.select([1000], True, False)
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{len(expected)} cases")
+    listed = [line.split()[0] for line in lines[1:]]
+    assert listed == [c.id for c in expected]
+    assert "clip/float32/1000" in listed and "ETA" not in err     # nothing measured
+    assert bench.main(["--quick", "--sizes", "1000", "--list", "--only",
+                       "clip/float32/1000"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("1 case (") and len(out.splitlines()) == 2
+
+
+def test_only_matching_nothing_shows_the_cases(capsys):
+    assert bench.main([*TINY, "--only", "nosuch"]) == 2
+    err = capsys.readouterr().err
+    assert "no case matches --only nosuch" in err
+    assert "clip/float32/1000" in err and "hardmax float32 1x1024" in err
+
+
+def test_json_dash_writes_the_report_to_stdout(capsys):
+    assert bench.main([*TINY, "--json", "-", "--only", "clip/float32/1000"]) == 0
+    out, err = capsys.readouterr()
+    report = json.loads(out)                       # stdout is the JSON and nothing else
+    assert [c["id"] for c in report["cases"]] == ["clip/float32/1000"]
+    assert "x copy" in err                         # the table went to stderr
+    assert "bench: 1 case in" in err and "1 cases" not in err

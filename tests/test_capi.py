@@ -1,7 +1,7 @@
-"""C-level reuse (SPEC §7): the example extensions of examples/ are built in a
-temporary directory against the installed simdops, then must give the
-Python API's bits on every dtype, work from 4 threads at once, and refuse
-a C API table that is older than they need.
+"""C-level reuse (docs/c-api.md): the example extensions of examples/ are built
+against the installed simdops (once per session, in the background: capi_build.py),
+then must give the Python API's bits on every dtype, work from 4 threads at once,
+and refuse a C API table that is older than they need.
 
 `pytest -k "capi or cython"` selects these tests; they skip only when no C
 compiler exists (building needs setuptools, and Cython for the Cython one).
@@ -13,17 +13,13 @@ import numpy as np
 import pytest
 
 import simdops
-from capi_build import build_example, c_compiler_missing, load_module
+from capi_build import built, register_example
 from conftest import random_bits, sprinkle
 
+register_example("c_extension", "simdops_c_example")
+register_example("cython_extension", "simdops_cython_example", needs_cython=True)
 
-
-def skip_without_compiler():
-    reason = c_compiler_missing()
-    if reason:
-        pytest.skip(reason)
-
-DTYPE_CODES = {  # numpy dtype name -> DirectML value (SPEC §2)
+DTYPE_CODES = {  # numpy dtype name -> DirectML value (DML_TENSOR_DATA_TYPE)
     "float32": 1, "float16": 2, "uint32": 3, "uint16": 4, "uint8": 5, "int32": 6,
     "int16": 7, "int8": 8, "float64": 9, "uint64": 10, "int64": 11,
 }
@@ -34,21 +30,16 @@ REQUANT_OUT = {"uint8": (0, 255), "int8": (-128, 127), "int16": (-32768, 32767)}
 SPECIAL_FLOATS = [np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-40, -1e-40, 65504.0, 1e30]
 
 
-@pytest.fixture(scope="module")
-def capi_c(tmp_path_factory):
+@pytest.fixture(scope="session")
+def capi_c():
     """examples/c_extension built against the installed simdops."""
-    skip_without_compiler()
-    directory = build_example("c_extension", str(tmp_path_factory.mktemp("capi_c")))
-    return load_module("simdops_c_example", directory)
+    return built("c_extension")
 
 
-@pytest.fixture(scope="module")
-def cython_ext(tmp_path_factory):
+@pytest.fixture(scope="session")
+def cython_ext():
     """examples/cython_extension built against the installed simdops."""
-    skip_without_compiler()
-    pytest.importorskip("Cython", reason="the Cython example needs Cython to build")
-    directory = build_example("cython_extension", str(tmp_path_factory.mktemp("capi_cython")))
-    return load_module("simdops_cython_example", directory)
+    return built("cython_extension")
 
 
 def same_bits(a, b):

@@ -1,20 +1,16 @@
 """docs/c-api.md is enough to write a working extension: its complete C and
-Cython examples are cut out of the page, built in a temporary directory
-against the installed simdops, and must give simdops.clip's bits."""
+Cython examples are cut out of the page, built against the installed simdops
+(once per session, in the background: capi_build.py), and must give
+simdops.clip's bits."""
 import os
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import simdops
-from capi_build import c_compiler_missing, load_module
+from capi_build import built, register_files
 from conftest import random_bits, sprinkle
-
-pytestmark = pytest.mark.skipif(c_compiler_missing() is not None,
-                                reason=str(c_compiler_missing()))
 
 DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs",
                    "c-api.md")
@@ -40,14 +36,10 @@ def doc_block(first_line):
     raise AssertionError(f"docs/c-api.md has no code block starting {first_line!r}")
 
 
-def build(directory, files):
-    for name, text in files.items():
-        with open(os.path.join(directory, name), "w", encoding="utf-8") as f:
-            f.write(text)
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    proc = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=directory,
-                          env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, f"build failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+register_files("docs_c", {"mini.c": lambda: doc_block("/* mini.c */"),
+                           "setup.py": lambda: doc_block("# setup.py (mini)")}, "mini")
+register_files("docs_cython", {"mini_cy.pyx": lambda: doc_block("# mini_cy.pyx"),
+                               "setup.py": CYTHON_SETUP}, "mini_cy", needs_cython=True)
 
 
 def float32_sample(seed):
@@ -56,10 +48,8 @@ def float32_sample(seed):
     return sprinkle(rng, x, [np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-45])
 
 
-def test_capi_docs_c_example_gives_simdops_bits(tmp_path):
-    build(str(tmp_path), {"mini.c": doc_block("/* mini.c */"),
-                          "setup.py": doc_block("# setup.py (mini)")})
-    mini = load_module("mini", str(tmp_path))
+def test_capi_docs_c_example_gives_simdops_bits():
+    mini = built("docs_c")
     x = float32_sample(1)
     y = x.copy()
     mini.clip(y, -1.5, 2.25)
@@ -68,10 +58,8 @@ def test_capi_docs_c_example_gives_simdops_bits(tmp_path):
         mini.clip(y, float("nan"), 1.0)
 
 
-def test_capi_docs_cython_example_gives_simdops_bits(tmp_path):
-    pytest.importorskip("Cython", reason="the Cython example needs Cython to build")
-    build(str(tmp_path), {"mini_cy.pyx": doc_block("# mini_cy.pyx"), "setup.py": CYTHON_SETUP})
-    mini_cy = load_module("mini_cy", str(tmp_path))
+def test_capi_docs_cython_example_gives_simdops_bits():
+    mini_cy = built("docs_cython")
     x = float32_sample(2)
     y = x.copy()
     mini_cy.clip(y, -3.0, 0.5)
@@ -117,10 +105,12 @@ setup(name="two_tu", ext_modules=[Extension("two_tu", ["main.c", "other.c"],
 """
 
 
-def test_capi_docs_several_translation_units_share_one_import(tmp_path):
-    build(str(tmp_path), {"main.c": TWO_TU_MAIN, "other.c": TWO_TU_OTHER,
-                          "setup.py": TWO_TU_SETUP})
-    two_tu = load_module("two_tu", str(tmp_path))
+register_files("two_tu", {"main.c": TWO_TU_MAIN, "other.c": TWO_TU_OTHER,
+                          "setup.py": TWO_TU_SETUP}, "two_tu")
+
+
+def test_capi_docs_several_translation_units_share_one_import():
+    two_tu = built("two_tu")
     for name in simdops.available_isas():
         with simdops.use_isa(name):
             assert two_tu.isa() == name

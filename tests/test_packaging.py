@@ -20,6 +20,20 @@ def test_typing_usage_runs():
     typing_usage.main()
 
 
+def test_typing_usage_dask_runs():
+    pytest.importorskip("dask.array")
+    import typing_usage_dask
+    typing_usage_dask.main()
+
+
+def _dask_module():
+    try:
+        import simdops.dask
+    except ImportError:
+        return None
+    return simdops.dask
+
+
 def _stub_names(module_file):
     """Top-level names a .pyi defines (functions, classes, annotated names, re-exports)."""
     tree = ast.parse(open(module_file, encoding="utf-8").read())
@@ -36,8 +50,13 @@ def _stub_names(module_file):
     return names
 
 
-@pytest.mark.parametrize("module", [simdops, dml, acl], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [simdops, dml, acl, "simdops.dask"],
+                         ids=lambda m: m if isinstance(m, str) else m.__name__)
 def test_stubs_ship_and_cover_the_public_api(module):
+    if module == "simdops.dask":
+        module = _dask_module()
+        if module is None:
+            pytest.skip("dask not installed")
     assert os.path.exists(os.path.join(PACKAGE, "py.typed"))
     stub = os.path.splitext(module.__file__)[0] + ".pyi"  # a package's is its __init__.pyi
     assert os.path.exists(stub), f"{module.__name__} has no stub next to it"
@@ -64,6 +83,7 @@ def _cli(*args):
 def test_cli_subcommand_help(command, option):
     r = _cli(command, "--help")
     assert r.returncode == 0, r.stderr
+    # the program as users type it (argparse's default would be "__main__.py")
     assert r.stdout.startswith(f"usage: python -m simdops {command}"), r.stdout
     assert "passed" not in r.stdout  # help only: selftest did not run
     if option:
@@ -77,3 +97,69 @@ def test_cli_top_level():
     assert r.returncode == 0 and r.stdout.strip() == f"simdops {simdops.__version__}"
     r = _cli("no-such-command")
     assert r.returncode == 2 and "invalid choice" in r.stderr
+
+
+def test_cli_usage_names_the_console_script():
+    from simdops.__main__ import build_parser, program_name
+    assert program_name("/usr/bin/simdops") == "simdops"
+    assert program_name("C:\\venv\\Scripts\\simdops.exe") == "simdops"
+    assert program_name("/x/site-packages/simdops/__main__.py") == "python -m simdops"
+    usage = build_parser("simdops").format_usage()
+    assert usage.startswith("usage: simdops "), usage
+    script = os.path.join(os.path.dirname(sys.executable), "simdops")
+    if os.path.exists(script):               # the installed console script itself
+        r = subprocess.run([script, "bench", "--help"], capture_output=True, text=True,
+                           timeout=300)
+        assert r.returncode == 0 and r.stdout.startswith("usage: simdops bench"), r.stdout
+
+
+def test_import_does_not_import_importlib_metadata():
+    # importlib.metadata costs more to import than simdops itself
+    code = ("import sys, simdops; assert simdops.__version__; "
+            "print('importlib.metadata' in sys.modules)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=300, cwd=HERE)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "False"
+
+
+def test_version_without_importlib_metadata_is_the_metadata_version():
+    from importlib import metadata
+    assert simdops.__version__ == metadata.version("simdops")
+
+
+def test_metadata_classifiers_urls_and_extras():
+    from importlib import metadata
+    md = metadata.metadata("simdops")
+    classifiers = md.get_all("Classifier") or []
+    versions = {c.rsplit(" :: ", 1)[1] for c in classifiers
+                if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)}
+    pyproject = os.path.join(os.path.dirname(HERE), "pyproject.toml")
+    if os.path.exists(pyproject):        # the Python versions are the ones wheels are built for
+        text = open(pyproject, encoding="utf-8").read()
+        build = re.search(r'^build\s*=\s*"([^"]+)"', text, re.M).group(1)
+        built = {f"3.{m}" for m in re.findall(r"cp3(\d+)-\*", build)}
+        assert versions == built, (versions, built)
+    assert {"3.10", "3.14"} <= versions
+    assert any(c.startswith("Development Status :: ") for c in classifiers)
+    assert {"Operating System :: POSIX :: Linux", "Operating System :: MacOS",
+            "Operating System :: Microsoft :: Windows"} <= set(classifiers)
+    urls = dict(u.split(", ", 1) for u in md.get_all("Project-URL") or [])
+    assert {"Homepage", "Source", "Issues", "Changelog"} <= set(urls)
+    # an unpinned torch in an extra resolves to the multi-GB CUDA build: none may pull it
+    requires = md.get_all("Requires-Dist") or []
+    assert not [r for r in requires if re.match(r"torch\b", r)], requires
+
+
+def test_version_reads_the_dist_info_beside_an_installed_package(tmp_path):
+    # the path an installed wheel takes (this checkout, an editable install, reads pyproject)
+    import runpy
+    package = tmp_path / "site-packages" / "simdops"
+    package.mkdir(parents=True)
+    source = os.path.join(PACKAGE, "_version.py")
+    (package / "_version.py").write_text(open(source, encoding="utf-8").read())
+    info = tmp_path / "site-packages" / "simdops-9.8.7.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.4\nName: simdops\nVersion: 9.8.7\n\n"
+                                   "Version: 0.0.0 (the body, not a header)\n")
+    assert runpy.run_path(str(package / "_version.py"))["__version__"] == "9.8.7"

@@ -1,4 +1,4 @@
-"""Type stubs for simdops (SPEC §4). Functions return a new C-contiguous numpy
+"""Type stubs for simdops (docs/semantics.md). Functions return a new C-contiguous numpy
 array of x's shape and dtype, or the `out` object when one is given (a 0-d
 result is a numpy scalar at run time, as numpy returns)."""
 from types import TracebackType

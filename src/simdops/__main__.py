@@ -7,6 +7,7 @@ prints its own --help.
 """
 import argparse
 import importlib
+import os
 import sys
 
 # subcommand -> (module, one-line help); "info" lives in this file
@@ -48,9 +49,17 @@ def _run_selftest_main(module, args):
     return module.main(["--quick"] if args.quick else [])
 
 
-def build_parser():
+def program_name(argv0=None):
+    """The command as the user typed it, for usage lines: "simdops" from the console
+    script, else "python -m simdops" (argparse alone would say "__main__.py")."""
+    path = sys.argv[0] if argv0 is None else argv0
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]     # a Windows path on any OS
+    return "simdops" if os.path.splitext(name)[0] == "simdops" else "python -m simdops"
+
+
+def build_parser(prog=None):
     parser = argparse.ArgumentParser(
-        prog="python -m simdops",
+        prog=prog or program_name(),
         description="simdops: bit-exact SIMD CPU kernels (DirectML CLIP/SHRINK/HARDMAX, "
                     "ACL gemmlowp output stage).")
     parser.add_argument("--version", action="version", version=_version_text())

@@ -1,4 +1,4 @@
-"""Arm Compute Library-style functions (SPEC §6) over simdops' requant kernels.
+"""Arm Compute Library-style functions (docs/descriptors.md) over simdops' requant kernels.
 
     from simdops import acl
     f = acl.GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint()
@@ -129,7 +129,7 @@ def _run_shapes(din: _Described, dbias: Optional[_Described]):
 
 class GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint:
     """ACL 18.03's NEGEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint: int32
-    accumulators (+ bias) -> QASYMM8 via gemmlowp's fixed-point multiply (SPEC §3)."""
+    accumulators (+ bias) -> QASYMM8 via gemmlowp's fixed-point multiply (docs/semantics.md)."""
 
     def __init__(self):
         self._args = None

@@ -1,4 +1,4 @@
-"""Type stubs for simdops.acl: Arm Compute Library function API (SPEC §6)."""
+"""Type stubs for simdops.acl: Arm Compute Library function API (docs/descriptors.md)."""
 import enum
 from typing import Any, TypeAlias
 

@@ -39,7 +39,11 @@ from simdops.bench.timing import Progress, estimated_seconds
 DESCRIPTION = ("Throughput of simdops per op, dtype and size against np.copyto of the same "
                "bytes, numpy, PyTorch and ONNX Runtime (each when installed), measured "
                "interleaved in one process. Ratios are baseline time / simdops time "
-               "(> 1: simdops is faster). Progress and ETA go to stderr, the table to stdout.")
+               "(> 1: simdops is faster). Progress and ETA go to stderr, the table to stdout "
+               "(to stderr with --json -, which writes the JSON to stdout).")
+
+# how users type the command; argparse's default would be "__main__.py"
+PROG = "python -m simdops bench"
 
 
 def _thread_counts(text):
@@ -57,8 +61,8 @@ def add_arguments(parser):
     parser.add_argument("--quick", action="store_true",
                         help="n = 65,536 and 1,048,576, fewer rounds: about half a minute")
     parser.add_argument("--goals", action="store_true",
-                        help="also run the cases of the issue 8/11 goals and print the goal "
-                             "rows (ratio, goal, PASS/MISS)")
+                        help="also run the cases of the project's performance goals and print "
+                             "the goal rows (ratio, goal, PASS/MISS)")
     parser.add_argument("--threads", type=_thread_counts, metavar="N[,M]",
                         help="measure simdops at these intra-op thread counts (a threads "
                              "column; n/a when simdops has no set_num_threads)")
@@ -71,14 +75,19 @@ def add_arguments(parser):
     parser.add_argument("--only", nargs="+", metavar="TEXT",
                         help="run only the cases whose id is one of these texts or whose "
                              "label contains one, e.g. --only 'hardmax float32 4096x1024' "
-                             "clip/float32/16 (with --goals: the goal rows of those cases)")
+                             "clip/float32/16 (with --goals: the goal rows of those cases); "
+                             "--list shows them")
+    parser.add_argument("--list", action="store_true",
+                        help="print the id and label of every case the other options select, "
+                             "then exit without measuring")
     parser.add_argument("--repeat", type=int, metavar="R",
                         help="timed rounds per case (default 10 with --quick, else 30)")
     parser.add_argument("--sample-time", type=float, metavar="SECONDS",
                         help="minimum length of one timed sample (default 0.002 quick, "
                              "0.004 full)")
-    parser.add_argument("--json", metavar="FILE", help="write every raw number and the "
-                                                       "machine description here")
+    parser.add_argument("--json", metavar="FILE",
+                        help="write every raw number and the machine description to FILE "
+                             "('-': to stdout; the table then goes to stderr)")
     parser.add_argument("--plot", metavar="FILE.png",
                         help="draw throughput against size per op, np.copyto as the ceiling "
                              "(needs matplotlib)")
@@ -100,6 +109,11 @@ def _isas(requested):
         return None, (f"ISA {', '.join(unknown)} not available here; available: "
                       f"{', '.join(available)} (or 'all')")
     return isas, None
+
+
+def _case_lines(cases):
+    width = max((len(c.id) for c in cases), default=0)
+    return [f"  {c.id:<{width}}  {c.label}" for c in cases]
 
 
 def _command(args):
@@ -180,16 +194,29 @@ def run(args):
     if plot_problem:
         print(f"bench: {plot_problem}; --plot {args.plot} will not be written", file=sys.stderr)
     case_catalogue.load_plugins(lambda message: print(message, file=sys.stderr))
-    selected = case_catalogue.select(args.sizes, args.quick, args.goals)
+    available = case_catalogue.select(args.sizes, args.quick, args.goals)
+    selected = available
     if args.only:
-        selected = [c for c in selected if any(t == c.id or t in c.label for t in args.only)]
+        selected = [c for c in available if any(t == c.id or t in c.label for t in args.only)]
         if not selected:
-            print(f"bench: no case matches --only {' '.join(args.only)}", file=sys.stderr)
+            print(f"bench: no case matches --only {' '.join(args.only)}; the cases "
+                  f"(id, label) of these options are:", file=sys.stderr)
+            print("\n".join(_case_lines(available)), file=sys.stderr)
             return 2
+    if getattr(args, "list", False):
+        noun = "case" if len(selected) == 1 else "cases"
+        print(f"{len(selected)} {noun} (id, label); --only takes an id or part of a label:")
+        print("\n".join(_case_lines(selected)))
+        return 0
 
     full = _measure(args, isas, selected)
-    print(report.format_text(full, goals=args.goals))
-    if args.json:
+    json_to_stdout = args.json == "-"
+    print(report.format_text(full, goals=args.goals),
+          file=sys.stderr if json_to_stdout else sys.stdout)
+    if json_to_stdout:
+        json.dump(full, sys.stdout, indent=1)
+        print()
+    elif args.json:
         with open(args.json, "w") as f:
             json.dump(full, f, indent=1)
         print(f"bench: wrote {args.json}", file=sys.stderr)
@@ -213,8 +240,7 @@ def run(args):
 def main(argv=None):
     """Standalone entry point: parse argv (default sys.argv[1:]) and run."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = add_arguments(argparse.ArgumentParser(prog="python -m simdops bench",
-                                                   description=DESCRIPTION))
+    parser = add_arguments(argparse.ArgumentParser(prog=PROG, description=DESCRIPTION))
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:                   # --help or a usage error

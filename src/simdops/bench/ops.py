@@ -176,7 +176,7 @@ class Hardmax(Op):
 
 class Requant(Op):
     """int32 -> uint8, ACL's ScaleByFixedPoint; per tensor, or per channel with bias."""
-    numpy_desc = "the SPEC section 3 formula in int64 numpy"
+    numpy_desc = "the docs/semantics.md formula in int64 numpy"
 
     def __init__(self, per_channel):
         self.per_channel = per_channel

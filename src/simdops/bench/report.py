@@ -124,7 +124,7 @@ def format_goals_text(report):
     rows = [_goal_cells(g) for g in report["goals"]]
     width = max(len(r[0]) for r in rows)
     isa = report["goals"][0]["isa"] if report["goals"] else "-"
-    lines = [f"Goals of issues 8 and 11 ({isa}; ratio = elements/s over the baseline's, "
+    lines = [f"Performance goals ({isa}; ratio = elements/s over the baseline's, "
              f"time x = time over the baseline's; a report, not a test):"]
     lines += [f"  {r[0]:<{width}}  {r[1]:>6} {r[2]:>7}  {r[3]:<7} {r[4]}" for r in rows]
     return "\n".join(lines)
@@ -153,7 +153,7 @@ def format_markdown(report, command, plot_path=None):
     header, rows = table_rows(report)
     lines += _md_table(header, rows)
     if report["goals"]:
-        lines += ["", "### Goals (issues 8 and 11)", "",
+        lines += ["", "### Performance goals", "",
                   "Each row's own command reruns just the cases it compares.", ""]
         lines += _md_table(["goal", "measure", "value", "target", "status", "command"],
                            [_goal_cells(g) + [f"`{goal_command(g)}`"]

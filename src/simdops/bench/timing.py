@@ -132,5 +132,6 @@ class Progress:
         if self.done == len(self.estimates):
             total = time.perf_counter() - self.started
             prefix = "\r\033[K" if self.tty else ""
-            print(f"{prefix}bench: {self.done} cases in {_clock(total)}", file=self.stream,
+            cases = "case" if self.done == 1 else "cases"
+            print(f"{prefix}bench: {self.done} {cases} in {_clock(total)}", file=self.stream,
                   flush=True)

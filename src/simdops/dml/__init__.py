@@ -1,4 +1,4 @@
-"""DirectML-style descriptors (SPEC §5): describe tensors and operators the way
+"""DirectML-style descriptors: describe tensors and operators the way
 directml.h does, validate them per feature level at compile_operator, and
 execute on raw byte buffers through the same kernels as the array API.
 
@@ -10,7 +10,7 @@ execute on raw byte buffers through the same kernels as the array API.
 The implementation is split by job: _types (enums, descriptors,
 DMLCalcBufferTensorSize), _validate (compile_operator and the feature-level
 tables), _execute (CompiledOperator and the binding rules). Field-by-field
-mapping to directml.h and the decisions taken where the SPEC is silent:
+mapping to directml.h and the decisions taken where directml.h is silent:
 docs/descriptors.md.
 """
 from simdops.dml._execute import CompiledOperator

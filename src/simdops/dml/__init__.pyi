@@ -1,4 +1,4 @@
-"""Type stubs for simdops.dml: DirectML descriptors (SPEC §5)."""
+"""Type stubs for simdops.dml: DirectML descriptors (docs/descriptors.md)."""
 import enum
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeAlias

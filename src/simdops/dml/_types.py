@@ -18,7 +18,7 @@ import numpy as np
 
 from simdops import _core
 class TensorDataType(enum.IntEnum):
-    """DML_TENSOR_DATA_TYPE (values as in directml.h / SPEC §2)."""
+    """DML_TENSOR_DATA_TYPE (values as in directml.h)."""
     UNKNOWN = 0
     FLOAT32 = 1
     FLOAT16 = 2

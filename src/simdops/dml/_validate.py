@@ -47,7 +47,7 @@ class _OpSpec:
         return tuple(out)
 
 
-_SPECS = {
+_OPERATOR_RULES = {
     ElementWiseClipOperatorDesc: _OpSpec(
         "CLIP", _FL.FL_1_0, ((_FL.FL_1_0, (4, 4)), (_FL.FL_3_0, (1, 8))),
         ((_FL.FL_1_0, _F), (_FL.FL_2_1, _I32), (_FL.FL_5_0, _I64)), True, "clip"),
@@ -269,11 +269,11 @@ def _validate_params(desc, spec: _OpSpec, fl):
 
 
 def compile_operator(desc, feature_level=NEWEST_FEATURE_LEVEL) -> "CompiledOperator":
-    """Validate `desc` against DirectML's rules at `feature_level` (SPEC §5) and
+    """Validate `desc` against DirectML's rules at `feature_level` and
     return a CompiledOperator. Raises InvalidArgumentError naming the field."""
-    spec = _SPECS.get(type(desc))
+    spec = _OPERATOR_RULES.get(type(desc))
     if spec is None:
-        names = ", ".join(cls.__name__ for cls in _SPECS)
+        names = ", ".join(cls.__name__ for cls in _OPERATOR_RULES)
         raise TypeError(f"compile_operator: desc must be one of {names}; got {type(desc).__name__}")
     level = _coerce_int(feature_level, "feature_level")
     try:

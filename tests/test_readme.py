@@ -1,0 +1,156 @@
+"""The README as a newcomer meets it: every Python block runs as printed, the quantized-inference
+example computes what its text says (checked against independent references), and the two
+clone commands that CI and developers use stay under "Development" unchanged. Also the
+LocalCluster snippet of docs/dask.md, run as the script it claims to be."""
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import reference
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+README = os.path.join(ROOT, "README.md")
+DASK_DOC = os.path.join(ROOT, "docs", "dask.md")
+
+# .ci/run runs the second command; changing them here means changing CI too
+CLONE_COMMANDS = [
+    "python3 -m venv .venv && . .venv/bin/activate && pip install . && "
+    "python -m simdops bench --quick",
+    'python3 -m venv .venv && . .venv/bin/activate && pip install ".[test]" && python -m pytest',
+]
+
+
+def _read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def _blocks(text, language):
+    return re.findall(rf"```{language}\n(.*?)```", text, flags=re.S)
+
+
+def _readme_python_blocks():
+    return _blocks(_read(README), "python") if os.path.exists(README) else []
+
+
+# the wheel tests run a copy of tests/ with docs/ and examples/ beside it, maybe no README
+needs_readme = pytest.mark.skipif(not os.path.exists(README),
+                                  reason="README.md is not beside tests/ in this copy")
+
+
+def _section(text, heading):
+    start = text.index(heading + "\n")
+    end = text.find("\n## ", start + len(heading))
+    return text[start:] if end < 0 else text[start:end]
+
+
+def _needs(block):
+    """The optional modules a block imports that are not installed."""
+    missing = []
+    for name in ("torch", "onnxruntime", "dask"):
+        if re.search(rf"^\s*(import|from) {name}\b", block, flags=re.M):
+            try:
+                __import__(name)
+            except ImportError:
+                missing.append(name)
+    return missing
+
+
+@needs_readme
+def test_readme_has_python_blocks():
+    assert len(_readme_python_blocks()) >= 2       # the example and the API tour
+
+
+@pytest.fixture
+def restore_threads():
+    import simdops
+    threads = simdops.get_num_threads()
+    yield
+    simdops.set_num_threads(threads)         # the API tour sets 2 threads, process-wide
+
+
+@pytest.mark.parametrize("index", range(len(_readme_python_blocks())))
+def test_readme_python_block_runs(index, capsys, restore_threads):
+    block = _readme_python_blocks()[index]
+    missing = _needs(block)
+    if missing:
+        pytest.skip(f"the block needs {', '.join(missing)}")
+    exec(compile(block, f"README.md python block {index}", "exec"), {"__name__": "readme"})
+
+
+def _quantized_example():
+    text = _section(_read(README), "## Quantized inference: what simdops does after the matmul")
+    blocks = _blocks(text, "python")
+    assert len(blocks) == 1, "the quantized-inference section has one Python block"
+    return blocks[0]
+
+
+@needs_readme
+def test_readme_quantized_example_is_right():
+    pytest.importorskip("torch")
+    namespace = {"__name__": "readme"}
+    exec(compile(_quantized_example(), "README quantized example", "exec"), namespace)
+    a, w, acc, y = (namespace[k] for k in ("a", "w", "acc", "y"))
+    # the accumulators are the exact integer product (numpy in int64, an independent path)
+    exact = a.numpy().astype(np.int64) @ w.numpy().astype(np.int64)
+    assert np.array_equal(acc.numpy(), exact)
+    # the multiplier and the requantization follow the Python-int reference of the contract
+    real = namespace["scale_a"] * namespace["scale_w"] / namespace["scale_out"]
+    m, shift = reference.quantize_multiplier(real)
+    assert (namespace["multiplier"], namespace["shift"]) == (m, shift)
+    zp = namespace["zero_point_out"]
+    expected = reference.requant(exact.astype(np.int32), m, shift, zp, bias=namespace["bias"],
+                                 min=zp, max=127, out_dtype="int8")
+    assert y.dtype == np.int8 and y.shape == (32, 16)
+    assert np.array_equal(y, expected)
+    # and it means what the text says: close to round(real * (acc + bias)) + zp, ReLU'd
+    approx = np.clip(np.round(real * (exact + namespace["bias"])) + zp, zp, 127)
+    assert np.abs(y.astype(np.int64) - approx).max() <= 1
+    assert len(np.unique(y)) > 10            # not a degenerate example (all clamped)
+
+
+@needs_readme
+def test_readme_keeps_the_clone_commands_under_development():
+    text = _read(README)
+    development = _section(text, "## Development")
+    blocks = _blocks(development, "sh")
+    assert blocks and blocks[0].splitlines() == CLONE_COMMANDS
+    ci = _read(os.path.join(ROOT, ".ci", "run")) if os.path.exists(
+        os.path.join(ROOT, ".ci", "run")) else None
+    if ci is not None:                       # not in the sdist: it needs a git clone
+        assert 'pip install -q ".[test]" && python -m pytest' in ci
+
+
+@needs_readme
+def test_readme_first_screen_order():
+    text = _read(README)
+    headings = re.findall(r"^## (.+)$", text, flags=re.M)
+    assert headings[:3] == ["Install", "Quantized inference: what simdops does after the matmul",
+                            "API tour"], headings
+    install = _section(text, "## Install")
+    assert "pip install simdops" in install and "pip install ." in install
+    assert "docs/platforms.md" in install
+
+
+def _dask_script():
+    blocks = [b for b in _blocks(_read(DASK_DOC), "python") if "LocalCluster(" in b]
+    assert len(blocks) == 1, "docs/dask.md has one LocalCluster example"
+    return blocks[0]
+
+
+@pytest.mark.slow
+def test_dask_doc_local_cluster_snippet_runs_as_a_script(tmp_path):
+    pytest.importorskip("dask.array")
+    pytest.importorskip("distributed")
+    script = _dask_script()
+    assert 'if __name__ == "__main__":' in script   # worker processes re-import the script
+    path = tmp_path / "local_cluster.py"
+    path.write_text(script)
+    proc = subprocess.run([sys.executable, str(path)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip().splitlines()[-1] == "True", proc.stdout
