@@ -155,10 +155,13 @@ static int reduced_axes(int ndim, int naxes, const int64_t *axes, int *reduced, 
         return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_AXIS);
     for (int k = 0; k < naxes; k++) {
         int64_t a = axes[k] < 0 ? axes[k] + ndim : axes[k];
-        if (a < 0 || a >= ndim)
-            return simdops_fail_value(err, SIMDOPS_R_AXIS_RANGE, SIMDOPS_ARG_AXIS, axes[k], ndim);
-        if (reduced[a])
-            return simdops_fail_value(err, SIMDOPS_R_AXIS_REPEATED, SIMDOPS_ARG_AXIS, a, ndim);
+        if (a < 0 || a >= ndim || reduced[a]) {
+            /* index: the entry's position, for layers that name it (Axes[k]) */
+            simdops_fail_value(err, a < 0 || a >= ndim ? SIMDOPS_R_AXIS_RANGE : SIMDOPS_R_AXIS_REPEATED,
+                               SIMDOPS_ARG_AXIS, a < 0 || a >= ndim ? axes[k] : a, ndim);
+            err->index = k;
+            return err->status;
+        }
         reduced[a] = 1;
     }
     return SIMDOPS_OK;

@@ -38,6 +38,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without dask
     raise ImportError("simdops.dask needs dask[array]: pip install 'simdops[dask]'") from exc
 
 import simdops
+from simdops import _interop
 
 __all__ = ["clip", "shrink", "hardmax", "quantize_down_int32_to_uint8", "quantize_down_int32"]
 
@@ -298,6 +299,10 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
     >>> sd.quantize_down_int32(acc, 1 << 30, 1, 10, out_dtype="int8").compute()
     array([[-15,  10,  35, 127]], dtype=int8)
     """
+    if not isinstance(x, da.Array) and not hasattr(x, "dtype"):
+        # plain Python ints are int32 here, as for simdops.quantize_down_int32
+        # (dask alone would make them int64); a value beyond int32 is refused now
+        x = _interop.as_input(x, "x", int32=True)
     x = _as_dask(x)
     params = (multiplier, shift, bias)
     per_channel = [_is_per_channel(v) for v in params]

@@ -219,8 +219,13 @@ class GEMMLowpOutputStageInfo:
                     or not hasattr(values, "__iter__"):
                 raise TypeError(f"{name} must be a sequence of ints (with a length), "
                                 f"got {type(values).__name__}")
-            if len(values) > _MAX_CHANNELS:
-                raise ValueError(f"{name} has {len(values)} entries; at most {_MAX_CHANNELS} "
+            try:
+                count = len(values)
+            except OverflowError:  # range(2**70): more entries than a length can count
+                count = None
+            if count is None or count > _MAX_CHANNELS:
+                raise ValueError(f"{name} has {'more than 2**63' if count is None else count} "
+                                 f"entries; at most {_MAX_CHANNELS} "
                                  f"(one per channel)")
             set_(self, name, tuple(_coerce_int(v, f"{name} entries") for v in values))
         set_(self, "is_quantized_per_channel", bool(self.is_quantized_per_channel))

@@ -135,7 +135,12 @@ def _coerce_data_type(value, what: str):
 def _coerce_number(value, what: str):
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{what} must be a real number, got {type(value).__name__}")
-    return int(value) if isinstance(value, numbers.Integral) else float(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    try:
+        return float(value)
+    except OverflowError:  # a Fraction (or the like) beyond double's range: it rounds to ±inf
+        return math.inf if value > 0 else -math.inf
 
 
 def _element_size(data_type) -> int:

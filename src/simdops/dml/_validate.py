@@ -136,7 +136,7 @@ def _validate_tensor(t: BufferTensorDesc, role: str, spec: _OpSpec, fl) -> None:
     if align != 0 and (align < esize or align & (align - 1) or align > _UINT32_MAX):
         raise InvalidArgumentError(
             f"{role}.GuaranteedBaseOffsetAlignment is {align}; must be 0 or a power of two "
-            f">= the element size {esize}")
+            f">= the element size {esize} and <= 2**31 (a UINT)")
     flags = int(t.flags)
     if flags & ~int(TensorFlags.OWNED_BY_DML):
         raise InvalidArgumentError(
@@ -218,14 +218,14 @@ def _hardmax_axes(desc, dt) -> tuple:
         return axes
     if error.reason == "AXES_EMPTY":
         raise InvalidArgumentError("Axes is empty; AxisCount must be >= 1")
+    i = error.index  # the position of the entry C refused
     if error.reason == "AXIS_REPEATED":
-        first = axes.index(error.value)
-        i = axes.index(error.value, first + 1)
+        first = axes.index(axes[i])
         raise InvalidArgumentError(
-            f"Axes[{i}] is {error.value}, which repeats Axes[{first}]; axes must be unique")
-    i = axes.index(error.value)  # AXIS_RANGE: the first entry C found out of range
+            f"Axes[{i}] is {axes[i]}, which repeats Axes[{first}]; axes must be unique")
+    # AXIS_RANGE
     raise InvalidArgumentError(
-        f"Axes[{i}] is {error.value}; must be in 0..{n - 1} (InputTensor.DimensionCount is {n})")
+        f"Axes[{i}] is {axes[i]}; must be in 0..{n - 1} (InputTensor.DimensionCount is {n})")
 
 
 def _validate_params(desc, spec: _OpSpec, fl):
