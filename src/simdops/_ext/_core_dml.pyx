@@ -65,6 +65,7 @@ cdef class BoundPlan(StridedPlan):
     def execute(self, input, output):
         cdef Py_buffer inv, outv
         cdef size_t a_in, a_out
+        cdef simdops_error err
         failure = _acquire_bytes(input, &inv, "input")
         if failure is not None:
             return failure
@@ -85,8 +86,9 @@ cdef class BoundPlan(StridedPlan):
                     return ("size", "output", outv.len)
                 if self.out_align and a_out % <size_t>self.out_align:
                     return ("align", "output", a_out)
-                if (a_in < a_out + <size_t>self.out_total and a_out < a_in + <size_t>self.in_total
-                        and not (self.alias_ok and a_in == a_out)):
+                # the byte-range rule of the 1-D entry points (csrc/rules.c)
+                if simdops_check_disjoint(inv.buf, self.in_total, outv.buf, self.out_total,
+                                          self.alias_ok, &err):
                     return ("overlap", a_in == a_out)
                 self._run_on(&inv, &outv, 0, 0)
             finally:

@@ -109,3 +109,27 @@ cdef extern from "threadpool.h" nogil:
     int64_t simdops_grain_bytes()
     int64_t simdops_set_grain_bytes(int64_t bytes)
     int64_t simdops_pool_jobs()
+
+cdef extern from "dtype.h" nogil:
+    ctypedef struct simdops_dtype_row:
+        const char *name
+        unsigned char size, is_float, is_signed
+    const simdops_dtype_row simdops_dtype_rows[]
+
+cdef extern from "checks.h" nogil:
+    int simdops_check_tensor(const simdops_tensor *t, int arg, simdops_error *err)
+
+cdef extern from "rules.h" nogil:
+    int simdops_check_same_shape(const simdops_tensor *x, const simdops_tensor *y,
+                                 simdops_dtype dtype, simdops_error *err)
+    int simdops_ranges_overlap(const void *a, uint64_t alen, const void *b, uint64_t blen)
+    int simdops_check_disjoint(const void *x, uint64_t xlen, const void *y, uint64_t ylen,
+                               int same_address_ok, simdops_error *err)
+    int simdops_reduced_axes(int ndim, int naxes, const int64_t *axes, int *reduced,
+                             simdops_error *err)
+    int simdops_check_channels(const simdops_tensor *v, int arg, const simdops_tensor *x,
+                               simdops_error *err)
+    int simdops_check_int32(int arg, int64_t v, simdops_error *err)
+    int simdops_check_bound(simdops_dtype out, int arg, int64_t v, simdops_error *err)
+    int simdops_check_min_max(int64_t lo, int64_t hi, simdops_error *err)
+    int simdops_dtype_int_range(simdops_dtype dtype, int64_t *lo, uint64_t *hi)

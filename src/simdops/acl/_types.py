@@ -41,8 +41,9 @@ _CORE_DTYPE = {dt: {name: value for value, name in _core.DTYPE_NAMES.items()}[dt
 
 
 def _range(dt: DataType) -> Tuple[int, int]:
-    info = np.iinfo(dt.numpy_dtype)
-    return int(info.min), int(info.max)
+    """dt's integer range, from C's dtype table."""
+    row = _core.dtype_info(_CORE_DTYPE[dt])
+    return row[4], row[5]
 
 
 class ErrorCode(enum.Enum):
@@ -118,14 +119,19 @@ class TensorInfo:
                             f"got {type(shape).__name__}")
         # at most _MAX_DIMS + 1 entries are read: an endless iterable fails at once
         entries = list(itertools.islice(shape, _MAX_DIMS + 1))
-        if len(entries) > _MAX_DIMS:
+        if len(entries) <= _MAX_DIMS:
+            shape = tuple(_coerce_int(s, "TensorInfo.shape entries") for s in entries)
+        else:
+            shape = tuple(entries)
+        data_type = _coerce_data_type(self.data_type, "TensorInfo.data_type")
+        # C's view rule: at most 64 dimensions, sizes >= 0
+        error = _core.check_view(_CORE_DTYPE[data_type], shape, "x")
+        if error is not None and error.reason == "NDIM":
             raise ValueError(f"TensorInfo.shape has more than {_MAX_DIMS} dimensions")
-        shape = tuple(_coerce_int(s, "TensorInfo.shape entries") for s in entries)
-        if any(s < 0 for s in shape):
+        if error is not None:  # NEGATIVE_EXTENT
             raise ValueError(f"TensorInfo.shape {shape} has a negative size")
         object.__setattr__(self, "shape", shape)
-        object.__setattr__(self, "data_type",
-                           _coerce_data_type(self.data_type, "TensorInfo.data_type"))
+        object.__setattr__(self, "data_type", data_type)
 
     @classmethod
     def from_array(cls, array) -> "TensorInfo":
