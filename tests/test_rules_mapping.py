@@ -237,3 +237,17 @@ def test_dask_axes_are_normalised_by_c(monkeypatch):
     monkeypatch.setattr(_core, "reduced_axes", lambda *a: calls.append(a) or real(*a))
     sd.hardmax(da.from_array(x), (-1, 0))
     assert calls == [(3, (-1, 0))]
+
+
+def test_acl_18_03_bounds_are_c_reasons(monkeypatch):
+    f = acl.GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint
+    x, y = np.zeros(3, np.int32), np.zeros(3, np.uint8)
+    for lo, hi, msg in [(0, 256, "max is 256; must be <= 255"),
+                        (-1, 5, "min is -1; must satisfy"), (6, 5, "min is 6; must satisfy"),
+                        (0, 2**70, "must be <= 255")]:
+        status = f.validate(x, None, y, lo, hi)
+        assert not status and msg in status.error_description()
+    assert f.validate(x, None, y, 0, 255) and f.validate(x, None, y, 7, 7)
+    monkeypatch.setattr(_core, "check_min_max", _fake(_core.check_min_max(1, 0)))
+    status = f.validate(x, None, y, 0, 255)
+    assert not status and "min is 0; must satisfy" in status.error_description()

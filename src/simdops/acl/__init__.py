@@ -161,9 +161,13 @@ class GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint:
         status = _validate_input(input, output)
         if not status:
             return status
-        if max > 255:
+        # C's bound and min <= max rules, in 18.03's words and order (max first)
+        u8 = _CORE_DTYPE[DataType.QASYMM8]
+        error = _core.check_bound(u8, "max", max)
+        if error is not None and error.value > _range(DataType.QASYMM8)[1]:
             return _error(f"max is {max}; must be <= 255")
-        if min < 0 or min > max:
+        if _core.check_bound(u8, "min", min) is not None or \
+                _core.check_min_max(min, max) is not None:
             return _error(f"min is {min}; must satisfy 0 <= min <= max (max is {max})")
         status, _ = _validate_tensors(input, bias, output, (DataType.QASYMM8,))
         return status
