@@ -120,7 +120,7 @@ def _refuse_non_numeric(obj, arr: np.ndarray, name: str, int32: bool) -> None:
         raise TypeError(f"{name} must be an array-like of numbers (buffer, DLPack tensor, "
                         f"list, scalar), got {type(obj).__name__}")
     for bad in _non_numbers(arr):
-        raise TypeError(f"{name} must hold numbers, got an element {bad!r} of type "
+        raise TypeError(f"{name} must hold ints or floats, got an element {bad!r} of type "
                         f"{type(bad).__name__}")
     # only Python ints numpy could not fit in int64 / uint64 are left
     if int32:
