@@ -7,6 +7,7 @@
 
 #include "checks.h"
 #include "hardmax_driver.h"
+#include "rules.h"
 #include "strided.h"
 
 int simdops_prepared_load(const simdops_prepared *p, int op1, int op2, simdops_prepared_impl *impl,
@@ -145,25 +146,6 @@ int simdops_shrink_prepared(const simdops_prepared *p, const simdops_tensor *x,
     return run_shrink(&impl.u.shrink, x, y, err);
 }
 
-/* Normalises axes into reduced[] (1 = reduced): each in [-ndim, ndim), none
- * repeated, at least one. */
-static int reduced_axes(int ndim, int naxes, const int64_t *axes, int *reduced, simdops_error *err)
-{
-    if (naxes < 1)
-        return simdops_fail(err, SIMDOPS_R_AXES_EMPTY, SIMDOPS_ARG_AXIS);
-    if (!axes)
-        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_AXIS);
-    for (int k = 0; k < naxes; k++) {
-        int64_t a = axes[k] < 0 ? axes[k] + ndim : axes[k];
-        if (a < 0 || a >= ndim)
-            return simdops_fail_value(err, SIMDOPS_R_AXIS_RANGE, SIMDOPS_ARG_AXIS, axes[k], ndim);
-        if (reduced[a])
-            return simdops_fail_value(err, SIMDOPS_R_AXIS_REPEATED, SIMDOPS_ARG_AXIS, a, ndim);
-        reduced[a] = 1;
-    }
-    return SIMDOPS_OK;
-}
-
 int simdops_hardmax_check(simdops_dtype dtype, int ndim, int naxes, const int64_t *axes,
                           simdops_error *err)
 {
@@ -178,7 +160,7 @@ int simdops_hardmax_check(simdops_dtype dtype, int ndim, int naxes, const int64_
         return simdops_fail_value(err, SIMDOPS_R_NDIM_NEGATIVE, SIMDOPS_ARG_X, ndim, 0);
     if (ndim > SIMDOPS_MAX_DIMS)
         return simdops_fail_value(err, SIMDOPS_R_NDIM, SIMDOPS_ARG_X, ndim, SIMDOPS_MAX_DIMS);
-    return reduced_axes(ndim, naxes, axes, reduced, err);
+    return simdops_reduced_axes(ndim, naxes, axes, reduced, err);
 }
 
 int simdops_hardmax(const simdops_tensor *x, const simdops_tensor *y, int naxes,
@@ -195,7 +177,7 @@ int simdops_hardmax(const simdops_tensor *x, const simdops_tensor *y, int naxes,
         return s;
     if (!simdops_op_supports(SIMDOPS_OP_HARDMAX, x->dtype))
         return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_X, x->dtype, 0);
-    if ((s = reduced_axes(x->ndim, naxes, axes, reduced, err)) ||
+    if ((s = simdops_reduced_axes(x->ndim, naxes, axes, reduced, err)) ||
         (s = simdops_check_output(x, y, x->dtype, err)) ||
         (s = simdops_input_view(x, y, &xin, &tmp, err)))
         return s;

@@ -5,6 +5,8 @@
 
 #include "checks.h"
 #include "hardmax_driver.h"
+#include "internal.h"
+#include "rules.h"
 
 /* n >= 0 and its bytes (at the larger element size) below
  * SIMDOPS_BYTES_LIMIT, so the overlap test below cannot wrap; x and y not
@@ -28,9 +30,7 @@ static int check_1d(const void *x, const void *y, int64_t n, size_t ex, size_t e
         return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_X);
     if (ya % ey)
         return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_OUT);
-    if (!(in_place_ok && xa == ya) && xa < ya + (uint64_t)n * ey && ya < xa + (uint64_t)n * ex)
-        return simdops_fail(err, SIMDOPS_R_PARTIAL_OVERLAP, SIMDOPS_ARG_OUT);
-    return SIMDOPS_OK;
+    return simdops_check_disjoint(x, (uint64_t)n * ex, y, (uint64_t)n * ey, in_place_ok, err);
 }
 
 int simdops_clip_1d(const simdops_prepared *p, const void *x, void *y, int64_t n,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "rules.h"
 #include "strided.h"
 
 /* Rows of fewer elements are run several to a kernel call: bias and the
@@ -157,16 +158,8 @@ static int channel_vector(const simdops_tensor *v, int arg, const simdops_tensor
     simdops_tensor c;
     int s;
     *tmp = NULL;
-    if ((s = simdops_check_tensor(v, arg, err)))
+    if ((s = simdops_check_tensor(v, arg, err)) || (s = simdops_check_channels(v, arg, x, err)))
         return s;
-    if (v->dtype != SIMDOPS_INT32)
-        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_MISMATCH, arg, v->dtype, SIMDOPS_INT32);
-    if (x->ndim < 1)
-        return simdops_fail(err, SIMDOPS_R_NEEDS_AXIS, arg);
-    if (v->ndim != 1 || v->shape[0] != x->shape[x->ndim - 1]) {
-        simdops_fail_value(err, SIMDOPS_R_CHANNELS, arg, v->ndim, x->shape[x->ndim - 1]);
-        return err->status;
-    }
     if ((v->strides[0] == 4 || v->shape[0] <= 1) && (uintptr_t)v->data % 4 == 0 &&
         !simdops_may_overlap(v, y)) {
         *out = (const int32_t *)v->data;

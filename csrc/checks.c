@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "rules.h"
 #include "strided.h"
 
 /* reason about dimension d of arg (value: its extent, expected: the limit) */
@@ -67,18 +68,8 @@ int simdops_check_output(const simdops_tensor *x, const simdops_tensor *y, simdo
     int s;
     if ((s = simdops_check_tensor(y, SIMDOPS_ARG_OUT, err)))
         return s;
-    if (y->dtype != dtype)
-        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_MISMATCH, SIMDOPS_ARG_OUT, y->dtype, dtype);
-    if (y->ndim != x->ndim)
-        return simdops_fail_value(err, SIMDOPS_R_NDIM_MISMATCH, SIMDOPS_ARG_OUT, y->ndim, x->ndim);
-    for (int d = 0; d < x->ndim; d++) {
-        if (y->shape[d] != x->shape[d]) {
-            simdops_fail_value(err, SIMDOPS_R_SHAPE_MISMATCH, SIMDOPS_ARG_OUT, y->shape[d],
-                               x->shape[d]);
-            err->index = d;
-            return err->status;
-        }
-    }
+    if ((s = simdops_check_same_shape(x, y, dtype, err)))
+        return s;
     if (simdops_self_overlaps(y))
         return simdops_fail(err, SIMDOPS_R_SELF_OVERLAP, SIMDOPS_ARG_OUT);
     return SIMDOPS_OK;

@@ -8,6 +8,7 @@
 
 #include "fp16.h"
 #include "internal.h"
+#include "rules.h"
 
 /* v is one of the four kinds, and a NUM_BIG is normalised (bit 63 of .u
  * set, .i >= 0, so |v| >= 2^63); everything below may then rely on it. */
@@ -283,24 +284,6 @@ int simdops_shrink_params_init(simdops_dtype dtype, simdops_number bias,
     return SIMDOPS_OK;
 }
 
-static int check_int32(simdops_error *err, int arg, int64_t v)
-{
-    if (v < INT32_MIN || v > INT32_MAX)
-        return simdops_fail_value(err, SIMDOPS_R_INT32_RANGE, arg, v, 0);
-    return SIMDOPS_OK;
-}
-
-static int check_bound(simdops_error *err, int arg, int64_t v, simdops_dtype out)
-{
-    const simdops_dtype_row *r = &simdops_dtype_rows[out];
-    if (v < r->lo || v > r->hi) {
-        simdops_fail_value(err, SIMDOPS_R_BOUND_RANGE, arg, v, 0);
-        err->dtype = out;
-        return err->status;
-    }
-    return SIMDOPS_OK;
-}
-
 /* The per-tensor requant parameters with bounds [lo, hi] that always clamp. */
 static int requant_params_bounded(simdops_dtype out, int64_t multiplier, int64_t shift,
                                   int64_t offset, int64_t lo, int64_t hi,
@@ -311,19 +294,19 @@ static int requant_params_bounded(simdops_dtype out, int64_t multiplier, int64_t
         return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, SIMDOPS_ARG_OUT_DTYPE, out, 0);
     if (!simdops_op_supports(SIMDOPS_OP_REQUANT_OUT, out))
         return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_OUT_DTYPE, out, 0);
-    if ((s = check_int32(err, SIMDOPS_ARG_MULTIPLIER, multiplier)))
+    if ((s = simdops_check_int32(SIMDOPS_ARG_MULTIPLIER, multiplier, err)))
         return s;
     if (shift < -31 || shift > 31)
         return simdops_fail_value(err, SIMDOPS_R_SHIFT_RANGE, SIMDOPS_ARG_SHIFT, shift, 0);
-    if ((s = check_int32(err, SIMDOPS_ARG_OFFSET, offset)))
+    if ((s = simdops_check_int32(SIMDOPS_ARG_OFFSET, offset, err)))
         return s;
     /* QSYMM16 is symmetric: ACL's int16 stage has no offset */
     if (out == SIMDOPS_INT16 && offset != 0)
         return simdops_fail_value(err, SIMDOPS_R_QSYMM16_OFFSET, SIMDOPS_ARG_OFFSET, offset, 0);
-    if ((s = check_bound(err, SIMDOPS_ARG_MIN, lo, out)) || (s = check_bound(err, SIMDOPS_ARG_MAX, hi, out)))
+    if ((s = simdops_check_bound(out, SIMDOPS_ARG_MIN, lo, err)) ||
+        (s = simdops_check_bound(out, SIMDOPS_ARG_MAX, hi, err)) ||
+        (s = simdops_check_min_max(lo, hi, err)))
         return s;
-    if (lo > hi)
-        return simdops_fail_value(err, SIMDOPS_R_MIN_ABOVE_MAX, SIMDOPS_ARG_MIN, lo, hi);
     memset(p, 0, sizeof(*p));
     p->multiplier = (int32_t)multiplier;
     p->left_shift = shift < 0 ? (int32_t)-shift : 0;

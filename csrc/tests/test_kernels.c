@@ -78,6 +78,7 @@ static void check_scalar_table(void)
 }
 
 void test_threadpool(long *pass, long *fail); /* test_threadpool.c */
+void test_rules(long *pass, long *fail);      /* test_rules.c */
 
 int main(int argc, char **argv)
 {
@@ -197,6 +198,7 @@ int main(int argc, char **argv)
         printf("\n");
     }
     test_threadpool(&g_pass, &g_fail);
+    test_rules(&g_pass, &g_fail);
     printf("%ld passed, %ld failed\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }

@@ -18,90 +18,61 @@
 # and error_format() writes the full message.
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
+from simdops.capi_types cimport (simdops_dtype, simdops_error, simdops_number,
+                                 simdops_number_kind, simdops_op, simdops_prepared,
+                                 simdops_requant_args, simdops_status, simdops_tensor)
+
+# The types of simdops.h (declared once, in simdops/capi_types.pxd) under short names.
 cdef extern from "simdops/simdops_capi.h" nogil:
     enum: MAX_DIMS "SIMDOPS_MAX_DIMS"
     enum: CAPI_VERSION "SIMDOPS_CAPI_VERSION"
 
-    ctypedef enum dtype_t "simdops_dtype":
-        UNKNOWN "SIMDOPS_UNKNOWN"
-        FLOAT32 "SIMDOPS_FLOAT32"
-        FLOAT16 "SIMDOPS_FLOAT16"
-        UINT32 "SIMDOPS_UINT32"
-        UINT16 "SIMDOPS_UINT16"
-        UINT8 "SIMDOPS_UINT8"
-        INT32 "SIMDOPS_INT32"
-        INT16 "SIMDOPS_INT16"
-        INT8 "SIMDOPS_INT8"
-        FLOAT64 "SIMDOPS_FLOAT64"
-        UINT64 "SIMDOPS_UINT64"
-        INT64 "SIMDOPS_INT64"
-
-    ctypedef enum op_t "simdops_op":
-        OP_CLIP "SIMDOPS_OP_CLIP"
-        OP_CLIP_SCALE_BIAS "SIMDOPS_OP_CLIP_SCALE_BIAS"
-        OP_SHRINK "SIMDOPS_OP_SHRINK"
-        OP_HARDMAX "SIMDOPS_OP_HARDMAX"
-        OP_REQUANT "SIMDOPS_OP_REQUANT"
-        OP_REQUANT_OUT "SIMDOPS_OP_REQUANT_OUT"
-
-    ctypedef enum status_t "simdops_status":
-        OK "SIMDOPS_OK"
-        E_DTYPE "SIMDOPS_E_DTYPE"
-        E_SHAPE "SIMDOPS_E_SHAPE"
-        E_PARAM "SIMDOPS_E_PARAM"
-        E_OVERLAP "SIMDOPS_E_OVERLAP"
-        E_NOMEM "SIMDOPS_E_NOMEM"
-        E_ISA "SIMDOPS_E_ISA"
-
+    ctypedef simdops_dtype dtype_t "simdops_dtype"
+    ctypedef simdops_op op_t "simdops_op"
+    ctypedef simdops_status status_t "simdops_status"
+    ctypedef simdops_number_kind number_kind_t "simdops_number_kind"
     # What went wrong (filled by a failing call; see simdops.h for each field).
-    ctypedef struct error_t "simdops_error":
-        int32_t status
-        int32_t reason
-        int32_t arg
-        int32_t op
-        int32_t dtype
-        int64_t index
-        int64_t value
-        int64_t expected
-        double fvalue
-
+    ctypedef simdops_error error_t "simdops_error"
     # A strided view: strides in bytes (may be negative, or zero for inputs).
-    ctypedef struct tensor_t "simdops_tensor":
-        void *data
-        dtype_t dtype
-        int ndim
-        int64_t shape[64]
-        int64_t strides[64]
-
-    ctypedef enum number_kind_t "simdops_number_kind":
-        NUM_FLOAT "SIMDOPS_NUM_FLOAT"
-        NUM_INT "SIMDOPS_NUM_INT"
-        NUM_UINT "SIMDOPS_NUM_UINT"
-        NUM_BIG "SIMDOPS_NUM_BIG"
-
+    ctypedef simdops_tensor tensor_t "simdops_tensor"
     # A parameter exactly as given: build it with float_number/int_number/uint_number/big_number.
-    ctypedef struct number_t "simdops_number":
-        number_kind_t kind
-        int32_t negative
-        double f
-        int64_t i
-        uint64_t u
-
-    ctypedef struct requant_args_t "simdops_requant_args":
-        int64_t multiplier
-        int64_t shift
-        const tensor_t *multipliers
-        const tensor_t *shifts
-        const tensor_t *bias
-        int64_t offset
-        int64_t min
-        int64_t max
-        int32_t has_min
-        int32_t has_max
-
+    ctypedef simdops_number number_t "simdops_number"
+    ctypedef simdops_requant_args requant_args_t "simdops_requant_args"
     # Prepared parameters: opaque, fixed size, plain data (copy freely).
-    ctypedef struct prepared_t "simdops_prepared":
-        pass
+    ctypedef simdops_prepared prepared_t "simdops_prepared"
+
+    const dtype_t UNKNOWN "SIMDOPS_UNKNOWN"
+    const dtype_t FLOAT32 "SIMDOPS_FLOAT32"
+    const dtype_t FLOAT16 "SIMDOPS_FLOAT16"
+    const dtype_t UINT32 "SIMDOPS_UINT32"
+    const dtype_t UINT16 "SIMDOPS_UINT16"
+    const dtype_t UINT8 "SIMDOPS_UINT8"
+    const dtype_t INT32 "SIMDOPS_INT32"
+    const dtype_t INT16 "SIMDOPS_INT16"
+    const dtype_t INT8 "SIMDOPS_INT8"
+    const dtype_t FLOAT64 "SIMDOPS_FLOAT64"
+    const dtype_t UINT64 "SIMDOPS_UINT64"
+    const dtype_t INT64 "SIMDOPS_INT64"
+
+    const op_t OP_CLIP "SIMDOPS_OP_CLIP"
+    const op_t OP_CLIP_SCALE_BIAS "SIMDOPS_OP_CLIP_SCALE_BIAS"
+    const op_t OP_SHRINK "SIMDOPS_OP_SHRINK"
+    const op_t OP_HARDMAX "SIMDOPS_OP_HARDMAX"
+    const op_t OP_REQUANT "SIMDOPS_OP_REQUANT"
+    const op_t OP_REQUANT_OUT "SIMDOPS_OP_REQUANT_OUT"
+
+    const status_t OK "SIMDOPS_OK"
+    const status_t E_DTYPE "SIMDOPS_E_DTYPE"
+    const status_t E_SHAPE "SIMDOPS_E_SHAPE"
+    const status_t E_PARAM "SIMDOPS_E_PARAM"
+    const status_t E_OVERLAP "SIMDOPS_E_OVERLAP"
+    const status_t E_NOMEM "SIMDOPS_E_NOMEM"
+    const status_t E_ISA "SIMDOPS_E_ISA"
+
+    const number_kind_t NUM_FLOAT "SIMDOPS_NUM_FLOAT"
+    const number_kind_t NUM_INT "SIMDOPS_NUM_INT"
+    const number_kind_t NUM_UINT "SIMDOPS_NUM_UINT"
+    const number_kind_t NUM_BIG "SIMDOPS_NUM_BIG"
 
     # The table (fields appended only; see simdops_capi.h) and the imported one.
     ctypedef struct table_t "simdops_capi":

@@ -38,6 +38,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without dask
     raise ImportError("simdops.dask needs dask[array]: pip install 'simdops[dask]'") from exc
 
 import simdops
+from simdops import _core, _interop
 
 __all__ = ["clip", "shrink", "hardmax", "quantize_down_int32_to_uint8", "quantize_down_int32"]
 
@@ -164,18 +165,19 @@ def _hardmax_block(block, axes):
 
 
 def _reduced_axes(x, axis):
-    """The axes hardmax reduces, as sorted non-negative ints, after simdops
-    itself accepted `axis` for an array of x's ndim and dtype. An iterable
-    `axis` is read at most x.ndim + 1 entries far (enough for simdops to see
-    a repeat), so an endless generator fails instead of hanging."""
+    """The axes hardmax reduces, as sorted non-negative ints: simdops itself
+    accepts `axis` for an array of x's ndim and dtype (its errors), then C
+    normalises it (_core.reduced_axes, the rule simdops.hardmax applies). An
+    iterable `axis` is read at most x.ndim + 1 entries far (enough for simdops
+    to see a repeat), so an endless generator fails instead of hanging."""
     try:
         entries = iter(axis)
     except TypeError:  # a single axis (or a bad type: simdops raises below)
-        simdops.hardmax(_stand_in(x), axis=axis)
-        return (int(axis) % x.ndim,)
-    axes = tuple(itertools.islice(entries, x.ndim + 1))
+        axes = axis
+    else:
+        axes = tuple(itertools.islice(entries, x.ndim + 1))
     simdops.hardmax(_stand_in(x), axis=axes)
-    return tuple(sorted(int(a) % x.ndim for a in axes))
+    return _core.reduced_axes(x.ndim, axes)
 
 
 def hardmax(x, axis=-1):
@@ -298,6 +300,10 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
     >>> sd.quantize_down_int32(acc, 1 << 30, 1, 10, out_dtype="int8").compute()
     array([[-15,  10,  35, 127]], dtype=int8)
     """
+    if not isinstance(x, da.Array) and not hasattr(x, "dtype"):
+        # plain Python ints are int32 here, as for simdops.quantize_down_int32
+        # (dask alone would make them int64); a value beyond int32 is refused now
+        x = _interop.as_input(x, "x", int32=True)
     x = _as_dask(x)
     params = (multiplier, shift, bias)
     per_channel = [_is_per_channel(v) for v in params]

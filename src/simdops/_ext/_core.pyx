@@ -543,6 +543,7 @@ cdef object _run_requant(const simdops_prepared *prep, _Buf xb, _Buf ob, _Buf bb
 # Fragments included here (files named .pyx so that the sdist ships them; they
 # are not modules of their own).
 include "_core_isa.pyx"
+include "_core_rules.pyx"
 include "_core_strided.pyx"
 include "_core_dml.pyx"
 include "_core_capi.pyx"

@@ -96,6 +96,7 @@ cdef extern from *:
 
 
 cdef type _NDARRAY = np.ndarray
+cdef type _NPGENERIC = np.generic
 
 
 cdef simdops_dtype _dtype_of_char(char c) noexcept:
@@ -191,6 +192,11 @@ cdef _Buf _buf(object obj, str name, bint writable=False, bint int32=False):
     if type(obj) is _NDARRAY and b.take_array(obj, writable):
         return b
     if PyObject_CheckBuffer(obj):
+        if isinstance(obj, (_NDARRAY, _NPGENERIC)) and obj.dtype.kind in "mM":
+            # numpy exports datetime scalars as raw bytes and refuses such arrays
+            # with a message naming no argument: name it, as for any other dtype
+            raise TypeError(f"{name} has dtype {obj.dtype}; datetime64 and timedelta64 are "
+                            f"not numbers simdops computes on (view them as int64 first)")
         b.acquire(obj, name, writable)
         return b
     arr = _interop.as_output(obj, name) if writable else _interop.as_input(obj, name, int32)

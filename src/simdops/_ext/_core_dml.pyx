@@ -46,11 +46,14 @@ cdef class BoundPlan(StridedPlan):
       ("align", which, address)  address not a multiple of the alignment
       ("overlap", same_address)  the bindings overlap, and not as an allowed alias
     which is "input" or "output"."""
-    cdef Py_ssize_t in_total, out_total, in_align, out_align
+    # totals are UINT64 fields (a buffer never holds more than PY_SSIZE_T_MAX bytes,
+    # so a larger total fails the size rule at execute); alignments are UINTs
+    cdef uint64_t in_total, out_total
+    cdef Py_ssize_t in_align, out_align
     cdef bint alias_ok
 
     def __init__(self, str op, int dtype, sizes, in_strides, out_strides, params,
-                 Py_ssize_t in_total, Py_ssize_t out_total, Py_ssize_t in_align,
+                 uint64_t in_total, uint64_t out_total, Py_ssize_t in_align,
                  Py_ssize_t out_align, bint alias_ok):
         StridedPlan.__init__(self, op, dtype, sizes, in_strides, out_strides, params)
         self.in_total = in_total
@@ -62,6 +65,7 @@ cdef class BoundPlan(StridedPlan):
     def execute(self, input, output):
         cdef Py_buffer inv, outv
         cdef size_t a_in, a_out
+        cdef simdops_error err
         failure = _acquire_bytes(input, &inv, "input")
         if failure is not None:
             return failure
@@ -74,16 +78,17 @@ cdef class BoundPlan(StridedPlan):
                     return ("readonly", "output")
                 a_in = <size_t>inv.buf
                 a_out = <size_t>outv.buf
-                if inv.len < self.in_total:
+                if <uint64_t>inv.len < self.in_total:
                     return ("size", "input", inv.len)
                 if self.in_align and a_in % <size_t>self.in_align:
                     return ("align", "input", a_in)
-                if outv.len < self.out_total:
+                if <uint64_t>outv.len < self.out_total:
                     return ("size", "output", outv.len)
                 if self.out_align and a_out % <size_t>self.out_align:
                     return ("align", "output", a_out)
-                if (a_in < a_out + <size_t>self.out_total and a_out < a_in + <size_t>self.in_total
-                        and not (self.alias_ok and a_in == a_out)):
+                # the byte-range rule of the 1-D entry points (csrc/rules.c)
+                if simdops_check_disjoint(inv.buf, self.in_total, outv.buf, self.out_total,
+                                          self.alias_ok, &err):
                     return ("overlap", a_in == a_out)
                 self._run_on(&inv, &outv, 0, 0)
             finally:

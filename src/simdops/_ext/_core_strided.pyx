@@ -175,10 +175,16 @@ cdef int _set_view(simdops_tensor *t, int dtype, object sizes, object strides,
     """t's dtype, shape and byte strides from sizes and element strides."""
     cdef Py_ssize_t n = len(sizes), d
     cdef int64_t es = simdops_dtype_size(<simdops_dtype>dtype)
-    if es == 0:
-        raise TypeError(f"{name}: unknown dtype value {dtype}")
-    if n > SIMDOPS_MAX_DIMS:
-        raise ValueError(f"{name} has {n} dimensions; at most {SIMDOPS_MAX_DIMS}")
+    cdef simdops_error err
+    # known dtype, at most 64 dimensions, extents >= 0: C's view rule
+    _rules_memset(&err, 0, sizeof(err))
+    _fill_shape(t, dtype, sizes, name)
+    if simdops_check_tensor(t, SIMDOPS_ARG_X, &err):
+        if err.reason == _REASON_DTYPE_UNKNOWN:
+            raise TypeError(f"{name}: unknown dtype value {dtype}")
+        if err.reason == _REASON_NDIM:
+            raise ValueError(f"{name} has {n} dimensions; at most {SIMDOPS_MAX_DIMS}")
+        raise ValueError(f"{name} has size {err.value} in dimension {err.index}; sizes are >= 0")
     if len(strides) != n:
         raise ValueError(f"{name}: {len(strides)} strides for {n} sizes")
     t.data = NULL

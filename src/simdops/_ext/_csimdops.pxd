@@ -1,86 +1,17 @@
 # Declarations of the C API (csrc/include/simdops/simdops.h) and of the
-# kernel-table iteration functions (csrc/internal.h) used by _core.pyx.
+# kernel-table iteration functions (csrc/internal.h) used by _core.pyx; the
+# types come from simdops/capi_types.pxd.
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
+from simdops.capi_types cimport *  # the enums and structs, declared once
+
 cdef extern from "simdops/simdops.h" nogil:
-    int SIMDOPS_MAX_DIMS
-    ctypedef enum simdops_dtype:
-        SIMDOPS_UNKNOWN
-        SIMDOPS_FLOAT32
-        SIMDOPS_FLOAT16
-        SIMDOPS_UINT32
-        SIMDOPS_UINT16
-        SIMDOPS_UINT8
-        SIMDOPS_INT32
-        SIMDOPS_INT16
-        SIMDOPS_INT8
-        SIMDOPS_FLOAT64
-        SIMDOPS_UINT64
-        SIMDOPS_INT64
-        SIMDOPS_DTYPE_COUNT
-    ctypedef enum simdops_op:
-        SIMDOPS_OP_NONE
-        SIMDOPS_OP_CLIP
-        SIMDOPS_OP_CLIP_SCALE_BIAS
-        SIMDOPS_OP_SHRINK
-        SIMDOPS_OP_HARDMAX
-        SIMDOPS_OP_REQUANT
-        SIMDOPS_OP_REQUANT_OUT
-        SIMDOPS_OP_COUNT
-    ctypedef enum simdops_status:
-        SIMDOPS_OK
-        SIMDOPS_E_DTYPE
-        SIMDOPS_E_SHAPE
-        SIMDOPS_E_PARAM
-        SIMDOPS_E_OVERLAP
-        SIMDOPS_E_NOMEM
-        SIMDOPS_E_ISA
     int SIMDOPS_R_COUNT
     ctypedef enum simdops_arg:
         SIMDOPS_ARG_NONE
         SIMDOPS_ARG_X
         SIMDOPS_ARG_OUT
     int SIMDOPS_ARG_COUNT
-    ctypedef struct simdops_error:
-        int32_t status
-        int32_t reason
-        int32_t arg
-        int32_t op
-        int32_t dtype
-        int64_t index
-        int64_t value
-        int64_t expected
-        double fvalue
-    ctypedef struct simdops_tensor:
-        void *data
-        simdops_dtype dtype
-        int ndim
-        int64_t shape[64]
-        int64_t strides[64]
-    ctypedef enum simdops_number_kind:
-        SIMDOPS_NUM_FLOAT
-        SIMDOPS_NUM_INT
-        SIMDOPS_NUM_UINT
-        SIMDOPS_NUM_BIG
-    ctypedef struct simdops_number:
-        simdops_number_kind kind
-        int32_t negative
-        double f
-        int64_t i
-        uint64_t u
-    ctypedef struct simdops_requant_args:
-        int64_t multiplier
-        int64_t shift
-        const simdops_tensor *multipliers
-        const simdops_tensor *shifts
-        const simdops_tensor *bias
-        int64_t offset
-        int64_t min
-        int64_t max
-        int32_t has_min
-        int32_t has_max
-    ctypedef struct simdops_prepared:
-        uint64_t opaque[16]
 
     int simdops_reason_status(int reason)
     const char *simdops_reason_message(int reason)
@@ -178,3 +109,27 @@ cdef extern from "threadpool.h" nogil:
     int64_t simdops_grain_bytes()
     int64_t simdops_set_grain_bytes(int64_t bytes)
     int64_t simdops_pool_jobs()
+
+cdef extern from "dtype.h" nogil:
+    ctypedef struct simdops_dtype_row:
+        const char *name
+        unsigned char size, is_float, is_signed
+    const simdops_dtype_row simdops_dtype_rows[]
+
+cdef extern from "checks.h" nogil:
+    int simdops_check_tensor(const simdops_tensor *t, int arg, simdops_error *err)
+
+cdef extern from "rules.h" nogil:
+    int simdops_check_same_shape(const simdops_tensor *x, const simdops_tensor *y,
+                                 simdops_dtype dtype, simdops_error *err)
+    int simdops_ranges_overlap(const void *a, uint64_t alen, const void *b, uint64_t blen)
+    int simdops_check_disjoint(const void *x, uint64_t xlen, const void *y, uint64_t ylen,
+                               int same_address_ok, simdops_error *err)
+    int simdops_reduced_axes(int ndim, int naxes, const int64_t *axes, int *reduced,
+                             simdops_error *err)
+    int simdops_check_channels(const simdops_tensor *v, int arg, const simdops_tensor *x,
+                               simdops_error *err)
+    int simdops_check_int32(int arg, int64_t v, simdops_error *err)
+    int simdops_check_bound(simdops_dtype out, int arg, int64_t v, simdops_error *err)
+    int simdops_check_min_max(int64_t lo, int64_t hi, simdops_error *err)
+    int simdops_dtype_int_range(simdops_dtype dtype, int64_t *lo, uint64_t *hi)

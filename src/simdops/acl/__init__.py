@@ -22,7 +22,7 @@ import numpy as np
 
 from simdops import _core
 from simdops.acl._types import (
-    _CORE_DTYPE, _INT32_MAX, _INT32_MIN, _OUTPUT, DataType,
+    _CORE_DTYPE, _OUTPUT, DataType,
     ErrorCode, GEMMLowpOutputStageInfo, GEMMLowpOutputStageType, Status, TensorInfo,
     _acl_dims, _coerce_int, _describe, _Described, _error, _range, _type_name)
 
@@ -57,17 +57,16 @@ def _validate_tensors(input, bias, output, allowed_outputs) -> Tuple[Status, tup
     din = _describe(input, "input")
     dbias = None if bias is None else _describe(bias, "bias")
     dout = _describe(output, "output")
-    channels = din.shape[-1] if din.shape else 1
     if dbias is not None:
-        if dbias.data_type != DataType.S32:
-            return _error(f"bias data type is {_type_name(dbias)}; must be S32 (the input's)"), ()
-        if len(_acl_dims(dbias.shape)) > 1:
-            return _error(f"bias has shape {dbias.shape}; it must have one dimension"), ()
-        length = dbias.shape[-1] if dbias.shape else 1
-        if length != channels:
-            return _error(f"bias has {length} elements; must equal the input's last dimension "
-                          f"(ACL dimension 0) {channels}"), ()
-    if _acl_dims(dout.shape) != _acl_dims(din.shape):
+        # ACL's bias is 1-D after its trailing (numpy: leading) 1s are dropped
+        error = _core.check_channels("bias", _core_dtype(dbias.data_type),
+                                     _acl_dims(dbias.shape) or (1,), din.shape or (1,))
+        if error is not None:
+            return _channels_error(error, "bias", dbias, din), ()
+    # shapes compare as ACL's TensorShape does: without leading (numpy order) 1s
+    error = _core.check_same_shape(_acl_dims(din.shape), _CORE_DTYPE[DataType.S32],
+                                   _acl_dims(dout.shape), _CORE_DTYPE[DataType.S32])
+    if error is not None:
         return _error(f"output shape {dout.shape} differs from input shape {din.shape}"), ()
     if dout.data_type not in allowed_outputs:
         names = " or ".join(d.name for d in allowed_outputs)
@@ -75,11 +74,29 @@ def _validate_tensors(input, bias, output, allowed_outputs) -> Tuple[Status, tup
     return Status(), (din, dbias, dout)
 
 
+def _core_dtype(data_type: Optional[DataType]) -> int:
+    """The dtype value C takes for an acl.DataType (0, unknown, for None)."""
+    return 0 if data_type is None else _CORE_DTYPE[data_type]
+
+
+def _channels_error(error, name: str, dvec: Optional[_Described], din: _Described) -> Status:
+    """C's per-channel rule (simdops_check_channels) in ACL's words."""
+    channels = din.shape[-1] if din.shape else 1
+    if error.reason == "DTYPE_MISMATCH":
+        return _error(f"{name} data type is {_type_name(dvec)}; must be S32 (the input's)")
+    if error.reason == "CHANNELS" and error.value != 1:
+        return _error(f"{name} has shape {dvec.shape}; it must have one dimension")
+    length = error.index  # CHANNELS: 1-D of the wrong length
+    return _error(f"{name} has {length} elements; must equal the input's last dimension "
+                  f"(ACL dimension 0) {channels}")
+
+
 def _check_bounds(lo, hi, lo_name, hi_name):
-    """ACL's bound fields are int32_t: a value no int32 holds cannot be given to ACL.
-    (Their meaning, an intersection with the output range, is the stage's own.)"""
-    for name, v in ((lo_name, lo), (hi_name, hi)):
-        if not _INT32_MIN <= v <= _INT32_MAX:
+    """ACL's bound fields are int32_t: a value no int32 holds cannot be given to ACL
+    (C's int32 rule). (Their meaning, an intersection with the output range, is the
+    stage's own.)"""
+    for arg, name, v in (("min", lo_name, lo), ("max", hi_name, hi)):
+        if _core.check_int32(arg, v) is not None:
             return _error(f"{name} is {v}; outside the int32 range")
     return Status()
 
@@ -144,9 +161,13 @@ class GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint:
         status = _validate_input(input, output)
         if not status:
             return status
-        if max > 255:
+        # C's bound and min <= max rules, in 18.03's words and order (max first)
+        u8 = _CORE_DTYPE[DataType.QASYMM8]
+        error = _core.check_bound(u8, "max", max)
+        if error is not None and error.value > _range(DataType.QASYMM8)[1]:
             return _error(f"max is {max}; must be <= 255")
-        if min < 0 or min > max:
+        if _core.check_bound(u8, "min", min) is not None or \
+                _core.check_min_max(min, max) is not None:
             return _error(f"min is {min}; must satisfy 0 <= min <= max (max is {max})")
         status, _ = _validate_tensors(input, bias, output, (DataType.QASYMM8,))
         return status
@@ -210,18 +231,21 @@ class GEMMLowpOutputStage:
         status = _check_bounds(lo, hi, "gemmlowp_min_bound", "gemmlowp_max_bound")
         if not status:
             return status
-        if lo > hi:
+        if _core.check_min_max(lo, hi) is not None:
             return _error(f"gemmlowp_min_bound {lo} > gemmlowp_max_bound {hi}")
         tlo, thi = _range(out_type)
-        if lo > thi or hi < tlo:
+        # the bounds clamp inside the output range: their intersection with it must
+        # be a range (C's min <= max rule on the intersection)
+        if _core.check_min_max(max(lo, tlo), min(hi, thi)) is not None:
             return _error(f"bounds [{lo}, {hi}] lie outside {out_type.name}'s range "
                           f"[{tlo}, {thi}]")
         channels = din.shape[-1] if din.shape else 1
         if info.is_quantized_per_channel:
-            pairs = (("gemmlowp_multipliers", info.gemmlowp_multipliers),
-                     ("gemmlowp_shifts", info.gemmlowp_shifts))
-            for name, values in pairs:
-                if len(values) != channels:
+            pairs = (("multiplier", "gemmlowp_multipliers", info.gemmlowp_multipliers),
+                     ("shift", "gemmlowp_shifts", info.gemmlowp_shifts))
+            for arg, name, values in pairs:
+                if _core.check_channels(arg, _CORE_DTYPE[DataType.S32], (len(values),),
+                                        din.shape or (1,)) is not None:
                     return _error(f"{name} has {len(values)} entries; per-channel "
                                   f"quantization needs the input's last dimension {channels}")
             # C checks one (multiplier, shift) at a time, with the offset

@@ -41,8 +41,9 @@ _CORE_DTYPE = {dt: {name: value for value, name in _core.DTYPE_NAMES.items()}[dt
 
 
 def _range(dt: DataType) -> Tuple[int, int]:
-    info = np.iinfo(dt.numpy_dtype)
-    return int(info.min), int(info.max)
+    """dt's integer range, from C's dtype table."""
+    row = _core.dtype_info(_CORE_DTYPE[dt])
+    return row[4], row[5]
 
 
 class ErrorCode(enum.Enum):
@@ -118,14 +119,19 @@ class TensorInfo:
                             f"got {type(shape).__name__}")
         # at most _MAX_DIMS + 1 entries are read: an endless iterable fails at once
         entries = list(itertools.islice(shape, _MAX_DIMS + 1))
-        if len(entries) > _MAX_DIMS:
+        if len(entries) <= _MAX_DIMS:
+            shape = tuple(_coerce_int(s, "TensorInfo.shape entries") for s in entries)
+        else:
+            shape = tuple(entries)
+        data_type = _coerce_data_type(self.data_type, "TensorInfo.data_type")
+        # C's view rule: at most 64 dimensions, sizes >= 0
+        error = _core.check_view(_CORE_DTYPE[data_type], shape, "x")
+        if error is not None and error.reason == "NDIM":
             raise ValueError(f"TensorInfo.shape has more than {_MAX_DIMS} dimensions")
-        shape = tuple(_coerce_int(s, "TensorInfo.shape entries") for s in entries)
-        if any(s < 0 for s in shape):
+        if error is not None:  # NEGATIVE_EXTENT
             raise ValueError(f"TensorInfo.shape {shape} has a negative size")
         object.__setattr__(self, "shape", shape)
-        object.__setattr__(self, "data_type",
-                           _coerce_data_type(self.data_type, "TensorInfo.data_type"))
+        object.__setattr__(self, "data_type", data_type)
 
     @classmethod
     def from_array(cls, array) -> "TensorInfo":
@@ -219,8 +225,13 @@ class GEMMLowpOutputStageInfo:
                     or not hasattr(values, "__iter__"):
                 raise TypeError(f"{name} must be a sequence of ints (with a length), "
                                 f"got {type(values).__name__}")
-            if len(values) > _MAX_CHANNELS:
-                raise ValueError(f"{name} has {len(values)} entries; at most {_MAX_CHANNELS} "
+            try:
+                count = len(values)
+            except OverflowError:  # range(2**70): more entries than a length can count
+                count = None
+            if count is None or count > _MAX_CHANNELS:
+                raise ValueError(f"{name} has {'more than 2**63' if count is None else count} "
+                                 f"entries; at most {_MAX_CHANNELS} "
                                  f"(one per channel)")
             set_(self, name, tuple(_coerce_int(v, f"{name} entries") for v in values))
         set_(self, "is_quantized_per_channel", bool(self.is_quantized_per_channel))

@@ -71,13 +71,11 @@ class InvalidArgumentError(ValueError):
 _UINT32_MAX = (1 << 32) - 1
 _UINT64_MAX = (1 << 64) - 1
 
-# Each data type's numpy dtype (element size, integer range), from C's dtype table.
-_NUMPY_DTYPE = {TensorDataType(value): np.dtype(name) for value, name in _core.DTYPE_NAMES.items()}
-_FLOATS = frozenset(dt for dt, npdt in _NUMPY_DTYPE.items() if npdt.kind == "f")
-_INT_RANGE = {
-    dt: (int(np.iinfo(npdt).min), int(np.iinfo(npdt).max))
-    for dt, npdt in _NUMPY_DTYPE.items() if npdt.kind in "iu"
-}
+# Each data type's row of C's dtype table: (name, element size, is_float, is_signed,
+# lo, hi), the integer range lo..hi (None for float types).
+_DTYPE_ROWS = {TensorDataType(value): _core.dtype_info(value) for value in _core.DTYPE_NAMES}
+_FLOATS = frozenset(dt for dt, row in _DTYPE_ROWS.items() if row[2])
+_INT_RANGE = {dt: (row[4], row[5]) for dt, row in _DTYPE_ROWS.items() if not row[2]}
 
 
 def _name(value) -> str:
@@ -135,14 +133,19 @@ def _coerce_data_type(value, what: str):
 def _coerce_number(value, what: str):
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{what} must be a real number, got {type(value).__name__}")
-    return int(value) if isinstance(value, numbers.Integral) else float(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    try:
+        return float(value)
+    except OverflowError:  # a Fraction (or the like) beyond double's range: it rounds to ±inf
+        return math.inf if value > 0 else -math.inf
 
 
 def _element_size(data_type) -> int:
-    dt = _NUMPY_DTYPE.get(data_type)
-    if dt is None:
+    row = _DTYPE_ROWS.get(data_type)
+    if row is None:
         raise InvalidArgumentError(f"DataType is {_name(data_type)}; it has no element size")
-    return dt.itemsize
+    return row[1]
 
 
 

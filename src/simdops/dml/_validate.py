@@ -136,7 +136,7 @@ def _validate_tensor(t: BufferTensorDesc, role: str, spec: _OpSpec, fl) -> None:
     if align != 0 and (align < esize or align & (align - 1) or align > _UINT32_MAX):
         raise InvalidArgumentError(
             f"{role}.GuaranteedBaseOffsetAlignment is {align}; must be 0 or a power of two "
-            f">= the element size {esize}")
+            f">= the element size {esize} and <= 2**31 (a UINT)")
     flags = int(t.flags)
     if flags & ~int(TensorFlags.OWNED_BY_DML):
         raise InvalidArgumentError(
@@ -218,14 +218,14 @@ def _hardmax_axes(desc, dt) -> tuple:
         return axes
     if error.reason == "AXES_EMPTY":
         raise InvalidArgumentError("Axes is empty; AxisCount must be >= 1")
+    i = error.index  # the position of the entry C refused
     if error.reason == "AXIS_REPEATED":
-        first = axes.index(error.value)
-        i = axes.index(error.value, first + 1)
+        first = axes.index(axes[i])
         raise InvalidArgumentError(
-            f"Axes[{i}] is {error.value}, which repeats Axes[{first}]; axes must be unique")
-    i = axes.index(error.value)  # AXIS_RANGE: the first entry C found out of range
+            f"Axes[{i}] is {axes[i]}, which repeats Axes[{first}]; axes must be unique")
+    # AXIS_RANGE
     raise InvalidArgumentError(
-        f"Axes[{i}] is {error.value}; must be in 0..{n - 1} (InputTensor.DimensionCount is {n})")
+        f"Axes[{i}] is {axes[i]}; must be in 0..{n - 1} (InputTensor.DimensionCount is {n})")
 
 
 def _validate_params(desc, spec: _OpSpec, fl):
@@ -268,6 +268,22 @@ def _validate_params(desc, spec: _OpSpec, fl):
     raise AssertionError(desc)  # pragma: no cover
 
 
+_OUTPUT_RULES = {
+    # C's reason (simdops_check_same_shape) -> DirectML's field and its message
+    "DTYPE_MISMATCH": lambda a, b: (f"OutputTensor.DataType is {_name(b.data_type)}; must equal "
+                                    f"InputTensor.DataType {_name(a.data_type)}"),
+    "NDIM_MISMATCH": lambda a, b: (f"OutputTensor.DimensionCount is {b.dimension_count}; must "
+                                   f"equal InputTensor.DimensionCount {a.dimension_count}"),
+    "SHAPE_MISMATCH": lambda a, b: (f"OutputTensor.Sizes is {b.sizes}; must equal "
+                                    f"InputTensor.Sizes {a.sizes}"),
+}
+
+
+def _output_shape_error(error, a: BufferTensorDesc, b: BufferTensorDesc) -> InvalidArgumentError:
+    """C's output rule (same dtype, ndim and shape as the input) in DirectML's words."""
+    return InvalidArgumentError(_OUTPUT_RULES[error.reason](a, b))
+
+
 def compile_operator(desc, feature_level=NEWEST_FEATURE_LEVEL) -> "CompiledOperator":
     """Validate `desc` against DirectML's rules at `feature_level` and
     return a CompiledOperator. Raises InvalidArgumentError naming the field."""
@@ -288,16 +304,8 @@ def compile_operator(desc, feature_level=NEWEST_FEATURE_LEVEL) -> "CompiledOpera
     _validate_tensor(desc.input_tensor, "InputTensor", spec, fl)
     _validate_tensor(desc.output_tensor, "OutputTensor", spec, fl)
     a, b = desc.input_tensor, desc.output_tensor
-    if b.data_type != a.data_type:
-        raise InvalidArgumentError(
-            f"OutputTensor.DataType is {_name(b.data_type)}; must equal InputTensor.DataType "
-            f"{_name(a.data_type)}")
-    if b.dimension_count != a.dimension_count:
-        raise InvalidArgumentError(
-            f"OutputTensor.DimensionCount is {b.dimension_count}; must equal "
-            f"InputTensor.DimensionCount {a.dimension_count}")
-    if b.sizes != a.sizes:
-        raise InvalidArgumentError(
-            f"OutputTensor.Sizes is {b.sizes}; must equal InputTensor.Sizes {a.sizes}")
+    error = _core.check_same_shape(a.sizes, b.data_type, b.sizes, a.data_type)
+    if error is not None:
+        raise _output_shape_error(error, a, b)
     params = _validate_params(desc, spec, fl)
     return CompiledOperator(desc, fl, spec, params, compile_operator)

@@ -1,0 +1,90 @@
+# The C types of simdops/simdops.h, declared once for Cython: the enums and the
+# structs (error, tensor view, exact number, requant arguments, prepared handle).
+# simdops.capi (the public C API for Cython extensions) gives them their short
+# names; simdops/_ext/_csimdops.pxd (the core extension's own declarations)
+# cimports them as they are. Edit a struct here, and only here, when simdops.h
+# changes it.
+from libc.stdint cimport int32_t, int64_t, uint64_t
+
+cdef extern from "simdops/simdops.h" nogil:
+    int SIMDOPS_MAX_DIMS
+    ctypedef enum simdops_dtype:
+        SIMDOPS_UNKNOWN
+        SIMDOPS_FLOAT32
+        SIMDOPS_FLOAT16
+        SIMDOPS_UINT32
+        SIMDOPS_UINT16
+        SIMDOPS_UINT8
+        SIMDOPS_INT32
+        SIMDOPS_INT16
+        SIMDOPS_INT8
+        SIMDOPS_FLOAT64
+        SIMDOPS_UINT64
+        SIMDOPS_INT64
+        SIMDOPS_DTYPE_COUNT
+    ctypedef enum simdops_op:
+        SIMDOPS_OP_NONE
+        SIMDOPS_OP_CLIP
+        SIMDOPS_OP_CLIP_SCALE_BIAS
+        SIMDOPS_OP_SHRINK
+        SIMDOPS_OP_HARDMAX
+        SIMDOPS_OP_REQUANT
+        SIMDOPS_OP_REQUANT_OUT
+        SIMDOPS_OP_COUNT
+    ctypedef enum simdops_status:
+        SIMDOPS_OK
+        SIMDOPS_E_DTYPE
+        SIMDOPS_E_SHAPE
+        SIMDOPS_E_PARAM
+        SIMDOPS_E_OVERLAP
+        SIMDOPS_E_NOMEM
+        SIMDOPS_E_ISA
+    ctypedef enum simdops_number_kind:
+        SIMDOPS_NUM_FLOAT
+        SIMDOPS_NUM_INT
+        SIMDOPS_NUM_UINT
+        SIMDOPS_NUM_BIG
+
+    # What went wrong (filled by a failing call; see simdops.h for each field).
+    ctypedef struct simdops_error:
+        int32_t status
+        int32_t reason
+        int32_t arg
+        int32_t op
+        int32_t dtype
+        int64_t index
+        int64_t value
+        int64_t expected
+        double fvalue
+
+    # A strided view: strides in bytes (may be negative, or zero for inputs).
+    ctypedef struct simdops_tensor:
+        void *data
+        simdops_dtype dtype
+        int ndim
+        int64_t shape[64]
+        int64_t strides[64]
+
+    # A parameter exactly as given.
+    ctypedef struct simdops_number:
+        simdops_number_kind kind
+        int32_t negative
+        double f
+        int64_t i
+        uint64_t u
+
+    ctypedef struct simdops_requant_args:
+        int64_t multiplier
+        int64_t shift
+        const simdops_tensor *multipliers
+        const simdops_tensor *shifts
+        const simdops_tensor *bias
+        int64_t offset
+        int64_t min
+        int64_t max
+        int32_t has_min
+        int32_t has_max
+
+    # Prepared parameters: opaque, fixed size, plain data (copy freely).
+    ctypedef struct simdops_prepared:
+        uint64_t opaque[16]
