@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 
 import simdops
-from capi_build import c_compiler_missing, load_module
 
 c_int, c_int32, c_int64, c_uint64 = ctypes.c_int, ctypes.c_int32, ctypes.c_int64, ctypes.c_uint64
 c_void_p, c_char_p, c_size_t, c_double = (ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t,
@@ -341,16 +340,11 @@ def test_messages_name_the_argument(capi):
 
 # ---- the Cython example of docs/c-api.md on an empty array ------------------
 
-def test_docs_cython_example_takes_an_empty_array(tmp_path):
+def test_docs_cython_example_takes_an_empty_array():
     """&x[0] of an empty typed memoryview raises IndexError: the example must
     not take it, and must accept what simdops.clip accepts."""
-    reason = c_compiler_missing()
-    if reason:
-        pytest.skip(reason)
-    pytest.importorskip("Cython", reason="the Cython example needs Cython to build")
-    from test_capi_docs import CYTHON_SETUP, build, doc_block
-    build(str(tmp_path), {"mini_cy.pyx": doc_block("# mini_cy.pyx"), "setup.py": CYTHON_SETUP})
-    mini_cy = load_module("mini_cy", str(tmp_path))
+    import test_capi_docs  # registers docs/c-api.md's examples (built once per session)
+    mini_cy = test_capi_docs.built("docs_cython")
     empty = np.empty(0, np.float32)
     assert simdops.clip(empty, -1.0, 1.0).shape == (0,)
     mini_cy.clip(empty, -1.0, 1.0)  # raised IndexError
