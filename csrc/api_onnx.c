@@ -4,10 +4,11 @@
  *
  * Clip: min > max (after conversion to x's type) gives max: the kernel runs
  * with min = max. A NaN bound (float types) gives that NaN for every non-NaN
- * element. Where an element equals a bound numpy returns the bound, the
- * kernel the element: they differ only for a zero bound and a zero element of
- * the other sign, so with a float zero bound each row's zeros are set as
- * numpy sets them right after the kernel (in cache, zeros only).
+ * element; a NaN element stays itself, except with both bounds given on
+ * float32/float64, where numpy's clip returns the bound's NaN for it too
+ * (measured, numpy 2.4). Where an element equals a bound the element is kept
+ * (numpy's clip; its one-sided minimum/maximum return either zero depending on
+ * the array's length, so no rule can follow them: docs/onnx.md).
  *
  * Shrink: the reference's numpy computes float16 and 8/16-bit integers in
  * float32, float32 in float32, float64 and 32/64-bit integers in float64,
@@ -27,72 +28,48 @@ typedef struct onnx_clip_ctx {
     simdops_clip_fn kernel;
     simdops_clip_params params;
     simdops_dtype dtype;
-    int fix_zeros;  /* a float bound is +-0 */
-    int nan_bound;  /* a bound is NaN: y = isnan(x) ? x : nan_value */
+    int nan_bound;  /* a bound is NaN: y = nan_bits, or x where x is NaN and keep_nan_x */
+    int keep_nan_x;
     uint64_t nan_bits;
 } onnx_clip_ctx;
-
-static int is_zero_f(double v) { return v == 0.0; }
-
-/* numpy's result for a zero y of the kernel (y == x or y a bound): with
- * hi == 0 it is hi; else with lo == 0 it is lo; else y. */
-#define FIX_ZEROS(T, lo, hi, y, n)                                                              \
-    do {                                                                                       \
-        T *yy = (T *)(y);                                                                      \
-        for (size_t i = 0; i < (n); i++)                                                       \
-            if (yy[i] == 0)                                                                    \
-                yy[i] = (hi) == 0 ? (hi) : (lo) == 0 ? (lo) : yy[i];                           \
-    } while (0)
 
 static void clip_row(const void *x, void *y, size_t n, size_t k0, const void *ctxv)
 {
     const onnx_clip_ctx *c = (const onnx_clip_ctx *)ctxv;
+    const int keep = c->keep_nan_x;
     (void)k0;
-    if (c->nan_bound) {
-        for (size_t i = 0; i < n; i++) {
-            switch (c->dtype) {
-            case SIMDOPS_FLOAT32: {
-                float v = ((const float *)x)[i];
-                uint32_t b = (uint32_t)c->nan_bits;
-                if (v == v)
-                    memcpy((float *)y + i, &b, 4);
-                else
-                    ((float *)y)[i] = v;
-                break;
-            }
-            case SIMDOPS_FLOAT64: {
-                double v = ((const double *)x)[i];
-                if (v == v)
-                    memcpy((double *)y + i, &c->nan_bits, 8);
-                else
-                    ((double *)y)[i] = v;
-                break;
-            }
-            default: { /* float16 */
-                uint16_t h = ((const uint16_t *)x)[i];
-                int nan = (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu);
-                ((uint16_t *)y)[i] = nan ? h : (uint16_t)c->nan_bits;
-                break;
-            }
-            }
-        }
+    if (!c->nan_bound) {
+        c->kernel(x, y, n, &c->params);
         return;
     }
-    c->kernel(x, y, n, &c->params);
-    if (!c->fix_zeros)
-        return;
     switch (c->dtype) {
-    case SIMDOPS_FLOAT32: FIX_ZEROS(float, c->params.min.f32, c->params.max.f32, y, n); break;
-    case SIMDOPS_FLOAT64: FIX_ZEROS(double, c->params.min.f64, c->params.max.f64, y, n); break;
-    default: { /* float16: zeros are 0x0000 / 0x8000 */
-        uint16_t lo = simdops_f32_to_f16(c->params.min.f32), hi = simdops_f32_to_f16(c->params.max.f32);
-        uint16_t *yy = (uint16_t *)y;
-        int lo0 = !(lo & 0x7fffu), hi0 = !(hi & 0x7fffu);
-        for (size_t i = 0; i < n; i++)
-            if (!(yy[i] & 0x7fffu))
-                yy[i] = hi0 ? hi : lo0 ? lo : yy[i];
+    case SIMDOPS_FLOAT32: {
+        const uint32_t b = (uint32_t)c->nan_bits;
+        for (size_t i = 0; i < n; i++) {
+            float v = ((const float *)x)[i];
+            if (keep && v != v)
+                ((float *)y)[i] = v;
+            else
+                memcpy((float *)y + i, &b, 4);
+        }
         break;
     }
+    case SIMDOPS_FLOAT64:
+        for (size_t i = 0; i < n; i++) {
+            double v = ((const double *)x)[i];
+            if (keep && v != v)
+                ((double *)y)[i] = v;
+            else
+                memcpy((double *)y + i, &c->nan_bits, 8);
+        }
+        break;
+    default: /* float16 */
+        for (size_t i = 0; i < n; i++) {
+            uint16_t h = ((const uint16_t *)x)[i];
+            int nan = (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu);
+            ((uint16_t *)y)[i] = keep && nan ? h : (uint16_t)c->nan_bits;
+        }
+        break;
     }
 }
 
@@ -116,11 +93,12 @@ static int above(simdops_dtype d, const simdops_value *a, const simdops_value *b
 
 static int number_is_nan(simdops_number v) { return v.kind == SIMDOPS_NUM_FLOAT && v.f != v.f; }
 
-int simdops_clip_onnx(const simdops_tensor *x, const simdops_tensor *y, simdops_number min,
-                      simdops_number max, simdops_error *err)
+int simdops_clip_onnx(const simdops_tensor *x, const simdops_tensor *y, const simdops_number *min,
+                      const simdops_number *max, simdops_error *err)
 {
     simdops_error scratch;
     onnx_clip_ctx c;
+    simdops_number lo, hi;
     simdops_tensor xin;
     void *tmp;
     int s;
@@ -128,11 +106,21 @@ int simdops_clip_onnx(const simdops_tensor *x, const simdops_tensor *y, simdops_
     if ((s = simdops_check_tensor(x, SIMDOPS_ARG_X, err)))
         return s;
     memset(&c, 0, sizeof(c));
+    memset(&lo, 0, sizeof(lo));
+    memset(&hi, 0, sizeof(hi));
+    lo.kind = hi.kind = SIMDOPS_NUM_FLOAT;
+    lo.f = -INFINITY; /* absent: no bound (C saturates it to an integer type's lowest) */
+    hi.f = INFINITY;
+    if (min)
+        lo = *min;
+    if (max)
+        hi = *max;
     c.dtype = x->dtype;
-    if (simdops_dtype_is_float(x->dtype) && (number_is_nan(min) || number_is_nan(max))) {
-        /* numpy: max(x, NaN min) is that NaN; min(t, NaN max) is that NaN (min first) */
-        double nan = number_is_nan(min) ? min.f : max.f;
+    if (simdops_dtype_is_float(x->dtype) && (number_is_nan(lo) || number_is_nan(hi))) {
+        /* numpy: max(x, NaN min) is that NaN, then min(NaN, max) keeps it */
+        double nan = number_is_nan(lo) ? lo.f : hi.f;
         c.nan_bound = 1;
+        c.keep_nan_x = !(min && max) || x->dtype == SIMDOPS_FLOAT16;
         if (x->dtype == SIMDOPS_FLOAT32) {
             float f = (float)nan;
             c.nan_bits = simdops_f32_bits(f);
@@ -141,19 +129,13 @@ int simdops_clip_onnx(const simdops_tensor *x, const simdops_tensor *y, simdops_
         } else {
             c.nan_bits = simdops_f64_to_f16(nan);
         }
-        if (number_is_nan(min))
-            min.f = 0.0;
-        if (number_is_nan(max))
-            max.f = 0.0;
+        lo.f = number_is_nan(lo) ? 0.0 : lo.f;
+        hi.f = number_is_nan(hi) ? 0.0 : hi.f;
     }
-    if ((s = simdops_clip_params_init(x->dtype, min, max, NULL, NULL, &c.params, err)))
+    if ((s = simdops_clip_params_init(x->dtype, lo, hi, NULL, NULL, &c.params, err)))
         return s;
     if (above(x->dtype, &c.params.min, &c.params.max))
         c.params.min = c.params.max; /* ONNX >= 11 text: min > max gives max */
-    if (simdops_dtype_is_float(x->dtype))
-        c.fix_zeros = x->dtype == SIMDOPS_FLOAT64
-                          ? is_zero_f(c.params.min.f64) || is_zero_f(c.params.max.f64)
-                          : is_zero_f(c.params.min.f32) || is_zero_f(c.params.max.f32);
     c.kernel = simdops_current_kernels()->clip[x->dtype];
     if ((s = simdops_check_output(x, y, x->dtype, err)) ||
         (s = simdops_input_view(x, y, &xin, &tmp, err)))

@@ -344,12 +344,12 @@ int simdops_dequantize_linear(const simdops_tensor *x, const simdops_tensor *sca
                               const simdops_tensor *zero_point, int64_t axis,
                               const simdops_tensor *y, simdops_error *err);
 
-/* ONNX Clip: as simdops_clip without scale/bias, but min > max gives max, a
- * NaN bound (float x) gives that NaN for every non-NaN element, and a zero
- * bound gives numpy's signed zero (the bound where an element equals it).
- * Pass -inf / +inf for an absent bound. */
-int simdops_clip_onnx(const simdops_tensor *x, const simdops_tensor *y, simdops_number min,
-                      simdops_number max, simdops_error *err);
+/* ONNX Clip as onnx.reference computes it: min/max NULL = absent (no bound);
+ * min > max gives max; a NaN bound (float x) gives that NaN for every non-NaN
+ * element (and for NaN elements too when both bounds are given on
+ * float32/float64, as numpy's clip does). Otherwise as simdops_clip. */
+int simdops_clip_onnx(const simdops_tensor *x, const simdops_tensor *y, const simdops_number *min,
+                      const simdops_number *max, simdops_error *err);
 /* ONNX Shrink, any dtype: bias and lambd rounded to float32; computed in
  * float32 (float16, float32, 8/16-bit integers) or float64 (float64, 32/64-bit
  * integers); NaN gives 0; integer results truncate toward zero and saturate.

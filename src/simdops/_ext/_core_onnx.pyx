@@ -175,13 +175,17 @@ def onnx_clip(x, min=None, max=None, *, out=None):
     cdef _Buf xb = _buf(x, "x")
     min = _onnx_bound(min)
     max = _onnx_bound(max)
-    cdef simdops_number lo = _bound(min, "min", -INFINITY)
-    cdef simdops_number hi = _bound(max, "max", INFINITY)
+    cdef simdops_number lo, hi
+    if min is not None:
+        lo = _number(min, "min")
+    if max is not None:
+        hi = _number(max, "max")
     cdef simdops_error err
     cdef int status
     cdef _Buf ob = _out_buf(out, xb, xb.t.dtype)
     with nogil:
-        status = simdops_clip_onnx(&xb.t, &ob.t, lo, hi, &err)
+        status = simdops_clip_onnx(&xb.t, &ob.t, NULL if min is None else &lo,
+                                   NULL if max is None else &hi, &err)
     if status:
         _raise(&err)
     return _result(ob, out)
