@@ -164,7 +164,7 @@ def test_hardmax_coercing_opsets_follow_the_text(opset, dtype):
     the operator text (and ONNX Runtime) the whole trailing block."""
     rng = np.random.default_rng(opset)
     x = special_floats(rng, dtype, 2 * 3 * 4).reshape(2, 3, 4)
-    for axis in (0, 1, 2, -1, 3):
+    for axis in (0, 1, 2, -1) + ((3,) if opset == 1 else ()):
         a = axis if axis >= 0 else axis + 3
         flat = x.reshape(int(np.prod(x.shape[:a])), -1)
         node = helper.make_node("Hardmax", ["x"], ["y"], axis=1)

@@ -77,9 +77,11 @@ def hardmax(x, axis=None, *, opset=13, out=None):
         raise TypeError(f"hardmax: axis must be an int, got {type(axis).__name__}")
     ndim = x.ndim if hasattr(x, "ndim") else np.ndim(x)
     a = 1 if axis is None else axis
-    if a < -ndim or a > ndim:
+    # opset 11 states [-r, r-1]; opset 1 states no range, and axis = r is the [N, 1] coercion
+    top = ndim if opset < 11 else ndim - 1
+    if a < -ndim or a > top:
         raise ValueError(f"hardmax: axis {a} is out of range for an array with {ndim} "
-                         f"dimensions (opset {opset} accepts [-{ndim}, {ndim}])")
+                         f"dimensions (opset {opset} accepts [-{ndim}, {top}])")
     a = a + ndim if a < 0 else a
     if a == ndim:  # coerced to [N, 1]: every element is its row's maximum
         y = _core.hardmax(np.asarray(x)[..., None], -1)[..., 0]
