@@ -255,3 +255,48 @@ def test_quantize_linear_hypothesis(values, scale, zp):
     for isa in simdops.available_isas():
         with simdops.use_isa(isa):
             assert same_bits(so.quantize_linear(x, np.array(s), np.array(z)), got)
+
+
+def _model_ref(node, feeds, opset):
+    inputs = [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(v.dtype), v.shape)
+              for n, v in feeds.items()]
+    out = helper.make_tensor_value_info("y", 0, None)
+    graph = helper.make_graph([node], "g", inputs, [out])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    with np.errstate(all="ignore"):
+        return ReferenceEvaluator(model).run(None, feeds)[0]
+
+
+@pytest.mark.parametrize("opset", range(10, onnx.defs.onnx_opset_version() + 1))
+def test_run_node_every_quantize_opset(opset):
+    """run_node at each opset from 10 to the newest equals the reference at that opset."""
+    rng = np.random.default_rng(opset)
+    x = (rng.standard_normal((2, 3, 4)) * 30).astype(np.float32)
+    s = np.array(0.37, np.float32)
+    z = np.array(7, np.uint8)
+    qn = helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"])
+    q = so.run_node(qn, [x, s, z], opset=opset)[0]
+    assert same_bits(q, _model_ref(qn, {"x": x, "s": s, "z": z}, opset))
+    dn = helper.make_node("DequantizeLinear", ["q", "s", "z"], ["y"])
+    # onnx.reference has no DequantizeLinear before 19; 10 and 13 compute as 19 does
+    assert same_bits(so.run_node(dn, [q, s, z], opset=opset)[0],
+                     _model_ref(dn, {"q": q, "s": s, "z": z}, max(opset, 19)))
+    if opset >= 13:  # per axis
+        sa = np.array([0.5, 0.25, 2.0], np.float32)
+        za = np.array([0, 9, 250], np.uint8)
+        qa = helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"], axis=1)
+        assert same_bits(so.run_node(qa, [x, sa, za], opset=opset)[0],
+                         _model_ref(qa, {"x": x, "s": sa, "z": za}, opset))
+
+
+@pytest.mark.parametrize("opset", [6, 11, 12, 13])
+def test_run_node_clip_opsets(opset):
+    x = np.array([-3, -0.5, 0.5, 3, np.inf, -np.inf], np.float32)
+    if opset < 11:
+        node = helper.make_node("Clip", ["x"], ["y"], min=-1.0, max=2.0)
+        feeds, args = {"x": x}, [x]
+    else:
+        node = helper.make_node("Clip", ["x", "lo", "hi"], ["y"])
+        lo, hi = np.array(-1, np.float32), np.array(2, np.float32)
+        feeds, args = {"x": x, "lo": lo, "hi": hi}, [x, lo, hi]
+    assert same_bits(so.run_node(node, args, opset=opset)[0], _model_ref(node, feeds, opset))
