@@ -32,14 +32,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fuzz.common import ISAS, OUTCOMES, THREADS  # noqa: E402
 from fuzz.garbage import (prop_endless_axes, prop_garbage_acl, prop_garbage_array_api,  # noqa: E402
                           prop_garbage_dml)
-from fuzz.ops import (prop_big_tiers_agree, prop_clip, prop_hardmax, prop_requant,  # noqa: E402
-                      prop_shrink)
+from fuzz.ops import (prop_big_tiers_agree, prop_clip, prop_dequantize_linear,  # noqa: E402
+                      prop_hardmax, prop_quantize_linear, prop_requant, prop_shrink)
 
 WATCHDOG_SECONDS = 120
 
 PROPERTIES = {
     "clip": prop_clip, "shrink": prop_shrink, "hardmax": prop_hardmax, "requant": prop_requant,
     "big_tiers_agree": prop_big_tiers_agree,
+    "quantize_linear": prop_quantize_linear, "dequantize_linear": prop_dequantize_linear,
     "garbage_array_api": prop_garbage_array_api, "garbage_dml": prop_garbage_dml,
     "garbage_acl": prop_garbage_acl,
 }

@@ -28,6 +28,11 @@ static const simdops_capi capi_table = {
     .hardmax_rows = simdops_hardmax_rows,
     .requant_1d = simdops_requant_1d,
     .requant_pc_1d = simdops_requant_pc_1d,
+    /* version 2: the ONNX profile */
+    .quantize_linear = simdops_quantize_linear,
+    .dequantize_linear = simdops_dequantize_linear,
+    .clip_onnx = simdops_clip_onnx,
+    .shrink_onnx = simdops_shrink_onnx,
 };
 
 const simdops_capi *simdops_capi_table(void) { return &capi_table; }

@@ -13,6 +13,8 @@ enum simdops_requant_out { SIMDOPS_RQ_U8 = 0, SIMDOPS_RQ_I8 = 1, SIMDOPS_RQ_I16 
 #define SIMDOPS_OPBIT(op) (1u << SIMDOPS_OP_##op)
 #define SIMDOPS_FLOAT_OPS (SIMDOPS_OPBIT(CLIP) | SIMDOPS_OPBIT(CLIP_SCALE_BIAS) | SIMDOPS_OPBIT(SHRINK) | SIMDOPS_OPBIT(HARDMAX))
 #define SIMDOPS_INT_OPS (SIMDOPS_OPBIT(CLIP) | SIMDOPS_OPBIT(CLIP_SCALE_BIAS) | SIMDOPS_OPBIT(SHRINK))
+/* ONNX Quantize/DequantizeLinear's integer side */
+#define SIMDOPS_QLINEAR_OPS (SIMDOPS_OPBIT(QUANTIZE_LINEAR) | SIMDOPS_OPBIT(DEQUANTIZE_LINEAR))
 
 /* X(ENUM, name, size, is_float, is_signed, lo, hi, ops, requant slot)
  * lo/hi: the integer range for types up to 32 bits (0, 0 otherwise). */
@@ -20,11 +22,11 @@ enum simdops_requant_out { SIMDOPS_RQ_U8 = 0, SIMDOPS_RQ_I8 = 1, SIMDOPS_RQ_I16 
     X(FLOAT32, "float32", 4, 1, 1, 0, 0, SIMDOPS_FLOAT_OPS, -1)                                   \
     X(FLOAT16, "float16", 2, 1, 1, 0, 0, SIMDOPS_FLOAT_OPS, -1)                                   \
     X(UINT32, "uint32", 4, 0, 0, 0, 4294967295, SIMDOPS_INT_OPS, -1)                              \
-    X(UINT16, "uint16", 2, 0, 0, 0, 65535, SIMDOPS_INT_OPS, -1)                                   \
-    X(UINT8, "uint8", 1, 0, 0, 0, 255, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT_OUT), SIMDOPS_RQ_U8) \
-    X(INT32, "int32", 4, 0, 1, -2147483647 - 1, 2147483647, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT), -1) \
-    X(INT16, "int16", 2, 0, 1, -32768, 32767, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT_OUT), SIMDOPS_RQ_I16) \
-    X(INT8, "int8", 1, 0, 1, -128, 127, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT_OUT), SIMDOPS_RQ_I8) \
+    X(UINT16, "uint16", 2, 0, 0, 0, 65535, SIMDOPS_INT_OPS | SIMDOPS_QLINEAR_OPS, -1)             \
+    X(UINT8, "uint8", 1, 0, 0, 0, 255, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT_OUT) | SIMDOPS_QLINEAR_OPS, SIMDOPS_RQ_U8) \
+    X(INT32, "int32", 4, 0, 1, -2147483647 - 1, 2147483647, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT) | SIMDOPS_OPBIT(DEQUANTIZE_LINEAR), -1) \
+    X(INT16, "int16", 2, 0, 1, -32768, 32767, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT_OUT) | SIMDOPS_QLINEAR_OPS, SIMDOPS_RQ_I16) \
+    X(INT8, "int8", 1, 0, 1, -128, 127, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT_OUT) | SIMDOPS_QLINEAR_OPS, SIMDOPS_RQ_I8) \
     X(FLOAT64, "float64", 8, 1, 1, 0, 0, SIMDOPS_FLOAT_OPS, -1)                                   \
     X(UINT64, "uint64", 8, 0, 0, 0, 0, SIMDOPS_OPBIT(CLIP), -1)                                   \
     X(INT64, "int64", 8, 0, 1, 0, 0, SIMDOPS_OPBIT(CLIP), -1)

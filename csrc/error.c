@@ -21,7 +21,8 @@ static const char *const arg_names[SIMDOPS_ARG_COUNT] = {
 };
 
 static const char *const op_names[SIMDOPS_OP_COUNT] = {"", "clip", "clip", "shrink", "hardmax",
-                                                       "quantize", "quantize"};
+                                                       "quantize", "quantize",
+                                                       "quantize_linear", "dequantize_linear"};
 
 int simdops_reason_status(int reason)
 {

@@ -127,6 +127,23 @@ typedef void (*simdops_requant_pc_fn)(const int32_t *x, void *y, size_t n, const
                                       const simdops_requant_channels *ch,
                                       const simdops_requant_params *p);
 
+/* ONNX QuantizeLinear / DequantizeLinear, one scale and zero point (per
+ * tensor, or one channel of per-axis). quantize: q = x / scale in float32
+ * (rounded to float16 first when div_f16), clamped to [lo - zp, hi - zp]
+ * (NaN -> lo - zp), rounded half to even, + zp. dequantize: y = float32(x -
+ * zp) * scale (float16 output: that product rounded once more). */
+typedef struct simdops_qlinear_params {
+    float scale;  /* exact widening of a float16 scale */
+    int div_f16;  /* quantize of float16 x by a float16 scale */
+    int32_t zero_point;
+    float qlo, qhi; /* quantize: lo - zp, hi - zp of the output type */
+} simdops_qlinear_params;
+
+/* quantize: x float32 (or float16), y of the slot's dtype; dequantize: x of
+ * the slot's dtype, y float32 (or float16). */
+typedef void (*simdops_qlinear_fn)(const void *x, void *y, size_t n,
+                                   const simdops_qlinear_params *p);
+
 /* ------------------------------------------------------------------ the kernel table
  * X(field, function type, slots, slot kind, simdops_op whose dtypes fill it)
  * slot kind DTYPE: indexed by simdops_dtype; RQ: by requant output slot. */
@@ -137,7 +154,11 @@ typedef void (*simdops_requant_pc_fn)(const int32_t *x, void *y, size_t n, const
     X(argmax_row, simdops_argmax_row_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_HARDMAX)          \
     X(argmax_cols, simdops_argmax_cols_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_HARDMAX)        \
     X(requant, simdops_requant_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)                  \
-    X(requant_pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)
+    X(requant_pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)           \
+    X(quantize_f32, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QUANTIZE_LINEAR)   \
+    X(quantize_f16, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QUANTIZE_LINEAR)   \
+    X(dequantize_f32, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_DEQUANTIZE_LINEAR) \
+    X(dequantize_f16, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_DEQUANTIZE_LINEAR)
 
 /* One table per ISA. A NULL entry means "not provided by this tier"; dispatch
  * fills it from the tier below, so every entry of a built table is callable
@@ -193,7 +214,8 @@ simdops_any_fn simdops_kernel_get(const simdops_kernel_table *t, int entry, int 
     X(neon, scalar, SIMDOPS_ARCH_ARM64, c->neon)
 
 /* The kernel files of every tier: csrc/kernels/<op>/<op>_<tier>.c */
-#define SIMDOPS_KERNEL_FILES(X, tier) X(clip, tier) X(shrink, tier) X(hardmax, tier) X(requant, tier)
+#define SIMDOPS_KERNEL_FILES(X, tier) X(clip, tier) X(shrink, tier) X(hardmax, tier) X(requant, tier) \
+    X(qlinear, tier)
 
 enum simdops_tier_id {
 #define SIMDOPS_X_TIER_ID(name, parent, arch, cpu_ok) SIMDOPS_TIER_##name,

@@ -122,3 +122,49 @@ def prop_big_tiers_agree(data, op, out_mode, vs):
     error = run_every_tier(case, call, None)
     if error is not None:
         expect_layout_error(case, error)
+
+
+def _quantize_reference(x, scale, zp, qdtype):
+    """ONNX QuantizeLinear in float64 from the float32 / float16 quotient, with
+    simdops' saturation of NaN (the type's minimum) and +-inf."""
+    info = np.iinfo(qdtype)
+    with np.errstate(all="ignore"):
+        q = (x / scale).astype(np.float64)  # numpy divides float16 by float16 in float16
+    r = np.where(np.isnan(q), -np.inf, np.rint(q)) + int(zp)
+    return np.clip(r, info.min, info.max).astype(qdtype)
+
+
+@given(data=st.data(), xdtype=st.sampled_from((np.float32, np.float16)),
+       qdtype=st.sampled_from((np.uint8, np.int8, np.uint16, np.int16)),
+       out_mode=st.sampled_from(("none", "fresh")), vs=SEEDS)
+def prop_quantize_linear(data, xdtype, qdtype, out_mode, vs):
+    import simdops.onnx as so
+
+    case = Case(data, xdtype, qdtype, out_mode, vs)
+    scale = np.array(data.draw(st.sampled_from((0.5, 0.1, 3.0, 1e-3, -0.25, 65504.0))), xdtype)
+    info = np.iinfo(qdtype)
+    zp = np.array(data.draw(st.integers(int(info.min), int(info.max)), "zero_point"), qdtype)
+    error = run_every_tier(case, lambda x, out: so.quantize_linear(x, scale, zp, out=out),
+                           lambda x: _quantize_reference(x, scale, zp, qdtype))
+    if error is not None:
+        expect_layout_error(case, error)
+
+
+@given(data=st.data(), qdtype=st.sampled_from((np.uint8, np.int8, np.uint16, np.int16, np.int32)),
+       ydtype=st.sampled_from((np.float32, np.float16)),
+       out_mode=st.sampled_from(("none", "fresh")), vs=SEEDS)
+def prop_dequantize_linear(data, qdtype, ydtype, out_mode, vs):
+    import simdops.onnx as so
+
+    case = Case(data, qdtype, ydtype, out_mode, vs)
+    # the scale's dtype is the output type when out is not given
+    scale = np.array(data.draw(st.sampled_from((0.5, 0.1, 3.0, 1e-3, -0.25, 60000.0))), ydtype)
+    zp = None if qdtype == np.int32 else np.array(
+        data.draw(st.integers(int(np.iinfo(qdtype).min), int(np.iinfo(qdtype).max))), qdtype)
+    z = 0 if zp is None else int(zp)
+    error = run_every_tier(
+        case, lambda x, out: so.dequantize_linear(x, scale, zp, out=out),
+        lambda x: (((x.astype(np.int64) - z).astype(np.float32) * np.float32(scale))
+                   .astype(ydtype)))
+    if error is not None:
+        expect_layout_error(case, error)

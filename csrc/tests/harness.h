@@ -122,5 +122,6 @@ size_t rand_off(void);
 void test_elementwise(const target *t); /* test_elementwise.c */
 void test_argmax(const target *t);      /* test_argmax.c */
 void test_requant(const target *t);     /* test_requant.c */
+void test_qlinear(const target *t);     /* test_qlinear.c */
 
 #endif

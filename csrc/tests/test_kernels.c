@@ -47,6 +47,10 @@ static void run_entry(const target *t)
     case K_ARGMAX_COLS: test_argmax(t); break;
     case K_REQUANT:
     case K_REQUANT_PC: test_requant(t); break;
+    case SIMDOPS_KE_quantize_f32:
+    case SIMDOPS_KE_quantize_f16:
+    case SIMDOPS_KE_dequantize_f32:
+    case SIMDOPS_KE_dequantize_f16: test_qlinear(t); break;
     default:
         fail_head(t, "no harness test for this entry", 0, 0, 0);
         printf("\n");

@@ -138,6 +138,19 @@ cdef extern from "simdops/simdops_capi.h" nogil:
         const prepared_t *p, const int32_t *x, void *y, int64_t n, const int32_t *bias,
         const int32_t *multipliers, const int32_t *shifts, error_t *err)
 
+    # version 2: the ONNX profile (N-d; zero_point / min / max may be NULL)
+    int quantize_linear "simdops_capi_quantize_linear"(
+        const tensor_t *x, const tensor_t *scale, const tensor_t *zero_point, int64_t axis,
+        const tensor_t *y, error_t *err)
+    int dequantize_linear "simdops_capi_dequantize_linear"(
+        const tensor_t *x, const tensor_t *scale, const tensor_t *zero_point, int64_t axis,
+        const tensor_t *y, error_t *err)
+    int clip_onnx "simdops_capi_clip_onnx"(const tensor_t *x, const tensor_t *y,
+                                           const number_t *min, const number_t *max,
+                                           error_t *err)
+    int shrink_onnx "simdops_capi_shrink_onnx"(const tensor_t *x, const tensor_t *y,
+                                               number_t bias, number_t lambd, error_t *err)
+
 cdef extern from "simdops/simdops_capi.h":
     # Need the GIL. 0, or -1 with ImportError set (Cython raises it).
     int import_simdops "simdops_import"() except -1

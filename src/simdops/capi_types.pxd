@@ -30,6 +30,8 @@ cdef extern from "simdops/simdops.h" nogil:
         SIMDOPS_OP_HARDMAX
         SIMDOPS_OP_REQUANT
         SIMDOPS_OP_REQUANT_OUT
+        SIMDOPS_OP_QUANTIZE_LINEAR
+        SIMDOPS_OP_DEQUANTIZE_LINEAR
         SIMDOPS_OP_COUNT
     ctypedef enum simdops_status:
         SIMDOPS_OK

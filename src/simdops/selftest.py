@@ -10,6 +10,7 @@ import sys
 import numpy as np
 
 import simdops
+import simdops.onnx
 from simdops import _core
 
 def edge_values(dtype):
@@ -90,7 +91,32 @@ def cases():
         out.append((f"requant int32->{od} per-channel+bias", "int32",
                     lambda x, o, od=od, off=off: _requant(x, o, od, off, None, None, bias=True),
                     ("requant_pc",)))
+    for qt in dtypes("quantize_linear"):
+        for ft, entry in (("float32", "quantize_f32"), ("float16", "quantize_f16")):
+            out.append((f"quantize_linear {ft}->{qt}", ft,
+                        lambda x, o, qt=qt: _quantize_linear(x, o, qt), (entry,)))
+    for qt in dtypes("dequantize_linear"):
+        for ft, entry in (("float32", "dequantize_f32"), ("float16", "dequantize_f16")):
+            out.append((f"dequantize_linear {qt}->{ft}", qt,
+                        lambda x, o: _dequantize_linear(x, o), (entry,)))
     return out
+
+
+def _quantize_linear(x, o, qt):
+    """Per tensor, and per axis over a [4, n/4] view when n allows."""
+    zp = np.array(np.iinfo(qt).min // 2 + 7, qt)
+    scale = np.array(0.37, x.dtype)
+    n = x.shape[0]
+    if n >= 8 and n % 4 == 0:
+        simdops.onnx.quantize_linear(x.reshape(4, -1), np.array([0.37, 2.5, 0.0078, 3], x.dtype),
+                                     np.full(4, zp, qt), axis=0, out=o.reshape(4, -1))
+    else:
+        simdops.onnx.quantize_linear(x, scale, zp, out=o)
+
+
+def _dequantize_linear(x, o):
+    zp = None if x.dtype == np.int32 else np.array(np.iinfo(x.dtype).max // 3, x.dtype)
+    simdops.onnx.dequantize_linear(x, np.array(0.37, o.dtype), zp, out=o)
 
 
 def uncovered_entries(case_list):
@@ -98,8 +124,8 @@ def uncovered_entries(case_list):
     covered = set()
     for label, dtype, _, entries in case_list:
         for entry in entries:
-            covered.add((entry, out_dtype_of(label, dtype) if entry.startswith("requant")
-                         else dtype))
+            covered.add((entry, out_dtype_of(label, dtype)
+                         if entry.startswith(("requant", "quantize_")) else dtype))
     return [(entry, dt) for entry, slots in _core.kernel_entries() for dt in slots
             if (entry, dt) not in covered]
 
@@ -127,7 +153,7 @@ def _requant(x, o, out_dtype, offset, mult, shift, bounds=False, bias=False):
 
 
 def out_dtype_of(label, dtype):
-    if label.startswith("requant"):
+    if "->" in label:  # requant, quantize_linear, dequantize_linear
         return label.split("->")[1].split()[0]
     return dtype
 

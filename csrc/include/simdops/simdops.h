@@ -59,7 +59,9 @@ typedef enum simdops_op {
     SIMDOPS_OP_HARDMAX = 4,
     SIMDOPS_OP_REQUANT = 5,         /* input dtype (int32) */
     SIMDOPS_OP_REQUANT_OUT = 6,     /* output dtype (uint8, int8, int16) */
-    SIMDOPS_OP_COUNT = 7
+    SIMDOPS_OP_QUANTIZE_LINEAR = 7,   /* ONNX QuantizeLinear: output dtype (u8/i8/u16/i16) */
+    SIMDOPS_OP_DEQUANTIZE_LINEAR = 8, /* ONNX DequantizeLinear: input dtype (+ int32) */
+    SIMDOPS_OP_COUNT = 9
 } simdops_op;
 
 typedef enum simdops_status {
@@ -131,7 +133,11 @@ typedef enum simdops_status {
       "%A has kind %V, not a simdops_number_kind (0 float, 1 int, 2 uint, 3 big)")             \
     X(NUMBER_BIG, SIMDOPS_E_PARAM,                                                             \
       "%A is a SIMDOPS_NUM_BIG that is not normalised (.u needs bit 63 set and .i >= 0; "      \
-      "build it with simdops_big_number)")
+      "build it with simdops_big_number)")                                                     \
+    X(QL_SCALE_SHAPE, SIMDOPS_E_SHAPE,                                                         \
+      "%A must be a scalar, one element, or 1-D of length %E (x's extent on axis)")            \
+    X(QL_ZERO_POINT_INT32, SIMDOPS_E_PARAM,                                                    \
+      "%A must be 0 for int32 x (DequantizeLinear has no int32 zero point), got %V%J")
 
 typedef enum simdops_reason {
 #define SIMDOPS_X_REASON_ENUM(name, status, message) SIMDOPS_R_##name,
@@ -160,7 +166,8 @@ typedef enum simdops_reason {
     F(ISA, "isa")                                                                              \
     F(ARGS, "args")                                                                            \
     F(ROWS, "rows")                                                                            \
-    F(COLS, "cols")
+    F(COLS, "cols")                                                                            \
+    F(ZERO_POINT, "zero_point")
 
 typedef enum simdops_arg {
 #define SIMDOPS_X_ARG_ENUM(name, text) SIMDOPS_ARG_##name,
@@ -421,6 +428,38 @@ int simdops_requant_1d(const simdops_prepared *p, const int32_t *x, void *y, int
 int simdops_requant_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
                           const int32_t *bias, const int32_t *multipliers,
                           const int32_t *shifts, simdops_error *err);
+
+/* ------------------------------------------------------------------ ONNX Quantize/DequantizeLinear
+ * y = saturate(round_half_even(x / scale) + zero_point) and
+ * y = (x - zero_point) * scale, as the ONNX reference computes them (docs/onnx.md).
+ * quantize: x float32/float16; y uint8/int8/uint16/int16 (y's dtype is the
+ * output type); scale float32 or float16 (float16 x with float16 scale
+ * divides in float16, otherwise float32); zero_point NULL (0) or of y's dtype.
+ * dequantize: x uint8/int8/uint16/int16/int32; y float32 or float16 (float16
+ * rounds the float32 product); scale float32/float16; zero_point NULL or of
+ * x's dtype (0 for int32). scale/zero_point: 0-d or one element (per tensor),
+ * or 1-D of x's extent on `axis` (per axis; axis negative counts from the
+ * end). NaN quantizes to the type's minimum, +-inf and out-of-range
+ * quotients saturate (x / 0 is +-inf or NaN and follows the same rule). */
+int simdops_quantize_linear(const simdops_tensor *x, const simdops_tensor *scale,
+                            const simdops_tensor *zero_point, int64_t axis,
+                            const simdops_tensor *y, simdops_error *err);
+int simdops_dequantize_linear(const simdops_tensor *x, const simdops_tensor *scale,
+                              const simdops_tensor *zero_point, int64_t axis,
+                              const simdops_tensor *y, simdops_error *err);
+
+/* ONNX Clip as onnx.reference computes it: min/max NULL = absent (no bound);
+ * min > max gives max; a NaN bound (float x) gives that NaN for every non-NaN
+ * element (and for NaN elements too when both bounds are given on
+ * float32/float64, as numpy's clip does). Otherwise as simdops_clip. */
+int simdops_clip_onnx(const simdops_tensor *x, const simdops_tensor *y, const simdops_number *min,
+                      const simdops_number *max, simdops_error *err);
+/* ONNX Shrink, any dtype: bias and lambd rounded to float32; computed in
+ * float32 (float16, float32, 8/16-bit integers) or float64 (float64, 32/64-bit
+ * integers); NaN gives 0; integer results truncate toward zero and saturate.
+ * NaN bias / lambd: SIMDOPS_E_PARAM. */
+int simdops_shrink_onnx(const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,
+                        simdops_number lambd, simdops_error *err);
 
 /* ------------------------------------------------------------------ ISA control
  * Names: "scalar", "sse2", "sse41", "avx2", "neon". A call runs on the calling

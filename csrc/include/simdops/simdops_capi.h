@@ -54,7 +54,7 @@ extern "C" {
 
 #define SIMDOPS_CAPI_NAME "simdops._C_API"
 /* 1 + number of appends to simdops_capi so far. */
-#define SIMDOPS_CAPI_VERSION 1u
+#define SIMDOPS_CAPI_VERSION 2u
 
 typedef struct simdops_capi {
     /* never change: the table's version (SIMDOPS_CAPI_VERSION of the simdops
@@ -124,11 +124,24 @@ typedef struct simdops_capi {
     int (*requant_pc_1d)(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
                          const int32_t *bias, const int32_t *multipliers,
                          const int32_t *shifts, simdops_error *err);
-    /* ---- version 2 fields go here ---- */
+
+    /* ---- version 2: the ONNX profile (simdops.h: simdops_quantize_linear, ...) ---- */
+    int (*quantize_linear)(const simdops_tensor *x, const simdops_tensor *scale,
+                           const simdops_tensor *zero_point, int64_t axis,
+                           const simdops_tensor *y, simdops_error *err);
+    int (*dequantize_linear)(const simdops_tensor *x, const simdops_tensor *scale,
+                             const simdops_tensor *zero_point, int64_t axis,
+                             const simdops_tensor *y, simdops_error *err);
+    int (*clip_onnx)(const simdops_tensor *x, const simdops_tensor *y,
+                     const simdops_number *min, const simdops_number *max, simdops_error *err);
+    int (*shrink_onnx)(const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,
+                       simdops_number lambd, simdops_error *err);
+    /* ---- version 3 fields go here ---- */
 } simdops_capi;
 
 /* Size of the table at each version: a table of version v has at least these bytes. */
 #define SIMDOPS_CAPI_SIZE_V1 (offsetof(simdops_capi, requant_pc_1d) + sizeof(void (*)(void)))
+#define SIMDOPS_CAPI_SIZE_V2 (offsetof(simdops_capi, shrink_onnx) + sizeof(void (*)(void)))
 
 #ifndef SIMDOPS_CAPI_TABLE_ONLY
 
@@ -305,6 +318,24 @@ SIMDOPS_CAPI_FORWARD(int, requant_pc_1d,
                       const int32_t *bias, const int32_t *multipliers, const int32_t *shifts,
                       simdops_error *err),
                      (p, x, y, n, bias, multipliers, shifts, err))
+SIMDOPS_CAPI_FORWARD(int, quantize_linear,
+                     (const simdops_tensor *x, const simdops_tensor *scale,
+                      const simdops_tensor *zero_point, int64_t axis, const simdops_tensor *y,
+                      simdops_error *err),
+                     (x, scale, zero_point, axis, y, err))
+SIMDOPS_CAPI_FORWARD(int, dequantize_linear,
+                     (const simdops_tensor *x, const simdops_tensor *scale,
+                      const simdops_tensor *zero_point, int64_t axis, const simdops_tensor *y,
+                      simdops_error *err),
+                     (x, scale, zero_point, axis, y, err))
+SIMDOPS_CAPI_FORWARD(int, clip_onnx,
+                     (const simdops_tensor *x, const simdops_tensor *y,
+                      const simdops_number *min, const simdops_number *max, simdops_error *err),
+                     (x, y, min, max, err))
+SIMDOPS_CAPI_FORWARD(int, shrink_onnx,
+                     (const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,
+                      simdops_number lambd, simdops_error *err),
+                     (x, y, bias, lambd, err))
 #undef SIMDOPS_CAPI_FORWARD
 #endif /* SIMDOPS_CAPI_TABLE_ONLY */
 

@@ -34,10 +34,13 @@ cdef bint _LITTLE = sys.byteorder == "little"
 
 def op_dtypes(str op):
     """Names of the dtypes a C op accepts ("clip", "clip_scale_bias", "shrink",
-    "hardmax", "requant", "requant_out"), from the C dtype table."""
+    "hardmax", "requant", "requant_out", "quantize_linear" (its output),
+    "dequantize_linear" (its input)), from the C dtype table."""
     code = {"clip": SIMDOPS_OP_CLIP, "clip_scale_bias": SIMDOPS_OP_CLIP_SCALE_BIAS,
             "shrink": SIMDOPS_OP_SHRINK, "hardmax": SIMDOPS_OP_HARDMAX,
-            "requant": SIMDOPS_OP_REQUANT, "requant_out": SIMDOPS_OP_REQUANT_OUT}[op]
+            "requant": SIMDOPS_OP_REQUANT, "requant_out": SIMDOPS_OP_REQUANT_OUT,
+            "quantize_linear": SIMDOPS_OP_QUANTIZE_LINEAR,
+            "dequantize_linear": SIMDOPS_OP_DEQUANTIZE_LINEAR}[op]
     return tuple(name for d, name in DTYPE_NAMES.items()
                  if simdops_op_supports(code, <simdops_dtype>d))
 
@@ -548,3 +551,4 @@ include "_core_strided.pyx"
 include "_core_dml.pyx"
 include "_core_capi.pyx"
 include "_core_threads.pyx"
+include "_core_onnx.pyx"

@@ -35,6 +35,17 @@ cdef extern from "simdops/simdops.h" nogil:
                         const int64_t *axes, simdops_error *err)
     int simdops_requant(const simdops_tensor *x, const simdops_tensor *y,
                         const simdops_requant_args *args, simdops_error *err)
+    int simdops_quantize_linear(const simdops_tensor *x, const simdops_tensor *scale,
+                                const simdops_tensor *zero_point, int64_t axis,
+                                const simdops_tensor *y, simdops_error *err)
+    int simdops_dequantize_linear(const simdops_tensor *x, const simdops_tensor *scale,
+                                  const simdops_tensor *zero_point, int64_t axis,
+                                  const simdops_tensor *y, simdops_error *err)
+    int simdops_clip_onnx(const simdops_tensor *x, const simdops_tensor *y,
+                          const simdops_number *min, const simdops_number *max,
+                          simdops_error *err)
+    int simdops_shrink_onnx(const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,
+                            simdops_number lambd, simdops_error *err)
     int simdops_hardmax_check(simdops_dtype dtype, int ndim, int naxes, const int64_t *axes,
                               simdops_error *err)
 

@@ -239,6 +239,11 @@ for _case in (
     Case(ops.REQUANT, "int32", (65_536,), tags=GOALS),
     Case(ops.SHRINK, "float16", (65_536,), tags=GOALS),
     Case(ops.SHRINK, "float16", (1_048_576,), tags=GOALS),
+    # ONNX QuantizeLinear / DequantizeLinear against ORT and the converting copy
+    Case(ops.QUANTIZE_LINEAR, "float32", (65_536,), tags=GOALS_FULL),
+    Case(ops.QUANTIZE_LINEAR, "float32", (1_048_576,), tags=GOALS_FULL),
+    Case(ops.DEQUANTIZE_LINEAR, "uint8", (65_536,), tags=GOALS_FULL),
+    Case(ops.DEQUANTIZE_LINEAR, "uint8", (1_048_576,), tags=GOALS_FULL),
 ):
     register_case(_case)
 del _case

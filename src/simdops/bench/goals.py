@@ -7,7 +7,7 @@ two threads, anything else an implementation name ("np.copyto", "numpy", "dml.ex
 from dataclasses import dataclass
 from typing import Tuple
 
-from simdops.bench.runner import COPY, NUMPY
+from simdops.bench.runner import COPY, NUMPY, ORT
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,17 @@ for _goal in (
          ("clip/float32/16", "dml.execute"), ("clip/float32/16", "simdops"), 2.0, "time"),
     Goal("acl run (requant, 16 int32), time vs simdops.clip(out=) on 16 float32",
          ("requant/int32/16", "acl.run"), ("clip/float32/16", "simdops"), 2.0, "time"),
+    *(Goal(f"{op} {dt} n={n:,} vs ONNX Runtime (I/O binding, 1 thread)",
+           (f"{op}/{dt}/{n}", "simdops"), (f"{op}/{dt}/{n}", ORT), 1.2)
+      for op, dt in (("quantize_linear", "float32"), ("dequantize_linear", "uint8"))
+      for n in (65_536, M)),
+    *(Goal(f"{op} {dt} n={n:,} vs the converting np.copyto",
+           (f"{op}/{dt}/{n}", "simdops"), (f"{op}/{dt}/{n}", COPY), 0.8)
+      for op, dt in (("quantize_linear", "float32"), ("dequantize_linear", "uint8"))
+      for n in (65_536, M)),
+    Goal("onnx.hardmax opset 13 float32 1024x4096 axis 0 vs ONNX Runtime (it transposes)",
+         ("hardmax axis=0/float32/1024x4096", "simdops"),
+         ("hardmax axis=0/float32/1024x4096", ORT), 2.0),
 ):
     register_goal(_goal)
 del _goal

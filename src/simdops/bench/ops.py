@@ -248,8 +248,67 @@ class Requant(Op):
         return run
 
 
+class QuantizeLinear(Op):
+    """ONNX QuantizeLinear float32 -> uint8, per tensor (simdops.onnx)."""
+    name = "quantize_linear"
+    kernel_entry = "quantize_f32"
+    numpy_desc = "np.divide, np.rint, np.add, np.clip, np.copyto (unsafe)"
+    onnx_op = "QuantizeLinear"
+
+    def out_dtype(self, dtype):
+        return "uint8"
+
+    def make_input(self, dtype, shape, rng):
+        return (rng.standard_normal(shape) * 40).astype(dtype)
+
+    def params(self, dtype):
+        return {"scale": np.array(0.37, np.float32), "zero_point": np.array(128, np.uint8)}
+
+    def simdops(self, x, out, p):
+        import simdops.onnx
+        return lambda: simdops.onnx.quantize_linear(x, p["scale"], p["zero_point"], out=out)
+
+    def numpy(self, x, out, p):
+        tmp = np.empty(x.shape, np.float32)
+
+        def run():
+            np.divide(x, p["scale"], out=tmp)
+            np.rint(tmp, out=tmp)
+            np.add(tmp, np.float32(p["zero_point"]), out=tmp)
+            np.clip(tmp, 0, 255, out=tmp)
+            np.copyto(out, tmp, casting="unsafe")
+            return out
+        return run
+
+
+class DequantizeLinear(Op):
+    """ONNX DequantizeLinear uint8 -> float32, per tensor (simdops.onnx)."""
+    name = "dequantize_linear"
+    kernel_entry = "dequantize_f32"
+    numpy_desc = "np.subtract (float32), np.multiply"
+    onnx_op = "DequantizeLinear"
+
+    def out_dtype(self, dtype):
+        return "float32"
+
+    def params(self, dtype):
+        return {"scale": np.array(0.37, np.float32), "zero_point": np.array(128, np.uint8)}
+
+    def simdops(self, x, out, p):
+        import simdops.onnx
+        return lambda: simdops.onnx.dequantize_linear(x, p["scale"], p["zero_point"], out=out)
+
+    def numpy(self, x, out, p):
+        def run():
+            np.subtract(x, np.float32(p["zero_point"]), out=out)
+            np.multiply(out, p["scale"], out=out)
+            return out
+        return run
+
+
 CLIP, CLIP_SCALE_BIAS, SHRINK = Clip(), ClipScaleBias(), Shrink()
+QUANTIZE_LINEAR, DEQUANTIZE_LINEAR = QuantizeLinear(), DequantizeLinear()
 HARDMAX, HARDMAX_AXIS0 = Hardmax(-1), Hardmax(0)
 REQUANT, REQUANT_PC = Requant(False), Requant(True)
 OPS = {op.name: op for op in (CLIP, CLIP_SCALE_BIAS, SHRINK, HARDMAX, HARDMAX_AXIS0,
-                              REQUANT, REQUANT_PC)}
+                              REQUANT, REQUANT_PC, QUANTIZE_LINEAR, DEQUANTIZE_LINEAR)}

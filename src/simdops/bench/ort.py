@@ -1,4 +1,5 @@
-"""ONNX Runtime as a baseline: Clip, Shrink and Hardmax on the CPU execution provider.
+"""ONNX Runtime as a baseline: Clip, Shrink, Hardmax, QuantizeLinear and DequantizeLinear on
+the CPU execution provider.
 
 Each model is built in memory with the `onnx` helper package (ORT's own dependency), run on
 one thread with I/O binding to the benchmark's preallocated numpy arrays, so ORT neither
@@ -42,12 +43,13 @@ def missing_reason():
     return None if modules() else _missing or "ONNX Runtime not importable"
 
 
-def _model(onnx, op, x, p, axis):
+def _model(onnx, op, x, p, axis, out_dtype=None):
     """An ONNX model y = op(x) for x's dtype and shape, parameters baked in."""
     from onnx import helper, numpy_helper
     elem = helper.np_dtype_to_tensor_dtype(x.dtype)
+    out_elem = helper.np_dtype_to_tensor_dtype(np.dtype(out_dtype or x.dtype))
     inputs = [helper.make_tensor_value_info("x", elem, list(x.shape))]
-    output = helper.make_tensor_value_info("y", elem, list(x.shape))
+    output = helper.make_tensor_value_info("y", out_elem, list(x.shape))
     initializers, attrs, node_inputs = [], {}, ["x"]
     if op == "Clip":
         for name in ("min", "max"):
@@ -57,6 +59,10 @@ def _model(onnx, op, x, p, axis):
         attrs = {"bias": float(p["bias"]), "lambd": float(p["threshold"])}
     elif op == "Hardmax":
         attrs = {"axis": axis}
+    elif op in ("QuantizeLinear", "DequantizeLinear"):  # per tensor: p["scale"], p["zero_point"]
+        initializers.append(numpy_helper.from_array(np.asarray(p["scale"]), "scale"))
+        initializers.append(numpy_helper.from_array(np.asarray(p["zero_point"]), "zero_point"))
+        node_inputs += ["scale", "zero_point"]
     node = helper.make_node(op, node_inputs, ["y"], **attrs)
     graph = helper.make_graph([node], "bench", inputs, [output], initializer=initializers)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
@@ -76,7 +82,8 @@ def make(op, x, out, p):
     options.inter_op_num_threads = 1
     options.log_severity_level = 3
     try:
-        session = ort.InferenceSession(_model(onnx, op.onnx_op, x, p, getattr(op, "axis", -1)),
+        session = ort.InferenceSession(_model(onnx, op.onnx_op, x, p, getattr(op, "axis", -1),
+                                              out.dtype),
                                        options, providers=["CPUExecutionProvider"])
         binding = session.io_binding()
         binding.bind_cpu_input("x", x)

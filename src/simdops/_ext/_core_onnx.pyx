@@ -1,0 +1,206 @@
+# ONNX QuantizeLinear / DequantizeLinear (included by _core.pyx). Translation
+# only: scale and zero point become buffers (Python numbers as float32 /
+# the integer type), the output array is made, C checks and runs.
+
+cdef _Buf _scale_buf(object v, str name):
+    """A scale buffer; a Python number or sequence becomes float32 (ONNX's
+    tensor(float))."""
+    if PyObject_CheckBuffer(v):
+        return _buf(v, name)
+    try:
+        arr = np.asarray(v, dtype=np.float32) if not hasattr(v, "__dlpack__") else v
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a float32/float16 array or a number") from None
+    return _buf(arr, name)
+
+
+cdef _Buf _zero_point_buf(object v, str name, object dtype_name):
+    """A zero-point buffer; a Python int or sequence becomes dtype_name (range-checked:
+    a value the type cannot hold is a ValueError, not a wrap)."""
+    if PyObject_CheckBuffer(v) or hasattr(v, "__dlpack__"):
+        return _buf(v, name)
+    try:
+        arr = np.asarray(v)
+    except Exception:
+        raise TypeError(f"{name} must be an integer array or an int") from None
+    if arr.dtype.kind not in "iub" or arr.dtype.kind == "b":
+        raise TypeError(f"{name} must hold integers, got {arr.dtype}")
+    info = np.iinfo(dtype_name)
+    if arr.size and (arr.min() < info.min or arr.max() > info.max):
+        raise ValueError(f"{name} has values outside the {dtype_name} range "
+                         f"[{info.min}, {info.max}]")
+    return _buf(arr.astype(dtype_name), name)
+
+
+def quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, out=None):
+    """ONNX QuantizeLinear: ``y = saturate(round(x / y_scale) + y_zero_point)``.
+
+    Bit-exact with the ONNX reference implementation (``onnx.reference``) for
+    uint8, int8, uint16 and int16 outputs; see docs/onnx.md.
+
+    Parameters
+    ----------
+    x : array-like
+        float32 or float16, any shape and strides.
+    y_scale : array-like or float
+        float32 or float16: a scalar / one element (per tensor), or 1-D of x's
+        extent on ``axis`` (per axis). A Python number becomes float32. float16 x
+        with a float16 scale divides in float16 (as the reference's numpy does);
+        any other pairing divides in float32.
+    y_zero_point : array-like or int, optional
+        Same shape as ``y_scale``; its dtype is the output type (uint8, int8,
+        uint16, int16). A Python int takes out's dtype, else uint8. Default 0.
+    axis : int
+        The per-axis dimension (negative counts from the end); ignored per tensor.
+    out : writable buffer, optional
+        The output (x's shape; its dtype is the output type when no zero point
+        array says otherwise). Default: a new uint8 array (ONNX's default type).
+
+    Returns
+    -------
+    numpy.ndarray, numpy scalar, or ``out``
+
+    Raises
+    ------
+    TypeError
+        Unsupported dtype of x, scale, zero point or out; zero point and out disagree.
+    ValueError
+        Scale / zero point of the wrong shape, axis out of range, zero point values
+        outside the output type.
+
+    Notes
+    -----
+    Rounding is half to even. NaN gives the output type's minimum; +-inf and
+    quotients beyond the type saturate (the reference leaves those undefined; this
+    is ONNX Runtime's x86 result). Every ISA gives identical bits; the GIL is released.
+
+    Examples
+    --------
+    >>> import numpy as np, simdops
+    >>> simdops.quantize_linear(np.array([0.0, 1.0, 2.5, -300.0], np.float32), 0.5, np.uint8(10))
+    array([10, 12, 15,  0], dtype=uint8)
+    """
+    cdef _Buf xb = _buf(x, "x")
+    cdef _Buf sb = _scale_buf(y_scale, "y_scale")
+    cdef _Buf zb = None
+    cdef _Buf ob
+    cdef simdops_error err
+    cdef int status
+    cdef int64_t ax = _int64(axis, "axis")
+    if out is not None:
+        ob = _buf(out, "out", True)
+    if y_zero_point is not None:
+        zb = _zero_point_buf(y_zero_point, "y_zero_point",
+                             DTYPE_NAMES.get(ob.t.dtype, "uint8") if out is not None else "uint8")
+    if out is None:
+        ob = _out_buf(None, xb, zb.t.dtype if zb is not None else SIMDOPS_UINT8)
+    with nogil:
+        status = simdops_quantize_linear(&xb.t, &sb.t, NULL if zb is None else &zb.t, ax,
+                                         &ob.t, &err)
+    if status:
+        _raise(&err)
+    return _result(ob, out)
+
+
+def dequantize_linear(x, x_scale, x_zero_point=None, *, axis=1, out=None):
+    """ONNX DequantizeLinear: ``y = (x - x_zero_point) * x_scale``.
+
+    Bit-exact with the ONNX reference implementation (``onnx.reference``); see
+    docs/onnx.md.
+
+    Parameters
+    ----------
+    x : array-like
+        uint8, int8, uint16, int16 or int32 (int32 has no zero point but 0).
+    x_scale : array-like or float
+        float32 or float16, a scalar / one element (per tensor) or 1-D of x's extent
+        on ``axis``; its dtype is the output type unless ``out`` is given. A Python
+        number becomes float32.
+    x_zero_point : array-like or int, optional
+        Same shape as the scale and x's dtype (a Python int takes x's dtype). Default 0.
+    axis : int
+        The per-axis dimension; ignored per tensor.
+    out : writable buffer, optional
+        float32 or float16 output of x's shape.
+
+    Returns
+    -------
+    numpy.ndarray, numpy scalar, or ``out``
+
+    Notes
+    -----
+    Computed as the reference does: ``float32(x - zero_point) * float32(scale)``
+    rounded to float32, then rounded again to float16 for a float16 output.
+
+    Examples
+    --------
+    >>> import numpy as np, simdops
+    >>> simdops.dequantize_linear(np.array([10, 12, 15, 0], np.uint8), 0.5, np.uint8(10))
+    array([ 0. ,  1. ,  2.5, -5. ], dtype=float32)
+    """
+    cdef _Buf xb = _buf(x, "x")
+    cdef _Buf sb = _scale_buf(x_scale, "x_scale")
+    cdef _Buf zb = None
+    cdef _Buf ob
+    cdef simdops_error err
+    cdef int status
+    cdef int64_t ax = _int64(axis, "axis")
+    if x_zero_point is not None:
+        zb = _zero_point_buf(x_zero_point, "x_zero_point", DTYPE_NAMES.get(xb.t.dtype, "uint8"))
+    if out is None:
+        ob = _out_buf(None, xb, sb.t.dtype if sb.t.dtype == SIMDOPS_FLOAT16 else SIMDOPS_FLOAT32)
+    else:
+        ob = _buf(out, "out", True)
+    with nogil:
+        status = simdops_dequantize_linear(&xb.t, &sb.t, NULL if zb is None else &zb.t, ax,
+                                           &ob.t, &err)
+    if status:
+        _raise(&err)
+    return _result(ob, out)
+
+
+cdef object _onnx_bound(object v):
+    """A bound given as a 0-d / one-element array (ONNX's tensor inputs) becomes its
+    Python number; None stays None."""
+    if v is None or not hasattr(v, "shape"):
+        return v
+    arr = np.asarray(v)
+    if arr.size != 1:
+        raise ValueError(f"clip: a bound must be a scalar or one element, got shape {arr.shape}")
+    return arr.reshape(()).item()
+
+
+def onnx_clip(x, min=None, max=None, *, out=None):
+    """simdops.onnx.clip (see there)."""
+    cdef _Buf xb = _buf(x, "x")
+    min = _onnx_bound(min)
+    max = _onnx_bound(max)
+    cdef simdops_number lo, hi
+    if min is not None:
+        lo = _number(min, "min")
+    if max is not None:
+        hi = _number(max, "max")
+    cdef simdops_error err
+    cdef int status
+    cdef _Buf ob = _out_buf(out, xb, xb.t.dtype)
+    with nogil:
+        status = simdops_clip_onnx(&xb.t, &ob.t, NULL if min is None else &lo,
+                                   NULL if max is None else &hi, &err)
+    if status:
+        _raise(&err)
+    return _result(ob, out)
+
+
+def onnx_shrink(x, bias=0.0, lambd=0.5, *, out=None):
+    """simdops.onnx.shrink (see there)."""
+    cdef _Buf xb = _buf(x, "x")
+    cdef simdops_number b = _number(bias, "bias")
+    cdef simdops_number l = _number(lambd, "lambd")
+    cdef simdops_error err
+    cdef int status
+    cdef _Buf ob = _out_buf(out, xb, xb.t.dtype)
+    with nogil:
+        status = simdops_shrink_onnx(&xb.t, &ob.t, b, l, &err)
+    if status:
+        _raise(&err)
+    return _result(ob, out)

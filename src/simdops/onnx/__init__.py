@@ -1,0 +1,18 @@
+"""simdops.onnx: ONNX's answers for Clip, Shrink, Hardmax, QuantizeLinear and
+DequantizeLinear, bit-exact with the ONNX reference implementation
+(``onnx.reference``), where the top-level simdops functions give DirectML's.
+
+    clip(x, min=None, max=None, *, out=None)
+    shrink(x, bias=0.0, lambd=0.5, *, out=None)
+    hardmax(x, axis=None, *, opset=13, out=None)
+    quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, out=None)
+    dequantize_linear(x, x_scale, x_zero_point=None, *, axis=1, out=None)
+    run_node(node, inputs, opset=None) -> list     (needs the ``onnx`` package)
+
+This module imports without the ``onnx`` package; only ``run_node`` needs it.
+docs/onnx.md compares DirectML, ONNX and ONNX Runtime op by op.
+"""
+from simdops.onnx._ops import clip, dequantize_linear, hardmax, quantize_linear, shrink
+from simdops.onnx._node import run_node
+
+__all__ = ["clip", "shrink", "hardmax", "quantize_linear", "dequantize_linear", "run_node"]
