@@ -11,7 +11,9 @@
  *
  * Usage: harness [--seed N] [--require-native TIER] [--elem-aligned] [-v]
  * Prints "tier NAME ran: ..." for each tier tested (with its native and
- * inherited entries), "skipped tier NAME (why)" for the others, then one
+ * inherited entries), "tier NAME NOT TESTED: ..." for tiers this CPU lacks
+ * (a tier the CPU supports that was not built, or that registers nothing of
+ * its own, is a failure), then one
  * closing line "N passed, M failed"; exit status 1 on any failure.
  * A case is one kernel call compared with the reference; an entry a tier
  * inherits unchanged from the tier below is not run again.
@@ -129,7 +131,15 @@ int main(int argc, char **argv)
         if (!simdops_tier_known(ti))
             continue; /* another architecture's tier */
         if (!tab) {
-            printf("skipped tier %s (not compiled in, or not supported by this CPU)\n", name);
+            if (simdops_tier_cpu_supported(ti)) {
+                /* a supported tier with no table: its flags line or files are missing */
+                target t = {name, "tier", "-", 0, 0, 0, NULL, NULL};
+                fail_head(&t, "not built", 0, 0, 0);
+                printf("this CPU supports tier %s but no kernel of it was compiled in (a missing "
+                       "line in csrc/isa_flags.txt?)\n", name);
+            } else {
+                printf("tier %s NOT TESTED: this CPU does not support it\n", name);
+            }
             continue;
         }
         below_tab = ti > 0 ? simdops_tier_table(simdops_tier_parent(ti)) : NULL;
@@ -177,6 +187,11 @@ int main(int argc, char **argv)
             if (inh[0])
                 snprintf(inherited + strlen(inherited), sizeof(inherited) - strlen(inherited),
                          " %s[%s ]", KIND_NAME(k), inh);
+        }
+        if (ti > 0 && native == 0) {
+            target t = {name, "tier", "-", 0, 0, 0, NULL, NULL};
+            fail_head(&t, "nothing registered", 0, 0, 0);
+            printf("tier %s is built and supported but registers no kernel of its own\n", name);
         }
         printf("tier %-6s ran: %d/%d entries native, %ld passed, %ld failed\n", name, native,
                total, g_pass - pass0, g_fail - fail0);
