@@ -24,6 +24,15 @@
  * no alignment at all and get every byte offset, unless --elem-aligned. */
 #include "harness.h"
 
+#include <signal.h>
+#if defined(_WIN32)
+#include <io.h>
+#define write _write
+#define _exit _exit
+#else
+#include <unistd.h>
+#endif
+
 /* csrc/tests/test_api.c */
 void simdops_test_public_api(long *pass, long *fail);
 
@@ -81,6 +90,22 @@ static void check_scalar_table(void)
 
 void test_threadpool(long *pass, long *fail); /* test_threadpool.c */
 
+/* A kernel that reads or writes past a buffer end hits alloc_buf's guard
+ * pages: name the entry that was running, then fail. */
+static char g_running[160] = "(outside the kernel tests)";
+
+static void on_fault(int sig)
+{
+    static const char head[] = "FAIL memory fault (a read or write past a buffer end hit a guard "
+                               "page) in ";
+    (void)sig;
+    fflush(stdout);
+    if (write(2, head, sizeof(head) - 1) < 0 || write(2, g_running, strlen(g_running)) < 0 ||
+        write(2, "\n", 1) < 0)
+        _exit(1);
+    _exit(1);
+}
+
 int main(int argc, char **argv)
 {
     /* Before anything initialises the library: a process's first call runs on the
@@ -107,6 +132,11 @@ int main(int argc, char **argv)
         }
     }
     rng_state = seed;
+    signal(SIGSEGV, on_fault);
+#ifdef SIGBUS
+    signal(SIGBUS, on_fault);
+#endif
+    setvbuf(stdout, NULL, _IOLBF, 0);
     simdops_init();
     init_dtypes();
     printf("simdops kernel harness: seed %#llx, cpu features \"%s\", %d tier(s) known\n",
@@ -174,6 +204,8 @@ int main(int argc, char **argv)
                     }
                     {
                         long f0 = g_fail, p0 = g_pass;
+                        snprintf(g_running, sizeof(g_running), "tier %s %s[%s]", name,
+                                 KIND_NAME(k), t.tname);
                         run_entry(&t);
                         if (g_verbose)
                             printf("  %s %s[%s]: %ld passed, %ld failed\n", name, KIND_NAME(k),
