@@ -16,4 +16,30 @@ for isa in $("$PY" -c 'import simdops; print(" ".join(simdops.available_isas()))
     "$out/rqbench" 1 "$isa"
 done
 "$PY" tools/kernel_bench.py --rounds 1
+# Per tier: each tier that has kernels of its own against its parent, in cache (64K,
+# 1M) and beyond it (16M), with cbench's interleaved ratio to memcpy. Reported, not a
+# pass/fail test (shared machines are noisy). A tier this machine lacks is said so.
+"$PY" - "$out/cbench" <<'PYEOF'
+import subprocess, sys
+import simdops
+from simdops import _core
+cbench = sys.argv[1]
+available = simdops.available_isas()
+known = _core.known_isas()
+for i, isa in enumerate(known):
+    if isa == "scalar":
+        continue
+    if isa not in available:
+        print(f"per-tier bench: {isa} NOT TESTED (this CPU lacks it)")
+        continue
+    native = sorted({k for k, t in _core.kernel_origins(isa).items() if t == isa})
+    parent = known[i - 1] if known[i - 1] in available else "scalar"
+    print(f"per-tier bench: {isa} ({len(native)} native entries) against {parent}")
+    for t in (isa, parent):
+        for label in ("f32 1M", "f32 16M", "f16 b=.5 64K"):
+            r = subprocess.run([cbench, label, "3", t], capture_output=True, text=True)
+            for line in r.stdout.splitlines()[1:]:
+                if "ratio" in line:
+                    print(f"  {t:7s} {line}")
+PYEOF
 echo "tools.sh: OK"

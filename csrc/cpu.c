@@ -38,24 +38,23 @@ const simdops_cpu *simdops_cpu_detect(void)
         return &detected;
 #ifdef SIMDOPS_X86
     {
-        unsigned r[4], max_leaf;
+        unsigned r[4], max_leaf, osxsave = 0;
+        unsigned long long xcr0 = 0;
         cpuid(0, 0, r);
         max_leaf = r[0];
         if (max_leaf >= 1) {
             cpuid(1, 0, r);
-            c.sse2 = (r[3] >> 26) & 1;
-            c.sse41 = (r[2] >> 19) & 1;
-            c.fma = (r[2] >> 12) & 1;
-            c.osxsave = (r[2] >> 27) & 1;
-            c.avx = (r[2] >> 28) & 1;
-            c.f16c = (r[2] >> 29) & 1;
+            osxsave = (r[2] >> 27) & 1; /* xgetbv is usable */
         }
-        if (c.osxsave)
-            c.os_ymm = (xgetbv0() & 6) == 6; /* XMM and YMM state enabled by the OS */
-        if (max_leaf >= 7) {
-            cpuid(7, 0, r);
-            c.avx2 = (r[1] >> 5) & 1;
+        if (osxsave)
+            xcr0 = xgetbv0();
+#define SIMDOPS_X_CPU_DETECT(name, leaf, sub, reg, bit, mask)                                   \
+        if ((unsigned)(leaf) <= max_leaf) {                                                     \
+            cpuid(leaf, sub, r);                                                                \
+            c.name = ((r[reg] >> (bit)) & 1) && (xcr0 & (mask)) == (mask);                     \
         }
+        SIMDOPS_CPU_FEATURES(SIMDOPS_X_CPU_DETECT)
+#undef SIMDOPS_X_CPU_DETECT
     }
 #elif defined(__aarch64__) || defined(_M_ARM64)
     c.neon = 1;

@@ -169,6 +169,17 @@ void simdops_init(void)
 }
 
 int simdops_tier_count(void) { return SIMDOPS_TIER_COUNT; }
+
+int simdops_tier_cpu_supported(int i)
+{
+    const simdops_cpu *cpu = simdops_cpu_detect();
+    if (i < 0 || i >= SIMDOPS_TIER_COUNT)
+        return 0;
+    for (; i > 0; i = tiers[i].parent)
+        if (!cpu_supports(i, cpu))
+            return 0;
+    return 1;
+}
 int simdops_tier_parent(int i) { return i > 0 && i < SIMDOPS_TIER_COUNT ? tiers[i].parent : 0; }
 int simdops_tier_known(int i) { return i >= 0 && i < SIMDOPS_TIER_COUNT && tiers[i].arch; }
 const char *simdops_tier_name(int i) { return (i >= 0 && i < SIMDOPS_TIER_COUNT) ? tiers[i].name : NULL; }
@@ -280,12 +291,16 @@ int simdops_known_isas(const char **names, int cap)
 
 const char *simdops_cpu_features(void)
 {
-    static char buf[128];
+    static char buf[256];
     const simdops_cpu *c = simdops_cpu_detect();
-    snprintf(buf, sizeof(buf), "%s%s%s%s%s%s%s%s%s", c->sse2 ? "sse2 " : "", c->sse41 ? "sse41 " : "",
-             c->avx ? "avx " : "", c->avx2 ? "avx2 " : "", c->f16c ? "f16c " : "", c->fma ? "fma " : "",
-             c->osxsave ? "osxsave " : "", c->os_ymm ? "os_ymm " : "", c->neon ? "neon " : "");
-    if (buf[0])
-        buf[strlen(buf) - 1] = '\0';
+    size_t n = 0;
+    buf[0] = '\0';
+#define SIMDOPS_X_CPU_NAME(name, leaf, sub, reg, bit, xcr0)                                       \
+    if (c->name)                                                                                  \
+        n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s" #name, n ? " " : "");
+    SIMDOPS_CPU_FEATURES(SIMDOPS_X_CPU_NAME)
+#undef SIMDOPS_X_CPU_NAME
+    if (c->neon)
+        snprintf(buf + n, sizeof(buf) - n, "%sneon", n ? " " : "");
     return buf;
 }

@@ -210,7 +210,8 @@ simdops_any_fn simdops_kernel_get(const simdops_kernel_table *t, int entry, int 
     X(scalar, scalar, 1, 1)                                                                       \
     X(sse2, scalar, SIMDOPS_ARCH_X86, c->sse2)                                                    \
     X(sse41, sse2, SIMDOPS_ARCH_X86, c->sse2 && c->sse41)                                         \
-    X(avx2, sse41, SIMDOPS_ARCH_X86, c->avx && c->avx2 && c->f16c && c->os_ymm)                   \
+    X(avx2, sse41, SIMDOPS_ARCH_X86, c->avx && c->avx2 && c->f16c)                                \
+    X(avx512, avx2, SIMDOPS_ARCH_X86, c->avx512f && c->avx512bw && c->avx512vl && c->avx512dq)    \
     X(neon, scalar, SIMDOPS_ARCH_ARM64, c->neon)
 
 /* The kernel files of every tier: csrc/kernels/<op>/<op>_<tier>.c */
@@ -248,6 +249,9 @@ SIMDOPS_TIERS(SIMDOPS_X_DECLARE_REGISTER_TIER)
 int simdops_tier_count(void);
 /* 1 when tier i is built for this architecture. */
 int simdops_tier_known(int i);
+/* 1 when this CPU passes tier i's test and its parents' (whether or not the
+ * tier was compiled in: a supported tier without a table is a build fault). */
+int simdops_tier_cpu_supported(int i);
 /* The built table of tier i, or NULL when it is not compiled in or not supported. */
 const simdops_kernel_table *simdops_tier_table(int i);
 const char *simdops_tier_name(int i);

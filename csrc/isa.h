@@ -23,6 +23,15 @@
 #define SIMDOPS_COMPILE_AVX2 0
 #endif
 
+/* AVX-512 F+BW+VL+DQ with AVX2 and F16C (MSVC's /arch:AVX512 defines the
+ * __AVX512*__ macros and allows F16C). */
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) &&               \
+    defined(__AVX512DQ__) && SIMDOPS_COMPILE_AVX2
+#define SIMDOPS_COMPILE_AVX512 1
+#else
+#define SIMDOPS_COMPILE_AVX512 0
+#endif
+
 #if defined(__aarch64__) || defined(_M_ARM64)
 #define SIMDOPS_COMPILE_NEON 1
 #else

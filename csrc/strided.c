@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/stream_store.h"
+
 /* Elements per gather/scatter chunk: the buffers stay in L1 while a kernel
  * call per chunk amortises its setup. */
 enum { CHUNK = 512 };
@@ -22,17 +24,105 @@ int64_t simdops_numel(const simdops_tensor *t)
     return n;
 }
 
+/* ------------------------------------------------------------------ beyond the cache
+ * The size policy, for every op and tier: a call whose output is at least
+ * simdops_stream_threshold bytes writes its long contiguous rows with
+ * non-temporal stores (beyond the cache a normal store first reads the line it
+ * overwrites: 3x the output's bytes of memory traffic instead of 2x). Kernels
+ * only supply the in-cache loop: the row is run in blocks into an L1-resident
+ * buffer, which is then streamed to y from a 64-byte boundary (non-temporal
+ * stores combine into whole lines). A tier therefore cannot lose streaming by
+ * replacing its parent's kernels. */
+/* 12 MiB written: an output that size plus its input (24 MiB) no longer stays
+ * in a 32-48 MB shared L3 next to other work. glibc's memcpy streams from
+ * 19.9 MB on the 48 MB-L3 machine measured; hardmax (16 MiB out) wins from
+ * streaming there already (tools/cbench.c measures it). */
+#ifndef SIMDOPS_STREAM_THRESHOLD /* -DSIMDOPS_STREAM_THRESHOLD=0 streams every long row */
+#define SIMDOPS_STREAM_THRESHOLD ((size_t)12 << 20)
+#endif
+size_t simdops_stream_threshold = SIMDOPS_STREAM_THRESHOLD;
+
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define STREAM_STORES 1 /* SSE2 is baseline here: no ISA flag needed */
+#else
+#define STREAM_STORES 0 /* other targets: streaming is off (plain rows) */
+#endif
+
+#if STREAM_STORES
+#ifndef STREAM_BUF
+#define STREAM_BUF 4096
+#endif
+#ifndef STREAM_AHEAD
+#define STREAM_AHEAD 16384
+#endif
+/* nb bytes (a multiple of 64) from buf to y, both 64-byte aligned, while
+ * asking for the input STREAM_AHEAD bytes past xnb bytes at x (the block just
+ * computed): the kernel's loads and these stores would otherwise take turns
+ * on the memory bus. A hint past the end of x is harmless: prefetches never
+ * fault. */
+static void stream_copy(char *y, const unsigned char *buf, size_t nb, const char *x, size_t xnb)
+{
+    const size_t xstep = xnb / (nb / 64); /* x bytes per 64 bytes of y: 64 to 512 */
+    const char *pf = x + STREAM_AHEAD;
+    for (size_t i = 0; i < nb; i += 64, pf += xstep) {
+        for (size_t r = 0; r < xstep; r += 64)
+            _mm_prefetch(pf + r, _MM_HINT_T0);
+        {
+        __m128i a = _mm_load_si128((const __m128i *)(const void *)(buf + i));
+        __m128i b = _mm_load_si128((const __m128i *)(const void *)(buf + i + 16));
+        __m128i c = _mm_load_si128((const __m128i *)(const void *)(buf + i + 32));
+        __m128i d = _mm_load_si128((const __m128i *)(const void *)(buf + i + 48));
+        _mm_stream_si128((__m128i *)(void *)(y + i), a);
+        _mm_stream_si128((__m128i *)(void *)(y + i + 16), b);
+        _mm_stream_si128((__m128i *)(void *)(y + i + 32), c);
+        _mm_stream_si128((__m128i *)(void *)(y + i + 48), d);
+        }
+    }
+}
+
+/* A contiguous, element-aligned row of at least SIMDOPS_STREAM_BLOCK bytes of
+ * y, not in place: a head up to y's next line (plain stores), then blocks of
+ * STREAM_BUF bytes of y (or of x, whichever is wider) computed into buf and
+ * streamed out, then the tail (plain stores). The kernel sees block rows with
+ * their true k0, so per-channel requant lines up. */
+static void stream_row(const char *x, char *y, size_t n, size_t ex, size_t ey, size_t k0,
+                       simdops_row_fn row, const void *ctx)
+{
+    SIMDOPS_ALIGNED_64 unsigned char buf[STREAM_BUF];
+    const size_t per = STREAM_BUF / (ex > ey ? ex : ey);
+    size_t k = ((size_t)(0u - (uintptr_t)y) & (SIMDOPS_STREAM_LINE - 1)) / ey;
+    if (k > n)
+        k = n;
+    row(x, y, k, k0, ctx);
+    for (; n - k >= per; k += per) {
+        row(x + k * ex, buf, per, k0 + k, ctx);
+        stream_copy(y + k * ey, buf, per * ey, x + k * ex, per * ex);
+    }
+    row(x + k * ex, y + k * ey, n - k, k0 + k, ctx);
+    _mm_sfence();
+}
+#endif
+
 /* One row of n elements with byte strides sx/sy; k0 is the index of its first
  * element along the last axis. Kernels get unit-stride, element-aligned
  * pointers; anything else goes through aligned chunk buffers (a misaligned
  * float* is undefined behaviour in the scalar tier). */
 static void run_row(const char *x, char *y, size_t n, int64_t sx, int64_t sy, size_t ex,
-                    size_t ey, size_t k0, simdops_row_fn row, const void *ctx)
+                    size_t ey, size_t k0, int stream, simdops_row_fn row, const void *ctx)
 {
     uint64_t xbuf[CHUNK], ybuf[CHUNK];
     int direct_x = sx == (int64_t)ex && (uintptr_t)x % ex == 0;
     int direct_y = sy == (int64_t)ey && (uintptr_t)y % ey == 0;
     if (direct_x && direct_y) {
+#if STREAM_STORES
+        if (stream && n * ey >= SIMDOPS_STREAM_BLOCK && (const void *)x != (const void *)y) {
+            stream_row(x, y, n, ex, ey, k0, row, ctx);
+            return;
+        }
+#else
+        (void)stream;
+#endif
         row(x, y, n, k0, ctx);
         return;
     }
@@ -61,6 +151,7 @@ typedef struct plan {
     const char *x;
     char *y;
     size_t ex, ey;
+    int stream; /* the output is past simdops_stream_threshold */
     simdops_row_fn row;
     const void *ctx;
 } plan;
@@ -126,7 +217,7 @@ static void run_elements(const plan *p, int64_t begin, int64_t end)
         int64_t m = len - col < end - begin ? len - col : end - begin;
         int d;
         run_row(px + col * p->sx[nd - 1], py + col * p->sy[nd - 1], (size_t)m, p->sx[nd - 1],
-                p->sy[nd - 1], p->ex, p->ey, (size_t)col, p->row, p->ctx);
+                p->sy[nd - 1], p->ex, p->ey, (size_t)col, p->stream, p->row, p->ctx);
         begin += m;
         if (begin >= end)
             return;
@@ -170,6 +261,7 @@ void simdops_elementwise(const simdops_tensor *x, const simdops_tensor *y, int l
     p.row = row;
     p.ctx = ctx;
     make_plan(&p, x, y, last_axis_ordered);
+    p.stream = (uint64_t)s.n * p.ey >= (uint64_t)simdops_stream_threshold;
     bytes_per_element = (int64_t)(p.ex + p.ey);
     grain = simdops_grain_bytes();
     if (simdops_get_num_threads() == 1 || s.n * bytes_per_element < 2 * grain) {

@@ -15,22 +15,34 @@ import isa_build  # noqa: E402
 
 X86_64_MACROS = "#define __x86_64__ 1\n#define __SSE2__ 1\n#define __GNUC__ 12\n"
 ARM64_MACROS = "#define __aarch64__ 1\n#define __ARM_NEON 1\n"
-ALL_X86 = ("sse2", "sse41", "avx2")
+TABLE = isa_build.read_flag_table()
+# the tiers with kernel files (csrc/kernels/<op>/<op>_<tier>.c): every one but the
+# baselines needs flags on x86
+KERNEL_TIERS = sorted({isa_build.kernel_isa(f) for d in os.listdir(os.path.join(ROOT, "csrc", "kernels"))
+                       if os.path.isdir(os.path.join(ROOT, "csrc", "kernels", d))
+                       for f in os.listdir(os.path.join(ROOT, "csrc", "kernels", d))
+                       if f.endswith(".c")})
+ALL_X86 = tuple(t for t in KERNEL_TIERS if t not in ("scalar", "neon"))
 
 
 def flags_for(arch, msvc=False):
     return {isa: isa_build.isa_flags(isa, arch, msvc) for isa in ALL_X86 + ("scalar", "neon")}
 
 
-def test_flag_table_matches_the_documented_flags():
-    assert flags_for("x86_64") == {"sse2": ["-msse2"], "sse41": ["-msse4.1"],
-                                   "avx2": ["-mavx2", "-mf16c"], "scalar": [], "neon": []}
-    assert flags_for("x86_64", msvc=True) == {"sse2": [], "sse41": [], "avx2": ["/arch:AVX2"],
-                                              "scalar": [], "neon": []}
+def test_flag_table_covers_every_x86_tier():
+    assert ALL_X86, KERNEL_TIERS
+    x86, msvc = flags_for("x86_64"), flags_for("x86_64", msvc=True)
+    for isa in ALL_X86:
+        # every x86 tier has gcc/clang flags (a missing line would compile it to a stub)
+        assert x86[isa] and all(f.startswith("-m") for f in x86[isa]), isa
+        assert all(f.startswith("/arch:") for f in msvc[isa]), isa
+        assert x86[isa] == TABLE[("x86", isa)]
+    assert x86["scalar"] == x86["neon"] == msvc["scalar"] == []
     assert all(f == [] for f in flags_for("arm64").values())
+    assert not any("-march" in f for flags in TABLE.values() for f in flags)
 
 
-def test_macos_x86_64_cross_build_on_an_arm64_host_gets_sse41_and_avx2():
+def test_macos_x86_64_cross_build_on_an_arm64_host_gets_the_x86_flags():
     env = {"ARCHFLAGS": "-arch x86_64", "_PYTHON_HOST_PLATFORM": "macosx-10.9-x86_64"}
     host = "macosx-11.0-arm64"
     # the compiler (with -arch x86_64) says x86_64
@@ -40,8 +52,8 @@ def test_macos_x86_64_cross_build_on_an_arm64_host_gets_sse41_and_avx2():
     assert isa_build.target_arch(None, {"_PYTHON_HOST_PLATFORM": "macosx-10.9-x86_64"},
                                  host) == "x86_64"
     arch = isa_build.target_arch(None, env, host)
-    assert isa_build.isa_flags("sse41", arch, False) == ["-msse4.1"]
-    assert isa_build.isa_flags("avx2", arch, False) == ["-mavx2", "-mf16c"]
+    for isa in ALL_X86:
+        assert isa_build.isa_flags(isa, arch, False) == TABLE[("x86", isa)] != []
 
 
 def test_arm64_target_on_an_x86_64_host_gets_no_x86_flags():

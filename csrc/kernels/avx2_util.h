@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "../fp16.h"
-#include "stream_store.h"
 
 #define SIMDOPS_MXCSR_DAZ 0x0040u /* denormals-are-zero, bit 6 of MXCSR */
 
@@ -53,24 +52,8 @@ static inline void simdops_avx2_store_part(void *p, __m256i v, size_t nbytes)
  * are 32-byte aligned (numpy's large buffers sit 16 bytes past a page, and
  * split-line stores cost more than the arithmetic). Four vectors are loaded
  * before any is stored, so y == x is safe; the tail goes through a buffer.
- * Rows past the stream threshold (not in place) use non-temporal stores. */
-/* The streaming loop starts on a 64-byte boundary of y: non-temporal stores
- * combine into whole lines, and a stream that leaves half a line open at every
- * step gets its lines written out partially (numpy's buffers sit 16 bytes past
- * a page, so 32-byte alignment alone left y 32 bytes off a line: 16M float32
- * clip ran at 0.61 of memmove in C, one process, interleaved, against 0.93-0.99
- * on whole lines). It then walks 4 pages (16 KiB) at a time, 128 bytes of each
- * page in turn, and asks for the same place one block ahead (glibc's large
- * memcpy reads 4 pages in parallel too): four streams keep more of the input in
- * flight than one. On whole lines: one stream prefetching 4 KB ahead 0.93-0.99,
- * 4 pages 1.00-1.14 (2 pages 1.04, 8 pages 0.88, 4 pages prefetching 1 KB ahead
- * 0.83). A hint past the end of x is harmless: prefetches never fault. */
-#define SIMDOPS_AVX2_PREFETCH_AHEAD(p)                                                    \
-    do {                                                                                \
-        _mm_prefetch((const char *)(p) + SIMDOPS_STREAM_BLOCK, _MM_HINT_T0);            \
-        _mm_prefetch((const char *)(p) + SIMDOPS_STREAM_BLOCK + 64, _MM_HINT_T0);       \
-    } while (0)
-
+ * The in-cache loop only: rows beyond the cache are streamed by the driver
+ * (strided.c). */
 #define SIMDOPS_AVX2_MAP(xv, yv, nbytes, esize, FN, ...)                                 \
     do {                                                                                \
         const unsigned char *sx_ = (const unsigned char *)(xv);                        \
@@ -82,25 +65,6 @@ static inline void simdops_avx2_store_part(void *p, __m256i v, size_t nbytes)
             if (h_ != 0 && h_ % (esize) == 0) {                                         \
                 simdops_avx2_store_part(sy_, FN(simdops_avx2_load_part(sx_, h_), __VA_ARGS__), h_); \
                 i_ = h_;                                                                \
-            }                                                                           \
-            if (nb_ >= simdops_stream_threshold && ((uintptr_t)(sy_ + i_) & 31u) == 0 && \
-                (const void *)sx_ != (const void *)sy_) {                               \
-                if ((uintptr_t)(sy_ + i_) & (SIMDOPS_STREAM_LINE - 32)) { /* whole lines */ \
-                    _mm256_storeu_si256((__m256i *)(sy_ + i_),                          \
-                                        FN(_mm256_loadu_si256((const __m256i *)(sx_ + i_)), __VA_ARGS__)); \
-                    i_ += 32;                                                           \
-                }                                                                       \
-                for (; i_ + SIMDOPS_STREAM_BLOCK <= nb_; i_ += SIMDOPS_STREAM_BLOCK)    \
-                    for (size_t o_ = i_; o_ < i_ + SIMDOPS_STREAM_PAGE; o_ += SIMDOPS_STREAM_STEP) \
-                        for (size_t p_ = o_; p_ < o_ + SIMDOPS_STREAM_BLOCK;            \
-                             p_ += SIMDOPS_STREAM_PAGE)                                 \
-                            for (size_t s_ = p_; s_ < p_ + SIMDOPS_STREAM_STEP; s_ += 128) { \
-                                SIMDOPS_AVX2_PREFETCH_AHEAD(sx_ + s_);                  \
-                                SIMDOPS_AVX2_MAP4(sx_, sy_, s_, _mm256_stream_si256, FN, __VA_ARGS__); \
-                            }                                                           \
-                for (; i_ + 128 <= nb_; i_ += 128)                                      \
-                    SIMDOPS_AVX2_MAP4(sx_, sy_, i_, _mm256_stream_si256, FN, __VA_ARGS__); \
-                _mm_sfence();                                                           \
             }                                                                           \
         }                                                                               \
         for (; i_ + 128 <= nb_; i_ += 128)                                              \

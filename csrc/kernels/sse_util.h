@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "stream_store.h"
+
 
 /* m ? b : a, bitwise. */
 static inline __m128i sseu_select(__m128i m, __m128i b, __m128i a)
@@ -64,15 +64,10 @@ static inline void sseu_cvtepu32_pd(__m128i q, __m128d *lo, __m128d *hi)
  * 4) vectors; the tail runs one vector on a zero-padded copy, so every element
  * goes through the same op. Every load of a step precedes its stores, which
  * keeps in-place (x == y) calls correct.
- * Rows past simdops_stream_threshold (not in place, y element-aligned) stream,
- * as the AVX2 kernels do (avx2_util.h): a head up to a 64-byte boundary of y,
- * then 16 KiB blocks, 128 bytes of each of 4 pages in turn, with non-temporal
- * stores and a prefetch one block ahead. 16M float32 forced to sse2 on the
- * AVX2 machine, against np.copyto: clip 0.55 -> 1.08-1.10, shrink 0.63 ->
- * 0.95-0.96 (64 bytes of each page per step: clip 0.83). */
+ * The in-cache loop only: rows beyond the cache are streamed by the driver
+ * (strided.c). */
 #define SSEU_LOAD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define SSEU_STORE(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
-#define SSEU_STREAM(p, v) _mm_stream_si128((__m128i *)(void *)(p), (v))
 
 /* One 64-byte step of 4 vectors at x + i -> y + i, stored by STORE. */
 #define SSEU_STEP4(x, y, i, c, op, STORE)                                               \
@@ -106,30 +101,8 @@ static inline void sseu_cvtepu32_pd(__m128i q, __m128d *lo, __m128d *hi)
         unsigned char *y = (unsigned char *)yv;                                         \
         const size_t nb = n * (esize);                                                  \
         size_t i = 0;                                                                   \
-        const size_t head = (size_t)(0u - (uintptr_t)y) & 15u;                          \
         ctx_t c;                                                                        \
         init(&c, p);                                                                    \
-        if (nb >= simdops_stream_threshold && (const void *)x != (const void *)y &&     \
-            head % (esize) == 0) {                                                      \
-            if (head) {                                                                 \
-                SSEU_PART(x, y, head, c, op);                                           \
-                i = head;                                                               \
-            }                                                                           \
-            for (; ((uintptr_t)(y + i) & (SIMDOPS_STREAM_LINE - 1)) != 0; i += 16)      \
-                SSEU_STORE(y + i, op(SSEU_LOAD(x + i), &c));                            \
-            for (; nb - i >= SIMDOPS_STREAM_BLOCK; i += SIMDOPS_STREAM_BLOCK)           \
-                for (size_t o_ = i; o_ < i + SIMDOPS_STREAM_PAGE; o_ += SIMDOPS_STREAM_STEP) \
-                    for (size_t q_ = o_; q_ < o_ + SIMDOPS_STREAM_BLOCK;                \
-                         q_ += SIMDOPS_STREAM_PAGE)                                     \
-                        for (size_t s_ = q_; s_ < q_ + SIMDOPS_STREAM_STEP; s_ += 64) {   \
-                            _mm_prefetch((const char *)x + s_ + SIMDOPS_STREAM_BLOCK,   \
-                                         _MM_HINT_T0);                                  \
-                            SSEU_STEP4(x, y, s_, c, op, SSEU_STREAM);                   \
-                        }                                                               \
-            for (; nb - i >= 64; i += 64)                                               \
-                SSEU_STEP4(x, y, i, c, op, SSEU_STREAM);                                \
-            _mm_sfence();                                                               \
-        }                                                                               \
         if ((unroll) >= 4) {                                                            \
             for (; nb - i >= 64; i += 64)                                               \
                 SSEU_STEP4(x, y, i, c, op, SSEU_STORE);                                 \

@@ -1,4 +1,7 @@
 /* The kernel harness's shared parts (declared in harness.h). */
+#if !defined(_WIN32) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS under -std=c11 */
+#endif
 #include "harness.h"
 
 /* ---------------------------------------------------------------- rng */
@@ -201,18 +204,20 @@ void fail_head(const target *t, const char *what, size_t n, size_t o1, size_t o2
 
 int printing(void) { return g_printed <= MAX_PRINTED; }
 
-/* 64-byte aligned block of size bytes (at least 1), canary-filled. */
+/* A canary-filled block of size bytes that ends exactly where a PROT_NONE
+ * page begins, with another PROT_NONE page before its first page: a kernel
+ * that reads or writes past either end faults, on every tier, without ASan.
+ * The block's start is then only as aligned as size makes it (callers add
+ * their own offsets; element alignment follows from sizes that are multiples
+ * of the element). Windows (no mmap): a 64-byte aligned heap block, with the
+ * canaries only. */
+#if defined(_WIN32)
 unsigned char *alloc_buf(size_t size)
 {
-    void *p = NULL;
+    void *p;
     if (size == 0)
         size = 1;
-#ifdef _WIN32
     p = _aligned_malloc(size, 64);
-#else
-    if (posix_memalign(&p, 64, size) != 0)
-        p = NULL;
-#endif
     if (!p) {
         fprintf(stderr, "out of memory\n");
         exit(2);
@@ -221,14 +226,63 @@ unsigned char *alloc_buf(size_t size)
     return (unsigned char *)p;
 }
 
+void free_buf(void *p) { _aligned_free(p); }
+#else
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* Live blocks: the mapping behind each pointer alloc_buf returned. */
+enum { MAX_LIVE = 256 };
+static struct {
+    unsigned char *user, *map;
+    size_t len;
+} live[MAX_LIVE];
+
+unsigned char *alloc_buf(size_t size)
+{
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t body, len;
+    unsigned char *map, *user;
+    if (size == 0)
+        size = 1;
+    body = (size + page - 1) / page * page;
+    len = body + 2 * page;
+    map = (unsigned char *)mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                                -1, 0);
+    if (map == (unsigned char *)MAP_FAILED || mprotect(map, page, PROT_NONE) != 0 ||
+        mprotect(map + page + body, page, PROT_NONE) != 0) {
+        fprintf(stderr, "alloc_buf: mmap/mprotect failed\n");
+        exit(2);
+    }
+    user = map + page + (body - size);
+    for (int i = 0; i < MAX_LIVE; i++) {
+        if (!live[i].user) {
+            live[i].user = user;
+            live[i].map = map;
+            live[i].len = len;
+            memset(user, CANARY, size);
+            return user;
+        }
+    }
+    fprintf(stderr, "alloc_buf: more than %d live buffers\n", MAX_LIVE);
+    exit(2);
+}
+
 void free_buf(void *p)
 {
-#ifdef _WIN32
-    _aligned_free(p);
-#else
-    free(p);
-#endif
+    if (!p)
+        return;
+    for (int i = 0; i < MAX_LIVE; i++) {
+        if (live[i].user == p) {
+            munmap(live[i].map, live[i].len);
+            live[i].user = NULL;
+            return;
+        }
+    }
+    fprintf(stderr, "free_buf: %p was not allocated by alloc_buf\n", p);
+    exit(2);
 }
+#endif
 
 int canary_ok(const unsigned char *p, size_t from, size_t to)
 {

@@ -11,7 +11,9 @@
  *
  * Usage: harness [--seed N] [--require-native TIER] [--elem-aligned] [-v]
  * Prints "tier NAME ran: ..." for each tier tested (with its native and
- * inherited entries), "skipped tier NAME (why)" for the others, then one
+ * inherited entries), "tier NAME NOT TESTED: ..." for tiers this CPU lacks
+ * (a tier the CPU supports that was not built, or that registers nothing of
+ * its own, is a failure), then one
  * closing line "N passed, M failed"; exit status 1 on any failure.
  * A case is one kernel call compared with the reference; an entry a tier
  * inherits unchanged from the tier below is not run again.
@@ -21,6 +23,15 @@
  * pointers, which is undefined when misaligned (UBSan). SIMD kernels promise
  * no alignment at all and get every byte offset, unless --elem-aligned. */
 #include "harness.h"
+
+#include <signal.h>
+#if defined(_WIN32)
+#include <io.h>
+#define write _write
+#define _exit _exit
+#else
+#include <unistd.h>
+#endif
 
 /* csrc/tests/test_api.c */
 void simdops_test_public_api(long *pass, long *fail);
@@ -84,6 +95,22 @@ static void check_scalar_table(void)
 void test_threadpool(long *pass, long *fail); /* test_threadpool.c */
 void test_rules(long *pass, long *fail);      /* test_rules.c */
 
+/* A kernel that reads or writes past a buffer end hits alloc_buf's guard
+ * pages: name the entry that was running, then fail. */
+static char g_running[160] = "(outside the kernel tests)";
+
+static void on_fault(int sig)
+{
+    static const char head[] = "FAIL memory fault (a read or write past a buffer end hit a guard "
+                               "page) in ";
+    (void)sig;
+    fflush(stdout);
+    if (write(2, head, sizeof(head) - 1) < 0 || write(2, g_running, strlen(g_running)) < 0 ||
+        write(2, "\n", 1) < 0)
+        _exit(1);
+    _exit(1);
+}
+
 int main(int argc, char **argv)
 {
     /* Before anything initialises the library: a process's first call runs on the
@@ -110,6 +137,11 @@ int main(int argc, char **argv)
         }
     }
     rng_state = seed;
+    signal(SIGSEGV, on_fault);
+#ifdef SIGBUS
+    signal(SIGBUS, on_fault);
+#endif
+    setvbuf(stdout, NULL, _IOLBF, 0);
     simdops_init();
     init_dtypes();
     printf("simdops kernel harness: seed %#llx, cpu features \"%s\", %d tier(s) known\n",
@@ -134,7 +166,15 @@ int main(int argc, char **argv)
         if (!simdops_tier_known(ti))
             continue; /* another architecture's tier */
         if (!tab) {
-            printf("skipped tier %s (not compiled in, or not supported by this CPU)\n", name);
+            if (simdops_tier_cpu_supported(ti)) {
+                /* a supported tier with no table: its flags line or files are missing */
+                target t = {name, "tier", "-", 0, 0, 0, NULL, NULL};
+                fail_head(&t, "not built", 0, 0, 0);
+                printf("this CPU supports tier %s but no kernel of it was compiled in (a missing "
+                       "line in csrc/isa_flags.txt?)\n", name);
+            } else {
+                printf("tier %s NOT TESTED: this CPU does not support it\n", name);
+            }
             continue;
         }
         below_tab = ti > 0 ? simdops_tier_table(simdops_tier_parent(ti)) : NULL;
@@ -169,6 +209,8 @@ int main(int argc, char **argv)
                     }
                     {
                         long f0 = g_fail, p0 = g_pass;
+                        snprintf(g_running, sizeof(g_running), "tier %s %s[%s]", name,
+                                 KIND_NAME(k), t.tname);
                         run_entry(&t);
                         if (g_verbose)
                             printf("  %s %s[%s]: %ld passed, %ld failed\n", name, KIND_NAME(k),
@@ -182,6 +224,11 @@ int main(int argc, char **argv)
             if (inh[0])
                 snprintf(inherited + strlen(inherited), sizeof(inherited) - strlen(inherited),
                          " %s[%s ]", KIND_NAME(k), inh);
+        }
+        if (ti > 0 && native == 0) {
+            target t = {name, "tier", "-", 0, 0, 0, NULL, NULL};
+            fail_head(&t, "nothing registered", 0, 0, 0);
+            printf("tier %s is built and supported but registers no kernel of its own\n", name);
         }
         printf("tier %-6s ran: %d/%d entries native, %ld passed, %ld failed\n", name, native,
                total, g_pass - pass0, g_fail - fail0);

@@ -203,6 +203,16 @@ def main(argv=None):
     for entry, dt in missing:
         print(f"FAIL no selftest case runs kernel entry {entry}[{dt}]")
     total_f += len(missing)
+    available = simdops.available_isas()
+    for isa in _core.known_isas():
+        if isa in available:
+            continue
+        if isa in _core.cpu_supported_isas():
+            print(f"FAIL this CPU supports ISA {isa} but it was not compiled in "
+                  f"(a missing line in csrc/isa_flags.txt?)")
+            total_f += 1
+        else:
+            print(f"  {isa}: NOT TESTED (this CPU does not support it)")
     for isa in isas:
         p, f = check_isa(isa, rng, lengths, offsets, print)
         print(f"  {isa}: {p} passed, {f} failed")

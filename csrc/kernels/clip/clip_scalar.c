@@ -2,17 +2,6 @@
  * SSE's minps/maxps so that a NaN x passes through unchanged (SPEC §3). */
 #include "../../internal.h"
 #include "../../fp16.h"
-#include "../stream_store.h"
-
-/* Defined here because clip_scalar.c is in every build; see stream_store.h.
- * 12 MiB written: an output that size plus its input (24 MiB) no longer
- * stays in a 32-48 MB shared L3 next to other work. glibc's memcpy streams
- * from 19.9 MB on the 48 MB-L3 machine measured; hardmax (16 MiB out) wins
- * from streaming there already (tools/cbench.c measures it). */
-#ifndef SIMDOPS_STREAM_THRESHOLD /* -DSIMDOPS_STREAM_THRESHOLD=0 tests the streaming paths */
-#define SIMDOPS_STREAM_THRESHOLD ((size_t)12 << 20)
-#endif
-size_t simdops_stream_threshold = SIMDOPS_STREAM_THRESHOLD;
 
 #define CLIP_INT_KERNEL(T, field, name)                                              \
     static void name(const void *xv, void *yv, size_t n, const simdops_clip_params *p) \

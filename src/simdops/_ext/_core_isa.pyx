@@ -18,6 +18,13 @@ def known_isas():
     return tuple((<bytes>names[i]).decode() for i in range(n))
 
 
+def cpu_supported_isas():
+    """The known tiers this CPU supports, built or not (a supported tier missing from
+    available_isas() was not compiled in: a build fault that selftest reports)."""
+    return tuple((<bytes>simdops_tier_name(i)).decode() for i in range(simdops_tier_count())
+                 if simdops_tier_known(i) and simdops_tier_cpu_supported(i))
+
+
 cdef _isa_error(str name):
     return ValueError(f"ISA {name!r} is not available here; available: "
                       f"{', '.join(available_isas())}")

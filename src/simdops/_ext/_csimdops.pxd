@@ -108,6 +108,7 @@ cdef extern from "internal.h" nogil:
     int simdops_kernel_slot_required(int entry, int slot)
     int simdops_tier_count()
     int simdops_tier_known(int i)
+    int simdops_tier_cpu_supported(int i)
     const char *simdops_tier_name(int i)
     int simdops_kernel_origin(int tier, int entry, int slot)
     void simdops_init()

@@ -1,0 +1,15 @@
+/* AVX-512 (F+BW+VL+DQ, with AVX2 and F16C) hardmax kernels, bit-exact with
+ * hardmax_scalar.c. Entries left NULL inherit avx2's. */
+#include "../../internal.h"
+#include "../../isa.h"
+
+#if SIMDOPS_COMPILE_AVX512
+
+int hardmax_register__avx512(simdops_kernel_table *t)
+{
+    (void)t;
+    return 1;
+}
+#else
+SIMDOPS_TIER_NOT_COMPILED(hardmax, avx512)
+#endif
