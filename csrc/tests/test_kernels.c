@@ -47,6 +47,14 @@ static void run_entry(const target *t)
     case K_ARGMAX_COLS: test_argmax(t); break;
     case K_REQUANT:
     case K_REQUANT_PC: test_requant(t); break;
+    case SIMDOPS_KE_requant_single:
+    case SIMDOPS_KE_requant_single_pc:
+    case SIMDOPS_KE_requant_ties_up:
+    case SIMDOPS_KE_requant_ties_up_pc:
+    case SIMDOPS_KE_requant_floor:
+    case SIMDOPS_KE_requant_floor_pc:
+    case SIMDOPS_KE_requant_fp:
+    case SIMDOPS_KE_requant_fp_pc: test_requant_families(t); break;
     default:
         fail_head(t, "no harness test for this entry", 0, 0, 0);
         printf("\n");
