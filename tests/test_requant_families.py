@@ -1,0 +1,206 @@
+"""The requantization families against plain-Python references (ints and
+exact fractions), on every available tier, per tensor and per channel, with and
+without bias, into uint8/int8/int16."""
+from fractions import Fraction
+import math
+
+import numpy as np
+import pytest
+
+import simdops
+
+OUT = {"uint8": (0, 255), "int8": (-128, 127), "int16": (-32768, 32767)}
+RNG = np.random.default_rng(1234)
+
+
+def wrap32(v):
+    return (v + 2**31) % 2**32 - 2**31
+
+
+def ref_single(a, m, shift, offset, lo, hi):
+    t = 31 + shift
+    q = (a * m + (1 << (t - 1))) >> t  # Python's >> is floor division
+    return min(max(q + offset, lo), hi)
+
+
+def ref_ties_up(a, m, shift, offset, lo, hi):
+    left, right = max(-shift, 0), max(shift, 0)
+    q = wrap32((wrap32(a << left) * m + (1 << (30 + right))) >> (31 + right))
+    return min(max(wrap32(q + offset), lo), hi)
+
+
+def round_half(v, away):
+    """v a Fraction: nearest integer, ties even or away from zero."""
+    f = math.floor(v)
+    d = v - f
+    if d > Fraction(1, 2) or (d == Fraction(1, 2) and (away and v > 0 or not away and f % 2)):
+        return f + 1
+    if d == Fraction(1, 2) and away and v < 0:
+        return f
+    return f
+
+
+def ref_fp(a, scale, zp, lo, hi, precision, ties):
+    with np.errstate(over="ignore"):
+        f = (float(np.float32(a) * np.float32(scale)) if precision == "float32"
+             else float(a) * float(scale))
+    if math.isinf(f):  # past every bound
+        return (hi if f > 0 else lo)
+    v = min(max(Fraction(f), lo - zp), hi - zp)
+    return round_half(v, ties == "away") + zp
+
+
+def isas():
+    return simdops.available_isas()
+
+
+def inputs(n):
+    x = RNG.integers(-2**31, 2**31, n, dtype=np.int64)
+    x[: n // 4] = RNG.integers(-3000, 3000, n // 4)
+    x[:8] = [-2**31, 2**31 - 1, 0, 1, -1, 2**30, -2**30, 2**31 - 2]
+    return x.astype(np.int32)
+
+
+def bounds(dt, k):
+    lo, hi = OUT[dt]
+    return [(None, None), (lo + 3, hi - 5), (lo + 10, lo + 10)][k % 3]
+
+
+@pytest.mark.parametrize("isa", isas())
+@pytest.mark.parametrize("dt", list(OUT))
+@pytest.mark.parametrize("rounding", ["single", "double_ties_up"])
+def test_integer_families_per_tensor(isa, dt, rounding):
+    ref = ref_single if rounding == "single" else ref_ties_up
+    shifts = range(-30, 32) if rounding == "single" else range(-31, 32)
+    for k, shift in enumerate(shifts):
+        m = int(RNG.choice([2**31 - 1, -2**31, 2**30, 1 << 23, 12345677,
+                            int(RNG.integers(-2**31, 2**31))]))
+        offset = 0 if dt == "int16" else int(RNG.choice([0, 128, -128, 2**31 - 1, -2**31, 7]))
+        mn, mx = bounds(dt, k)
+        x = inputs(97)
+        bias = RNG.integers(-2**31, 2**31, 97, dtype=np.int64).astype(np.int32) if k % 2 else None
+        with simdops.use_isa(isa):
+            got = simdops.quantize_down_int32(x, m, shift, offset, bias=bias, min=mn, max=mx,
+                                              out_dtype=dt, rounding=rounding)
+        lo, hi = OUT[dt]
+        if mn is not None and mn != mx:
+            lo, hi = mn, mx
+        a = [wrap32(int(v) + (int(bias[i]) if bias is not None else 0)) for i, v in enumerate(x)]
+        want = [ref(v, m, shift, offset, lo, hi) for v in a]
+        assert got.tolist() == want, (rounding, shift, m, offset)
+
+
+@pytest.mark.parametrize("isa", isas())
+@pytest.mark.parametrize("dt", list(OUT))
+def test_single_per_channel(isa, dt):
+    x = inputs(64 * 37).reshape(64, 37)
+    m = RNG.integers(-2**31, 2**31, 37, dtype=np.int64)
+    m[:10] = RNG.integers(1 << 23, 1 << 24, 10)
+    s = RNG.integers(-30, 32, 37).astype(np.int64)  # int64 arrays are accepted
+    bias = RNG.integers(-5000, 5000, 37).astype(np.int32)
+    offset = 0 if dt == "int16" else 3
+    with simdops.use_isa(isa):
+        got = simdops.quantize_down_int32(x, m, s, offset, bias=bias, out_dtype=dt,
+                                          rounding="single")
+    lo, hi = OUT[dt]
+    want = [[ref_single(wrap32(int(x[r, c]) + int(bias[c])), int(m[c]), int(s[c]), offset, lo,
+                        hi) for c in range(37)] for r in range(64)]
+    assert got.tolist() == want
+
+
+@pytest.mark.parametrize("isa", isas())
+@pytest.mark.parametrize("dt", list(OUT))
+@pytest.mark.parametrize("precision,ties", [("float32", "even"), ("float32", "away"),
+                                            ("float64", "even"), ("float64", "away")])
+def test_fp_per_tensor_and_channel(isa, dt, precision, ties):
+    lo, hi = OUT[dt]
+    for k, scale in enumerate([0.1, 1.0, 0.5, 2.0**-32, 255.5, 1e-3, 1.0 / 3, 3e38, 0.0]):
+        x = inputs(101)
+        # values whose product sits on a tie
+        x[10:40] = (np.arange(30) * 2 + 1) * 5  # *0.1 -> k + 0.5
+        zp = int(RNG.integers(lo, hi + 1))
+        mn, mx = [(None, None), (lo + 1, hi - 1), (lo + 9, lo + 9)][k % 3]
+        bias = RNG.integers(-100, 100, 101).astype(np.int32) if k % 2 else None
+        with simdops.use_isa(isa):
+            got = simdops.requantize_fp32(x, scale, zp, bias=bias, min=mn, max=mx, out_dtype=dt,
+                                          precision=precision, ties=ties)
+        blo = lo if mn is None else mn
+        bhi = hi if mx is None else mx
+        a = [wrap32(int(v) + (int(bias[i]) if bias is not None else 0)) for i, v in enumerate(x)]
+        sc = np.float32(scale) if precision == "float32" else scale
+        want = [ref_fp(v, sc, zp, blo, bhi, precision, ties) for v in a]
+        assert got.tolist() == want, (scale, zp, mn, mx)
+    # per channel: float32 scales along the last axis
+    x = inputs(33 * 40).reshape(33, 40)
+    sc = (RNG.random(40) * 0.05).astype(np.float32)
+    sc[0] = 0.1
+    with simdops.use_isa(isa):
+        got = simdops.requantize_fp32(x, sc, 0 if lo < 0 else 100, out_dtype=dt,
+                                      precision=precision, ties=ties)
+    zp = 0 if lo < 0 else 100
+    want = [[ref_fp(int(x[r, c]), sc[c], zp, lo, hi, precision, ties) for c in range(40)]
+            for r in range(33)]
+    assert got.tolist() == want
+
+
+def test_fp_default_matches_numpy_float32():
+    """The default is float32(a) * float32(scale), rounded half to even: numpy's order."""
+    x = RNG.integers(-2**31, 2**31, 100000, dtype=np.int64).astype(np.int32)
+    x[:5000] = RNG.integers(-3000, 3000, 5000)
+    scale = np.float32(0.0123)
+    want = np.clip(np.rint(x.astype(np.float32) * scale), -128 - 5, 127 - 5) + 5
+    got = simdops.requantize_fp32(x, float(scale), 5, out_dtype="int8")
+    np.testing.assert_array_equal(got, want.astype(np.int8))
+
+
+def test_ties_counterexamples():
+    """Minimal inputs where the families part ways."""
+    x = np.array([5, 15, -5], np.int32)
+    # 0.5, 1.5, -0.5 after scaling: even vs away
+    assert simdops.requantize_fp32(x, 0.1, 0, out_dtype="int8").tolist() == [0, 2, 0]
+    assert simdops.requantize_fp32(x, 0.1, 0, out_dtype="int8", precision="float64",
+                                   ties="away").tolist() == [1, 2, -1]
+    # -1 * (2**31 - 1) / 2**32 ~ -0.5: single rounding gives 0; double rounding's
+    # first stage gives -1, whose RDBPOT by 1 (-0.5) rounds away to -1
+    x = np.array([-1], np.int32)
+    assert simdops.quantize_down_int32(x, 2**31 - 1, 1, 0, out_dtype="int8",
+                                       rounding="single").tolist() == [0]
+    assert simdops.quantize_down_int32(x, 2**31 - 1, 1, 0, out_dtype="int8").tolist() == [-1]
+
+
+def test_errors():
+    x = np.zeros(4, np.int32)
+    with pytest.raises(ValueError, match=r"shift must be in \[-30, 31\]"):
+        simdops.quantize_down_int32(x, 1 << 30, -31, rounding="single")
+    with pytest.raises(ValueError, match="rounding"):
+        simdops.quantize_down_int32(x, 1 << 30, 1, rounding="nearest")
+    with pytest.raises(ValueError, match="scale must be finite"):
+        simdops.requantize_fp32(x, float("nan"))
+    with pytest.raises(ValueError, match="scale must be finite"):
+        simdops.requantize_fp32(x, 1e39)  # not finite as a float32
+    with pytest.raises(ValueError, match="zero_point"):
+        simdops.requantize_fp32(x, 0.5, 300)
+    with pytest.raises(ValueError, match="scale must be finite"):
+        simdops.requantize_fp32(x.reshape(2, 2), np.array([1, np.inf], np.float32))
+    with pytest.raises(TypeError, match="scale has dtype float64"):
+        simdops.requantize_fp32(x.reshape(2, 2), np.array([1.0, 2.0]))
+    with pytest.raises(ValueError, match="precision"):
+        simdops.requantize_fp32(x, 0.5, precision="float16")
+    with pytest.raises(ValueError, match="int32 range"):
+        simdops.quantize_down_int32(x.reshape(2, 2), np.array([2**31, 1]), 1)
+
+
+def test_threads_match_single_thread():
+    x = inputs(1 << 20).reshape(-1, 64)
+    sc = (RNG.random(64) * 0.01).astype(np.float32)
+    one = simdops.requantize_fp32(x, sc, 3)
+    m = RNG.integers(1 << 30, 2**31, 64).astype(np.int64)
+    s = RNG.integers(1, 20, 64)
+    one_s = simdops.quantize_down_int32(x, m, s, 3, rounding="single")
+    old = simdops.get_num_threads()
+    try:
+        simdops.set_num_threads(4)
+        assert np.array_equal(simdops.requantize_fp32(x, sc, 3), one)
+        assert np.array_equal(simdops.quantize_down_int32(x, m, s, 3, rounding="single"), one_s)
+    finally:
+        simdops.set_num_threads(old)
