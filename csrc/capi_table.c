@@ -28,6 +28,10 @@ static const simdops_capi capi_table = {
     .hardmax_rows = simdops_hardmax_rows,
     .requant_1d = simdops_requant_1d,
     .requant_pc_1d = simdops_requant_pc_1d,
+    .prepare_requant_rounding = simdops_prepare_requant_rounding,
+    .prepare_requant_fp = simdops_prepare_requant_fp,
+    .requant_fp_prepared = simdops_requant_fp_prepared,
+    .requant_fp_pc_1d = simdops_requant_fp_pc_1d,
 };
 
 const simdops_capi *simdops_capi_table(void) { return &capi_table; }

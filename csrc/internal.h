@@ -244,6 +244,7 @@ SIMDOPS_TIERS(SIMDOPS_X_DECLARE_REGISTER_TIER)
  * registered by the requant register function of the tiers that have them. */
 SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, scalar)
 SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, avx2)
+SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, neon)
 
 /* Every tier this target knows (all architectures; see simdops_tier_known). */
 int simdops_tier_count(void);
@@ -322,6 +323,12 @@ void simdops_requant_shift_range(int family, int32_t *lo, int32_t *hi);
 int simdops_requant_check_shift_for(int family, int64_t shift, int64_t index, simdops_error *err);
 /* Every scale[k] finite (float families), else NOT_FINITE_SCALE with the index. */
 int simdops_requant_check_scales(const float *scale, int64_t n, simdops_error *err);
+/* simdops_prepare_requant_clamped with a rounding family (the acl layer's
+ * QUANTIZE_DOWN: SIMDOPS_ROUNDING_FLOOR). */
+int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int rounding,
+                                             int64_t multiplier, int64_t shift, int64_t offset,
+                                             int64_t min, int64_t max, simdops_prepared *p,
+                                             simdops_error *err);
 /* The kernel of a family: the table's entry for p->family (per tensor / per channel). */
 simdops_requant_fn simdops_requant_kernel(const simdops_kernel_table *t, int family, int slot);
 simdops_requant_pc_fn simdops_requant_pc_kernel(const simdops_kernel_table *t, int family,

@@ -100,12 +100,37 @@ int simdops_prepare_requant_rounding(simdops_dtype out_dtype, int rounding, int6
     return SIMDOPS_OK;
 }
 
+int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int rounding,
+                                             int64_t multiplier, int64_t shift, int64_t offset,
+                                             int64_t min, int64_t max, simdops_prepared *p,
+                                             simdops_error *err)
+{
+    simdops_prepared_impl impl;
+    simdops_prepared q;
+    simdops_error scratch;
+    int s;
+    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    if (rounding < SIMDOPS_ROUNDING_DOUBLE || rounding > SIMDOPS_ROUNDING_FLOOR)
+        return simdops_fail_value(err, SIMDOPS_R_ROUNDING_UNKNOWN, SIMDOPS_ARG_ROUNDING, rounding, 0);
+    if ((s = simdops_prepare_requant_clamped(out_dtype, multiplier,
+                                             shift < -31 || shift > 31 ? 0 : shift, offset, min,
+                                             max, &q, err)))
+        return s;
+    if ((s = simdops_requant_check_shift_for(rounding, shift, -1, err)))
+        return s;
+    memcpy(&impl, &q, sizeof impl);
+    impl.u.requant.family = rounding;
+    store_requant(p, &impl, out_dtype);
+    return SIMDOPS_OK;
+}
+
 int simdops_prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t zero_point,
                                const int64_t *min, const int64_t *max, int mode,
                                simdops_prepared *p, simdops_error *err)
 {
     simdops_error scratch;
     simdops_prepared_impl impl;
+    simdops_prepared bounds; /* *p is written only on success */
     const simdops_dtype_row *r;
     int64_t lo, hi;
     int s;
@@ -121,25 +146,21 @@ int simdops_prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t ze
     r = &simdops_dtype_rows[out_dtype];
     memset(&impl, 0, sizeof(impl));
     if (mode == SIMDOPS_FP_ACL) {
-        /* ACL's bounds convention; the offset is any int32 */
-        if ((s = simdops_requant_params_init(out_dtype, 0, 0, out_dtype == SIMDOPS_INT16 ? 0 : zero_point,
-                                             min, max, &impl.u.requant, err)))
-            return s;
+        /* ACL's offset is any int32 (added in float before rounding) */
         if (zero_point < INT32_MIN || zero_point > INT32_MAX)
             return simdops_fail_value(err, SIMDOPS_R_INT32_RANGE, SIMDOPS_ARG_ZERO_POINT, zero_point, 0);
-        impl.u.requant.offset = (int32_t)zero_point;
-    } else {
-        if (zero_point < r->lo || zero_point > r->hi) {
-            simdops_fail_value(err, SIMDOPS_R_ZERO_POINT_RANGE, SIMDOPS_ARG_ZERO_POINT, zero_point, 0);
-            err->dtype = out_dtype;
-            return err->status;
-        }
+    } else if (zero_point < r->lo || zero_point > r->hi) {
+        simdops_fail_value(err, SIMDOPS_R_ZERO_POINT_RANGE, SIMDOPS_ARG_ZERO_POINT, zero_point, 0);
+        err->dtype = out_dtype;
+        return err->status;
+    }
+    {
         lo = min ? *min : r->lo;
         hi = max ? *max : r->hi;
         /* given bounds always clamp: the validation of simdops_prepare_requant_clamped */
-        if ((s = simdops_prepare_requant_clamped(out_dtype, 0, 0, 0, lo, hi, p, err)))
+        if ((s = simdops_prepare_requant_clamped(out_dtype, 0, 0, 0, lo, hi, &bounds, err)))
             return s;
-        memcpy(&impl, p, sizeof(impl));
+        memcpy(&impl, &bounds, sizeof(impl));
         impl.u.requant.offset = (int32_t)zero_point;
     }
     if (!isfinite(scale)) {

@@ -322,9 +322,8 @@ int simdops_prepare_requant_rounding(simdops_dtype out_dtype, int rounding, int6
  *   SIMDOPS_FP_ACL   ACL QUANTIZE_DOWN_FLOAT: round_half_away(float32(a) * scale + float32(zp))
  *                    (the zero point added in float before rounding), saturated to int32,
  *                    then clamped; alone (no other flag)
- * zero_point within out_dtype's range; min/max NULL = the type's bounds; given
- * bounds always clamp (min == max included), except under SIMDOPS_FP_ACL, where
- * they follow simdops_prepare_requant (min == max: no clamp). scale finite. The
+ * zero_point within out_dtype's range (SIMDOPS_FP_ACL: any int32); min/max NULL =
+ * the type's bounds; given bounds always clamp (min == max included). scale finite. The
  * per-channel scales (simdops_requant_fp_prepared) are float32 (widened exactly
  * under SIMDOPS_FP_FLOAT64). */
 #define SIMDOPS_FP_FLOAT64 1

@@ -166,3 +166,31 @@ cdef object _run_requant_fp(const simdops_prepared *prep, _Buf xb, _Buf ob, _Buf
     if status:
         _raise(&err)
     return ob.obj
+
+
+def prepare_requant_family_clamped(int out_dtype, int rounding, multiplier, shift, offset, min,
+                                   max):
+    """prepare_requant_clamped with a rounding family (SIMDOPS_ROUNDING_*): the acl
+    layer's QUANTIZE_DOWN (ROUNDING_FLOOR). Raises like the array API."""
+    cdef simdops_error err
+    cdef Prepared p = _new_prepared("requant", out_dtype)
+    if simdops_prepare_requant_rounding_clamped(<simdops_dtype>out_dtype, rounding,
+                                                _int64(multiplier, "multiplier"),
+                                                _int64(shift, "shift"), _int64(offset, "offset"),
+                                                _int64(min, "min"), _int64(max, "max"), &p.p,
+                                                &err):
+        _raise(&err)
+    return p
+
+
+def check_requant_family(int out_dtype, int rounding, multiplier, shift, offset, min, max):
+    """None when prepare_requant_family_clamped accepts these, else the CoreError."""
+    cdef simdops_error err
+    cdef Prepared p = _new_prepared("requant", out_dtype)
+    if simdops_prepare_requant_rounding_clamped(<simdops_dtype>out_dtype, rounding,
+                                                _int64(multiplier, "multiplier"),
+                                                _int64(shift, "shift"), _int64(offset, "offset"),
+                                                _int64(min, "min"), _int64(max, "max"), &p.p,
+                                                &err):
+        return _core_error(&err)
+    return None

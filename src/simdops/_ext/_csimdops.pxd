@@ -117,6 +117,10 @@ cdef extern from "simdops/simdops.h" nogil:
                                          int64_t shift, int64_t offset, const int64_t *min,
                                          const int64_t *max, simdops_prepared *p,
                                          simdops_error *err)
+    int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int rounding,
+                                                 int64_t multiplier, int64_t shift,
+                                                 int64_t offset, int64_t min, int64_t max,
+                                                 simdops_prepared *p, simdops_error *err)
     int simdops_prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t zero_point,
                                    const int64_t *min, const int64_t *max, int mode,
                                    simdops_prepared *p, simdops_error *err)
