@@ -204,3 +204,92 @@ def test_threads_match_single_thread():
         assert np.array_equal(simdops.quantize_down_int32(x, m, s, 3, rounding="single"), one_s)
     finally:
         simdops.set_num_threads(old)
+
+
+# ---- ACL's other output stage types, against ACL's reference (GEMMLowp.cpp) in Python ----
+
+def acl_quantize_down(x, bias, offset, mult, shift, lo, hi):
+    a = wrap32(wrap32(x + offset) + bias)
+    return min(max(wrap32(a * mult) >> shift, lo), hi)
+
+
+def acl_quantize_down_float(x, bias, offset, scale, lo, hi):
+    prod = np.float32(np.float32(wrap32(x + bias)) * np.float32(scale))
+    f = float(np.float32(prod + np.float32(offset)))
+    if f >= 2**31:
+        r = 2**31 - 1
+    elif f < -2**31:
+        r = -2**31
+    else:
+        r = int(math.floor(abs(f) + 0.5)) * (1 if f >= 0 else -1)  # round half away
+    return min(max(r, lo), hi)
+
+
+@pytest.mark.parametrize("isa", isas())
+@pytest.mark.parametrize("dt", ["QASYMM8", "QASYMM8_SIGNED"])
+@pytest.mark.parametrize("per_channel", [False, True])
+def test_acl_quantize_down(isa, dt, per_channel):
+    from simdops import acl
+    x = inputs(24 * 19).reshape(24, 19)
+    bias = RNG.integers(-2**31, 2**31, 19, dtype=np.int64).astype(np.int32)
+    out = np.zeros(x.shape, np.uint8 if dt == "QASYMM8" else np.int8)
+    lo, hi = (0, 255) if dt == "QASYMM8" else (-128, 127)
+    for shift in (0, 1, 13, 31):
+        mult = int(RNG.integers(-2**31, 2**31))
+        mults = RNG.integers(-2**31, 2**31, 19).tolist()
+        shifts = RNG.integers(0, 32, 19).tolist()
+        info = acl.GEMMLowpOutputStageInfo(
+            type=acl.GEMMLowpOutputStageType.QUANTIZE_DOWN, gemmlowp_offset=-77,
+            gemmlowp_multiplier=mult, gemmlowp_shift=shift, gemmlowp_min_bound=lo + 2,
+            gemmlowp_max_bound=hi - 3, gemmlowp_multipliers=mults if per_channel else (),
+            gemmlowp_shifts=shifts if per_channel else (), is_quantized_per_channel=per_channel)
+        stage = acl.GEMMLowpOutputStage()
+        stage.configure(x, bias, out, info)
+        with simdops.use_isa(isa):
+            stage.run()
+        want = [[acl_quantize_down(int(x[r, c]), int(bias[c]), -77,
+                                   mults[c] if per_channel else mult,
+                                   shifts[c] if per_channel else shift, lo + 2, hi - 3)
+                 for c in range(19)] for r in range(24)]
+        assert out.tolist() == want
+
+
+@pytest.mark.parametrize("isa", isas())
+@pytest.mark.parametrize("dt", ["QASYMM8", "QASYMM8_SIGNED"])
+def test_acl_quantize_down_float(isa, dt):
+    from simdops import acl
+    x = inputs(24 * 19).reshape(24, 19)
+    x[0, :10] = [5, 15, -5, -15, 25, 35, 45, -25, 105, -105]  # *0.1: halves
+    bias = RNG.integers(-100, 100, 19).astype(np.int32)
+    bias[:10] = 0
+    out = np.zeros(x.shape, np.uint8 if dt == "QASYMM8" else np.int8)
+    lo, hi = (0, 255) if dt == "QASYMM8" else (-128, 127)
+    for scale, offset in ((0.1, 0), (0.1, 3), (1e-3, -2**31), (3.7e-7, 2**31 - 1), (2.5, 1)):
+        info = acl.GEMMLowpOutputStageInfo(
+            type=acl.GEMMLowpOutputStageType.QUANTIZE_DOWN_FLOAT, gemmlowp_offset=offset,
+            gemmlowp_real_multiplier=scale)
+        stage = acl.GEMMLowpOutputStage()
+        stage.configure(x, bias, out, info)
+        with simdops.use_isa(isa):
+            stage.run()
+        want = [[acl_quantize_down_float(int(x[r, c]), int(bias[c]), offset, scale, lo, hi)
+                 for c in range(19)] for r in range(24)]
+        assert out.tolist() == want, (scale, offset)
+
+
+def test_acl_other_stage_validation():
+    from simdops import acl
+    x = np.zeros((2, 3), np.int32)
+    T = acl.GEMMLowpOutputStageType
+    v = acl.GEMMLowpOutputStage.validate
+    assert not v(x, None, np.zeros((2, 3), np.int16),
+                 acl.GEMMLowpOutputStageInfo(type=T.QUANTIZE_DOWN))  # no QSYMM16
+    assert "[0, 31]" in v(x, None, np.zeros((2, 3), np.uint8), acl.GEMMLowpOutputStageInfo(
+        type=T.QUANTIZE_DOWN, gemmlowp_shift=32)).error_description()
+    assert not v(x, None, np.zeros((2, 3), np.uint8), acl.GEMMLowpOutputStageInfo(
+        type=T.QUANTIZE_DOWN_FLOAT, gemmlowp_real_multiplier=float("inf")))
+    assert not v(x, None, np.zeros((2, 3), np.uint8), acl.GEMMLowpOutputStageInfo(
+        type=T.QUANTIZE_DOWN_FLOAT, gemmlowp_real_multiplier=0.5,
+        is_quantized_per_channel=True))
+    assert v(x, None, np.zeros((2, 3), np.int8), acl.GEMMLowpOutputStageInfo(
+        type=T.QUANTIZE_DOWN_FLOAT, gemmlowp_real_multiplier=0.5))
