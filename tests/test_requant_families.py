@@ -293,3 +293,31 @@ def test_acl_other_stage_validation():
         is_quantized_per_channel=True))
     assert v(x, None, np.zeros((2, 3), np.int8), acl.GEMMLowpOutputStageInfo(
         type=T.QUANTIZE_DOWN_FLOAT, gemmlowp_real_multiplier=0.5))
+
+
+def test_dask_families_match_eager():
+    da = pytest.importorskip("dask.array")
+    import simdops.dask as sd
+    x = inputs(40 * 24).reshape(40, 24)
+    dx = da.from_array(x, chunks=(7, 10))
+    sc = (RNG.random(24) * 0.02).astype(np.float32)
+    bias = RNG.integers(-1000, 1000, 24).astype(np.int32)
+    m = RNG.integers(1 << 30, 2**31, 24)
+    s = RNG.integers(-30, 32, 24)
+    for precision, ties in (("float32", "even"), ("float64", "away")):
+        np.testing.assert_array_equal(
+            sd.requantize_fp32(dx, sc, 3, bias=bias, out_dtype="int8", precision=precision,
+                               ties=ties).compute(),
+            simdops.requantize_fp32(x, sc, 3, bias=bias, out_dtype="int8", precision=precision,
+                                    ties=ties))
+        np.testing.assert_array_equal(sd.requantize_fp32(dx, 0.01, 200).compute(),
+                                      simdops.requantize_fp32(x, 0.01, 200))
+    for rounding in ("single", "double_ties_up"):
+        np.testing.assert_array_equal(
+            sd.quantize_down_int32(dx, m, s, 5, bias=da.from_array(bias, chunks=5),
+                                   rounding=rounding).compute(),
+            simdops.quantize_down_int32(x, m, s, 5, bias=bias, rounding=rounding))
+    with pytest.raises(ValueError, match=r"\[-30, 31\]"):
+        sd.quantize_down_int32(dx, 1, -31, rounding="single")
+    with pytest.raises(ValueError, match="zero_point"):
+        sd.requantize_fp32(dx, 0.5, 999)
