@@ -25,7 +25,9 @@ def ref_single(a, m, shift, offset, lo, hi):
 
 def ref_ties_up(a, m, shift, offset, lo, hi):
     left, right = max(-shift, 0), max(shift, 0)
-    q = wrap32((wrap32(a << left) * m + (1 << (30 + right))) >> (31 + right))
+    q = (wrap32(a << left) * m + (1 << 30)) >> 31
+    if right:
+        q = (q + (1 << (right - 1))) >> right
     return min(max(wrap32(q + offset), lo), hi)
 
 
@@ -151,6 +153,19 @@ def test_fp_default_matches_numpy_float32():
     want = np.clip(np.rint(x.astype(np.float32) * scale), -128 - 5, 127 - 5) + 5
     got = simdops.requantize_fp32(x, float(scale), 5, out_dtype="int8")
     np.testing.assert_array_equal(got, want.astype(np.int8))
+
+
+def test_ties_up_rounds_twice():
+    """LiteRT's x86 form rounds at bit 31, then again by the shift: 0.375 = 3 * 2**29 / 2**31
+    / 2 gives 0.75 -> 1, then 0.5 -> 1 (ties up); one rounding of 0.375 would give 0, and
+    double rounding gives 1 too; at -1.5 (x = -4): -3 -> -1.5 -> -1 (ties up) vs -2 (away)."""
+    x = np.array([1, -4], np.int32)
+    got = simdops.quantize_down_int32(x, 3 << 29, 1, 0, out_dtype="int8",
+                                      rounding="double_ties_up")
+    assert got.tolist() == [1, -1]
+    assert simdops.quantize_down_int32(x, 3 << 29, 1, 0, out_dtype="int8").tolist() == [1, -2]
+    assert simdops.quantize_down_int32(x, 3 << 29, 1, 0, out_dtype="int8",
+                                       rounding="single").tolist() == [0, -1]
 
 
 def test_ties_counterexamples():

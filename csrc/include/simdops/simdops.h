@@ -291,9 +291,9 @@ int simdops_prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t
  * Per element a = wrap32(x + bias[k]) (k: the channel, x's last axis), then:
  *   DOUBLE        gemmlowp/ACL: q = RDBPOT(SRDHM(wrap32(a << l), M), r) (ties away),
  *                 y = clamp(wrap32(q + offset))              (simdops_prepare_requant)
- *   DOUBLE_TIES_UP  ruy's x86 kernels (LiteRT's optimized int8 on x86):
- *                 q = wrap32(floor((wrap32(a << l) * M + 2^(30 + r)) / 2^(31 + r))),
- *                 y = clamp(wrap32(q + offset))
+ *   DOUBLE_TIES_UP  LiteRT's optimized int8 kernels on x86 (ruy's x86 paths):
+ *                 q1 = floor((wrap32(a << l) * M + 2^30) / 2^31) (no saturation),
+ *                 q = floor((q1 + 2^(r - 1)) / 2^r) (r > 0), y = clamp(wrap32(q + offset))
  *   SINGLE        TFLite single rounding, ruy, CMSIS-NN, XNNPACK rndnu: t = 31 + shift,
  *                 q = floor((a * M + 2^(t - 1)) / 2^t) exactly, y = clamp(q + offset)
  *                 exactly (no wrap); shift in [-30, 31]

@@ -31,17 +31,20 @@ static inline int32_t rqf_single(int32_t a, int32_t m, int32_t shift, int32_t of
     return rqf_clamp(q + offset, lo, hi);
 }
 
-/* ruy's x86 fixed-point multiply: the left shift wraps in 32 bits, the product is
- * rounded once at bit 31 + r (ties up), and the quotient wraps to 32 bits (ruy
- * keeps the low word: INT32_MIN * INT32_MIN gives INT32_MIN where gemmlowp
- * saturates); the offset is a wrapping int32 add before the clamp. */
+/* LiteRT's optimized int8 kernels on x86 (ruy's x86 paths): the left part of
+ * the shift wraps in int32; q1 = floor((a*m + 2^30) / 2^31) exactly (ties toward
+ * +inf, where gemmlowp's SRDHM rounds negative ties away, and no saturation:
+ * INT32_MIN * INT32_MIN gives 2^31); then a rounding right shift by r with ties
+ * toward +inf; the offset is a wrapping int32 add before the clamp. */
 static inline int32_t rqf_ties_up(int32_t a, int32_t m, int32_t shift, int32_t offset, int32_t lo,
                                   int32_t hi)
 {
     const int l = shift < 0 ? -shift : 0, r = shift > 0 ? shift : 0;
     int32_t as = simdops_wrap32((int64_t)((uint64_t)(uint32_t)a << l));
-    int32_t q = simdops_wrap32(rqf_floor_shift((int64_t)as * m + ((int64_t)1 << (30 + r)), 31 + r));
-    int32_t v = simdops_wrap32((int64_t)q + offset);
+    int64_t q = rqf_floor_shift((int64_t)as * m + ((int64_t)1 << 30), 31);
+    if (r > 0)
+        q = rqf_floor_shift(q + ((int64_t)1 << (r - 1)), r);
+    int32_t v = simdops_wrap32(q + offset);
     return v < lo ? lo : (v > hi ? hi : v);
 }
 

@@ -1,6 +1,6 @@
 /* NEON kernels of the requantization families, 8 elements a step: the float
  * default (vcvtnq rounds half to even whatever FPCR says, as the x86 tiers
- * under the default MXCSR), single rounding and ruy's ties-up form in 64-bit
+ * under the default MXCSR), single rounding and LiteRT x86's ties-up form in 64-bit
  * lanes (vmull_s32, vshlq_s64 by a negative count is a floor shift), and ACL's
  * floor stage in 32-bit lanes. The other float modes run the scalar kernels. */
 #include "../../internal.h"
@@ -96,20 +96,21 @@ static inline int32x4_t rqn_single4(int32x4_t a, int32x4_t m, int32x4_t shift, i
     return vaddq_s32(vcombine_s32(vmovn_s64(ql), vmovn_s64(qh)), off);
 }
 
-/* ties up (ruy x86): a << l wraps, rounding 2^(30 + r), floor shift 31 + r, the low
- * word kept; + offset wraps; clamp */
+/* ties up (LiteRT x86): a << l wraps; q1 = (a*m + 2^30) >> 31 exactly; then
+ * (q1 + 2^(r-1)) >> r (the rounding term is 1 << (r - 1), 0 for r = 0: a shift by
+ * -1); the low word + offset wraps; clamp */
 static inline int32x4_t rqn_ties_up4(int32x4_t a, int32x4_t m, int32x4_t shift, int32x4_t lo,
                                      int32x4_t hi, int32x4_t off)
 {
-    const int64x2_t one = vdupq_n_s64(1);
+    const int64x2_t one = vdupq_n_s64(1), half = vdupq_n_s64((int64_t)1 << 30);
     int32x4_t l = vmaxq_s32(vnegq_s32(shift), vdupq_n_s32(0));
     int32x4_t r = vmaxq_s32(shift, vdupq_n_s32(0));
     int32x4_t as = vshlq_s32(a, l);
     int64x2_t rl = vmovl_s32(vget_low_s32(r)), rh = vmovl_s32(vget_high_s32(r));
-    int64x2_t ql = rqn_round_shift(vget_low_s32(as), vget_low_s32(m), vaddq_s64(rl, vdupq_n_s64(31)),
-                                   vshlq_s64(one, vaddq_s64(rl, vdupq_n_s64(30))));
-    int64x2_t qh = rqn_round_shift(vget_high_s32(as), vget_high_s32(m), vaddq_s64(rh, vdupq_n_s64(31)),
-                                   vshlq_s64(one, vaddq_s64(rh, vdupq_n_s64(30))));
+    int64x2_t ql = vshrq_n_s64(vaddq_s64(vmull_s32(vget_low_s32(as), vget_low_s32(m)), half), 31);
+    int64x2_t qh = vshrq_n_s64(vaddq_s64(vmull_s32(vget_high_s32(as), vget_high_s32(m)), half), 31);
+    ql = vshlq_s64(vaddq_s64(ql, vshlq_s64(one, vsubq_s64(rl, one))), vnegq_s64(rl));
+    qh = vshlq_s64(vaddq_s64(qh, vshlq_s64(one, vsubq_s64(rh, one))), vnegq_s64(rh));
     int32x4_t q = vaddq_s32(vcombine_s32(vmovn_s64(ql), vmovn_s64(qh)), off);
     return vminq_s32(vmaxq_s32(q, lo), hi);
 }

@@ -1,5 +1,5 @@
 /* Reference kernels of the requantization families (requant_families.h):
- * single rounding, ruy's ties-up form, ACL's floor stage and the float
+ * single rounding, LiteRT x86's two ties-up roundings, ACL's floor stage and the float
  * families, per tensor and per channel, into uint8 / int8 / int16. */
 #include "../../internal.h"
 #include "requant_families.h"

@@ -435,9 +435,10 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
         ``"single"`` is TFLite's single rounding, ruy, CMSIS-NN and XNNPACK's rndnu:
         with ``t = 31 + shift`` (shift in [-30, 31]),
         ``y = clamp(floor((a*M + 2**(t-1)) / 2**t) + offset, min, max)`` computed
-        exactly (no wrap). ``"double_ties_up"`` is ruy's x86 form (LiteRT's optimized
-        int8 kernels on x86): ``q = wrap32(floor((wrap32(a << l)*M + 2**(30+r)) /
-        2**(31+r)))``, then the offset and clamp as for "double".
+        exactly (no wrap). ``"double_ties_up"`` is LiteRT's optimized int8 form on x86
+        (ruy's x86 paths): ``q1 = floor((wrap32(a << l)*M + 2**30) / 2**31)`` (no
+        saturation), ``q = floor((q1 + 2**(r-1)) / 2**r)``, then the offset and clamp as
+        for "double".
     out : writable buffer or DLPack tensor, optional
         Receives the result (x's shape, out_dtype).
 
