@@ -34,12 +34,13 @@ from fuzz.garbage import (prop_endless_axes, prop_garbage_acl, prop_garbage_arra
                           prop_garbage_dml)
 from fuzz.ops import (prop_big_tiers_agree, prop_clip, prop_hardmax, prop_requant,  # noqa: E402
                       prop_shrink)
+from fuzz.ops_requant_families import prop_requant_families  # noqa: E402
 
 WATCHDOG_SECONDS = 120
 
 PROPERTIES = {
     "clip": prop_clip, "shrink": prop_shrink, "hardmax": prop_hardmax, "requant": prop_requant,
-    "big_tiers_agree": prop_big_tiers_agree,
+    "requant_families": prop_requant_families, "big_tiers_agree": prop_big_tiers_agree,
     "garbage_array_api": prop_garbage_array_api, "garbage_dml": prop_garbage_dml,
     "garbage_acl": prop_garbage_acl,
 }
