@@ -88,7 +88,9 @@ static inline int32_t rqf_fp(int32_t a, float scale, double scale64, int mode, i
         return rqf_clamp(r, lo, hi);
     } else {
         const double flo = (double)lo - zp, fhi = (double)hi - zp;
-        double v = (mode & SIMDOPS_FP_FLOAT64) ? (double)a * scale64 : (double)((float)a * scale);
+        /* the assignment rounds to float even where float arithmetic runs wider (x87) */
+        float prod = (float)a * scale;
+        double v = (mode & SIMDOPS_FP_FLOAT64) ? (double)a * scale64 : (double)prod;
         v = v < flo ? flo : (v > fhi ? fhi : v);
         return (int32_t)(rqf_round(v, mode & SIMDOPS_FP_TIES_AWAY) + zp);
     }
