@@ -105,6 +105,19 @@ static inline __m256i rqf_single_vec(__m256i a, __m256i m, __m256i mo, __m256i r
     return _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32(q, lo), hi), off);
 }
 
+/* t >= 33: 2^(t-1) is a multiple of 2^32, so the rounding term goes on the high
+ * word (floor((p + 2^(t-1)) / 2^t) = floor((floor(p / 2^32) + 2^(u-1)) / 2^u),
+ * u = t - 32 >= 1; |high word| <= 2^30, no overflow): no 64-bit adds. */
+static inline __m256i rqf_single_hi_vec(__m256i a, __m256i m, __m256i r32, __m256i u,
+                                        __m256i lo, __m256i hi, __m256i off)
+{
+    __m256i pe = _mm256_mul_epi32(a, m);
+    __m256i po = _mm256_mul_epi32(_mm256_srli_epi64(a, 32), m);
+    __m256i h = _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA);
+    __m256i q = _mm256_srav_epi32(_mm256_add_epi32(h, r32), u);
+    return _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32(q, lo), hi), off);
+}
+
 static inline void rqf_single_tail(const int32_t *x, void *y, size_t i, size_t n,
                                    const int32_t *bias, const simdops_requant_channels *ch,
                                    const simdops_requant_params *p, int out)
@@ -142,6 +155,16 @@ static inline void rqf_single_kernel(const int32_t *x, void *y, size_t n, const 
         const __m256i lo = _mm256_set1_epi32(p->min - p->offset);
         const __m256i hi = _mm256_set1_epi32(p->max - p->offset);
         const __m256i off = _mm256_set1_epi32(p->offset);
+        if (t >= 33) {
+            const __m256i r32 = _mm256_set1_epi32(1 << (t - 33)); /* 2^(u-1) */
+            for (; n - i >= 32; i += 32) {
+                __m256i v0 = rqf_single_hi_vec(rqf_load(x, bias, i), mv, r32, u, lo, hi, off);
+                __m256i v1 = rqf_single_hi_vec(rqf_load(x, bias, i + 8), mv, r32, u, lo, hi, off);
+                __m256i v2 = rqf_single_hi_vec(rqf_load(x, bias, i + 16), mv, r32, u, lo, hi, off);
+                __m256i v3 = rqf_single_hi_vec(rqf_load(x, bias, i + 24), mv, r32, u, lo, hi, off);
+                rqf_store((char *)y + i * es, v0, v1, v2, v3, out);
+            }
+        }
         for (; n - i >= 32; i += 32) {
             __m256i v0 = rqf_single_vec(rqf_load(x, bias, i), mv, mv, r, r, u, lo, hi, off);
             __m256i v1 = rqf_single_vec(rqf_load(x, bias, i + 8), mv, mv, r, r, u, lo, hi, off);
