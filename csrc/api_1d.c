@@ -132,8 +132,9 @@ int simdops_requant_1d(const simdops_prepared *p, const int32_t *x, void *y, int
     SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
     if ((s = requant_1d_checks(p, x, y, n, bias, &impl, err)))
         return s;
-    simdops_current_kernels()->requant[simdops_dtype_rows[impl.dtype].requant_slot](
-        x, y, (size_t)n, bias, &impl.u.requant);
+    simdops_requant_kernel(simdops_current_kernels(), impl.u.requant.family,
+                           simdops_dtype_rows[impl.dtype].requant_slot)(x, y, (size_t)n, bias,
+                                                                         &impl.u.requant);
     return SIMDOPS_OK;
 }
 
@@ -157,13 +158,44 @@ int simdops_requant_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, 
             return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_MULTIPLIER);
         if ((uintptr_t)shifts % 4)
             return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_SHIFT);
-        if ((s = simdops_requant_check_shifts(shifts, n, err)))
-            return s;
+        for (int64_t k = 0; k < n; k++)
+            if ((s = simdops_requant_check_shift_for(impl.u.requant.family, shifts[k], k, err)))
+                return s;
     }
+    if (impl.u.requant.family == SIMDOPS_ROUNDING_FP)
+        return simdops_fail(err, SIMDOPS_R_NOT_PREPARED, SIMDOPS_ARG_PREPARED);
     slot = simdops_dtype_rows[impl.dtype].requant_slot;
     memset(&ch, 0, sizeof ch); /* one row: the kernels derive the shifts inline */
     ch.mult = multipliers;
     ch.shift = shifts;
-    simdops_current_kernels()->requant_pc[slot](x, y, (size_t)n, bias, &ch, &impl.u.requant);
+    simdops_requant_pc_kernel(simdops_current_kernels(), impl.u.requant.family, slot)(
+        x, y, (size_t)n, bias, &ch, &impl.u.requant);
+    return SIMDOPS_OK;
+}
+
+int simdops_requant_fp_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
+                             const int32_t *bias, const float *scales, simdops_error *err)
+{
+    simdops_error scratch;
+    simdops_prepared_impl impl;
+    simdops_requant_channels ch;
+    int s;
+    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    if ((s = requant_1d_checks(p, x, y, n, bias, &impl, err)))
+        return s;
+    if (impl.u.requant.family != SIMDOPS_ROUNDING_FP)
+        return simdops_fail(err, SIMDOPS_R_NOT_PREPARED, SIMDOPS_ARG_PREPARED);
+    if (n > 0) {
+        if (!scales)
+            return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_SCALE);
+        if ((uintptr_t)scales % 4)
+            return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_SCALE);
+        if ((s = simdops_requant_check_scales(scales, n, err)))
+            return s;
+    }
+    memset(&ch, 0, sizeof ch);
+    ch.scale = scales;
+    simdops_current_kernels()->requant_fp_pc[simdops_dtype_rows[impl.dtype].requant_slot](
+        x, y, (size_t)n, bias, &ch, &impl.u.requant);
     return SIMDOPS_OK;
 }

@@ -99,18 +99,26 @@ void simdops_requant_channels_init(simdops_requant_channels *ch, int32_t *storag
  * both or neither), repeating them and deriving the per-channel arrays as
  * the row count makes worthwhile; *mem gets what to free. */
 static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t *bias,
-                          const int32_t *mult, const int32_t *shift, void **mem)
+                          const int32_t *mult, const int32_t *shift, const float *scales,
+                          void **mem)
 {
     int64_t numel = simdops_numel(x);
     size_t channels = x->ndim > 0 ? (size_t)x->shape[x->ndim - 1] : 1;
     size_t rows = channels > 0 ? (size_t)numel / channels : 0, reps = 1, words = 0, period;
-    int derive = mult && rows >= RQ_DERIVE_MIN_ROWS;
+    /* the derived arrays serve the double-rounding kernels only */
+    int derive = mult && rows >= RQ_DERIVE_MIN_ROWS &&
+                 c->params.family == SIMDOPS_ROUNDING_DOUBLE;
     int32_t *storage;
     c->bias = bias;
-    c->per_channel = mult != NULL;
+    c->per_channel = mult != NULL || scales != NULL;
+    if (scales) {
+        /* the float scales take the place of the multipliers: one repeated array */
+        memset(&c->ch, 0, sizeof c->ch);
+        c->ch.scale = scales;
+    }
     c->channels = 1;
     c->period = SIZE_MAX; /* per tensor: one kernel call per row */
-    if (!(bias || mult) || numel == 0)
+    if (!(bias || c->per_channel) || numel == 0)
         return 0;
     if (channels < RQ_MIN_PERIOD && rows > 1) {
         reps = (RQ_MIN_PERIOD + channels - 1) / channels;
@@ -129,6 +137,8 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
         words += simdops_requant_channels_words(period);
     else if (mult && reps > 1)
         words += 2 * (period + 1);
+    if (scales && reps > 1)
+        words += period + 1;
     if (!words)
         return 0;
     if (!(*mem = storage = (int32_t *)malloc(words * sizeof(int32_t))))
@@ -145,29 +155,35 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
         repeat(storage + period + 1, shift, channels, reps);
         c->ch.mult = storage;
         c->ch.shift = storage + period + 1;
+        storage += 2 * (period + 1);
+    }
+    if (scales && reps > 1) {
+        /* float32 and int32 have one size: repeated as words */
+        repeat(storage, (const int32_t *)(const void *)scales, channels, reps);
+        c->ch.scale = (const float *)(void *)storage;
     }
     return 0;
 }
 
 /* A per-channel int32 vector as a contiguous array (copied when strided,
  * misaligned or overlapping y). */
-static int channel_vector(const simdops_tensor *v, int arg, const simdops_tensor *x,
-                          const simdops_tensor *y, const int32_t **out, void **tmp,
-                          simdops_error *err)
+static int channel_vector(const simdops_tensor *v, int arg, simdops_dtype dtype,
+                          const simdops_tensor *x, const simdops_tensor *y, const void **out,
+                          void **tmp, simdops_error *err)
 {
     simdops_tensor c;
     int s;
     *tmp = NULL;
-    if ((s = simdops_check_tensor(v, arg, err)) || (s = simdops_check_channels(v, arg, x, err)))
+    if ((s = simdops_check_tensor(v, arg, err)) || (s = simdops_check_channels(v, arg, dtype, x, err)))
         return s;
     if ((v->strides[0] == 4 || v->shape[0] <= 1) && (uintptr_t)v->data % 4 == 0 &&
         !simdops_may_overlap(v, y)) {
-        *out = (const int32_t *)v->data;
+        *out = v->data;
         return SIMDOPS_OK;
     }
     if (simdops_contiguous_copy(v, &c, tmp))
         return simdops_fail(err, SIMDOPS_R_NOMEM, arg);
-    *out = (const int32_t *)c.data;
+    *out = c.data;
     return SIMDOPS_OK;
 }
 
@@ -182,27 +198,26 @@ static int32_t *filled(int64_t n, int32_t value)
 
 int simdops_requant_check_shifts(const int32_t *shift, int64_t n, simdops_error *err)
 {
-    for (int64_t k = 0; k < n; k++) {
-        if (shift[k] < -31 || shift[k] > 31) {
-            simdops_fail_value(err, SIMDOPS_R_SHIFT_RANGE, SIMDOPS_ARG_SHIFT, shift[k], 0);
-            err->index = k;
-            return err->status;
-        }
-    }
+    int s;
+    for (int64_t k = 0; k < n; k++)
+        if ((s = simdops_requant_check_shift_for(SIMDOPS_ROUNDING_DOUBLE, shift[k], k, err)))
+            return s;
     return SIMDOPS_OK;
 }
 
 static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *x,
                        const simdops_tensor *y, const simdops_tensor *bias,
                        const simdops_tensor *multipliers, const simdops_tensor *shifts,
-                       simdops_error *err)
+                       const simdops_tensor *scales, simdops_error *err)
 {
     const simdops_kernel_table *kt;
     requant_ctx c;
     simdops_tensor xin;
     const int32_t *mult = NULL, *shift = NULL;
-    void *tmp[5] = {NULL, NULL, NULL, NULL, NULL};
+    const float *scale_v = NULL;
+    void *tmp[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
     const int32_t *bias_v = NULL;
+    const int family = impl->u.requant.family;
     int s, slot;
     if ((s = simdops_check_tensor(x, SIMDOPS_ARG_X, err)))
         return s;
@@ -214,17 +229,26 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
     c.params = impl->u.requant;
     slot = simdops_dtype_rows[impl->dtype].requant_slot;
     kt = simdops_current_kernels();
-    c.kernel = kt->requant[slot];
-    c.kernel_pc = kt->requant_pc[slot];
+    c.kernel = simdops_requant_kernel(kt, family, slot);
+    c.kernel_pc = simdops_requant_pc_kernel(kt, family, slot);
     if ((s = simdops_input_view(x, y, &xin, &tmp[0], err)))
         return s;
-    if (bias && (s = channel_vector(bias, SIMDOPS_ARG_BIAS, x, y, &bias_v, &tmp[1], err)))
+    if (bias && (s = channel_vector(bias, SIMDOPS_ARG_BIAS, SIMDOPS_INT32, x, y,
+                                    (const void **)&bias_v, &tmp[1], err)))
         goto done;
-    if (multipliers && (s = channel_vector(multipliers, SIMDOPS_ARG_MULTIPLIER, x, y, &mult,
-                                           &tmp[2], err)))
+    if (multipliers && (s = channel_vector(multipliers, SIMDOPS_ARG_MULTIPLIER, SIMDOPS_INT32, x,
+                                           y, (const void **)&mult, &tmp[2], err)))
         goto done;
-    if (shifts && (s = channel_vector(shifts, SIMDOPS_ARG_SHIFT, x, y, &shift, &tmp[3], err)))
+    if (shifts && (s = channel_vector(shifts, SIMDOPS_ARG_SHIFT, SIMDOPS_INT32, x, y,
+                                      (const void **)&shift, &tmp[3], err)))
         goto done;
+    if (scales) {
+        if ((s = channel_vector(scales, SIMDOPS_ARG_SCALE, SIMDOPS_FLOAT32, x, y,
+                                (const void **)&scale_v, &tmp[5], err)))
+            goto done;
+        if ((s = simdops_requant_check_scales(scale_v, x->shape[x->ndim - 1], err)))
+            goto done;
+    }
     if (multipliers || shifts) {
         int64_t channels = x->shape[x->ndim - 1];
         if (!multipliers && !(mult = (const int32_t *)(tmp[2] = filled(channels, c.params.multiplier)))) {
@@ -236,17 +260,18 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
             s = simdops_fail(err, SIMDOPS_R_NOMEM, SIMDOPS_ARG_SHIFT);
             goto done;
         }
-        if ((s = simdops_requant_check_shifts(shift, channels, err)))
-            goto done;
+        for (int64_t k = 0; k < channels; k++)
+            if ((s = simdops_requant_check_shift_for(family, shift[k], k, err)))
+                goto done;
     }
-    if (setup_channels(&c, &xin, bias_v, mult, shift, &tmp[4])) {
+    if (setup_channels(&c, &xin, bias_v, mult, shift, scale_v, &tmp[4])) {
         s = simdops_fail(err, SIMDOPS_R_NOMEM, mult ? SIMDOPS_ARG_MULTIPLIER : SIMDOPS_ARG_BIAS);
         goto done;
     }
     c.out_size = simdops_dtype_rows[impl->dtype].size;
     simdops_elementwise(&xin, y, c.bias || c.per_channel, requant_row, &c);
 done:
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < 6; k++)
         free(tmp[k]);
     return s;
 }
@@ -262,7 +287,24 @@ int simdops_requant_prepared(const simdops_prepared *p, const simdops_tensor *x,
     SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
     if ((s = simdops_prepared_load(p, SIMDOPS_OP_REQUANT, SIMDOPS_OP_REQUANT, &impl, err)))
         return s;
-    return run_requant(&impl, x, y, bias, multipliers, shifts, err);
+    if (impl.u.requant.family == SIMDOPS_ROUNDING_FP && (multipliers || shifts))
+        return simdops_fail(err, SIMDOPS_R_NOT_PREPARED, SIMDOPS_ARG_PREPARED);
+    return run_requant(&impl, x, y, bias, multipliers, shifts, NULL, err);
+}
+
+int simdops_requant_fp_prepared(const simdops_prepared *p, const simdops_tensor *x,
+                                const simdops_tensor *y, const simdops_tensor *bias,
+                                const simdops_tensor *scales, simdops_error *err)
+{
+    simdops_error scratch;
+    simdops_prepared_impl impl;
+    int s;
+    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    if ((s = simdops_prepared_load(p, SIMDOPS_OP_REQUANT, SIMDOPS_OP_REQUANT, &impl, err)))
+        return s;
+    if (impl.u.requant.family != SIMDOPS_ROUNDING_FP)
+        return simdops_fail(err, SIMDOPS_R_NOT_PREPARED, SIMDOPS_ARG_PREPARED);
+    return run_requant(&impl, x, y, bias, NULL, NULL, scales, err);
 }
 
 int simdops_requant(const simdops_tensor *x, const simdops_tensor *y,
@@ -286,5 +328,5 @@ int simdops_requant(const simdops_tensor *x, const simdops_tensor *y,
     }
     impl.op = SIMDOPS_OP_REQUANT;
     impl.dtype = y->dtype;
-    return run_requant(&impl, x, y, a->bias, a->multipliers, a->shifts, err);
+    return run_requant(&impl, x, y, a->bias, a->multipliers, a->shifts, NULL, err);
 }

@@ -28,7 +28,11 @@ static const simdops_capi capi_table = {
     .hardmax_rows = simdops_hardmax_rows,
     .requant_1d = simdops_requant_1d,
     .requant_pc_1d = simdops_requant_pc_1d,
-    /* version 2: the ONNX profile */
+    /* version 2: the requantization families, then the ONNX profile */
+    .prepare_requant_rounding = simdops_prepare_requant_rounding,
+    .prepare_requant_fp = simdops_prepare_requant_fp,
+    .requant_fp_prepared = simdops_requant_fp_prepared,
+    .requant_fp_pc_1d = simdops_requant_fp_pc_1d,
     .quantize_linear = simdops_quantize_linear,
     .dequantize_linear = simdops_dequantize_linear,
     .clip_onnx = simdops_clip_onnx,

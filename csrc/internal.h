@@ -55,6 +55,12 @@ typedef struct simdops_requant_params {
     int32_t right_shift; /* max(shift, 0) */
     int32_t offset;
     int32_t min, max;
+    /* The requantization family (SIMDOPS_ROUNDING_*, or SIMDOPS_ROUNDING_FP for the
+     * float families) and what the other families need (see requant_families.h). */
+    int32_t family;
+    int32_t fp_mode;  /* SIMDOPS_FP_* flags (float families) */
+    float scale;      /* float families: the scale rounded to float32 */
+    double scale64;   /* float families: the scale as given (SIMDOPS_FP_FLOAT64) */
 } simdops_requant_params;
 
 /* ------------------------------------------------------------------ kernel signatures */
@@ -90,6 +96,7 @@ typedef struct simdops_requant_channels {
     const int32_t *half;  /* (1 << right) >> 1, RDBPOT's rounding term, or NULL */
     int general;          /* derived only: some left != 0 or mult == INT32_MIN */
     int32_t min_right;    /* derived only: the smallest right */
+    const float *scale;   /* float families: the per-channel scales (mult/shift unused) */
 } simdops_requant_channels;
 
 /* int32 words simdops_requant_channels_init stores for arrays of n elements. */
@@ -108,6 +115,10 @@ static inline simdops_requant_channels simdops_requant_channels_at(const simdops
                                                                    size_t k)
 {
     simdops_requant_channels r = *ch;
+    if (r.scale) {
+        r.scale += k;
+        return r;
+    }
     r.mult += k;
     r.shift += k;
     if (r.half) {
@@ -158,7 +169,15 @@ typedef void (*simdops_qlinear_fn)(const void *x, void *y, size_t n,
     X(quantize_f32, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QUANTIZE_LINEAR)   \
     X(quantize_f16, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QUANTIZE_LINEAR)   \
     X(dequantize_f32, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_DEQUANTIZE_LINEAR) \
-    X(dequantize_f16, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_DEQUANTIZE_LINEAR)
+    X(dequantize_f16, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_DEQUANTIZE_LINEAR) \
+    X(requant_single, simdops_requant_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)           \
+    X(requant_single_pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)     \
+    X(requant_ties_up, simdops_requant_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)          \
+    X(requant_ties_up_pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)    \
+    X(requant_floor, simdops_requant_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)            \
+    X(requant_floor_pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)      \
+    X(requant_fp, simdops_requant_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)               \
+    X(requant_fp_pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)
 
 /* One table per ISA. A NULL entry means "not provided by this tier"; dispatch
  * fills it from the tier below, so every entry of a built table is callable
@@ -244,6 +263,11 @@ typedef int (*simdops_register_fn)(simdops_kernel_table *t);
     SIMDOPS_KERNEL_FILES(SIMDOPS_X_DECLARE_REGISTER_OP, name)
 SIMDOPS_TIERS(SIMDOPS_X_DECLARE_REGISTER_TIER)
 #undef SIMDOPS_X_DECLARE_REGISTER_TIER
+/* The requantization families' kernels (kernels/requant/requant_families_<tier>.c),
+ * registered by the requant register function of the tiers that have them. */
+SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, scalar)
+SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, avx2)
+SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, neon)
 
 /* Every tier this target knows (all architectures; see simdops_tier_known). */
 int simdops_tier_count(void);
@@ -314,6 +338,27 @@ int simdops_prepare_requant_clamped(simdops_dtype out_dtype, int64_t multiplier,
 
 /* Every shift[k] in [-31, 31], else SIMDOPS_R_SHIFT_RANGE with the index. */
 int simdops_requant_check_shifts(const int32_t *shift, int64_t n, simdops_error *err);
+
+/* The shift range of a rounding family (SIMDOPS_ROUNDING_*): the one place it
+ * is stated. double/double_ties_up [-31, 31]; single [-30, 31] (total right
+ * shift 31 + shift in [1, 62]: TFLite's [1, 62], XNNPACK rndnu's [16, 55]);
+ * floor (ACL QUANTIZE_DOWN) [0, 31]. */
+void simdops_requant_shift_range(int family, int32_t *lo, int32_t *hi);
+/* shift (index -1 for per tensor) in its family's range, else SHIFT_RANGE /
+ * SHIFT_RANGE_FOR with the index. */
+int simdops_requant_check_shift_for(int family, int64_t shift, int64_t index, simdops_error *err);
+/* Every scale[k] finite (float families), else NOT_FINITE_SCALE with the index. */
+int simdops_requant_check_scales(const float *scale, int64_t n, simdops_error *err);
+/* simdops_prepare_requant_clamped with a rounding family (the acl layer's
+ * QUANTIZE_DOWN: SIMDOPS_ROUNDING_FLOOR). */
+int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int rounding,
+                                             int64_t multiplier, int64_t shift, int64_t offset,
+                                             int64_t min, int64_t max, simdops_prepared *p,
+                                             simdops_error *err);
+/* The kernel of a family: the table's entry for p->family (per tensor / per channel). */
+simdops_requant_fn simdops_requant_kernel(const simdops_kernel_table *t, int family, int slot);
+simdops_requant_pc_fn simdops_requant_pc_kernel(const simdops_kernel_table *t, int family,
+                                                int slot);
 
 /* The private layout behind simdops_prepared. */
 typedef struct simdops_prepared_impl {

@@ -296,8 +296,8 @@ static int requant_params_bounded(simdops_dtype out, int64_t multiplier, int64_t
         return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_OUT_DTYPE, out, 0);
     if ((s = simdops_check_int32(SIMDOPS_ARG_MULTIPLIER, multiplier, err)))
         return s;
-    if (shift < -31 || shift > 31)
-        return simdops_fail_value(err, SIMDOPS_R_SHIFT_RANGE, SIMDOPS_ARG_SHIFT, shift, 0);
+    if ((s = simdops_requant_check_shift_for(SIMDOPS_ROUNDING_DOUBLE, shift, -1, err)))
+        return s;
     if ((s = simdops_check_int32(SIMDOPS_ARG_OFFSET, offset, err)))
         return s;
     /* QSYMM16 is symmetric: ACL's int16 stage has no offset */

@@ -60,11 +60,11 @@ int simdops_reduced_axes(int ndim, int naxes, const int64_t *axes, int *reduced,
     return SIMDOPS_OK;
 }
 
-int simdops_check_channels(const simdops_tensor *v, int arg, const simdops_tensor *x,
-                           simdops_error *err)
+int simdops_check_channels(const simdops_tensor *v, int arg, simdops_dtype dtype,
+                           const simdops_tensor *x, simdops_error *err)
 {
-    if (v->dtype != SIMDOPS_INT32)
-        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_MISMATCH, arg, v->dtype, SIMDOPS_INT32);
+    if (v->dtype != dtype)
+        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_MISMATCH, arg, v->dtype, dtype);
     if (x->ndim < 1)
         return simdops_fail(err, SIMDOPS_R_NEEDS_AXIS, arg);
     if (v->ndim != 1 || v->shape[0] != x->shape[x->ndim - 1]) {

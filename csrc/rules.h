@@ -29,11 +29,12 @@ int simdops_check_disjoint(const void *x, uint64_t xlen, const void *y, uint64_t
 int simdops_reduced_axes(int ndim, int naxes, const int64_t *axes, int *reduced,
                          simdops_error *err);
 
-/* v (a per-channel vector: bias, multipliers, shifts) is int32, 1-D, of x's
+/* v (a per-channel vector: bias, multipliers, shifts, scales) has dtype (int32, or
+ * float32 for scales), is 1-D, of x's
  * last dimension (DTYPE_MISMATCH, NEEDS_AXIS, CHANNELS with value = v's ndim,
  * index = v's length). */
-int simdops_check_channels(const simdops_tensor *v, int arg, const simdops_tensor *x,
-                           simdops_error *err);
+int simdops_check_channels(const simdops_tensor *v, int arg, simdops_dtype dtype,
+                           const simdops_tensor *x, simdops_error *err);
 
 /* v fits int32 (INT32_RANGE). */
 int simdops_check_int32(int arg, int64_t v, simdops_error *err);

@@ -322,9 +322,9 @@ def test_output_stage_acl_int16_validate_cases(inp, bias, out, lo, hi, expected)
 
 
 OUTPUT_STAGE_RULES = [
-    (Info(type=acl.GEMMLowpOutputStageType.QUANTIZE_DOWN), D.QASYMM8,
-     "GEMMLowpOutputStageInfo.type is QUANTIZE_DOWN; simdops implements "
-     "QUANTIZE_DOWN_FIXEDPOINT only"),
+    (Info(type=acl.GEMMLowpOutputStageType.NONE), D.QASYMM8,
+     "GEMMLowpOutputStageInfo.type is NONE; simdops implements "
+     "QUANTIZE_DOWN, QUANTIZE_DOWN_FIXEDPOINT and QUANTIZE_DOWN_FLOAT"),
     (Info(), D.S32, "output data type is S32; must be QASYMM8 or QASYMM8_SIGNED or QSYMM16"),
     (Info(output_data_type=D.QASYMM8), D.QASYMM8_SIGNED,
      "GEMMLowpOutputStageInfo.output_data_type is QASYMM8; the output is QASYMM8_SIGNED"),

@@ -216,7 +216,7 @@ BAD_CALLS = [
     ("requant on float", lambda m, x: m.quantize_down_int32(x, 1, 1), np.float32),
     ("requant out_dtype", lambda m, x: m.quantize_down_int32(x, 1, 1, out_dtype="int32"), np.int32),
     ("requant vector length", lambda m, x: m.quantize_down_int32(x, [1, 2], 1), np.int32),
-    ("requant vector dtype", lambda m, x: m.quantize_down_int32(x, np.ones(4, np.int64), 1),
+    ("requant vector dtype", lambda m, x: m.quantize_down_int32(x, np.ones(4, np.float64), 1),
      np.int32),
     ("requant vector shift range", lambda m, x: m.quantize_down_int32(x, 1, [0, 1, 2, 99]),
      np.int32),

@@ -46,6 +46,13 @@ def array_api() -> None:
     q16 = simdops.quantize_down_int32(acc, [m] * 30, [shift] * 30, min=-100, max=100,
                                       out_dtype="int16", out=np.empty((4, 30), np.int16))
     assert q16.dtype == np.int16
+    qs = simdops.quantize_down_int32(acc, m, shift, 3, out_dtype="int8", rounding="single")
+    assert qs.dtype == np.int8
+    qf = simdops.requantize_fp32(acc, 0.0123, 128)
+    assert qf.dtype == np.uint8
+    qc = simdops.requantize_fp32(acc, np.full(30, 0.01, np.float32), 0, out_dtype="int8",
+                                 precision="float64", ties="away", out=np.empty((4, 30), np.int8))
+    assert qc.dtype == np.int8
 
 
 def isa_and_threads() -> None:

@@ -62,6 +62,14 @@ static void run_entry(const target *t)
     case SIMDOPS_KE_quantize_f16:
     case SIMDOPS_KE_dequantize_f32:
     case SIMDOPS_KE_dequantize_f16: test_qlinear(t); break;
+    case SIMDOPS_KE_requant_single:
+    case SIMDOPS_KE_requant_single_pc:
+    case SIMDOPS_KE_requant_ties_up:
+    case SIMDOPS_KE_requant_ties_up_pc:
+    case SIMDOPS_KE_requant_floor:
+    case SIMDOPS_KE_requant_floor_pc:
+    case SIMDOPS_KE_requant_fp:
+    case SIMDOPS_KE_requant_fp_pc: test_requant_families(t); break;
     default:
         fail_head(t, "no harness test for this entry", 0, 0, 0);
         printf("\n");

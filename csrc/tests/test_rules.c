@@ -88,12 +88,12 @@ static void test_shapes_and_numbers(void)
     v.dtype = SIMDOPS_INT32;
     v.ndim = 1;
     v.shape[0] = 5;
-    EXPECT(simdops_check_channels(&v, SIMDOPS_ARG_BIAS, &x, &err) == SIMDOPS_OK);
+    EXPECT(simdops_check_channels(&v, SIMDOPS_ARG_BIAS, SIMDOPS_INT32, &x, &err) == SIMDOPS_OK);
     v.shape[0] = 4;
-    EXPECT(simdops_check_channels(&v, SIMDOPS_ARG_BIAS, &x, &err) == SIMDOPS_E_SHAPE &&
+    EXPECT(simdops_check_channels(&v, SIMDOPS_ARG_BIAS, SIMDOPS_INT32, &x, &err) == SIMDOPS_E_SHAPE &&
            err.reason == SIMDOPS_R_CHANNELS && err.index == 4 && err.expected == 5);
     x.ndim = 0;
-    EXPECT(simdops_check_channels(&v, SIMDOPS_ARG_BIAS, &x, &err) == SIMDOPS_E_SHAPE &&
+    EXPECT(simdops_check_channels(&v, SIMDOPS_ARG_BIAS, SIMDOPS_INT32, &x, &err) == SIMDOPS_E_SHAPE &&
            err.reason == SIMDOPS_R_NEEDS_AXIS);
     EXPECT(simdops_check_int32(SIMDOPS_ARG_MIN, INT32_MIN, &err) == SIMDOPS_OK);
     EXPECT(simdops_check_int32(SIMDOPS_ARG_MIN, (int64_t)INT32_MAX + 1, &err) == SIMDOPS_E_PARAM &&

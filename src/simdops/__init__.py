@@ -2,7 +2,7 @@
 Arm Compute Library's gemmlowp output stage.
 
 The array API: clip, shrink, hardmax, quantize_down_int32, quantize_down_int32_to_uint8,
-quantize_multiplier (each documented: help(simdops.clip)); ISA control: isa,
+requantize_fp32, quantize_multiplier (each documented: help(simdops.clip)); ISA control: isa,
 available_isas, use_isa; C/Cython reuse: get_include. Descriptor layers: simdops.dml
 (DirectML), simdops.acl (Arm Compute Library); Dask: simdops.dask.
 """
@@ -11,13 +11,14 @@ import os as _os
 from simdops import _core
 from simdops._core import _C_API  # the C API capsule (simdops/simdops_capi.h)
 from simdops._core import (clip, get_num_threads, hardmax, quantize_down_int32,
-                           quantize_down_int32_to_uint8, set_num_threads, shrink)
+                           quantize_down_int32_to_uint8, requantize_fp32, set_num_threads,
+                           shrink)
 from simdops._quantize import quantize_multiplier
 
 from simdops._version import __version__
 __all__ = [
     "clip", "shrink", "hardmax", "quantize_down_int32_to_uint8", "quantize_down_int32",
-    "quantize_multiplier", "isa", "available_isas", "use_isa", "get_include",
+    "requantize_fp32", "quantize_multiplier", "isa", "available_isas", "use_isa", "get_include",
     "set_num_threads", "get_num_threads",
 ]
 

@@ -31,22 +31,41 @@ def hardmax(x: Input, axis: int | Sequence[int] = -1, *, out: _Out) -> _Out: ...
 @overload
 def quantize_down_int32_to_uint8(
     x: Input, multiplier: int | Input, shift: int | Input, offset: int, *,
-    bias: Input | None = None, min: int = 0, max: int = 0, out: None = None) -> NDArray[Any]: ...
+    bias: Input | None = None, min: int = 0, max: int = 0,
+    rounding: _Rounding = "double", out: None = None) -> NDArray[Any]: ...
 @overload
 def quantize_down_int32_to_uint8(
     x: Input, multiplier: int | Input, shift: int | Input, offset: int, *,
-    bias: Input | None = None, min: int = 0, max: int = 0, out: _Out) -> _Out: ...
+    bias: Input | None = None, min: int = 0, max: int = 0,
+    rounding: _Rounding = "double", out: _Out) -> _Out: ...
 
 @overload
 def quantize_down_int32(
     x: Input, multiplier: int | Input, shift: int | Input, offset: int = 0, *,
     bias: Input | None = None, min: int | None = None, max: int | None = None,
-    out_dtype: _RequantOutDtype = "uint8", out: None = None) -> NDArray[Any]: ...
+    out_dtype: _RequantOutDtype = "uint8", rounding: _Rounding = "double",
+    out: None = None) -> NDArray[Any]: ...
 @overload
 def quantize_down_int32(
     x: Input, multiplier: int | Input, shift: int | Input, offset: int = 0, *,
     bias: Input | None = None, min: int | None = None, max: int | None = None,
-    out_dtype: _RequantOutDtype = "uint8", out: _Out) -> _Out: ...
+    out_dtype: _RequantOutDtype = "uint8", rounding: _Rounding = "double",
+    out: _Out) -> _Out: ...
+
+_Rounding = Literal["double", "double_ties_up", "single"]
+
+@overload
+def requantize_fp32(
+    x: Input, scale: float | Input, zero_point: int = 0, *, bias: Input | None = None,
+    min: int | None = None, max: int | None = None, out_dtype: _RequantOutDtype = "uint8",
+    precision: Literal["float32", "float64"] = "float32", ties: Literal["even", "away"] = "even",
+    out: None = None) -> NDArray[Any]: ...
+@overload
+def requantize_fp32(
+    x: Input, scale: float | Input, zero_point: int = 0, *, bias: Input | None = None,
+    min: int | None = None, max: int | None = None, out_dtype: _RequantOutDtype = "uint8",
+    precision: Literal["float32", "float64"] = "float32", ties: Literal["even", "away"] = "even",
+    out: _Out) -> _Out: ...
 
 def isa() -> str: ...
 def available_isas() -> tuple[str, ...]: ...

@@ -138,7 +138,27 @@ cdef extern from "simdops/simdops_capi.h" nogil:
         const prepared_t *p, const int32_t *x, void *y, int64_t n, const int32_t *bias,
         const int32_t *multipliers, const int32_t *shifts, error_t *err)
 
-    # version 2: the ONNX profile (N-d; zero_point / min / max may be NULL)
+    # version 2: the requantization families (simdops.h: SIMDOPS_ROUNDING_*, SIMDOPS_FP_*)
+    enum: ROUNDING_DOUBLE "SIMDOPS_ROUNDING_DOUBLE"
+    enum: ROUNDING_DOUBLE_TIES_UP "SIMDOPS_ROUNDING_DOUBLE_TIES_UP"
+    enum: ROUNDING_SINGLE "SIMDOPS_ROUNDING_SINGLE"
+    enum: ROUNDING_FLOOR "SIMDOPS_ROUNDING_FLOOR"
+    enum: FP_FLOAT64 "SIMDOPS_FP_FLOAT64"
+    enum: FP_TIES_AWAY "SIMDOPS_FP_TIES_AWAY"
+    enum: FP_ACL "SIMDOPS_FP_ACL"
+    int prepare_requant_rounding "simdops_capi_prepare_requant_rounding"(
+        dtype_t out_dtype, int rounding, int64_t multiplier, int64_t shift, int64_t offset,
+        const int64_t *min, const int64_t *max, prepared_t *p, error_t *err)
+    int prepare_requant_fp "simdops_capi_prepare_requant_fp"(
+        dtype_t out_dtype, double scale, int64_t zero_point, const int64_t *min,
+        const int64_t *max, int mode, prepared_t *p, error_t *err)
+    int requant_fp_prepared "simdops_capi_requant_fp_prepared"(
+        const prepared_t *p, const tensor_t *x, const tensor_t *y, const tensor_t *bias,
+        const tensor_t *scales, error_t *err)
+    int requant_fp_pc_1d "simdops_capi_requant_fp_pc_1d"(
+        const prepared_t *p, const int32_t *x, void *y, int64_t n, const int32_t *bias,
+        const float *scales, error_t *err)
+    # version 2 (continued): the ONNX profile (N-d; zero_point / min / max may be NULL)
     int quantize_linear "simdops_capi_quantize_linear"(
         const tensor_t *x, const tensor_t *scale, const tensor_t *zero_point, int64_t axis,
         const tensor_t *y, error_t *err)

@@ -40,7 +40,8 @@ except ImportError as exc:  # pragma: no cover - exercised only without dask
 import simdops
 from simdops import _core, _interop
 
-__all__ = ["clip", "shrink", "hardmax", "quantize_down_int32_to_uint8", "quantize_down_int32"]
+__all__ = ["clip", "shrink", "hardmax", "quantize_down_int32_to_uint8", "quantize_down_int32",
+           "requantize_fp32"]
 
 
 # ------------------------------------------------------------------ helpers
@@ -225,13 +226,23 @@ def hardmax(x, axis=-1):
 
 # ------------------------------------------------------------------ requant
 
-def _requant_block(block, multiplier, shift, bias, *, offset, min, max, out_dtype, as_list):
+def _requant_block(block, multiplier, shift, bias, *, offset, min, max, out_dtype, as_list,
+                   rounding="double"):
     # per-channel vectors arrive as this block's slice; those the caller gave
     # as plain sequences go back to simdops as lists, so it converts them itself
     multiplier, shift, bias = (v.tolist() if listed else v
                                for v, listed in zip((multiplier, shift, bias), as_list))
     return _as_ndarray(simdops.quantize_down_int32(
-        block, multiplier, shift, offset, bias=bias, min=min, max=max, out_dtype=out_dtype))
+        block, multiplier, shift, offset, bias=bias, min=min, max=max, out_dtype=out_dtype,
+        rounding=rounding))
+
+
+def _requant_fp_block(block, scale, bias, *, offset, min, max, out_dtype, as_list, precision,
+                      ties):
+    scale, bias = (v.tolist() if listed else v for v, listed in zip((scale, bias), as_list))
+    return _as_ndarray(simdops.requantize_fp32(
+        block, scale, offset, bias=bias, min=min, max=max, out_dtype=out_dtype,
+        precision=precision, ties=ties))
 
 
 def _is_per_channel(v):
@@ -258,7 +269,7 @@ def _channel_blocks(v, channel_chunks):
 
 
 def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, max=None,
-                        out_dtype="uint8"):
+                        out_dtype="uint8", rounding="double"):
     """Lazy ``simdops.quantize_down_int32`` (ACL's fixed-point output stage,
     int32 -> uint8 / int8 / int16) on a dask array.
 
@@ -277,6 +288,8 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
     min, max : int, optional
         Bounded-ReLU clamp, as ``simdops.quantize_down_int32``.
     out_dtype : "uint8", "int8" or "int16", default "uint8"
+    rounding : "double", "double_ties_up" or "single", default "double"
+        The requantization family, as ``simdops.quantize_down_int32``.
 
     Returns
     -------
@@ -305,21 +318,73 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
         # (dask alone would make them int64); a value beyond int32 is refused now
         x = _interop.as_input(x, "x", int32=True)
     x = _as_dask(x)
-    params = (multiplier, shift, bias)
+    return _lazy_requant(
+        x, _requant_block, (multiplier, shift, bias),
+        lambda sx, m, s, b: simdops.quantize_down_int32(sx, m, s, offset, bias=b, min=min,
+                                                        max=max, out_dtype=out_dtype,
+                                                        rounding=rounding),
+        dict(offset=offset, min=min, max=max, rounding=rounding))
+
+
+def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, out_dtype="uint8",
+                    precision="float32", ties="even"):
+    """Lazy ``simdops.requantize_fp32`` (the float requantization of ONNX Runtime, XNNPACK
+    and fbgemm) on a dask array.
+
+    Parameters
+    ----------
+    x : dask.array.Array
+        int32 input, any shape and chunking.
+    scale : float, or 1-D float32 vector of length x.shape[-1]
+        Per tensor, or per channel along the last axis (numpy or dask array).
+    zero_point : int, default 0
+    bias : 1-D int32 vector of length x.shape[-1], optional
+    min, max : int, optional
+    out_dtype : "uint8", "int8" or "int16", default "uint8"
+    precision : "float32" or "float64", default "float32"
+    ties : "even" or "away", default "even"
+
+    Returns
+    -------
+    dask.array.Array
+        x's shape and chunks, dtype out_dtype; nothing is computed yet.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As ``simdops.requantize_fp32``, at call time (the values of dask-array vectors
+        when the blocks run).
+
+    Examples
+    --------
+    >>> import dask.array as da, simdops.dask as sd
+    >>> acc = da.from_array([-300, 5, 25, 1000], chunks=2).astype("int32")
+    >>> sd.requantize_fp32(acc, 0.1, 128).compute()
+    array([ 98, 128, 130, 228], dtype=uint8)
+    """
+    x = _as_dask(x)
+    return _lazy_requant(
+        x, _requant_fp_block, (scale, bias),
+        lambda sx, sc, b: simdops.requantize_fp32(sx, sc, zero_point, bias=b, min=min, max=max,
+                                                  out_dtype=out_dtype, precision=precision,
+                                                  ties=ties),
+        dict(offset=zero_point, min=min, max=max, precision=precision, ties=ties))
+
+
+def _lazy_requant(x, block_fn, params, probe_fn, extra):
+    """block_fn over x's blocks with params (per tensor, or per-channel vectors chunked
+    like x's last axis), after probe_fn checked them on a one-element stand-in."""
     per_channel = [_is_per_channel(v) for v in params]
     if any(per_channel) and x.ndim and np.isnan(x.shape[-1]):
         raise ValueError("simdops.dask: per-channel parameters need x's last-axis chunk "
                          "sizes; call x.compute_chunk_sizes() first")
     shape = (1,) * (x.ndim - 1) + (x.shape[-1],) if any(per_channel) and x.ndim else None
-    probe = simdops.quantize_down_int32(
-        _stand_in(x, shape), *(_stand_in_vector(v) for v in params[:2]), offset,
-        bias=_stand_in_vector(bias), min=min, max=max, out_dtype=out_dtype)
+    probe = probe_fn(_stand_in(x, shape), *(_stand_in_vector(v) for v in params))
     out = probe.dtype
-    kwargs = dict(offset=offset, min=min, max=max, out_dtype=out.name, token="simdops-quantize",
-                  dtype=out, meta=_meta(x.ndim, out))
+    kwargs = dict(extra, out_dtype=out.name, token="simdops-quantize", dtype=out,
+                  meta=_meta(x.ndim, out))
     if not any(per_channel):
-        return x.map_blocks(_requant_block, multiplier, shift, bias,
-                            as_list=(False, False, False), **kwargs)
+        return x.map_blocks(block_fn, *params, as_list=(False,) * len(params), **kwargs)
     # blockwise: x indexed by all its axes, each vector by the last one only
     index = tuple(range(x.ndim))
     args = [x, index]
@@ -330,7 +395,7 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
         else:
             args += [v, None]
         as_list.append(vector and not isinstance(v, da.Array) and not _has_buffer(v))
-    return da.blockwise(_requant_block, index, *args, as_list=tuple(as_list), **kwargs)
+    return da.blockwise(block_fn, index, *args, as_list=tuple(as_list), **kwargs)
 
 
 def _has_buffer(v):
@@ -341,7 +406,8 @@ def _has_buffer(v):
     return True
 
 
-def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min=0, max=0):
+def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min=0, max=0,
+                                 rounding="double"):
     """Lazy ACL 18.03 ``GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint`` on
     a dask array (``simdops.quantize_down_int32_to_uint8`` per block).
 
@@ -357,6 +423,7 @@ def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min
     bias : 1-D int32 vector of length x.shape[-1], optional
     min, max : int, default 0
         Bounded ReLU in [0, 255]; min == max disables it (ACL).
+    rounding : "double", "double_ties_up" or "single", default "double"
 
     Returns
     -------
@@ -376,4 +443,4 @@ def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min
     array([  0,  10,  35, 255], dtype=uint8)
     """
     return quantize_down_int32(x, multiplier, shift, offset, bias=bias, min=min, max=max,
-                               out_dtype="uint8")
+                               out_dtype="uint8", rounding=rounding)

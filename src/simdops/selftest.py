@@ -91,6 +91,28 @@ def cases():
         out.append((f"requant int32->{od} per-channel+bias", "int32",
                     lambda x, o, od=od, off=off: _requant(x, o, od, off, None, None, bias=True),
                     ("requant_pc",)))
+        for rounding, entry, shift in (("single", "requant_single", 9),
+                                       ("single", "requant_single", -7),
+                                       ("double_ties_up", "requant_ties_up", 5)):
+            out.append((f"requant int32->{od} {rounding} shift {shift}", "int32",
+                        lambda x, o, od=od, off=off, r=rounding, s=shift:
+                        _requant(x, o, od, off, 1518500250 if s > 0 else 12345677, s, rounding=r),
+                        (entry,)))
+            out.append((f"requant int32->{od} {rounding} per-channel+bias", "int32",
+                        lambda x, o, od=od, off=off, r=rounding:
+                        _requant(x, o, od, off, None, None, bias=True, rounding=r),
+                        (entry + "_pc",)))
+        out.append((f"requant int32->{od} floor (ACL QUANTIZE_DOWN)", "int32",
+                    lambda x, o, od=od: _requant_floor(x, o, od, False), ("requant_floor",)))
+        out.append((f"requant int32->{od} floor per-channel+bias", "int32",
+                    lambda x, o, od=od: _requant_floor(x, o, od, True), ("requant_floor_pc",)))
+        for precision, ties in (("float32", "even"), ("float64", "away")):
+            out.append((f"requant int32->{od} fp {precision} {ties}", "int32",
+                        lambda x, o, od=od, p=precision, t=ties: _requant_fp(x, o, od, p, t, False),
+                        ("requant_fp",)))
+            out.append((f"requant int32->{od} fp {precision} {ties} per-channel+bias", "int32",
+                        lambda x, o, od=od, p=precision, t=ties: _requant_fp(x, o, od, p, t, True),
+                        ("requant_fp_pc",)))
     for qt in dtypes("quantize_linear"):
         for ft, entry in (("float32", "quantize_f32"), ("float16", "quantize_f16")):
             out.append((f"quantize_linear {ft}->{qt}", ft,
@@ -119,6 +141,31 @@ def _dequantize_linear(x, o):
     simdops.onnx.dequantize_linear(x, np.array(0.37, o.dtype), zp, out=o)
 
 
+def _requant_floor(x, o, out_dtype, per_channel):
+    n = x.shape[0]
+    rng = np.random.default_rng(n + 1)
+    kw = {"bias": rng.integers(-2**31, 2**31, n, dtype=np.int64).astype(np.int32)} \
+        if per_channel else {}
+    mult = rng.integers(-2**31, 2**31, n, dtype=np.int64).astype(np.int32) if per_channel else 3
+    shift = rng.integers(0, 32, n).astype(np.int32) if per_channel else 12
+    _core._requant_family(x, mult, shift, 5 if out_dtype != "int16" else 0, rounding=3,
+                          out_dtype=out_dtype, out=o, **kw)
+
+
+def _requant_fp(x, o, out_dtype, precision, ties, per_channel):
+    n = x.shape[0]
+    rng = np.random.default_rng(n + 2)
+    zp = 7 if out_dtype != "uint8" else 128
+    if per_channel:
+        scale = (rng.random(n) * 0.01).astype(np.float32)
+        bias = rng.integers(-2**31, 2**31, n, dtype=np.int64).astype(np.int32)
+        simdops.requantize_fp32(x, scale, zp, bias=bias, out_dtype=out_dtype,
+                                precision=precision, ties=ties, out=o)
+    else:
+        simdops.requantize_fp32(x, 0.0123, zp, out_dtype=out_dtype, precision=precision,
+                                ties=ties, out=o)
+
+
 def uncovered_entries(case_list):
     """Kernel-table entries (from the C list) that no case exercises."""
     covered = set()
@@ -138,7 +185,7 @@ def _hardmax_axis0(x, o):
         simdops.hardmax(x, axis=0, out=o)
 
 
-def _requant(x, o, out_dtype, offset, mult, shift, bounds=False, bias=False):
+def _requant(x, o, out_dtype, offset, mult, shift, bounds=False, bias=False, rounding="double"):
     n = x.shape[0]
     kw = {}
     if bounds:  # a range strictly inside the output type's
@@ -148,8 +195,9 @@ def _requant(x, o, out_dtype, offset, mult, shift, bounds=False, bias=False):
         rng = np.random.default_rng(n)
         kw["bias"] = rng.integers(-2**31, 2**31, n, dtype=np.int64).astype(np.int32)
         mult = rng.integers(-2**31, 2**31, n, dtype=np.int64).astype(np.int32)
-        shift = rng.integers(-31, 32, n).astype(np.int32)
-    simdops.quantize_down_int32(x, mult, shift, offset, out_dtype=out_dtype, out=o, **kw)
+        shift = rng.integers(-30 if rounding == "single" else -31, 32, n).astype(np.int32)
+    simdops.quantize_down_int32(x, mult, shift, offset, out_dtype=out_dtype, out=o,
+                                rounding=rounding, **kw)
 
 
 def out_dtype_of(label, dtype):

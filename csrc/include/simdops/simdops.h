@@ -137,7 +137,11 @@ typedef enum simdops_status {
     X(QL_SCALE_SHAPE, SIMDOPS_E_SHAPE,                                                         \
       "%A must be a scalar, one element, or 1-D of length %E (x's extent on axis)")            \
     X(QL_ZERO_POINT_INT32, SIMDOPS_E_PARAM,                                                    \
-      "%A must be 0 for int32 x (DequantizeLinear has no int32 zero point), got %V%J")
+      "%A must be 0 for int32 x (DequantizeLinear has no int32 zero point), got %V%J")         \
+    X(SHIFT_RANGE_FOR, SIMDOPS_E_PARAM, "%A must be in [%E, 31] for this rounding, got %V%J")   \
+    X(ROUNDING_UNKNOWN, SIMDOPS_E_PARAM, "%A: unknown requantization rounding or mode %V")     \
+    X(NOT_FINITE_SCALE, SIMDOPS_E_PARAM, "%A must be finite, got %N%J")                        \
+    X(ZERO_POINT_RANGE, SIMDOPS_E_PARAM, "%A = %V is outside [%L, %H], the range of %D")
 
 typedef enum simdops_reason {
 #define SIMDOPS_X_REASON_ENUM(name, status, message) SIMDOPS_R_##name,
@@ -167,6 +171,7 @@ typedef enum simdops_reason {
     F(ARGS, "args")                                                                            \
     F(ROWS, "rows")                                                                            \
     F(COLS, "cols")                                                                            \
+    F(ROUNDING, "rounding")                                                                    \
     F(ZERO_POINT, "zero_point")
 
 typedef enum simdops_arg {
@@ -391,6 +396,60 @@ int simdops_prepare_shrink(simdops_dtype dtype, simdops_number bias, simdops_num
 int simdops_prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
                             int64_t offset, const int64_t *min, const int64_t *max,
                             simdops_prepared *p, simdops_error *err);
+
+/* ------------------------------------------------------------------ requantization families
+ * Per element a = wrap32(x + bias[k]) (k: the channel, x's last axis), then:
+ *   DOUBLE        gemmlowp/ACL: q = RDBPOT(SRDHM(wrap32(a << l), M), r) (ties away),
+ *                 y = clamp(wrap32(q + offset))              (simdops_prepare_requant)
+ *   DOUBLE_TIES_UP  LiteRT's optimized int8 kernels on x86 (ruy's x86 paths):
+ *                 q1 = floor((wrap32(a << l) * M + 2^30) / 2^31) (no saturation),
+ *                 q = floor((q1 + 2^(r - 1)) / 2^r) (r > 0), y = clamp(wrap32(q + offset))
+ *   SINGLE        TFLite single rounding, ruy, CMSIS-NN, XNNPACK rndnu: t = 31 + shift,
+ *                 q = floor((a * M + 2^(t - 1)) / 2^t) exactly, y = clamp(q + offset)
+ *                 exactly (no wrap); shift in [-30, 31]
+ *   FLOOR         ACL QUANTIZE_DOWN: q = wrap32(wrap32(a + offset) * M) >> shift (floor),
+ *                 y = clamp(q); shift in [0, 31]
+ * with l = max(-shift, 0), r = max(shift, 0), clamp to [min, max] (min/max as for
+ * simdops_prepare_requant) saturated to out_dtype. */
+#define SIMDOPS_ROUNDING_DOUBLE 0
+#define SIMDOPS_ROUNDING_DOUBLE_TIES_UP 1
+#define SIMDOPS_ROUNDING_SINGLE 2
+#define SIMDOPS_ROUNDING_FLOOR 3
+#define SIMDOPS_ROUNDING_FP 4 /* the float families (simdops_prepare_requant_fp) */
+/* simdops_prepare_requant with a rounding family; DOUBLE is simdops_prepare_requant. */
+int simdops_prepare_requant_rounding(simdops_dtype out_dtype, int rounding, int64_t multiplier,
+                                     int64_t shift, int64_t offset, const int64_t *min,
+                                     const int64_t *max, simdops_prepared *p,
+                                     simdops_error *err);
+
+/* The float families, mode = flags:
+ *   0 (default)      ONNX Runtime MLAS / XNNPACK fp32 / fbgemm: v = float32(a) * float32(scale)
+ *                    (one rounding, never fused), clamped in float to [min - zp, max - zp],
+ *                    rounded half to even, + zero_point
+ *   SIMDOPS_FP_FLOAT64  v = double(a) * scale in double (LiteRT's reference FULLY_CONNECTED
+ *                    with SIMDOPS_FP_TIES_AWAY)
+ *   SIMDOPS_FP_TIES_AWAY  round half away from zero
+ *   SIMDOPS_FP_ACL   ACL QUANTIZE_DOWN_FLOAT: round_half_away(float32(a) * scale + float32(zp))
+ *                    (the zero point added in float before rounding), saturated to int32,
+ *                    then clamped; alone (no other flag)
+ * zero_point within out_dtype's range (SIMDOPS_FP_ACL: any int32); min/max NULL =
+ * the type's bounds; given bounds always clamp (min == max included). scale finite. The
+ * per-channel scales (simdops_requant_fp_prepared) are float32 (widened exactly
+ * under SIMDOPS_FP_FLOAT64). */
+#define SIMDOPS_FP_FLOAT64 1
+#define SIMDOPS_FP_TIES_AWAY 2
+#define SIMDOPS_FP_ACL 4
+int simdops_prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t zero_point,
+                               const int64_t *min, const int64_t *max, int mode,
+                               simdops_prepared *p, simdops_error *err);
+/* N-d run of a float-family handle: bias NULL or int32 1-D, scales NULL (the
+ * prepared scale) or float32 1-D, both of x's last dimension. */
+int simdops_requant_fp_prepared(const simdops_prepared *p, const simdops_tensor *x,
+                                const simdops_tensor *y, const simdops_tensor *bias,
+                                const simdops_tensor *scales, simdops_error *err);
+/* 1-D per-channel run of a float-family handle: scales[i] for element i (finite). */
+int simdops_requant_fp_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
+                             const int32_t *bias, const float *scales, simdops_error *err);
 
 /* N-d forms taking a prepared handle (same contract as the N-d entry points;
  * x's dtype must be the prepared one, requant's y the prepared output type). */

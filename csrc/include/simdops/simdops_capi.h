@@ -124,8 +124,21 @@ typedef struct simdops_capi {
     int (*requant_pc_1d)(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
                          const int32_t *bias, const int32_t *multipliers,
                          const int32_t *shifts, simdops_error *err);
+    /* ---- version 2: the requantization families ... ---- */
+    int (*prepare_requant_rounding)(simdops_dtype out_dtype, int rounding, int64_t multiplier,
+                                    int64_t shift, int64_t offset, const int64_t *min,
+                                    const int64_t *max, simdops_prepared *p,
+                                    simdops_error *err);
+    int (*prepare_requant_fp)(simdops_dtype out_dtype, double scale, int64_t zero_point,
+                              const int64_t *min, const int64_t *max, int mode,
+                              simdops_prepared *p, simdops_error *err);
+    int (*requant_fp_prepared)(const simdops_prepared *p, const simdops_tensor *x,
+                               const simdops_tensor *y, const simdops_tensor *bias,
+                               const simdops_tensor *scales, simdops_error *err);
+    int (*requant_fp_pc_1d)(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
+                            const int32_t *bias, const float *scales, simdops_error *err);
 
-    /* ---- version 2: the ONNX profile (simdops.h: simdops_quantize_linear, ...) ---- */
+    /* ---- ... and the ONNX profile (simdops.h: simdops_quantize_linear, ...) ---- */
     int (*quantize_linear)(const simdops_tensor *x, const simdops_tensor *scale,
                            const simdops_tensor *zero_point, int64_t axis,
                            const simdops_tensor *y, simdops_error *err);
@@ -177,6 +190,7 @@ static SIMDOPS_CAPI_MAYBE_UNUSED size_t simdops_capi_size_of_version(uint32_t ve
 {
     switch (version) {
     case 1: return SIMDOPS_CAPI_SIZE_V1;
+    case 2: return SIMDOPS_CAPI_SIZE_V2;
     default: return 0;
     }
 }
@@ -318,6 +332,25 @@ SIMDOPS_CAPI_FORWARD(int, requant_pc_1d,
                       const int32_t *bias, const int32_t *multipliers, const int32_t *shifts,
                       simdops_error *err),
                      (p, x, y, n, bias, multipliers, shifts, err))
+SIMDOPS_CAPI_FORWARD(int, prepare_requant_rounding,
+                     (simdops_dtype out_dtype, int rounding, int64_t multiplier, int64_t shift,
+                      int64_t offset, const int64_t *min, const int64_t *max,
+                      simdops_prepared *p, simdops_error *err),
+                     (out_dtype, rounding, multiplier, shift, offset, min, max, p, err))
+SIMDOPS_CAPI_FORWARD(int, prepare_requant_fp,
+                     (simdops_dtype out_dtype, double scale, int64_t zero_point,
+                      const int64_t *min, const int64_t *max, int mode, simdops_prepared *p,
+                      simdops_error *err),
+                     (out_dtype, scale, zero_point, min, max, mode, p, err))
+SIMDOPS_CAPI_FORWARD(int, requant_fp_prepared,
+                     (const simdops_prepared *p, const simdops_tensor *x,
+                      const simdops_tensor *y, const simdops_tensor *bias,
+                      const simdops_tensor *scales, simdops_error *err),
+                     (p, x, y, bias, scales, err))
+SIMDOPS_CAPI_FORWARD(int, requant_fp_pc_1d,
+                     (const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
+                      const int32_t *bias, const float *scales, simdops_error *err),
+                     (p, x, y, n, bias, scales, err))
 SIMDOPS_CAPI_FORWARD(int, quantize_linear,
                      (const simdops_tensor *x, const simdops_tensor *scale,
                       const simdops_tensor *zero_point, int64_t axis, const simdops_tensor *y,

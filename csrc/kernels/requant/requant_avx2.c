@@ -167,6 +167,7 @@ RQ_INLINE void rq_store_i16(int16_t *y, __m256i v0, __m256i v1, __m256i v2, __m2
 RQ_AVX2_BLOCKS(uint8_t, u8)
 RQ_AVX2_BLOCKS(int8_t, i8)
 RQ_AVX2_BLOCKS(int16_t, i16)
+#define RQ_FAMILIES_REGISTER(t) requant_families_register__avx2(t)
 #include "requant_x86_skeleton.h"
 RQ_X86_TIER(avx2)
 

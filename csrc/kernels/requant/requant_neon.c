@@ -140,7 +140,7 @@ int requant_register__neon(simdops_kernel_table *t)
     t->requant_pc[SIMDOPS_RQ_U8] = i32_u8_requant_pc__neon;
     t->requant_pc[SIMDOPS_RQ_I8] = i32_i8_requant_pc__neon;
     t->requant_pc[SIMDOPS_RQ_I16] = i32_i16_requant_pc__neon;
-    return 1;
+    return requant_families_register__neon(t);
 }
 #else
 SIMDOPS_TIER_NOT_COMPILED(requant, neon)

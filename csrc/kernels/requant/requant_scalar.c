@@ -38,5 +38,5 @@ int requant_register__scalar(simdops_kernel_table *t)
     t->requant_pc[SIMDOPS_RQ_U8] = i32_u8_requant_pc__scalar;
     t->requant_pc[SIMDOPS_RQ_I8] = i32_i8_requant_pc__scalar;
     t->requant_pc[SIMDOPS_RQ_I16] = i32_i16_requant_pc__scalar;
-    return 1;
+    return requant_families_register__scalar(t);
 }

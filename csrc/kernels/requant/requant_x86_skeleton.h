@@ -195,6 +195,11 @@ RQ_INLINE void rq_pc_kernel(const int32_t *x, void *yv, size_t n, const int32_t 
         rq_pc_kernel(x, y, n, bias, ch, p, out, tlo, thi);                             \
     }
 
+/* A tier with kernels of the other requantization families defines
+ * RQ_FAMILIES_REGISTER(t) before including this file. */
+#ifndef RQ_FAMILIES_REGISTER
+#define RQ_FAMILIES_REGISTER(t) 1
+#endif
 #define RQ_X86_TIER(isa)                                                               \
     RQ_X86_ENTRY(i32_u8_requant__##isa, i32_u8_requant_pc__##isa, SIMDOPS_RQ_U8, 0, 255) \
     RQ_X86_ENTRY(i32_i8_requant__##isa, i32_i8_requant_pc__##isa, SIMDOPS_RQ_I8, -128, 127) \
@@ -208,7 +213,7 @@ RQ_INLINE void rq_pc_kernel(const int32_t *x, void *yv, size_t n, const int32_t 
         t->requant_pc[SIMDOPS_RQ_U8] = i32_u8_requant_pc__##isa;                       \
         t->requant_pc[SIMDOPS_RQ_I8] = i32_i8_requant_pc__##isa;                       \
         t->requant_pc[SIMDOPS_RQ_I16] = i32_i16_requant_pc__##isa;                     \
-        return 1;                                                                      \
+        return RQ_FAMILIES_REGISTER(t);                                                \
     }
 
 #endif

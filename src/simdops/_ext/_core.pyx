@@ -369,6 +369,9 @@ def hardmax(x, axis=-1, *, out=None):
 cdef _Buf _channel_array(object v, str name):
     """A per-channel int32 vector: any buffer (C checks dtype and length), or a
     sequence of ints converted to int32."""
+    if (isinstance(v, np.ndarray) and v.dtype.kind in "iu" and v.dtype.isnative
+            and v.dtype != np.int32):
+        v = _int_array_to_int32(v, name)  # e.g. int64 multipliers whose values fit
     if not PyObject_CheckBuffer(v):
         try:
             arr = np.asarray(v)
@@ -397,7 +400,7 @@ cdef simdops_dtype _requant_out_dtype(object out_dtype) except *:
 
 
 def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, max=None,
-                        out_dtype="uint8", out=None):
+                        out_dtype="uint8", rounding="double", out=None):
     """Arm Compute Library's gemmlowp fixed-point output stage (bit-exact).
 
     Per element, with ``k`` the index along the last axis (ACL's dimension 0)::
@@ -429,6 +432,16 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
         is the type's limit; ``min == max`` means no clamp (ACL's convention).
     out_dtype : {"uint8", "int8", "int16"} or numpy dtype, default "uint8"
         QASYMM8, QASYMM8_SIGNED or QSYMM16.
+    rounding : {"double", "double_ties_up", "single"}, default "double"
+        The requantization family (the user guide's "Requantization families"):
+        ``"double"`` is the formula above (gemmlowp, ACL, TFLite's default build).
+        ``"single"`` is TFLite's single rounding, ruy, CMSIS-NN and XNNPACK's rndnu:
+        with ``t = 31 + shift`` (shift in [-30, 31]),
+        ``y = clamp(floor((a*M + 2**(t-1)) / 2**t) + offset, min, max)`` computed
+        exactly (no wrap). ``"double_ties_up"`` is LiteRT's optimized int8 form on x86
+        (ruy's x86 paths): ``q1 = floor((wrap32(a << l)*M + 2**30) / 2**31)`` (no
+        saturation), ``q = floor((q1 + 2**(r-1)) / 2**r)``, then the offset and clamp as
+        for "double".
     out : writable buffer or DLPack tensor, optional
         Receives the result (x's shape, out_dtype).
 
@@ -457,11 +470,11 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
     array([[-10,   0,  10]], dtype=int8)
     """
     return _requant(x, multiplier, shift, offset, bias, min, max, _requant_out_dtype(out_dtype),
-                    out)
+                    out, _rounding_value(rounding))
 
 
 def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min=0, max=0,
-                                 out=None):
+                                 rounding="double", out=None):
     """ACL 18.03's GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint on arrays.
 
     ``quantize_down_int32(x, multiplier, shift, offset, bias=bias, min=min, max=max,
@@ -477,6 +490,8 @@ def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min
         ``result_offset_after_shift``.
     bias : int32 1-D array-like, optional
     min, max : int, default 0
+    rounding : {"double", "double_ties_up", "single"}, default "double"
+        As for ``quantize_down_int32``.
     out : writable buffer or DLPack tensor of uint8, optional
 
     Returns
@@ -495,11 +510,12 @@ def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min
     ...                                      1 << 30, 4, 100, min=90, max=255)
     array([ 91, 100, 131], dtype=uint8)
     """
-    return _requant(x, multiplier, shift, offset, bias, min, max, SIMDOPS_UINT8, out)
+    return _requant(x, multiplier, shift, offset, bias, min, max, SIMDOPS_UINT8, out,
+                    _rounding_value(rounding))
 
 
 cdef object _requant(object x, object multiplier, object shift, object offset, object bias,
-                     object min, object max, simdops_dtype od, object out):
+                     object min, object max, simdops_dtype od, object out, int rounding=0):
     cdef _Buf xb = _buf(x, "x", False, True)
     cdef _Buf bb = None, mb = None, sb = None
     cdef simdops_prepared prep
@@ -518,8 +534,8 @@ cdef object _requant(object x, object multiplier, object shift, object offset, o
         lo = _int64(min, "min")
     if max is not None:
         hi = _int64(max, "max")
-    if simdops_prepare_requant(od, m, s, off, NULL if min is None else &lo,
-                               NULL if max is None else &hi, &prep, &err):
+    if simdops_prepare_requant_rounding(od, rounding, m, s, off, NULL if min is None else &lo,
+                                        NULL if max is None else &hi, &prep, &err):
         _raise(&err)
     if bias is not None:
         bb = _channel_array(bias, "bias")
@@ -545,6 +561,7 @@ cdef object _run_requant(const simdops_prepared *prep, _Buf xb, _Buf ob, _Buf bb
 
 # Fragments included here (files named .pyx so that the sdist ships them; they
 # are not modules of their own).
+include "_core_requant.pyx"
 include "_core_isa.pyx"
 include "_core_rules.pyx"
 include "_core_strided.pyx"

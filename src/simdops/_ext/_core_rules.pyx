@@ -108,7 +108,7 @@ def check_channels(str arg, int dtype, shape, x_shape):
     _rules_memset(&err, 0, sizeof(err))
     _fill_shape(&v, dtype, shape, arg)
     _fill_shape(&x, SIMDOPS_INT32, x_shape, "x")
-    return _checked(simdops_check_channels(&v, a, &x, &err), &err)
+    return _checked(simdops_check_channels(&v, a, SIMDOPS_INT32, &x, &err), &err)
 
 
 cdef int64_t _clamped_int64(object v, str name) except? -1:

@@ -55,6 +55,20 @@ cdef extern from "simdops/simdops.h" nogil:
     int simdops_prepare_shrink(simdops_dtype dtype, simdops_number bias,
                                simdops_number threshold, simdops_prepared *p,
                                simdops_error *err)
+    int simdops_prepare_requant_rounding(simdops_dtype out_dtype, int rounding, int64_t multiplier,
+                                         int64_t shift, int64_t offset, const int64_t *min,
+                                         const int64_t *max, simdops_prepared *p,
+                                         simdops_error *err)
+    int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int rounding,
+                                                 int64_t multiplier, int64_t shift,
+                                                 int64_t offset, int64_t min, int64_t max,
+                                                 simdops_prepared *p, simdops_error *err)
+    int simdops_prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t zero_point,
+                                   const int64_t *min, const int64_t *max, int mode,
+                                   simdops_prepared *p, simdops_error *err)
+    int simdops_requant_fp_prepared(const simdops_prepared *p, const simdops_tensor *x,
+                                    const simdops_tensor *y, const simdops_tensor *bias,
+                                    const simdops_tensor *scales, simdops_error *err)
     int simdops_prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
                                 int64_t offset, const int64_t *min, const int64_t *max,
                                 simdops_prepared *p, simdops_error *err)
@@ -139,8 +153,8 @@ cdef extern from "rules.h" nogil:
                                int same_address_ok, simdops_error *err)
     int simdops_reduced_axes(int ndim, int naxes, const int64_t *axes, int *reduced,
                              simdops_error *err)
-    int simdops_check_channels(const simdops_tensor *v, int arg, const simdops_tensor *x,
-                               simdops_error *err)
+    int simdops_check_channels(const simdops_tensor *v, int arg, simdops_dtype dtype,
+                               const simdops_tensor *x, simdops_error *err)
     int simdops_check_int32(int arg, int64_t v, simdops_error *err)
     int simdops_check_bound(simdops_dtype out, int arg, int64_t v, simdops_error *err)
     int simdops_check_min_max(int64_t lo, int64_t hi, simdops_error *err)

@@ -21,6 +21,7 @@ from typing import Optional, Tuple
 import numpy as np
 
 from simdops import _core
+from simdops.acl import _output_stages
 from simdops.acl._types import (
     _CORE_DTYPE, _OUTPUT, DataType,
     ErrorCode, GEMMLowpOutputStageInfo, GEMMLowpOutputStageType, Status, TensorInfo,
@@ -207,7 +208,9 @@ class GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint:
 
 class GEMMLowpOutputStage:
     """NEGEMMLowpOutputStage for QUANTIZE_DOWN_FIXEDPOINT: int32 (+ bias) -> QASYMM8,
-    QASYMM8_SIGNED or QSYMM16, per tensor or per channel (last axis)."""
+    QASYMM8_SIGNED or QSYMM16, per tensor or per channel (last axis); and for
+    QUANTIZE_DOWN (integer multiply, floor shift) and QUANTIZE_DOWN_FLOAT (float32
+    multiply, round half away) into QASYMM8 / QASYMM8_SIGNED (acl/_output_stages.py)."""
 
     def __init__(self):
         self._args = None
@@ -216,9 +219,13 @@ class GEMMLowpOutputStage:
     def validate(input, bias, output, info: GEMMLowpOutputStageInfo) -> Status:
         if not isinstance(info, GEMMLowpOutputStageInfo):
             raise TypeError("info must be an acl.GEMMLowpOutputStageInfo")
+        if info.type in (GEMMLowpOutputStageType.QUANTIZE_DOWN,
+                         GEMMLowpOutputStageType.QUANTIZE_DOWN_FLOAT):
+            return _output_stages.validate(input, bias, output, info)
         if info.type != GEMMLowpOutputStageType.QUANTIZE_DOWN_FIXEDPOINT:
             return _error(f"GEMMLowpOutputStageInfo.type is {info.type.name}; simdops "
-                          f"implements QUANTIZE_DOWN_FIXEDPOINT only")
+                          f"implements QUANTIZE_DOWN, QUANTIZE_DOWN_FIXEDPOINT and "
+                          f"QUANTIZE_DOWN_FLOAT")
         status, described = _validate_tensors(input, bias, output, _OUTPUT)
         if not status:
             return status
@@ -272,6 +279,9 @@ class GEMMLowpOutputStage:
         x = _array_for_run(din, "input", shape)
         b = None if dbias is None else _array_for_run(dbias, "bias", bias_shape)
         y = _array_for_run(dout, "output", shape, writable=True)
+        if info.type != GEMMLowpOutputStageType.QUANTIZE_DOWN_FIXEDPOINT:
+            self._args = (_output_stages.configure(din, dout, x, y, b, info),)
+            return
         tlo, thi = _range(dout.data_type)
         # Bounds beyond the output range clamp nothing on that side (ACL's defaults are
         # the whole int32 range); inside it they are a bounded ReLU.
@@ -292,5 +302,8 @@ class GEMMLowpOutputStage:
     def run(self) -> None:
         if self._args is None:
             raise RuntimeError("run() before configure()")
+        if len(self._args) == 1:  # QUANTIZE_DOWN / QUANTIZE_DOWN_FLOAT
+            self._args[0]()
+            return
         prepared, x, y, b, mult, shift = self._args
         _core.requant_prepared(prepared, x, y, b, mult, shift)

@@ -67,13 +67,15 @@ class GEMMLowpOutputStageInfo:
     gemmlowp_shifts: tuple[int, ...]
     is_quantized_per_channel: bool
     output_data_type: DataType | None
+    gemmlowp_real_multiplier: float
     def __init__(self, type: GEMMLowpOutputStageType = ..., gemmlowp_offset: int = 0,
                  gemmlowp_multiplier: int = 0, gemmlowp_shift: int = 0,
                  gemmlowp_min_bound: int = ..., gemmlowp_max_bound: int = ...,
                  gemmlowp_multipliers: tuple[int, ...] | list[int] = (),
                  gemmlowp_shifts: tuple[int, ...] | list[int] = (),
                  is_quantized_per_channel: bool = False,
-                 output_data_type: DataType | str | None = None) -> None: ...
+                 output_data_type: DataType | str | None = None,
+                 gemmlowp_real_multiplier: float = 0.0) -> None: ...
 
 class GEMMLowpOutputStage:
     def __init__(self) -> None: ...

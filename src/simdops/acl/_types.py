@@ -209,6 +209,7 @@ class GEMMLowpOutputStageInfo:
     gemmlowp_shifts: Tuple[int, ...] = ()
     is_quantized_per_channel: bool = False
     output_data_type: Optional[DataType] = None
+    gemmlowp_real_multiplier: float = 0.0  # QUANTIZE_DOWN_FLOAT's multiplier
 
     def __post_init__(self):
         set_ = object.__setattr__
@@ -235,6 +236,10 @@ class GEMMLowpOutputStageInfo:
                                  f"(one per channel)")
             set_(self, name, tuple(_coerce_int(v, f"{name} entries") for v in values))
         set_(self, "is_quantized_per_channel", bool(self.is_quantized_per_channel))
+        if isinstance(self.gemmlowp_real_multiplier, bool) or not isinstance(
+                self.gemmlowp_real_multiplier, (int, float, np.floating, np.integer)):
+            raise TypeError("gemmlowp_real_multiplier must be a real number")
+        set_(self, "gemmlowp_real_multiplier", float(self.gemmlowp_real_multiplier))
         if self.output_data_type is not None:
             set_(self, "output_data_type", _coerce_data_type(
                 self.output_data_type, "GEMMLowpOutputStageInfo.output_data_type", "or None"))

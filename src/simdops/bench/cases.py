@@ -16,6 +16,7 @@ from typing import Callable, Optional, Tuple
 import numpy as np
 
 from simdops.bench import ops as ops
+from simdops.bench import ops_requant_families
 
 QUICK_SIZES = (65_536, 1_048_576)
 FULL_SIZES = (65_536, 1_048_576)
@@ -175,7 +176,8 @@ def select(sizes=None, quick=False, goals=False):
 
 
 _OP_ORDER = ("clip", "clip+scale_bias", "shrink", "hardmax", "hardmax axis=0", "requant",
-             "requant_pc+bias")
+             "requant_pc+bias", "requant_single", "requant_single_pc+bias", "requant_fp32",
+             "requant_fp32_pc+bias")
 _DTYPE_ORDER = ELEMENTWISE + ("float64",)
 
 
@@ -244,6 +246,12 @@ for _case in (
     Case(ops.QUANTIZE_LINEAR, "float32", (1_048_576,), tags=GOALS_FULL),
     Case(ops.DEQUANTIZE_LINEAR, "uint8", (65_536,), tags=GOALS_FULL),
     Case(ops.DEQUANTIZE_LINEAR, "uint8", (1_048_576,), tags=GOALS_FULL),
+    # the requantization families beside double rounding, at 64K and 1M
+    *[Case(op, "int32", (n,), tags=GOALS) for n in (65_536, 1_048_576)
+      for op in (ops_requant_families.REQUANT_SINGLE, ops_requant_families.REQUANT_FP32)],
+    *[Case(op, "int32", requant_pc_shape(n), tags=GOALS) for n in (65_536, 1_048_576)
+      for op in (ops_requant_families.REQUANT_FP32_PC, ops_requant_families.REQUANT_SINGLE_PC)],
+    Case(ops.REQUANT_PC, "int32", requant_pc_shape(65_536), tags=GOALS),
 ):
     register_case(_case)
 del _case

@@ -84,6 +84,17 @@ for _goal in (
     Goal("onnx.hardmax opset 13 float32 1024x4096 axis 0 vs ONNX Runtime (it transposes)",
          ("hardmax axis=0/float32/1024x4096", "simdops"),
          ("hardmax axis=0/float32/1024x4096", ORT), 2.0),
+    # the requantization families (single thread, ratios from one run)
+    *(Goal(f"requant single rounding n={n:,} vs double rounding (elements/s)",
+           (f"requant_single/int32/{n}", "simdops"), (f"requant/int32/{n}", "simdops"), 1.0)
+      for n in (65_536, M)),
+    *(Goal(f"requant fp32 n={n:,} vs np.copyto(u8, i32, casting='unsafe')",
+           (f"requant_fp32/int32/{n}", "simdops"), (f"requant_fp32/int32/{n}", COPY), 0.8)
+      for n in (65_536, M)),
+    *(Goal(f"requant fp32 per-channel+bias {r}x256 vs per-tensor n={n:,} (elements/s)",
+           (f"requant_fp32_pc+bias/int32/{r}x256", "simdops"),
+           (f"requant_fp32/int32/{n}", "simdops"), 0.9)
+      for n, r in ((65_536, 256), (M, 4096))),
 ):
     register_goal(_goal)
 del _goal

@@ -312,3 +312,8 @@ HARDMAX, HARDMAX_AXIS0 = Hardmax(-1), Hardmax(0)
 REQUANT, REQUANT_PC = Requant(False), Requant(True)
 OPS = {op.name: op for op in (CLIP, CLIP_SCALE_BIAS, SHRINK, HARDMAX, HARDMAX_AXIS0,
                               REQUANT, REQUANT_PC, QUANTIZE_LINEAR, DEQUANTIZE_LINEAR)}
+
+
+# the requantization families' ops (ops_requant_families.py), appended to the catalogue
+from simdops.bench.ops_requant_families import FAMILY_OPS  # noqa: E402
+OPS.update({op.name: op for op in FAMILY_OPS})

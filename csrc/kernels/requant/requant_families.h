@@ -1,0 +1,99 @@
+/* Per-element reference arithmetic of the requantization families other than
+ * gemmlowp's double rounding (that one is fixedpoint.h). Exact integer
+ * arithmetic in int64, floats rounded once per operation (the build never
+ * contracts to FMA). The scalar kernels are loops over these; SIMD kernels
+ * must match them bit for bit. Float rounding assumes the default rounding
+ * mode, as numpy, ONNX Runtime and XNNPACK do. */
+#ifndef SIMDOPS_REQUANT_FAMILIES_H
+#define SIMDOPS_REQUANT_FAMILIES_H
+
+#include <stdint.h>
+
+#include "../../fixedpoint.h"
+
+/* floor(v / 2^t), t in [0, 63], without relying on >> of negative values */
+static inline int64_t rqf_floor_shift(int64_t v, int t)
+{
+    return v >= 0 ? (int64_t)((uint64_t)v >> t) : -(int64_t)((uint64_t)(-(v + 1)) >> t) - 1;
+}
+
+static inline int32_t rqf_clamp(int64_t v, int32_t lo, int32_t hi)
+{
+    return (int32_t)(v < lo ? lo : (v > hi ? hi : v));
+}
+
+/* single rounding: t = 31 + shift in [1, 62]; |a * m| <= 2^62, so the sum fits */
+static inline int32_t rqf_single(int32_t a, int32_t m, int32_t shift, int32_t offset, int32_t lo,
+                                 int32_t hi)
+{
+    const int t = 31 + shift;
+    int64_t q = rqf_floor_shift((int64_t)a * m + ((int64_t)1 << (t - 1)), t);
+    return rqf_clamp(q + offset, lo, hi);
+}
+
+/* LiteRT's optimized int8 kernels on x86 (ruy's x86 paths): the left part of
+ * the shift wraps in int32; q1 = floor((a*m + 2^30) / 2^31) exactly (ties toward
+ * +inf, where gemmlowp's SRDHM rounds negative ties away, and no saturation:
+ * INT32_MIN * INT32_MIN gives 2^31); then a rounding right shift by r with ties
+ * toward +inf; the offset is a wrapping int32 add before the clamp. */
+static inline int32_t rqf_ties_up(int32_t a, int32_t m, int32_t shift, int32_t offset, int32_t lo,
+                                  int32_t hi)
+{
+    const int l = shift < 0 ? -shift : 0, r = shift > 0 ? shift : 0;
+    int32_t as = simdops_wrap32((int64_t)((uint64_t)(uint32_t)a << l));
+    int64_t q = rqf_floor_shift((int64_t)as * m + ((int64_t)1 << 30), 31);
+    if (r > 0)
+        q = rqf_floor_shift(q + ((int64_t)1 << (r - 1)), r);
+    int32_t v = simdops_wrap32(q + offset);
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+
+/* ACL QUANTIZE_DOWN: ((a + offset) * m) >> shift in wrapping int32, floor shift */
+static inline int32_t rqf_floor(int32_t a, int32_t m, int32_t shift, int32_t offset, int32_t lo,
+                                int32_t hi)
+{
+    int32_t v = simdops_wrap32((int64_t)simdops_wrap32((int64_t)a + offset) * m);
+    return rqf_clamp(rqf_floor_shift(v, shift), lo, hi);
+}
+
+/* round to integer, |v| < 2^52: ties to even, or away from zero */
+static inline int64_t rqf_round(double v, int away)
+{
+    int64_t t = (int64_t)v; /* toward zero */
+    double d = v - (double)t; /* exact */
+    if (d > 0.5 || (d == 0.5 && (away || (t & 1))))
+        t++;
+    else if (d < -0.5 || (d == -0.5 && (away || (t & 1))))
+        t--;
+    return t;
+}
+
+/* The float families (SIMDOPS_FP_* mode). float32 products are formed in
+ * float; a float widened to double and compared or rounded there keeps its value. */
+static inline int32_t rqf_fp(int32_t a, float scale, double scale64, int mode, int32_t zp,
+                             int32_t lo, int32_t hi)
+{
+    if (mode == SIMDOPS_FP_ACL) {
+        volatile float prod = (float)a * scale; /* two roundings, as ACL's reference */
+        float f = prod + (float)zp;
+        int64_t r;
+        if (f >= 2147483648.0f)
+            r = INT32_MAX;
+        else if (f < -2147483648.0f)
+            r = INT32_MIN;
+        else {
+            r = rqf_round((double)f, 1);
+            r = r > INT32_MAX ? INT32_MAX : r;
+        }
+        return rqf_clamp(r, lo, hi);
+    } else {
+        const double flo = (double)lo - zp, fhi = (double)hi - zp;
+        /* the assignment rounds to float even where float arithmetic runs wider (x87) */
+        float prod = (float)a * scale;
+        double v = (mode & SIMDOPS_FP_FLOAT64) ? (double)a * scale64 : (double)prod;
+        v = v < flo ? flo : (v > fhi ? fhi : v);
+        return (int32_t)(rqf_round(v, mode & SIMDOPS_FP_TIES_AWAY) + zp);
+    }
+}
+
+#endif

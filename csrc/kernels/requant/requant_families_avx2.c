@@ -1,0 +1,281 @@
+/* AVX2 kernels of the requantization families: the float default (MLAS /
+ * XNNPACK fp32) and single rounding, per tensor and per channel. Parameters
+ * outside a kernel's fast form (other float modes; single rounding whose
+ * multiplier cannot be normalised to a total shift >= 32, or whose bounds
+ * minus the offset leave int32) run the scalar kernels: the same arithmetic. */
+#include "../../internal.h"
+#include "../../isa.h"
+
+#if SIMDOPS_COMPILE_AVX2
+#include <immintrin.h>
+#include <string.h>
+
+#include "requant_families.h"
+
+/* 32 int32 lanes (v0..v3, each already in [lo, hi]) stored as out_dtype. */
+static inline void rqf_store(void *y, __m256i v0, __m256i v1, __m256i v2, __m256i v3, int out)
+{
+    __m256i p01 = _mm256_packs_epi32(v0, v1), p23 = _mm256_packs_epi32(v2, v3);
+    if (out == SIMDOPS_RQ_I16) {
+        _mm256_storeu_si256((__m256i *)y, _mm256_permute4x64_epi64(p01, 0xD8));
+        _mm256_storeu_si256((__m256i *)y + 1, _mm256_permute4x64_epi64(p23, 0xD8));
+        return;
+    }
+    __m256i b = out == SIMDOPS_RQ_U8 ? _mm256_packus_epi16(p01, p23) : _mm256_packs_epi16(p01, p23);
+    b = _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    _mm256_storeu_si256((__m256i *)y, b);
+}
+
+static inline __m256i rqf_load(const int32_t *x, const int32_t *bias, size_t i)
+{
+    __m256i a = _mm256_loadu_si256((const __m256i *)(x + i));
+    return bias ? _mm256_add_epi32(a, _mm256_loadu_si256((const __m256i *)(bias + i))) : a;
+}
+
+static inline size_t rqf_out_size(int out) { return out == SIMDOPS_RQ_I16 ? 2 : 1; }
+
+static inline void rqf_store_one(void *y, size_t i, int32_t v, int out)
+{
+    if (out == SIMDOPS_RQ_U8)
+        ((uint8_t *)y)[i] = (uint8_t)v;
+    else if (out == SIMDOPS_RQ_I8)
+        ((int8_t *)y)[i] = (int8_t)v;
+    else
+        ((int16_t *)y)[i] = (int16_t)v;
+}
+
+/* ------------------------------------------------------------------ float family, mode 0 */
+
+static inline __m256i rqf_fp_vec(__m256i a, __m256 scale, __m256 flo, __m256 fhi, __m256i zp)
+{
+    __m256 v = _mm256_mul_ps(_mm256_cvtepi32_ps(a), scale);
+    v = _mm256_min_ps(_mm256_max_ps(v, flo), fhi);
+    return _mm256_add_epi32(_mm256_cvtps_epi32(v), zp);
+}
+
+static inline void rqf_fp_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                                 const float *scales, const simdops_requant_params *p, int out)
+{
+    const __m256 flo = _mm256_set1_ps((float)(p->min - p->offset));
+    const __m256 fhi = _mm256_set1_ps((float)(p->max - p->offset));
+    const __m256i zp = _mm256_set1_epi32(p->offset);
+    __m256 s0 = _mm256_set1_ps(p->scale), s1 = s0, s2 = s0, s3 = s0;
+    const size_t es = rqf_out_size(out);
+    size_t i = 0;
+    for (; n - i >= 32; i += 32) {
+        if (scales) {
+            s0 = _mm256_loadu_ps(scales + i);
+            s1 = _mm256_loadu_ps(scales + i + 8);
+            s2 = _mm256_loadu_ps(scales + i + 16);
+            s3 = _mm256_loadu_ps(scales + i + 24);
+        }
+        __m256i v0 = rqf_fp_vec(rqf_load(x, bias, i), s0, flo, fhi, zp);
+        __m256i v1 = rqf_fp_vec(rqf_load(x, bias, i + 8), s1, flo, fhi, zp);
+        __m256i v2 = rqf_fp_vec(rqf_load(x, bias, i + 16), s2, flo, fhi, zp);
+        __m256i v3 = rqf_fp_vec(rqf_load(x, bias, i + 24), s3, flo, fhi, zp);
+        rqf_store((char *)y + i * es, v0, v1, v2, v3, out);
+    }
+    for (; i < n; i++) {
+        int32_t a = bias ? simdops_wrap32((int64_t)x[i] + bias[i]) : x[i];
+        float s = scales ? scales[i] : p->scale;
+        rqf_store_one(y, i, rqf_fp(a, s, s, 0, p->offset, p->min, p->max), out);
+    }
+}
+
+/* ------------------------------------------------------------------ single rounding
+ * q = floor((a*m + 2^(t-1)) / 2^t) with t >= 32 is the high word of the 64-bit
+ * sum (a floor division by 2^32) shifted right arithmetically by t - 32. A total
+ * shift t < 32 is raised to 32 by m << (32 - t) when that fits int32 (the same
+ * quotient). The bounds become [min - offset, max - offset] in int32, so the
+ * offset is added after the clamp without overflow. */
+
+static inline int rqf_bounds_fit(const simdops_requant_params *p)
+{
+    int64_t lo = (int64_t)p->min - p->offset, hi = (int64_t)p->max - p->offset;
+    return lo >= INT32_MIN && hi <= INT32_MAX;
+}
+
+static inline __m256i rqf_single_vec(__m256i a, __m256i m, __m256i mo, __m256i re, __m256i ro,
+                                     __m256i u, __m256i lo, __m256i hi, __m256i off)
+{
+    __m256i pe = _mm256_add_epi64(_mm256_mul_epi32(a, m), re);
+    __m256i po = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(a, 32), mo), ro);
+    __m256i h = _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA);
+    __m256i q = _mm256_srav_epi32(h, u);
+    return _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32(q, lo), hi), off);
+}
+
+/* t >= 33: 2^(t-1) is a multiple of 2^32, so the rounding term goes on the high
+ * word (floor((p + 2^(t-1)) / 2^t) = floor((floor(p / 2^32) + 2^(u-1)) / 2^u),
+ * u = t - 32 >= 1; |high word| <= 2^30, no overflow): no 64-bit adds. */
+static inline __m256i rqf_single_hi_vec(__m256i a, __m256i m, __m256i r32, __m256i u,
+                                        __m256i lo, __m256i hi, __m256i off)
+{
+    __m256i pe = _mm256_mul_epi32(a, m);
+    __m256i po = _mm256_mul_epi32(_mm256_srli_epi64(a, 32), m);
+    __m256i h = _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA);
+    __m256i q = _mm256_srav_epi32(_mm256_add_epi32(h, r32), u);
+    return _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32(q, lo), hi), off);
+}
+
+static inline void rqf_single_tail(const int32_t *x, void *y, size_t i, size_t n,
+                                   const int32_t *bias, const simdops_requant_channels *ch,
+                                   const simdops_requant_params *p, int out)
+{
+    const int32_t shift = p->right_shift - p->left_shift;
+    for (; i < n; i++) {
+        int32_t a = bias ? simdops_wrap32((int64_t)x[i] + bias[i]) : x[i];
+        rqf_store_one(y, i, ch ? rqf_single(a, ch->mult[i], ch->shift[i], p->offset, p->min, p->max)
+                               : rqf_single(a, p->multiplier, shift, p->offset, p->min, p->max),
+                      out);
+    }
+}
+
+static inline void rqf_single_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                                     const simdops_requant_params *p, int out)
+{
+    int t = 31 + p->right_shift - p->left_shift;
+    int64_t m = p->multiplier;
+    const size_t es = rqf_out_size(out);
+    size_t i = 0;
+    int fast = rqf_bounds_fit(p);
+    if (t < 32) {
+        int k = 32 - t;
+        if (m > (INT32_MAX >> k) || m < (INT32_MIN >> k))
+            fast = 0; /* no 32-bit multiplier: all through the scalar arithmetic */
+        else {
+            m = (int64_t)((uint64_t)m << k);
+            t = 32;
+        }
+    }
+    if (fast) {
+        const __m256i mv = _mm256_set1_epi32((int32_t)m);
+        const __m256i r = _mm256_set1_epi64x((int64_t)1 << (t - 1));
+        const __m256i u = _mm256_set1_epi32(t - 32);
+        const __m256i lo = _mm256_set1_epi32(p->min - p->offset);
+        const __m256i hi = _mm256_set1_epi32(p->max - p->offset);
+        const __m256i off = _mm256_set1_epi32(p->offset);
+        if (t >= 33) {
+            const __m256i r32 = _mm256_set1_epi32(1 << (t - 33)); /* 2^(u-1) */
+            for (; n - i >= 32; i += 32) {
+                __m256i v0 = rqf_single_hi_vec(rqf_load(x, bias, i), mv, r32, u, lo, hi, off);
+                __m256i v1 = rqf_single_hi_vec(rqf_load(x, bias, i + 8), mv, r32, u, lo, hi, off);
+                __m256i v2 = rqf_single_hi_vec(rqf_load(x, bias, i + 16), mv, r32, u, lo, hi, off);
+                __m256i v3 = rqf_single_hi_vec(rqf_load(x, bias, i + 24), mv, r32, u, lo, hi, off);
+                rqf_store((char *)y + i * es, v0, v1, v2, v3, out);
+            }
+        }
+        for (; n - i >= 32; i += 32) {
+            __m256i v0 = rqf_single_vec(rqf_load(x, bias, i), mv, mv, r, r, u, lo, hi, off);
+            __m256i v1 = rqf_single_vec(rqf_load(x, bias, i + 8), mv, mv, r, r, u, lo, hi, off);
+            __m256i v2 = rqf_single_vec(rqf_load(x, bias, i + 16), mv, mv, r, r, u, lo, hi, off);
+            __m256i v3 = rqf_single_vec(rqf_load(x, bias, i + 24), mv, mv, r, r, u, lo, hi, off);
+            rqf_store((char *)y + i * es, v0, v1, v2, v3, out);
+        }
+    }
+    rqf_single_tail(x, y, i, n, bias, NULL, p, out);
+}
+
+/* Per channel: each lane's multiplier normalised to t >= 32 in registers; a
+ * block where some lane cannot be runs the scalar arithmetic. Returns 0 then. */
+static inline int rqf_single_pc_vec(const int32_t *x, const int32_t *bias,
+                                    const simdops_requant_channels *ch, size_t i, __m256i lo,
+                                    __m256i hi, __m256i off, __m256i *res)
+{
+    const __m256i c31 = _mm256_set1_epi32(31), c32 = _mm256_set1_epi32(32);
+    const __m256i one = _mm256_set1_epi64x(1), lowmask = _mm256_set1_epi64x(0xFFFFFFFF);
+    __m256i m = _mm256_loadu_si256((const __m256i *)(ch->mult + i));
+    __m256i t = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(ch->shift + i)), c31);
+    __m256i k = _mm256_max_epi32(_mm256_sub_epi32(c32, t), _mm256_setzero_si256());
+    __m256i mk = _mm256_sllv_epi32(m, k);
+    if (!_mm256_testc_si256(_mm256_cmpeq_epi32(_mm256_srav_epi32(mk, k), m), _mm256_set1_epi32(-1)))
+        return 0;
+    t = _mm256_add_epi32(t, k);
+    __m256i tm1 = _mm256_sub_epi32(t, _mm256_set1_epi32(1));
+    __m256i re = _mm256_sllv_epi64(one, _mm256_and_si256(tm1, lowmask));
+    __m256i ro = _mm256_sllv_epi64(one, _mm256_srli_epi64(tm1, 32));
+    *res = rqf_single_vec(rqf_load(x, bias, i), mk, _mm256_srli_epi64(mk, 32), re, ro,
+                          _mm256_sub_epi32(t, c32), lo, hi, off);
+    return 1;
+}
+
+static inline void rqf_single_pc_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                                        const simdops_requant_channels *ch,
+                                        const simdops_requant_params *p, int out)
+{
+    const size_t es = rqf_out_size(out);
+    size_t i = 0;
+    if (rqf_bounds_fit(p)) {
+        const __m256i lo = _mm256_set1_epi32(p->min - p->offset);
+        const __m256i hi = _mm256_set1_epi32(p->max - p->offset);
+        const __m256i off = _mm256_set1_epi32(p->offset);
+        for (; n - i >= 32; i += 32) {
+            __m256i v0, v1, v2, v3;
+            if (rqf_single_pc_vec(x, bias, ch, i, lo, hi, off, &v0) &&
+                rqf_single_pc_vec(x, bias, ch, i + 8, lo, hi, off, &v1) &&
+                rqf_single_pc_vec(x, bias, ch, i + 16, lo, hi, off, &v2) &&
+                rqf_single_pc_vec(x, bias, ch, i + 24, lo, hi, off, &v3))
+                rqf_store((char *)y + i * es, v0, v1, v2, v3, out);
+            else
+                rqf_single_tail(x, y, i, i + 32, bias, ch, p, out);
+        }
+    }
+    rqf_single_tail(x, y, i, n, bias, ch, p, out);
+}
+
+/* ------------------------------------------------------------------ entries */
+
+#define RQF_AVX2_ENTRIES(tag, out)                                                     \
+    static void i32_##tag##_requant_fp__avx2(const int32_t *x, void *y, size_t n,      \
+                                             const int32_t *bias,                      \
+                                             const simdops_requant_params *p)           \
+    {                                                                                  \
+        if (p->fp_mode)                                                                \
+            simdops_scalar_kernels()->requant_fp[out](x, y, n, bias, p);               \
+        else                                                                           \
+            rqf_fp_kernel(x, y, n, bias, NULL, p, out);                                \
+    }                                                                                  \
+    static void i32_##tag##_requant_fp_pc__avx2(const int32_t *x, void *y, size_t n,   \
+                                                const int32_t *bias,                   \
+                                                const simdops_requant_channels *ch,    \
+                                                const simdops_requant_params *p)        \
+    {                                                                                  \
+        if (p->fp_mode)                                                                \
+            simdops_scalar_kernels()->requant_fp_pc[out](x, y, n, bias, ch, p);        \
+        else                                                                           \
+            rqf_fp_kernel(x, y, n, bias, ch->scale, p, out);                           \
+    }                                                                                  \
+    static void i32_##tag##_requant_single__avx2(const int32_t *x, void *y, size_t n,  \
+                                                 const int32_t *bias,                  \
+                                                 const simdops_requant_params *p)       \
+    {                                                                                  \
+        rqf_single_kernel(x, y, n, bias, p, out);                                      \
+    }                                                                                  \
+    static void i32_##tag##_requant_single_pc__avx2(                                   \
+        const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
+        const simdops_requant_channels *ch, const simdops_requant_params *p)           \
+    {                                                                                  \
+        rqf_single_pc_kernel(x, y, n, bias, ch, p, out);                               \
+    }
+
+RQF_AVX2_ENTRIES(u8, SIMDOPS_RQ_U8)
+RQF_AVX2_ENTRIES(i8, SIMDOPS_RQ_I8)
+RQF_AVX2_ENTRIES(i16, SIMDOPS_RQ_I16)
+
+#define RQF_AVX2_SET(tag, slot)                                                        \
+    t->requant_fp[slot] = i32_##tag##_requant_fp__avx2;                                \
+    t->requant_fp_pc[slot] = i32_##tag##_requant_fp_pc__avx2;                          \
+    t->requant_single[slot] = i32_##tag##_requant_single__avx2;                        \
+    t->requant_single_pc[slot] = i32_##tag##_requant_single_pc__avx2;
+
+int requant_families_register__avx2(simdops_kernel_table *t)
+{
+    RQF_AVX2_SET(u8, SIMDOPS_RQ_U8)
+    RQF_AVX2_SET(i8, SIMDOPS_RQ_I8)
+    RQF_AVX2_SET(i16, SIMDOPS_RQ_I16)
+    return 1;
+}
+
+#else
+SIMDOPS_TIER_NOT_COMPILED(requant_families, avx2)
+#endif

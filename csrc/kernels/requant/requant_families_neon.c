@@ -1,0 +1,219 @@
+/* NEON kernels of the requantization families, 8 elements a step: the float
+ * default (vcvtnq rounds half to even whatever FPCR says, as the x86 tiers
+ * under the default MXCSR), single rounding and LiteRT x86's ties-up form in 64-bit
+ * lanes (vmull_s32, vshlq_s64 by a negative count is a floor shift), and ACL's
+ * floor stage in 32-bit lanes. The other float modes run the scalar kernels. */
+#include "../../internal.h"
+#include "../../isa.h"
+
+#if SIMDOPS_COMPILE_NEON
+#include <arm_neon.h>
+
+#include "requant_families.h"
+
+/* 8 int32 results in [min, max] stored as out_dtype */
+static inline void rqn_store(void *y, size_t i, int32x4_t lo, int32x4_t hi, int out)
+{
+    int16x8_t h = vcombine_s16(vqmovn_s32(lo), vqmovn_s32(hi));
+    if (out == SIMDOPS_RQ_I16)
+        vst1q_s16((int16_t *)y + i, h);
+    else if (out == SIMDOPS_RQ_U8)
+        vst1_u8((uint8_t *)y + i, vqmovun_s16(h));
+    else
+        vst1_s8((int8_t *)y + i, vqmovn_s16(h));
+}
+
+static inline void rqn_store_one(void *y, size_t i, int32_t v, int out)
+{
+    if (out == SIMDOPS_RQ_U8)
+        ((uint8_t *)y)[i] = (uint8_t)v;
+    else if (out == SIMDOPS_RQ_I8)
+        ((int8_t *)y)[i] = (int8_t)v;
+    else
+        ((int16_t *)y)[i] = (int16_t)v;
+}
+
+static inline int32x4_t rqn_load(const int32_t *x, const int32_t *bias, size_t i)
+{
+    int32x4_t a = vld1q_s32(x + i);
+    return bias ? vaddq_s32(a, vld1q_s32(bias + i)) : a;
+}
+
+#define RQN_BIASED(i) (bias ? simdops_wrap32((int64_t)x[i] + bias[i]) : x[i])
+
+/* ------------------------------------------------------------------ float default */
+static inline int32x4_t rqn_fp4(int32x4_t a, float32x4_t s, float32x4_t flo, float32x4_t fhi,
+                                int32x4_t zp)
+{
+    float32x4_t v = vmulq_f32(vcvtq_f32_s32(a), s);
+    v = vminq_f32(vmaxq_f32(v, flo), fhi);
+    return vaddq_s32(vcvtnq_s32_f32(v), zp);
+}
+
+static inline void rqn_fp(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                          const float *scales, const simdops_requant_params *p, int out)
+{
+    const float32x4_t flo = vdupq_n_f32((float)(p->min - p->offset));
+    const float32x4_t fhi = vdupq_n_f32((float)(p->max - p->offset));
+    const int32x4_t zp = vdupq_n_s32(p->offset);
+    float32x4_t s0 = vdupq_n_f32(p->scale), s1 = s0;
+    size_t i = 0;
+    for (; n - i >= 8; i += 8) {
+        if (scales) {
+            s0 = vld1q_f32(scales + i);
+            s1 = vld1q_f32(scales + i + 4);
+        }
+        rqn_store(y, i, rqn_fp4(rqn_load(x, bias, i), s0, flo, fhi, zp),
+                  rqn_fp4(rqn_load(x, bias, i + 4), s1, flo, fhi, zp), out);
+    }
+    for (; i < n; i++) {
+        float s = scales ? scales[i] : p->scale;
+        rqn_store_one(y, i, rqf_fp(RQN_BIASED(i), s, s, 0, p->offset, p->min, p->max), out);
+    }
+}
+
+/* ------------------------------------------------------------------ 64-bit lane families
+ * Two int32 lanes: product, + rounding, floor shift by t; then the family's
+ * finish. m, t: the lanes' multiplier and total shift. */
+static inline int64x2_t rqn_round_shift(int32x2_t a, int32x2_t m, int64x2_t t, int64x2_t r)
+{
+    return vshlq_s64(vaddq_s64(vmull_s32(a, m), r), vnegq_s64(t));
+}
+
+/* single: exact clamp in 64 bits to [min - offset, max - offset], then + offset */
+static inline int32x4_t rqn_single4(int32x4_t a, int32x4_t m, int32x4_t shift, int64x2_t lo,
+                                    int64x2_t hi, int32x4_t off)
+{
+    const int64x2_t one = vdupq_n_s64(1);
+    int64x2_t tl = vaddq_s64(vmovl_s32(vget_low_s32(shift)), vdupq_n_s64(31));
+    int64x2_t th = vaddq_s64(vmovl_s32(vget_high_s32(shift)), vdupq_n_s64(31));
+    int64x2_t ql = rqn_round_shift(vget_low_s32(a), vget_low_s32(m), tl,
+                                   vshlq_s64(one, vsubq_s64(tl, one)));
+    int64x2_t qh = rqn_round_shift(vget_high_s32(a), vget_high_s32(m), th,
+                                   vshlq_s64(one, vsubq_s64(th, one)));
+    ql = vbslq_s64(vcgtq_s64(ql, hi), hi, vbslq_s64(vcltq_s64(ql, lo), lo, ql));
+    qh = vbslq_s64(vcgtq_s64(qh, hi), hi, vbslq_s64(vcltq_s64(qh, lo), lo, qh));
+    return vaddq_s32(vcombine_s32(vmovn_s64(ql), vmovn_s64(qh)), off);
+}
+
+/* ties up (LiteRT x86): a << l wraps; q1 = (a*m + 2^30) >> 31 exactly; then
+ * (q1 + 2^(r-1)) >> r (the rounding term is 1 << (r - 1), 0 for r = 0: a shift by
+ * -1); the low word + offset wraps; clamp */
+static inline int32x4_t rqn_ties_up4(int32x4_t a, int32x4_t m, int32x4_t shift, int32x4_t lo,
+                                     int32x4_t hi, int32x4_t off)
+{
+    const int64x2_t one = vdupq_n_s64(1), half = vdupq_n_s64((int64_t)1 << 30);
+    int32x4_t l = vmaxq_s32(vnegq_s32(shift), vdupq_n_s32(0));
+    int32x4_t r = vmaxq_s32(shift, vdupq_n_s32(0));
+    int32x4_t as = vshlq_s32(a, l);
+    int64x2_t rl = vmovl_s32(vget_low_s32(r)), rh = vmovl_s32(vget_high_s32(r));
+    int64x2_t ql = vshrq_n_s64(vaddq_s64(vmull_s32(vget_low_s32(as), vget_low_s32(m)), half), 31);
+    int64x2_t qh = vshrq_n_s64(vaddq_s64(vmull_s32(vget_high_s32(as), vget_high_s32(m)), half), 31);
+    ql = vshlq_s64(vaddq_s64(ql, vshlq_s64(one, vsubq_s64(rl, one))), vnegq_s64(rl));
+    qh = vshlq_s64(vaddq_s64(qh, vshlq_s64(one, vsubq_s64(rh, one))), vnegq_s64(rh));
+    int32x4_t q = vaddq_s32(vcombine_s32(vmovn_s64(ql), vmovn_s64(qh)), off);
+    return vminq_s32(vmaxq_s32(q, lo), hi);
+}
+
+/* ACL floor: ((a + offset) * m) >> shift, wrapping, floor; clamp */
+static inline int32x4_t rqn_floor4(int32x4_t a, int32x4_t m, int32x4_t shift, int32x4_t lo,
+                                   int32x4_t hi, int32x4_t off)
+{
+    int32x4_t v = vmulq_s32(vaddq_s32(a, off), m);
+    return vminq_s32(vmaxq_s32(vshlq_s32(v, vnegq_s32(shift)), lo), hi);
+}
+
+#define RQN_INT_FAMILY(fam, ref, LOTYPE, lo_init, hi_init)                             \
+    static inline void rqn_##fam(const int32_t *x, void *y, size_t n, const int32_t *bias, \
+                                 const simdops_requant_channels *ch,                   \
+                                 const simdops_requant_params *p, int out)             \
+    {                                                                                  \
+        const LOTYPE lo = lo_init, hi = hi_init;                                       \
+        const int32x4_t off = vdupq_n_s32(p->offset);                                  \
+        const int32_t shift = p->right_shift - p->left_shift;                          \
+        int32x4_t m0 = vdupq_n_s32(p->multiplier), m1 = m0;                            \
+        int32x4_t s0 = vdupq_n_s32(shift), s1 = s0;                                    \
+        size_t i = 0;                                                                  \
+        for (; n - i >= 8; i += 8) {                                                   \
+            if (ch) {                                                                  \
+                m0 = vld1q_s32(ch->mult + i);                                          \
+                m1 = vld1q_s32(ch->mult + i + 4);                                      \
+                s0 = vld1q_s32(ch->shift + i);                                         \
+                s1 = vld1q_s32(ch->shift + i + 4);                                     \
+            }                                                                          \
+            rqn_store(y, i, rqn_##fam##4(rqn_load(x, bias, i), m0, s0, lo, hi, off),   \
+                      rqn_##fam##4(rqn_load(x, bias, i + 4), m1, s1, lo, hi, off), out); \
+        }                                                                              \
+        for (; i < n; i++)                                                             \
+            rqn_store_one(y, i,                                                        \
+                          ref(RQN_BIASED(i), ch ? ch->mult[i] : p->multiplier,         \
+                              ch ? ch->shift[i] : shift, p->offset, p->min, p->max),   \
+                          out);                                                        \
+    }
+
+RQN_INT_FAMILY(single, rqf_single, int64x2_t, vdupq_n_s64((int64_t)p->min - p->offset),
+               vdupq_n_s64((int64_t)p->max - p->offset))
+RQN_INT_FAMILY(ties_up, rqf_ties_up, int32x4_t, vdupq_n_s32(p->min), vdupq_n_s32(p->max))
+RQN_INT_FAMILY(floor, rqf_floor, int32x4_t, vdupq_n_s32(p->min), vdupq_n_s32(p->max))
+
+/* ------------------------------------------------------------------ entries */
+#define RQN_ENTRIES(tag, out)                                                          \
+    static void i32_##tag##_requant_fp__neon(const int32_t *x, void *y, size_t n,      \
+                                             const int32_t *bias,                      \
+                                             const simdops_requant_params *p)           \
+    {                                                                                  \
+        if (p->fp_mode)                                                                \
+            simdops_scalar_kernels()->requant_fp[out](x, y, n, bias, p);               \
+        else                                                                           \
+            rqn_fp(x, y, n, bias, NULL, p, out);                                       \
+    }                                                                                  \
+    static void i32_##tag##_requant_fp_pc__neon(const int32_t *x, void *y, size_t n,   \
+                                                const int32_t *bias,                   \
+                                                const simdops_requant_channels *ch,    \
+                                                const simdops_requant_params *p)        \
+    {                                                                                  \
+        if (p->fp_mode)                                                                \
+            simdops_scalar_kernels()->requant_fp_pc[out](x, y, n, bias, ch, p);        \
+        else                                                                           \
+            rqn_fp(x, y, n, bias, ch->scale, p, out);                                  \
+    }                                                                                  \
+    RQN_INT_ENTRIES(tag, out, single)                                                  \
+    RQN_INT_ENTRIES(tag, out, ties_up)                                                 \
+    RQN_INT_ENTRIES(tag, out, floor)
+
+#define RQN_INT_ENTRIES(tag, out, fam)                                                 \
+    static void i32_##tag##_requant_##fam##__neon(const int32_t *x, void *y, size_t n, \
+                                                  const int32_t *bias,                 \
+                                                  const simdops_requant_params *p)      \
+    {                                                                                  \
+        rqn_##fam(x, y, n, bias, NULL, p, out);                                        \
+    }                                                                                  \
+    static void i32_##tag##_requant_##fam##_pc__neon(                                  \
+        const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
+        const simdops_requant_channels *ch, const simdops_requant_params *p)           \
+    {                                                                                  \
+        rqn_##fam(x, y, n, bias, ch, p, out);                                          \
+    }
+
+RQN_ENTRIES(u8, SIMDOPS_RQ_U8)
+RQN_ENTRIES(i8, SIMDOPS_RQ_I8)
+RQN_ENTRIES(i16, SIMDOPS_RQ_I16)
+
+#define RQN_SET(tag, slot, fam)                                                        \
+    t->requant_##fam[slot] = i32_##tag##_requant_##fam##__neon;                        \
+    t->requant_##fam##_pc[slot] = i32_##tag##_requant_##fam##_pc__neon;
+#define RQN_SET_ALL(tag, slot)                                                         \
+    RQN_SET(tag, slot, fp) RQN_SET(tag, slot, single) RQN_SET(tag, slot, ties_up)      \
+    RQN_SET(tag, slot, floor)
+
+int requant_families_register__neon(simdops_kernel_table *t)
+{
+    RQN_SET_ALL(u8, SIMDOPS_RQ_U8)
+    RQN_SET_ALL(i8, SIMDOPS_RQ_I8)
+    RQN_SET_ALL(i16, SIMDOPS_RQ_I16)
+    return 1;
+}
+
+#else
+SIMDOPS_TIER_NOT_COMPILED(requant_families, neon)
+#endif

@@ -1,0 +1,182 @@
+/* The requantization families' parameter rules (shift ranges, float scales,
+ * zero points) and their kernel selection: the one place each is stated. The
+ * per-element formulas are in simdops.h and csrc/kernels/requant/requant_families.h. */
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+
+void simdops_requant_shift_range(int family, int32_t *lo, int32_t *hi)
+{
+    *hi = 31;
+    switch (family) {
+    case SIMDOPS_ROUNDING_SINGLE: *lo = -30; break; /* total right shift 31 + shift >= 1 */
+    case SIMDOPS_ROUNDING_FLOOR: *lo = 0; break;    /* ACL: a plain right shift */
+    default: *lo = -31; break;
+    }
+}
+
+int simdops_requant_check_shift_for(int family, int64_t shift, int64_t index, simdops_error *err)
+{
+    int32_t lo, hi;
+    simdops_requant_shift_range(family, &lo, &hi);
+    if (shift >= lo && shift <= hi)
+        return SIMDOPS_OK;
+    if (family == SIMDOPS_ROUNDING_DOUBLE || family == SIMDOPS_ROUNDING_DOUBLE_TIES_UP)
+        simdops_fail_value(err, SIMDOPS_R_SHIFT_RANGE, SIMDOPS_ARG_SHIFT, shift, 0);
+    else
+        simdops_fail_value(err, SIMDOPS_R_SHIFT_RANGE_FOR, SIMDOPS_ARG_SHIFT, shift, lo);
+    err->index = index;
+    return err->status;
+}
+
+int simdops_requant_check_scales(const float *scale, int64_t n, simdops_error *err)
+{
+    for (int64_t k = 0; k < n; k++) {
+        if (!isfinite(scale[k])) {
+            simdops_fail(err, SIMDOPS_R_NOT_FINITE_SCALE, SIMDOPS_ARG_SCALE);
+            err->fvalue = scale[k];
+            err->index = k;
+            return err->status;
+        }
+    }
+    return SIMDOPS_OK;
+}
+
+simdops_requant_fn simdops_requant_kernel(const simdops_kernel_table *t, int family, int slot)
+{
+    switch (family) {
+    case SIMDOPS_ROUNDING_DOUBLE_TIES_UP: return t->requant_ties_up[slot];
+    case SIMDOPS_ROUNDING_SINGLE: return t->requant_single[slot];
+    case SIMDOPS_ROUNDING_FLOOR: return t->requant_floor[slot];
+    case SIMDOPS_ROUNDING_FP: return t->requant_fp[slot];
+    default: return t->requant[slot];
+    }
+}
+
+simdops_requant_pc_fn simdops_requant_pc_kernel(const simdops_kernel_table *t, int family,
+                                                int slot)
+{
+    switch (family) {
+    case SIMDOPS_ROUNDING_DOUBLE_TIES_UP: return t->requant_ties_up_pc[slot];
+    case SIMDOPS_ROUNDING_SINGLE: return t->requant_single_pc[slot];
+    case SIMDOPS_ROUNDING_FLOOR: return t->requant_floor_pc[slot];
+    case SIMDOPS_ROUNDING_FP: return t->requant_fp_pc[slot];
+    default: return t->requant_pc[slot];
+    }
+}
+
+static void store_requant(simdops_prepared *p, simdops_prepared_impl *impl, simdops_dtype out)
+{
+    impl->magic = SIMDOPS_PREPARED_MAGIC + (uint32_t)SIMDOPS_OP_REQUANT;
+    impl->op = SIMDOPS_OP_REQUANT;
+    impl->dtype = out;
+    memset(p, 0, sizeof(*p));
+    memcpy(p, impl, sizeof(*impl));
+}
+
+int simdops_prepare_requant_rounding(simdops_dtype out_dtype, int rounding, int64_t multiplier,
+                                     int64_t shift, int64_t offset, const int64_t *min,
+                                     const int64_t *max, simdops_prepared *p,
+                                     simdops_error *err)
+{
+    simdops_error scratch;
+    simdops_prepared_impl impl;
+    int s;
+    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    if (!p)
+        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
+    if (rounding < SIMDOPS_ROUNDING_DOUBLE || rounding > SIMDOPS_ROUNDING_FLOOR)
+        return simdops_fail_value(err, SIMDOPS_R_ROUNDING_UNKNOWN, SIMDOPS_ARG_ROUNDING, rounding, 0);
+    /* the widest range here; the family's own range below */
+    memset(&impl, 0, sizeof(impl));
+    if ((s = simdops_requant_params_init(out_dtype, multiplier, shift < -31 || shift > 31 ? 0 : shift,
+                                         offset, min, max, &impl.u.requant, err)))
+        return s;
+    if ((s = simdops_requant_check_shift_for(rounding, shift, -1, err)))
+        return s;
+    impl.u.requant.family = rounding;
+    store_requant(p, &impl, out_dtype);
+    return SIMDOPS_OK;
+}
+
+int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int rounding,
+                                             int64_t multiplier, int64_t shift, int64_t offset,
+                                             int64_t min, int64_t max, simdops_prepared *p,
+                                             simdops_error *err)
+{
+    simdops_prepared_impl impl;
+    simdops_prepared q;
+    simdops_error scratch;
+    int s;
+    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    if (rounding < SIMDOPS_ROUNDING_DOUBLE || rounding > SIMDOPS_ROUNDING_FLOOR)
+        return simdops_fail_value(err, SIMDOPS_R_ROUNDING_UNKNOWN, SIMDOPS_ARG_ROUNDING, rounding, 0);
+    if ((s = simdops_prepare_requant_clamped(out_dtype, multiplier,
+                                             shift < -31 || shift > 31 ? 0 : shift, offset, min,
+                                             max, &q, err)))
+        return s;
+    if ((s = simdops_requant_check_shift_for(rounding, shift, -1, err)))
+        return s;
+    memcpy(&impl, &q, sizeof impl);
+    impl.u.requant.family = rounding;
+    store_requant(p, &impl, out_dtype);
+    return SIMDOPS_OK;
+}
+
+int simdops_prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t zero_point,
+                               const int64_t *min, const int64_t *max, int mode,
+                               simdops_prepared *p, simdops_error *err)
+{
+    simdops_error scratch;
+    simdops_prepared_impl impl;
+    simdops_prepared bounds; /* *p is written only on success */
+    const simdops_dtype_row *r;
+    int64_t lo, hi;
+    int s;
+    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    if (!p)
+        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
+    if (mode < 0 || (mode > (SIMDOPS_FP_FLOAT64 | SIMDOPS_FP_TIES_AWAY) && mode != SIMDOPS_FP_ACL))
+        return simdops_fail_value(err, SIMDOPS_R_ROUNDING_UNKNOWN, SIMDOPS_ARG_ROUNDING, mode, 0);
+    if (!simdops_dtype_valid(out_dtype))
+        return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, SIMDOPS_ARG_OUT_DTYPE, out_dtype, 0);
+    if (!simdops_op_supports(SIMDOPS_OP_REQUANT_OUT, out_dtype))
+        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_OUT_DTYPE, out_dtype, 0);
+    r = &simdops_dtype_rows[out_dtype];
+    memset(&impl, 0, sizeof(impl));
+    if (mode == SIMDOPS_FP_ACL) {
+        /* ACL's offset is any int32 (added in float before rounding) */
+        if (zero_point < INT32_MIN || zero_point > INT32_MAX)
+            return simdops_fail_value(err, SIMDOPS_R_INT32_RANGE, SIMDOPS_ARG_ZERO_POINT, zero_point, 0);
+    } else if (zero_point < r->lo || zero_point > r->hi) {
+        simdops_fail_value(err, SIMDOPS_R_ZERO_POINT_RANGE, SIMDOPS_ARG_ZERO_POINT, zero_point, 0);
+        err->dtype = out_dtype;
+        return err->status;
+    }
+    {
+        lo = min ? *min : r->lo;
+        hi = max ? *max : r->hi;
+        /* given bounds always clamp: the validation of simdops_prepare_requant_clamped */
+        if ((s = simdops_prepare_requant_clamped(out_dtype, 0, 0, 0, lo, hi, &bounds, err)))
+            return s;
+        memcpy(&impl, &bounds, sizeof(impl));
+        impl.u.requant.offset = (int32_t)zero_point;
+    }
+    if (!isfinite(scale)) {
+        simdops_fail(err, SIMDOPS_R_NOT_FINITE_SCALE, SIMDOPS_ARG_SCALE);
+        err->fvalue = scale;
+        return err->status;
+    }
+    impl.u.requant.scale = simdops_f32_from_f64(scale);
+    if (!(mode & SIMDOPS_FP_FLOAT64) && !isfinite(impl.u.requant.scale)) {
+        simdops_fail(err, SIMDOPS_R_NOT_FINITE_SCALE, SIMDOPS_ARG_SCALE);
+        err->fvalue = scale;
+        return err->status;
+    }
+    impl.u.requant.scale64 = scale;
+    impl.u.requant.family = SIMDOPS_ROUNDING_FP;
+    impl.u.requant.fp_mode = mode;
+    store_requant(p, &impl, out_dtype);
+    return SIMDOPS_OK;
+}

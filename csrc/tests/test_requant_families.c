@@ -1,0 +1,233 @@
+/* Kernel harness: the requantization families' entries (single rounding,
+ * ruy's ties-up form, ACL's floor stage, the float families; per tensor and
+ * per channel) against the scalar tier, with parameters across each family's
+ * whole range, extreme offsets and bounds, every pointer offset. */
+#include "harness.h"
+
+static int32_t fam_s32(uint64_t bits) { return (int32_t)(uint32_t)bits; }
+
+static int family_of(int kind)
+{
+    if (kind == SIMDOPS_KE_requant_single || kind == SIMDOPS_KE_requant_single_pc)
+        return SIMDOPS_ROUNDING_SINGLE;
+    if (kind == SIMDOPS_KE_requant_ties_up || kind == SIMDOPS_KE_requant_ties_up_pc)
+        return SIMDOPS_ROUNDING_DOUBLE_TIES_UP;
+    if (kind == SIMDOPS_KE_requant_floor || kind == SIMDOPS_KE_requant_floor_pc)
+        return SIMDOPS_ROUNDING_FLOOR;
+    return SIMDOPS_ROUNDING_FP;
+}
+
+static int is_pc(int kind)
+{
+    return kind == SIMDOPS_KE_requant_single_pc || kind == SIMDOPS_KE_requant_ties_up_pc ||
+           kind == SIMDOPS_KE_requant_floor_pc || kind == SIMDOPS_KE_requant_fp_pc;
+}
+
+static int32_t fam_multiplier(void)
+{
+    static const int32_t M[] = {INT32_MIN, INT32_MAX, 0, 1, -1, 1 << 30, 1 << 23, (1 << 24) - 1,
+                                1518500250, INT32_MIN + 1};
+    switch (below(4)) {
+    case 0: return M[below(sizeof(M) / sizeof(M[0]))];
+    case 1: return (int32_t)((1u << 30) + below(1u << 30)); /* TFLite */
+    case 2: return (int32_t)((1u << 23) + below(1u << 23)); /* XNNPACK rndnu */
+    default: return fam_s32(rnd());
+    }
+}
+
+static int32_t fam_shift(int family)
+{
+    int32_t lo, hi;
+    simdops_requant_shift_range(family, &lo, &hi);
+    if (chance(30))
+        return chance(50) ? lo : hi;
+    if (family == SIMDOPS_ROUNDING_SINGLE && chance(40))
+        return (int32_t)below(40) - 15; /* XNNPACK rndnu: 31 + shift in [16, 55] */
+    return lo + (int32_t)below((uint32_t)(hi - lo + 1));
+}
+
+static float fam_scale(void)
+{
+    static const float S[] = {1.0f, 0.5f, 0.25f, 1e-3f, 0x1p-32f, 255.9f, 3e38f, 1e-40f, 0.0f,
+                              -0.5f, 0.1f, 1.0f / 3.0f};
+    uint32_t bits;
+    float f;
+    if (chance(40))
+        return S[below(sizeof(S) / sizeof(S[0]))];
+    /* [2^-32, 256): XNNPACK's and MLAS's range */
+    bits = ((uint32_t)(127 - 32 + below(40)) << 23) | (uint32_t)(rnd() & 0x7FFFFF);
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+static int32_t fam_input(const simdops_requant_params *p, float scale)
+{
+    uint32_t r = below(100);
+    if (r < 25)
+        return fam_s32(rnd());
+    if (r < 40) {
+        static const int32_t E[] = {INT32_MIN, INT32_MAX, 0, 1, -1, INT32_MIN + 1, 1 << 30};
+        return E[below(sizeof(E) / sizeof(E[0]))];
+    }
+    if (r < 75 && p->family == SIMDOPS_ROUNDING_FP && scale != 0.0f && isfinite(1.0f / scale)) {
+        /* near a half-integer output: ties in float */
+        double v = ((double)(int32_t)(below(600)) - 300.0 + 0.5) / (double)scale;
+        if (fabs(v) < 2e9)
+            return (int32_t)v + (int32_t)below(3) - 1;
+    }
+    if (r < 75 && p->family != SIMDOPS_ROUNDING_FP) {
+        /* near a tie of the single rounding: x*M close to (k + 1/2) * 2^t */
+        int t = 31 + p->right_shift - p->left_shift;
+        int64_t m = p->multiplier ? p->multiplier : 1;
+        double v = ((double)((int32_t)below(600) - 300) + 0.5) * ldexp(1.0, t) / (double)m;
+        if (fabs(v) < 2e9)
+            return (int32_t)v + (int32_t)below(3) - 1;
+    }
+    return (int32_t)below(200001) - 100000;
+}
+
+static void fam_params(int family, int out, simdops_requant_params *p)
+{
+    int32_t sh = fam_shift(family);
+    int32_t a = RQ_LO[out] + (int32_t)below((uint32_t)(RQ_HI[out] - RQ_LO[out] + 1));
+    int32_t b = RQ_LO[out] + (int32_t)below((uint32_t)(RQ_HI[out] - RQ_LO[out] + 1));
+    memset(p, 0, sizeof *p);
+    p->family = family;
+    p->multiplier = fam_multiplier();
+    p->left_shift = sh < 0 ? -sh : 0;
+    p->right_shift = sh > 0 ? sh : 0;
+    switch (below(4)) {
+    case 0: p->min = RQ_LO[out]; p->max = RQ_HI[out]; break;
+    case 1: p->min = p->max = a; break;
+    default: p->min = a < b ? a : b; p->max = a < b ? b : a; break;
+    }
+    if (family == SIMDOPS_ROUNDING_FP) {
+        static const int MODES[] = {0, 0, 0, SIMDOPS_FP_FLOAT64, SIMDOPS_FP_TIES_AWAY,
+                                    SIMDOPS_FP_FLOAT64 | SIMDOPS_FP_TIES_AWAY, SIMDOPS_FP_ACL};
+        p->fp_mode = MODES[below(7)];
+        p->scale = fam_scale();
+        p->scale64 = chance(50) ? (double)p->scale : (double)p->scale * (1.0 + 1e-12);
+        /* the zero point lies in the output type (ACL's float stage: any int32) */
+        p->offset = p->fp_mode == SIMDOPS_FP_ACL && chance(30)
+                        ? fam_s32(rnd())
+                        : RQ_LO[out] + (int32_t)below((uint32_t)(RQ_HI[out] - RQ_LO[out] + 1));
+    } else {
+        static const int32_t O[] = {INT32_MIN, INT32_MAX, 0, 128, -128, 1, -1, 32768};
+        p->offset = chance(40) ? O[below(8)] : chance(50) ? (int32_t)below(601) - 300
+                                                          : fam_s32(rnd());
+    }
+}
+
+static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
+                     const size_t offs[6], int with_bias)
+{
+    const int os = RQ_SIZE[t->idx], pc = is_pc(t->kind), fam = p->family;
+    int32_t x[MAXN], bias[MAXN], mult[MAXN], shift[MAXN];
+    float scale[MAXN];
+    unsigned char *want = alloc_buf(n * (size_t)os);
+    unsigned char *bx = alloc_buf(offs[0] + n * 4), *bb = alloc_buf(offs[1] + n * 4);
+    unsigned char *bm = alloc_buf(offs[2] + n * 4), *bs = alloc_buf(offs[3] + n * 4);
+    unsigned char *bf = alloc_buf(offs[4] + n * 4);
+    unsigned char *by = alloc_buf(offs[5] + n * (size_t)os + TRAIL);
+    simdops_requant_channels ch, ch_ref;
+    int ok;
+    for (size_t i = 0; i < n; i++) {
+        mult[i] = chance(30) ? p->multiplier : fam_multiplier();
+        shift[i] = chance(30) ? p->right_shift - p->left_shift : fam_shift(fam);
+        scale[i] = chance(30) ? p->scale : fam_scale();
+        x[i] = fam_input(p, pc && fam == SIMDOPS_ROUNDING_FP ? scale[i] : p->scale);
+        bias[i] = chance(20) ? fam_s32(rnd()) : (int32_t)below(2001) - 1000;
+    }
+    memset(&ch_ref, 0, sizeof ch_ref);
+    memset(&ch, 0, sizeof ch);
+    if (fam == SIMDOPS_ROUNDING_FP) {
+        ch_ref.scale = scale;
+    } else {
+        ch_ref.mult = mult;
+        ch_ref.shift = shift;
+    }
+    memcpy(bx + offs[0], x, n * 4);
+    memcpy(bb + offs[1], bias, n * 4);
+    memcpy(bm + offs[2], mult, n * 4);
+    memcpy(bs + offs[3], shift, n * 4);
+    memcpy(bf + offs[4], scale, n * 4);
+    if (fam == SIMDOPS_ROUNDING_FP)
+        ch.scale = (const float *)(const void *)(bf + offs[4]);
+    else {
+        ch.mult = (const int32_t *)(const void *)(bm + offs[2]);
+        ch.shift = (const int32_t *)(const void *)(bs + offs[3]);
+    }
+    if (pc) {
+        ((simdops_requant_pc_fn)t->ref)(x, want, n, with_bias ? bias : NULL, &ch_ref, p);
+        ((simdops_requant_pc_fn)t->fn)((const int32_t *)(const void *)(bx + offs[0]),
+                                       by + offs[5], n,
+                                       with_bias ? (const int32_t *)(const void *)(bb + offs[1]) : NULL,
+                                       &ch, p);
+    } else {
+        ((simdops_requant_fn)t->ref)(x, want, n, with_bias ? bias : NULL, p);
+        ((simdops_requant_fn)t->fn)((const int32_t *)(const void *)(bx + offs[0]), by + offs[5],
+                                    n,
+                                    with_bias ? (const int32_t *)(const void *)(bb + offs[1]) : NULL,
+                                    p);
+    }
+    ok = memcmp(by + offs[5], want, n * (size_t)os) == 0 && canary_ok(by, 0, offs[5]) &&
+         canary_ok(by, offs[5] + n * (size_t)os, offs[5] + n * (size_t)os + TRAIL) &&
+         memcmp(bx + offs[0], x, n * 4) == 0;
+    if (ok) {
+        g_pass++;
+    } else {
+        fail_head(t, with_bias ? "bias" : "no-bias", n, offs[0], offs[5]);
+        if (printing()) {
+            size_t i = 0;
+            while (i + 1 < n && get_elem(want, i, os) == get_elem(by + offs[5], i, os))
+                i++;
+            printf("  family %d mode %d M=%d shift=%d offset=%d min=%d max=%d scale=%a "
+                   "x[%zu]=%d want %llu got %llu\n",
+                   fam, p->fp_mode, p->multiplier, p->right_shift - p->left_shift, p->offset,
+                   p->min, p->max, (double)p->scale, i, n ? x[i] : 0,
+                   n ? U(get_elem(want, i, os)) : 0ULL, n ? U(get_elem(by + offs[5], i, os)) : 0ULL);
+        }
+    }
+    free_buf(want);
+    free_buf(bx);
+    free_buf(bb);
+    free_buf(bm);
+    free_buf(bs);
+    free_buf(bf);
+    free_buf(by);
+}
+
+void test_requant_families(const target *t)
+{
+    const int fam = family_of(t->kind);
+    simdops_requant_params p;
+    for (size_t n = 0; n <= MAXN; n++) {
+        for (int rep = 0; rep < 6; rep++) {
+            size_t offs[6];
+            for (int k = 0; k < 6; k++)
+                offs[k] = g_elem_aligned ? (below(16) * 4) % 64 : below(64);
+            if (g_elem_aligned || t->is_scalar)
+                offs[5] -= offs[5] % (size_t)RQ_SIZE[t->idx];
+            for (int k = 0; k < 5; k++)
+                    offs[k] -= offs[k] % 4; /* int32/float32 inputs stay element-aligned */
+            fam_params(fam, t->idx, &p);
+            fam_case(t, &p, n, offs, rep % 2);
+        }
+    }
+    /* every shift of the family's range with the extreme multipliers */
+    if (fam != SIMDOPS_ROUNDING_FP) {
+        static const int32_t MS[] = {INT32_MIN, INT32_MAX, 1 << 30, 1 << 23, 0, -1, 12345677};
+        int32_t lo, hi;
+        simdops_requant_shift_range(fam, &lo, &hi);
+        for (int32_t sh = lo; sh <= hi; sh++) {
+            for (size_t mi = 0; mi < sizeof(MS) / sizeof(MS[0]); mi++) {
+                size_t offs[6] = {0, 4, 8, 12, 16, below(8)};
+                fam_params(fam, t->idx, &p);
+                p.multiplier = MS[mi];
+                p.left_shift = sh < 0 ? -sh : 0;
+                p.right_shift = sh > 0 ? sh : 0;
+                fam_case(t, &p, 37 + below(60), offs, (int)(mi % 2));
+            }
+        }
+    }
+}
