@@ -1,0 +1,114 @@
+"""LiteRT (ai-edge-litert) reproduced bit for bit, in its three CPU kernel modes.
+
+Random int8 FULLY_CONNECTED and CONV_2D layers (written as .tflite flatbuffers here, no
+TensorFlow) run in LiteRT; the same int32 accumulators, computed exactly with numpy, are
+requantized by the family that mode uses:
+
+- builtin reference kernels (OpResolverType.BUILTIN_REF): FULLY_CONNECTED is the float64
+  family with ties away from zero, CONV_2D is gemmlowp double rounding (TFLite's
+  QuantizeMultiplier pair);
+- builtin optimized kernels (BUILTIN_WITHOUT_DEFAULT_DELEGATES, ruy on x86): double
+  rounding with ties toward +inf in both steps (rounding="double_ties_up");
+- the default XNNPACK delegate: the float32 family, scale (x_scale * w_scale) / out_scale
+  in float32.
+
+Each output is compared with tests/reference.py (the proof that the references are the
+runtimes' arithmetic) and with simdops. RUNTIME_LAYERS sets the sweep (default 1000).
+"""
+import numpy as np
+import pytest
+
+pytest.importorskip("ai_edge_litert", reason="ai-edge-litert is not installed "
+                    "(pip install ai-edge-litert): the LiteRT proof needs it")
+pytest.importorskip("flatbuffers", reason="flatbuffers (an ai-edge-litert dependency) is missing")
+
+import simdops  # noqa: E402
+import reference as ref  # noqa: E402
+import runtime_models as rm  # noqa: E402
+
+CASES = [("fc", "reference"), ("conv", "reference"), ("fc", "optimized"),
+         ("conv", "optimized"), ("fc", "xnnpack"), ("conv", "xnnpack")]
+
+
+def family(op, mode):
+    """The family a LiteRT kernel mode uses, and a different family to show the sweep
+    tells them apart."""
+    if mode == "xnnpack":
+        return "fp32", "double_ties_up"
+    if mode == "optimized":
+        return "double_ties_up", "double"
+    return ("fp64_away", "fp32") if op == "fc" else ("double", "double_ties_up")
+
+
+def expected(layer, name, use_simdops):
+    """The layer's int8 output by family ``name``, from the reference or from simdops."""
+    acc = layer.accumulators()
+    if name in ("fp32", "fp64_away"):
+        if name == "fp32":
+            scale, kw = layer.scales_float32(), {}
+        else:
+            scale, kw = layer.scales_double(), {"precision": "float64", "ties": "away"}
+        if use_simdops:
+            return simdops.requantize_fp32(acc, scale, layer.out_zp, bias=layer.bias,
+                                           out_dtype="int8", **kw)
+        return ref.requantize_fp32(acc, scale, layer.out_zp, bias=layer.bias,
+                                   out_dtype="int8", **kw)
+    multiplier, shift = simdops.quantize_multiplier(layer.scales_double(), convention="tflite")
+    if use_simdops:
+        return simdops.quantize_down_int32(acc, multiplier, shift, layer.out_zp,
+                                           bias=layer.bias, out_dtype="int8", rounding=name)
+    return ref.requant_family(acc, multiplier, shift, layer.out_zp, bias=layer.bias,
+                              out_dtype="int8", rounding=name)
+
+
+_RUNS = {}
+
+
+def litert_outputs(op, mode, seed):
+    """LiteRT's outputs for the sweep's layers (one model per op, cached per mode)."""
+    key = (op, mode, seed)
+    if key not in _RUNS:
+        layers = rm.layers(seed)
+        model = rm.litert_model(layers, op)
+        if mode == "xnnpack":
+            assert "DELEGATE" in rm.litert_op_names(model, mode)
+        _RUNS[key] = layers, rm.run_litert(model, layers, mode)
+    return _RUNS[key]
+
+
+@pytest.mark.parametrize("op,mode", CASES)
+def test_litert_reproduced_by_reference(op, mode):
+    layers, outputs = litert_outputs(op, mode, seed=19)
+    name, other = family(op, mode)
+    differ = other_differ = elements = 0
+    for layer, got in zip(layers, outputs):
+        differ += int(np.count_nonzero(got != expected(layer, name, False)))
+        elements += got.size
+    for layer, got in zip(layers[1::len(rm.EDGES)], outputs[1::len(rm.EDGES)]):  # the ties
+        other_differ += int(np.count_nonzero(got != expected(layer, other, False)))
+    assert elements > 10 * len(layers)
+    assert differ == 0, f"{differ} of {elements} outputs differ from the {name} family"
+    # the sweep discriminates: the neighbouring family misses some of the same outputs
+    assert other_differ > 0
+
+
+@pytest.mark.parametrize("op,mode", CASES)
+def test_litert_reproduced_by_simdops(op, mode):
+    layers, outputs = litert_outputs(op, mode, seed=19)
+    name, _ = family(op, mode)
+    differ = elements = 0
+    for layer, got in zip(layers, outputs):
+        differ += int(np.count_nonzero(got != expected(layer, name, True)))
+        elements += got.size
+    assert differ == 0, f"{differ} of {elements} outputs differ from simdops' {name}"
+
+
+@pytest.mark.parametrize("mode", rm.LITERT_MODES)
+def test_litert_per_channel_and_per_tensor(mode):
+    # both weight layouts, FULLY_CONNECTED, each reproduced by its family's reference
+    for per_channel in (False, True):
+        layers = rm.layers(23 + per_channel, count=100, per_channel=per_channel)
+        outputs = rm.run_litert(rm.litert_model(layers, "fc"), layers, mode)
+        name, _ = family("fc", mode)
+        for layer, got in zip(layers, outputs):
+            assert np.array_equal(got, expected(layer, name, False))
