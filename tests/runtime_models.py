@@ -254,70 +254,67 @@ def litert_op_names(model, mode):
 
 # --------------------------------------------------------------------------- ONNX Runtime
 
-def onnx_qlinearmatmul(layer):
-    """ONNX QLinearMatMul: y = requant((x - x_zp) @ (w^T - 0)), per-tensor or per-column
-    weight scales (opset 21 takes 1-D b_scale along the last axis), int8 in and out."""
-    import onnx
-    from onnx import TensorProto, helper, numpy_helper
+def _onnx_layer_nodes(layer, n, op):
+    """The initializers and node of one layer: QLinearMatMul (x [batch, depth] @ w^T) or
+    QLinearConv (1x1 kernel over x as NCHW [1, depth, batch, 1], int32 bias)."""
+    from onnx import helper, numpy_helper
 
-    batch, depth = layer.x.shape
-    ch = layer.channels
+    ch, depth = layer.w.shape
     w_scale = layer.w_scales if layer.per_channel else layer.w_scales[:1].reshape(())
-    w_zp = np.zeros(w_scale.shape, np.int8)
+    names = [f"{p}{n}" for p in ("x", "xs", "xz", "w", "ws", "wz", "ys", "yz")]
+    weights = (np.ascontiguousarray(layer.w.T) if op == "matmul"
+               else layer.w.reshape(ch, depth, 1, 1))
     inits = [
-        numpy_helper.from_array(np.array(layer.x_scale, np.float32), "x_scale"),
-        numpy_helper.from_array(np.array(layer.x_zp, np.int8), "x_zp"),
-        numpy_helper.from_array(np.ascontiguousarray(layer.w.T), "w"),
-        numpy_helper.from_array(w_scale.astype(np.float32), "w_scale"),
-        numpy_helper.from_array(w_zp, "w_zp"),
-        numpy_helper.from_array(np.array(layer.out_scale, np.float32), "y_scale"),
-        numpy_helper.from_array(np.array(layer.out_zp, np.int8), "y_zp"),
+        numpy_helper.from_array(np.array(layer.x_scale, np.float32), names[1]),
+        numpy_helper.from_array(np.array(layer.x_zp, np.int8), names[2]),
+        numpy_helper.from_array(weights, names[3]),
+        numpy_helper.from_array(w_scale.astype(np.float32), names[4]),
+        numpy_helper.from_array(np.zeros(w_scale.shape, np.int8), names[5]),
+        numpy_helper.from_array(np.array(layer.out_scale, np.float32), names[6]),
+        numpy_helper.from_array(np.array(layer.out_zp, np.int8), names[7]),
     ]
-    node = helper.make_node("QLinearMatMul", ["x", "x_scale", "x_zp", "w", "w_scale", "w_zp",
-                                              "y_scale", "y_zp"], ["y"])
-    graph = helper.make_graph(
-        [node], "qlinearmatmul",
-        [helper.make_tensor_value_info("x", TensorProto.INT8, [batch, depth])],
-        [helper.make_tensor_value_info("y", TensorProto.INT8, [batch, ch])], inits)
+    if op == "conv":
+        inits.append(numpy_helper.from_array(layer.bias, f"b{n}"))
+        names.append(f"b{n}")
+    node = helper.make_node("QLinearMatMul" if op == "matmul" else "QLinearConv", names,
+                            [f"y{n}"])
+    return inits, node
+
+
+def onnx_x(layer, op):
+    """The layer's input as the ONNX graph takes it."""
+    if op == "matmul":
+        return layer.x
+    return np.ascontiguousarray(layer.x.T).reshape(1, layer.x.shape[1], layer.x.shape[0], 1)
+
+
+def onnx_model(layers, op):
+    """An ONNX graph (opset 21) with one QLinearMatMul (op "matmul": per-tensor or
+    per-column weight scales) or QLinearConv (op "conv": per-tensor or per-output-channel,
+    int32 bias) node per layer, int8 in and out, each with its own input x<n> / output y<n>."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    inits, nodes, inputs, outputs = [], [], [], []
+    for n, layer in enumerate(layers):
+        layer_inits, node = _onnx_layer_nodes(layer, n, op)
+        inits += layer_inits
+        nodes.append(node)
+        batch = layer.x.shape[0]
+        inputs.append(helper.make_tensor_value_info(f"x{n}", TensorProto.INT8,
+                                                    list(onnx_x(layer, op).shape)))
+        y_shape = [batch, layer.channels] if op == "matmul" else [1, layer.channels, batch, 1]
+        outputs.append(helper.make_tensor_value_info(f"y{n}", TensorProto.INT8, y_shape))
+    graph = helper.make_graph(nodes, "qlinear", inputs, outputs, inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
     model.ir_version = 10
     onnx.checker.check_model(model)
     return model.SerializeToString()
 
 
-def onnx_qlinearconv(layer):
-    """ONNX QLinearConv, 1x1 kernel over [1, depth, batch, 1] (NCHW), int32 bias,
-    per-tensor or per-output-channel weight scales; int8 in and out."""
-    import onnx
-    from onnx import TensorProto, helper, numpy_helper
-
-    batch, depth = layer.x.shape
-    ch = layer.channels
-    w_scale = layer.w_scales if layer.per_channel else layer.w_scales[:1].reshape(())
-    w_zp = np.zeros(w_scale.shape, np.int8)
-    inits = [
-        numpy_helper.from_array(np.array(layer.x_scale, np.float32), "x_scale"),
-        numpy_helper.from_array(np.array(layer.x_zp, np.int8), "x_zp"),
-        numpy_helper.from_array(layer.w.reshape(ch, depth, 1, 1), "w"),
-        numpy_helper.from_array(w_scale.astype(np.float32), "w_scale"),
-        numpy_helper.from_array(w_zp, "w_zp"),
-        numpy_helper.from_array(np.array(layer.out_scale, np.float32), "y_scale"),
-        numpy_helper.from_array(np.array(layer.out_zp, np.int8), "y_zp"),
-        numpy_helper.from_array(layer.bias, "bias"),
-    ]
-    node = helper.make_node("QLinearConv", ["x", "x_scale", "x_zp", "w", "w_scale", "w_zp",
-                                            "y_scale", "y_zp", "bias"], ["y"])
-    graph = helper.make_graph(
-        [node], "qlinearconv",
-        [helper.make_tensor_value_info("x", TensorProto.INT8, [1, depth, batch, 1])],
-        [helper.make_tensor_value_info("y", TensorProto.INT8, [1, ch, batch, 1])], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
-    model.ir_version = 10
-    onnx.checker.check_model(model)
-    return model.SerializeToString()
-
-
-def run_onnxruntime(model, x):
+def run_onnxruntime(model, layers, op):
+    """Run an onnx_model(layers, op) on ORT's CPU provider, one thread, graph
+    optimizations off (the nodes run as written). One [batch, channels] array per layer."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()
@@ -325,35 +322,45 @@ def run_onnxruntime(model, x):
     options.inter_op_num_threads = 1
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
-    return session.run(None, {"x": x})[0]
+    feeds = {f"x{n}": onnx_x(layer, op) for n, layer in enumerate(layers)}
+    ys = session.run([f"y{n}" for n in range(len(layers))], feeds)
+    if op == "matmul":
+        return ys
+    return [y.reshape(layer.channels, -1).T for y, layer in zip(ys, layers)]
 
 
 # ------------------------------------------------------------------------------ PyTorch
 
-def torch_fbgemm_linear(layer, x_u8, x_zp_u8):
-    """PyTorch's quantized Linear on the fbgemm engine (quint8 activations, qint8
-    weights, no bias): returns the quint8 output as uint8 and the module's float32
-    multiplier (x_scale * w_scale / out_scale, as fbgemm derives it)."""
+def torch_fbgemm_linear(layer):
+    """PyTorch's quantized linear (quantized::linear, what torch.ao.nn.quantized.Linear
+    calls) on the fbgemm engine, one thread, no bias: quint8 activations (x + 128, zero
+    point x_zp + 128), qint8 weights per tensor or per channel (axis 0), quint8 output
+    with zero point out_zp + 128. Returns the output as uint8 [batch, channels]; the
+    accumulators are the layer's (the +128 shifts cancel)."""
+    import warnings
+
     import torch
-    import torch.ao.nn.quantized as nnq
 
     torch.backends.quantized.engine = "fbgemm"
-    ch, depth = layer.w.shape
-    w = torch.from_numpy(layer.w.astype(np.float32))
-    if layer.per_channel:
-        qw = torch._make_per_channel_quantized_tensor(
-            torch.from_numpy(layer.w.copy()), torch.from_numpy(layer.w_scales.astype(np.float64)),
-            torch.zeros(ch, dtype=torch.int64), 0)
-    else:
-        qw = torch._make_per_tensor_quantized_tensor(
-            torch.from_numpy(layer.w.copy()), float(layer.w_scales[0]), 0)
-    del w
-    linear = nnq.Linear(depth, ch, bias_=False, dtype=torch.qint8)
-    linear.set_weight_bias(qw, None)
-    linear.scale = float(layer.out_scale)
-    linear.zero_point = int(layer.out_zp) + 128
-    qx = torch._make_per_tensor_quantized_tensor(torch.from_numpy(x_u8), float(layer.x_scale),
-                                                 int(x_zp_u8))
-    with torch.no_grad():
-        y = linear(qx)
-    return y.int_repr().numpy()
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # quantized tensors are deprecated
+            w = torch.from_numpy(layer.w.copy())
+            if layer.per_channel:
+                qw = torch._make_per_channel_quantized_tensor(
+                    w, torch.from_numpy(layer.w_scales.astype(np.float64)),
+                    torch.zeros(layer.channels, dtype=torch.int64), 0)
+            else:
+                qw = torch._make_per_tensor_quantized_tensor(w, float(layer.w_scales[0]), 0)
+            packed = torch.ops.quantized.linear_prepack(qw, None)
+            x_u8 = (layer.x.astype(np.int16) + 128).astype(np.uint8)
+            qx = torch._make_per_tensor_quantized_tensor(
+                torch.from_numpy(x_u8), float(layer.x_scale), int(layer.x_zp) + 128)
+            with torch.no_grad():
+                y = torch.ops.quantized.linear(qx, packed, float(layer.out_scale),
+                                               int(layer.out_zp) + 128)
+            return y.int_repr().numpy()
+    finally:
+        torch.set_num_threads(threads)
