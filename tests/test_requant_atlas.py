@@ -154,3 +154,21 @@ def test_tflite_flushes_tiny_scales_where_acl_refuses():
 
 
 COUNT = len(COUNTEREXAMPLES) + 4  # the families' table plus the four variants above
+
+
+def test_doc_table_matches_the_counterexamples():
+    # docs/requantization.md states the same outputs as COUNTEREXAMPLES, row by row
+    from pathlib import Path
+
+    order = ["negative_half_second_step", "positive_half", "negative_half_first_step",
+             "one_and_a_half", "double_rounding", "float32_accumulator_tie",
+             "float32_accumulator_precision", "left_shift_wraps"]
+    doc = Path(__file__).resolve().parent.parent / "docs" / "requantization.md"
+    rows = {}
+    for line in doc.read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 10 and cells[0].isdigit():
+            rows[int(cells[0])] = [int(c.replace("−", "-")) for c in cells[3:]]
+    assert sorted(rows) == list(range(1, len(order) + 1))
+    for number, name in enumerate(order, start=1):
+        assert rows[number] == [COUNTEREXAMPLES[name][4][f] for f in FAMILIES], number
