@@ -600,3 +600,27 @@ def quantize_multiplier_xnnpack(real):
     m24 = f * Fraction(2) ** t
     assert m24.denominator == 1
     return int(m24) << 7, t - 24
+
+
+def requantize_fp64_litert_reference(x, scale, zero_point=0, bias=None, out_dtype="int8"):
+    """LiteRT's reference FULLY_CONNECTED exactly as built for x86
+    (tflite/kernels/internal/reference/integer_ops/fully_connected.h):
+    static_cast<int32_t>(round(double(acc + bias) * scale)) — a rounded product outside
+    int32 converts to INT32_MIN (cvttsd2si) — then + zero point in int32, then the clamp.
+    Differs from requantize_fp32(precision="float64", ties="away") only there."""
+    x = np.asarray(x, dtype=np.int32)
+    tlo, thi = REQUANT_OUT[np.dtype(out_dtype).name]
+    channels = x.shape[-1] if x.ndim else 1
+    scales = np.broadcast_to(np.asarray(scale, dtype=np.float64), (channels,))
+    bs = [0] * channels if bias is None else np.asarray(bias, dtype=np.int64).tolist()
+    flat = x.reshape(-1, channels) if x.size else np.zeros((0, channels), np.int32)
+    out = []
+    for row in flat.tolist():
+        line = []
+        for k, v in enumerate(row):
+            r = round_half_away(float(np.float64(wrap32(v + bs[k])) * scales[k]))
+            if not INT32_MIN <= r <= INT32_MAX:
+                r = INT32_MIN
+            line.append(builtins_min(builtins_max(wrap32(r + int(zero_point)), tlo), thi))
+        out.append(line)
+    return np.array(out, dtype=np.dtype(out_dtype).name).reshape(x.shape)

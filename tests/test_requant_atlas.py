@@ -153,7 +153,18 @@ def test_tflite_flushes_tiny_scales_where_acl_refuses():
     assert y.tolist() == [7, 7, 7]
 
 
-COUNT = len(COUNTEREXAMPLES) + 4  # the families' table plus the four variants above
+def test_litert_reference_fc_overflow_gives_int32_min():
+    # 2**30 * 2.0 = 2**31 does not fit int32: LiteRT's reference FULLY_CONNECTED converts
+    # it with static_cast<int32_t> (INT32_MIN on x86), the float64 family saturates
+    x = np.array([2 ** 30], np.int32)
+    assert ref.requantize_fp32(x, 2.0, 0, out_dtype="int8", precision="float64",
+                               ties="away")[0] == 127
+    assert ref.requantize_fp64_litert_reference(x, 2.0, 0, out_dtype="int8")[0] == -128
+    assert simdops.requantize_fp32(x, 2.0, 0, out_dtype="int8", precision="float64",
+                                   ties="away")[0] == 127
+
+
+COUNT = len(COUNTEREXAMPLES) + 5  # the families' table plus the five variants above
 
 
 def test_doc_table_matches_the_counterexamples():

@@ -112,3 +112,55 @@ def test_litert_per_channel_and_per_tensor(mode):
         name, _ = family("fc", mode)
         for layer, got in zip(layers, outputs):
             assert np.array_equal(got, expected(layer, name, False))
+
+
+def _large_multiplier_layer():
+    """Multiplier 40000 (the builtin kernels accept it; XNNPACK refuses scales >= 256):
+    products past 2**31 and left shifts that wrap in int32."""
+    layer = rm.random_layer(np.random.default_rng(1), per_channel=False)
+    layer.out_scale = float(np.float32(layer.x_scale * float(layer.w_scales[0]) / 40000))
+    return layer
+
+
+def test_litert_large_multipliers():
+    layer = _large_multiplier_layer()
+    acc = layer.accumulators()
+    scale = layer.scales_double()
+    products = np.abs((acc.astype(np.int64) + layer.bias) * scale)
+    assert (products >= 2.0 ** 31).any()
+    multiplier, shift = ref.quantize_multiplier_tflite(float(scale[0]))
+    assert shift < 0
+    fc_ref = rm.run_litert(rm.litert_model([layer], "fc"), [layer], "reference")[0]
+    family = ref.requantize_fp32(acc, scale, layer.out_zp, bias=layer.bias, out_dtype="int8",
+                                 precision="float64", ties="away")
+    quirk = ref.requantize_fp64_litert_reference(acc, scale, layer.out_zp, bias=layer.bias)
+    # the reference FC converts an out-of-range double to INT32_MIN: saturates low
+    assert np.array_equal(fc_ref, quirk)
+    assert not np.array_equal(fc_ref, family)
+    # the fixed-point kernels shift left in int32 first, which wraps (atlas row 8)
+    for op, mode, rounding in (("conv", "reference", "double"),
+                               ("fc", "optimized", "double_ties_up"),
+                               ("conv", "optimized", "double_ties_up")):
+        got = rm.run_litert(rm.litert_model([layer], op), [layer], mode)[0]
+        want = ref.requant_family(acc, multiplier, shift, layer.out_zp, bias=layer.bias,
+                                  out_dtype="int8", rounding=rounding)
+        assert np.array_equal(got, want), (op, mode)
+        assert not np.array_equal(got, family)
+
+
+def test_litert_large_multipliers_simdops():
+    # simdops' fixed-point families wrap as LiteRT does; its float64 family saturates
+    layer = _large_multiplier_layer()
+    acc = layer.accumulators()
+    multiplier, shift = simdops.quantize_multiplier(float(layer.scales_double()[0]), "tflite")
+    for op, mode, rounding in (("conv", "reference", "double"),
+                               ("fc", "optimized", "double_ties_up")):
+        got = rm.run_litert(rm.litert_model([layer], op), [layer], mode)[0]
+        assert np.array_equal(got, simdops.quantize_down_int32(
+            acc, multiplier, shift, layer.out_zp, bias=layer.bias, out_dtype="int8",
+            rounding=rounding))
+    family = ref.requantize_fp32(acc, layer.scales_double(), layer.out_zp, bias=layer.bias,
+                                 out_dtype="int8", precision="float64", ties="away")
+    assert np.array_equal(simdops.requantize_fp32(
+        acc, layer.scales_double(), layer.out_zp, bias=layer.bias, out_dtype="int8",
+        precision="float64", ties="away"), family)
