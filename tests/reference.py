@@ -399,12 +399,11 @@ def round_half_even(value):
 def single_rounding(a, m, shift):
     """TFLite TFLITE_SINGLE_ROUNDING MultiplyByQuantizedMultiplier (common.cc), ruy's
     reference, CMSIS-NN, XNNPACK rndnu (requantization.h / the scalar rndnu kernels):
-    (a*M + 2**(t-1)) >> t in 64 bits with t = 31 + shift (shift > 0: right), one
-    rounding half up; the 64-bit result taken to int32 as C's cast does (wraps)."""
+    (a*M + 2**(t-1)) >> t in 64 bits with t = 31 + shift (shift > 0: right, t >= 1), one
+    rounding half up, exact (a Python int: the caller decides what happens past int32)."""
     t = 31 + shift
-    if t >= 1:
-        return wrap32((a * m + (1 << (t - 1))) >> t)
-    return wrap32(a * m * (1 << -t))
+    assert t >= 1
+    return (a * m + (1 << (t - 1))) >> t
 
 
 def double_ties_up(a, m, shift):
@@ -424,8 +423,12 @@ def double_ties_up(a, m, shift):
 def requant_family(x, multiplier, shift, offset=0, bias=None, min=None, max=None,
                    out_dtype="uint8", rounding="double"):
     """quantize_down_int32 for every fixed-point family: the ACL stage of ``requant``
-    (min/max, offset wrap and saturation exactly as there) with the multiply-and-shift
-    of ``rounding``: "double" (gemmlowp/ACL), "double_ties_up" (ruy x86) or "single"."""
+    (min/max and saturation exactly as there) with the multiply-and-shift of
+    ``rounding``: "double" (gemmlowp/ACL), "double_ties_up" (ruy x86) or "single".
+    The double families add the offset in int32, wrapping (ACL's rule); "single" keeps
+    the rounded value and the offset sum exact before the clamp, which is XNNPACK
+    rndnu's clamp-then-add-zero-point (TFLite's int32 adds would wrap: see
+    requant_tflite_single)."""
     if rounding == "double":
         return requant(x, multiplier, shift, offset, bias, min, max, out_dtype)
     stage = {"single": single_rounding, "double_ties_up": double_ties_up}[rounding]
@@ -447,12 +450,25 @@ def requant_family(x, multiplier, shift, offset=0, bias=None, min=None, max=None
     for row in flat.tolist():
         line = []
         for k, v in enumerate(row):
-            r = wrap32(stage(wrap32(v + bs[k]), ms[k], ss[k]) + int(offset))
+            r = stage(wrap32(v + bs[k]), ms[k], ss[k]) + int(offset)
+            if rounding != "single":
+                r = wrap32(r)
             if lo != hi:
                 r = builtins_min(builtins_max(r, lo), hi)
             line.append(builtins_min(builtins_max(r, tlo), thi))
         out.append(line)
     return np.array(out, dtype=out_dtype).reshape(x.shape)
+
+
+def requant_tflite_single(x, multiplier, shift, offset, lo, hi):
+    """TFLite with TFLITE_SINGLE_ROUNDING as compiled: MultiplyByQuantizedMultiplier
+    returns the rounded value as an int32 (a DCHECK, off in release builds, guards the
+    range; the cast wraps), + output_offset in int32 (wraps), then the clamp."""
+    out = []
+    for v in np.asarray(x, dtype=np.int64).reshape(-1).tolist():
+        q = wrap32(wrap32(single_rounding(v, multiplier, shift)) + offset)
+        out.append(builtins_min(builtins_max(q, lo), hi))
+    return np.array(out, dtype=np.int64).reshape(np.shape(x))
 
 
 def requant_xnnpack_rndnu(x, multiplier, shift, zero_point, lo, hi):
@@ -543,8 +559,9 @@ def acl_quantize_down(x, offset, multiplier, shift, bias=None, min=0, max=0, out
 def acl_quantize_down_float(x, real_multiplier, offset, bias=None, min=0, max=0,
                             out_dtype="uint8"):
     """ACL QUANTIZE_DOWN_FLOAT (GEMMLowp.cpp quantize_down_scale_by_float):
-    float32(acc + bias) * float32 multiplier, std::round (half away from zero), + offset,
-    bounded ReLU, saturation."""
+    float32(acc + bias) * float32 multiplier + float32(offset) (two float32 roundings:
+    the offset is added in float, before the rounding), std::round (half away from
+    zero), bounded ReLU, saturation."""
     tlo, thi = REQUANT_OUT[np.dtype(out_dtype).name]
     x = np.asarray(x, dtype=np.int32)
     channels = x.shape[-1] if x.ndim else 1
@@ -555,7 +572,8 @@ def acl_quantize_down_float(x, real_multiplier, offset, bias=None, min=0, max=0,
     for row in flat.tolist():
         line = []
         for k, v in enumerate(row):
-            r = round_half_away(float(np.float32(wrap32(v + bs[k])) * scales[k])) + int(offset)
+            f = np.float32(wrap32(v + bs[k])) * scales[k] + np.float32(int(offset))
+            r = round_half_away(float(f))
             if min != max:
                 r = builtins_min(builtins_max(r, int(min)), int(max))
             line.append(builtins_min(builtins_max(r, tlo), thi))

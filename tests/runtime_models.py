@@ -55,6 +55,16 @@ class Layer:
         ws = np.broadcast_to(self.w_scales.astype(np.float64), (self.channels,))
         return float(self.x_scale) * ws / float(self.out_scale)
 
+    def scale_double(self):
+        """scales_double() as simdops takes it: a float per tensor, an array per channel."""
+        scales = self.scales_double()
+        return scales if self.per_channel else float(scales[0])
+
+    def scale_float32(self):
+        """scales_float32() as simdops takes it: np.float32 per tensor, array per channel."""
+        scales = self.scales_float32()
+        return scales if self.per_channel else scales[0]
+
     def scales_float32(self):
         """The multiplier per channel in float32 arithmetic, (x_scale * w_scale) /
         out_scale, each step rounded to float32 (XNNPACK's and ORT's derivation)."""

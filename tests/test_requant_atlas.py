@@ -108,15 +108,17 @@ def test_every_pair_of_families_has_a_counterexample():
 
 # ------------------------------------------------------------- variants of one family
 
-def test_xnnpack_rndnu_clamps_before_the_zero_point():
-    # single rounding of INT32_MAX at scale 1 is INT32_MAX; + zero point 1 wraps in
-    # simdops (ACL's rule for every fixed-point family), XNNPACK clamps first
+def test_tflite_single_rounding_wraps_where_xnnpack_clamps():
+    # single rounding of INT32_MAX at scale 1 is INT32_MAX; + zero point 1: TFLite's int32
+    # add wraps to INT32_MIN, XNNPACK rndnu clamps to [min - zp, max - zp] before adding
+    # it, and simdops keeps the sum exact before the clamp (XNNPACK's result)
     x = np.array([INT32_MAX], np.int32)
     m, shift = 1 << 30, -1
-    assert ref.requant_family(x, m, shift, 1, out_dtype="int8", rounding="single")[0] == -128
+    assert ref.requant_tflite_single(x, m, shift, 1, -128, 127)[0] == -128
     assert ref.requant_xnnpack_rndnu(x, m, shift, 1, -128, 127)[0] == 127
+    assert ref.requant_family(x, m, shift, 1, out_dtype="int8", rounding="single")[0] == 127
     assert simdops.quantize_down_int32(x, m, shift, 1, out_dtype="int8",
-                                       rounding="single")[0] == -128
+                                       rounding="single")[0] == 127
 
 
 def test_fbgemm_avx2_overflow_gives_int32_min():

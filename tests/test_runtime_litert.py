@@ -45,9 +45,9 @@ def expected(layer, name, use_simdops):
     acc = layer.accumulators()
     if name in ("fp32", "fp64_away"):
         if name == "fp32":
-            scale, kw = layer.scales_float32(), {}
+            scale, kw = layer.scale_float32(), {}
         else:
-            scale, kw = layer.scales_double(), {"precision": "float64", "ties": "away"}
+            scale, kw = layer.scale_double(), {"precision": "float64", "ties": "away"}
         if use_simdops:
             return simdops.requantize_fp32(acc, scale, layer.out_zp, bias=layer.bias,
                                            out_dtype="int8", **kw)
@@ -164,3 +164,43 @@ def test_litert_large_multipliers_simdops():
     assert np.array_equal(simdops.requantize_fp32(
         acc, layer.scales_double(), layer.out_zp, bias=layer.bias, out_dtype="int8",
         precision="float64", ties="away"), family)
+
+
+def _exact_layer(accs, x_scale, w_scale, out_scale):
+    """A one-channel FC whose accumulators are exactly ``accs`` (depth 1, weight 1,
+    zero points 0, bias 0) with power-of-two-friendly float32 scales."""
+    x = np.array(accs, np.int8).reshape(-1, 1)
+    return rm.Layer(x, x_scale, 0, np.ones((1, 1), np.int8), np.array([w_scale], np.float32),
+                    np.zeros(1, np.int32), out_scale, 0, False)
+
+
+def test_litert_optimized_rounds_twice():
+    # s = 0.5 * 0.75 / 1 = 0.375 exactly: M = 3 * 2**29, shift 1. ruy's high-mul rounds
+    # 1 * 0.75 up to 1, its rounding shift rounds 0.5 up again: 1, where one rounding of
+    # 0.375 gives 0 (atlas row 5); -2: -1.5 -> -1 -> -0.5 -> 0 where round(-0.75) = -1
+    accs = [1, 2, 3, -1, -2, -3, 5, -5]
+    layer = _exact_layer(accs, 0.5, 0.75, 1.0)
+    m, shift = ref.quantize_multiplier_tflite(0.375)
+    assert (m, shift) == (3 << 29, 1)
+    exact = np.array(accs) * 0.375
+    got = {mode: rm.run_litert(rm.litert_model([layer], "fc"), [layer], mode)[0][:, 0].tolist()
+           for mode in rm.LITERT_MODES}
+    acc = layer.accumulators()
+    assert acc[:, 0].tolist() == accs
+    assert got["optimized"] == [1, 1, 1, 0, 0, -1, 2, -2]           # two roundings, both up
+    assert got["xnnpack"] == [0, 1, 1, 0, -1, -1, 2, -2]            # round(0.375 * x), even
+    assert got["reference"] == [0, 1, 1, 0, -1, -1, 2, -2]          # float64 (no ties here)
+    assert np.round(exact).tolist() == got["xnnpack"]
+    for rounding, mode in (("double_ties_up", "optimized"),):
+        assert ref.requant_family(acc, m, shift, 0, out_dtype="int8",
+                                  rounding=rounding)[:, 0].tolist() == got[mode]
+    # one rounding of the same pair (the single family) gives 0 for 1: not what ruy does
+    assert ref.requant_family(acc, m, shift, 0, out_dtype="int8",
+                              rounding="single")[0, 0] == 0
+
+
+def test_litert_optimized_rounds_twice_simdops():
+    layer = _exact_layer([1, 2, 3, -1, -2, -3, 5, -5], 0.5, 0.75, 1.0)
+    got = rm.run_litert(rm.litert_model([layer], "fc"), [layer], "optimized")[0]
+    assert np.array_equal(simdops.quantize_down_int32(
+        layer.accumulators(), 3 << 29, 1, 0, out_dtype="int8", rounding="double_ties_up"), got)

@@ -32,7 +32,7 @@ def ort_outputs(op, seed=29):
 def expected(layer, op, use_simdops, **family):
     bias = layer.bias if op == "conv" else None
     fn = simdops.requantize_fp32 if use_simdops else ref.requantize_fp32
-    return fn(layer.accumulators(), layer.scales_float32(), layer.out_zp, bias=bias,
+    return fn(layer.accumulators(), layer.scale_float32(), layer.out_zp, bias=bias,
               out_dtype="int8", **family)
 
 

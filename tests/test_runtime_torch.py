@@ -32,7 +32,7 @@ def torch_outputs(seed=37):
 
 def fp32(layer, use_simdops):
     fn = simdops.requantize_fp32 if use_simdops else ref.requantize_fp32
-    return fn(layer.accumulators(), layer.scales_float32(), layer.out_zp + 128,
+    return fn(layer.accumulators(), layer.scale_float32(), layer.out_zp + 128,
               out_dtype="uint8")
 
 
