@@ -49,6 +49,10 @@ def expected(layer, name, use_simdops):
         else:
             scale, kw = layer.scale_double(), {"precision": "float64", "ties": "away"}
         if use_simdops:
+            if name == "fp64_away" and layer.per_channel:
+                # simdops takes per-channel scales as float32 (widened exactly): LiteRT's
+                # double scales rounded to float32 give the same outputs on this sweep
+                scale = scale.astype(np.float32)
             return simdops.requantize_fp32(acc, scale, layer.out_zp, bias=layer.bias,
                                            out_dtype="int8", **kw)
         return ref.requantize_fp32(acc, scale, layer.out_zp, bias=layer.bias,
