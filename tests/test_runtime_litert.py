@@ -57,12 +57,13 @@ def expected(layer, name, use_simdops):
                                            out_dtype="int8", **kw)
         return ref.requantize_fp32(acc, scale, layer.out_zp, bias=layer.bias,
                                    out_dtype="int8", **kw)
-    multiplier, shift = simdops.quantize_multiplier(layer.scales_double(), convention="tflite")
-    if use_simdops:
+    if use_simdops:  # the pair from simdops too: proves quantize_multiplier("tflite")
+        multiplier, shift = simdops.quantize_multiplier(layer.scales_double(), "tflite")
         return simdops.quantize_down_int32(acc, multiplier, shift, layer.out_zp,
                                            bias=layer.bias, out_dtype="int8", rounding=name)
-    return ref.requant_family(acc, multiplier, shift, layer.out_zp, bias=layer.bias,
-                              out_dtype="int8", rounding=name)
+    pairs = [ref.quantize_multiplier_tflite(s) for s in layer.scales_double().tolist()]
+    return ref.requant_family(acc, [m for m, _ in pairs], [s for _, s in pairs], layer.out_zp,
+                              bias=layer.bias, out_dtype="int8", rounding=name)
 
 
 _RUNS = {}
