@@ -360,3 +360,285 @@ def mismatch_report(actual, expected, x=None, nan_bits=True):
 def assert_matches(actual, expected, x=None, nan_bits=True):
     msg = mismatch_report(actual, expected, x, nan_bits)
     assert msg is None, msg
+
+
+# ------------------------------------------------ requantization families (the runtimes')
+#
+# Each function below restates one runtime's arithmetic as exact integer or correctly
+# rounded float operations, read from that runtime's source (named in each docstring);
+# docs/requantization.md compares them. None calls simdops.
+
+def _out_bounds(out_dtype, min, max):
+    """(lo, hi) of the fp32 family: the out dtype's range narrowed by min/max."""
+    tlo, thi = REQUANT_OUT[np.dtype(out_dtype).name]
+    lo = tlo if min is None else builtins_max(int(min), tlo)
+    hi = thi if max is None else builtins_min(int(max), thi)
+    return lo, hi
+
+
+builtins_min, builtins_max = min, max
+
+
+def round_half_away(value):
+    """An exact rational (or float) to the nearest int, ties away from zero."""
+    exact = Fraction(value)
+    magnitude = math.floor(abs(exact) + Fraction(1, 2))
+    return magnitude if exact >= 0 else -magnitude
+
+
+def round_half_even(value):
+    """An exact rational (or float) to the nearest int, ties to even."""
+    exact = Fraction(value)
+    low = math.floor(exact)
+    rest = exact - low
+    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and low % 2 == 1):
+        return low + 1
+    return low
+
+
+def single_rounding(a, m, shift):
+    """TFLite TFLITE_SINGLE_ROUNDING MultiplyByQuantizedMultiplier (common.cc), ruy's
+    reference, CMSIS-NN, XNNPACK rndnu (requantization.h / the scalar rndnu kernels):
+    (a*M + 2**(t-1)) >> t in 64 bits with t = 31 + shift (shift > 0: right, t >= 1), one
+    rounding half up, exact (a Python int: the caller decides what happens past int32)."""
+    t = 31 + shift
+    assert t >= 1
+    return (a * m + (1 << (t - 1))) >> t
+
+
+def double_ties_up(a, m, shift):
+    """ruy's x86 kernels (kernel_avx2_fma.cc / kernel_avx512.cc apply_multiplier), which
+    LiteRT's optimized int8 kernels run on x86: the left part of the shift on the int32
+    (wrapping), (a*M + 2**30) >> 31 in 64 bits (floor: ties toward +inf, where gemmlowp's
+    SRDHM rounds negative ties away from zero), then a rounding right shift with ties
+    toward +inf (where gemmlowp's RDBPOT rounds ties away from zero)."""
+    if shift < 0:
+        a = wrap32(a * (1 << -shift))
+    q = (a * m + (1 << 30)) >> 31
+    if shift > 0:
+        q = (q + (1 << (shift - 1))) >> shift
+    return q
+
+
+def requant_family(x, multiplier, shift, offset=0, bias=None, min=None, max=None,
+                   out_dtype="uint8", rounding="double"):
+    """quantize_down_int32 for every fixed-point family: the ACL stage of ``requant``
+    (min/max and saturation exactly as there) with the multiply-and-shift of
+    ``rounding``: "double" (gemmlowp/ACL), "double_ties_up" (ruy x86) or "single".
+    The double families add the offset in int32, wrapping (ACL's rule); "single" keeps
+    the rounded value and the offset sum exact before the clamp, which is XNNPACK
+    rndnu's clamp-then-add-zero-point (TFLite's int32 adds would wrap: see
+    requant_tflite_single)."""
+    if rounding == "double":
+        return requant(x, multiplier, shift, offset, bias, min, max, out_dtype)
+    stage = {"single": single_rounding, "double_ties_up": double_ties_up}[rounding]
+    x = np.asarray(x, dtype=np.int32)
+    out_dtype = np.dtype(out_dtype).name
+    tlo, thi = REQUANT_OUT[out_dtype]
+    lo = 0 if min is None else int(min)
+    hi = 0 if max is None else int(max)
+    if min is None and max is not None:
+        lo = tlo
+    if max is None and min is not None:
+        hi = thi
+    channels = x.shape[-1] if x.ndim else 1
+    ms = np.broadcast_to(np.asarray(multiplier, dtype=np.int64), (channels,)).tolist()
+    ss = np.broadcast_to(np.asarray(shift, dtype=np.int64), (channels,)).tolist()
+    bs = [0] * channels if bias is None else np.asarray(bias, dtype=np.int64).tolist()
+    flat = x.reshape(-1, channels) if x.size else np.zeros((0, channels), np.int32)
+    out = []
+    for row in flat.tolist():
+        line = []
+        for k, v in enumerate(row):
+            r = stage(wrap32(v + bs[k]), ms[k], ss[k]) + int(offset)
+            if rounding != "single":
+                r = wrap32(r)
+            if lo != hi:
+                r = builtins_min(builtins_max(r, lo), hi)
+            line.append(builtins_min(builtins_max(r, tlo), thi))
+        out.append(line)
+    return np.array(out, dtype=out_dtype).reshape(x.shape)
+
+
+def requant_tflite_single(x, multiplier, shift, offset, lo, hi):
+    """TFLite with TFLITE_SINGLE_ROUNDING as compiled: MultiplyByQuantizedMultiplier
+    returns the rounded value as an int32 (a DCHECK, off in release builds, guards the
+    range; the cast wraps), + output_offset in int32 (wraps), then the clamp."""
+    out = []
+    for v in np.asarray(x, dtype=np.int64).reshape(-1).tolist():
+        q = wrap32(wrap32(single_rounding(v, multiplier, shift)) + offset)
+        out.append(builtins_min(builtins_max(q, lo), hi))
+    return np.array(out, dtype=np.int64).reshape(np.shape(x))
+
+
+def requant_xnnpack_rndnu(x, multiplier, shift, zero_point, lo, hi):
+    """XNNPACK's scalar rndnu kernels: single rounding, then clamp to
+    [lo - zero_point, hi - zero_point] BEFORE adding the zero point (no int32 wrap)."""
+    out = []
+    for v in np.asarray(x, dtype=np.int64).reshape(-1).tolist():
+        q = single_rounding(v, multiplier, shift)
+        q = builtins_min(builtins_max(q, lo - zero_point), hi - zero_point)
+        out.append(q + zero_point)
+    return np.array(out, dtype=np.int64).reshape(np.shape(x))
+
+
+def requantize_fp32(x, scale, zero_point=0, bias=None, min=None, max=None, out_dtype="uint8",
+                    precision="float32", ties="even"):
+    """The float family, exactly:
+    - precision="float32", ties="even": ONNX Runtime MLAS MlasRequantizeOutput
+      (quantize.cpp: float(acc + bias) * scale, clamp in float to [min - zp, max - zp],
+      round to nearest even, + zp) and XNNPACK's fp32 kernels (requantization.h: the same
+      with the clamp split around the rounding); the clamp bounds are integers and the
+      rounding is monotone, so both equal clamp(round_even(f) + zp, lo, hi) computed
+      exactly, which is what this returns.
+    - precision="float64", ties="away": LiteRT's reference FULLY_CONNECTED: the product
+      in double (scale a double), rounded half away from zero.
+    ``acc + bias`` wraps in int32 as the runtimes' int32 adds do. min/max narrow the out
+    dtype's range (None: the dtype's bound)."""
+    x = np.asarray(x, dtype=np.int32)
+    lo, hi = _out_bounds(out_dtype, min, max)
+    channels = x.shape[-1] if x.ndim else 1
+    ftype = np.float32 if precision == "float32" else np.float64
+    scales = np.broadcast_to(np.asarray(scale, dtype=ftype), (channels,))
+    rounder = round_half_even if ties == "even" else round_half_away
+    bs = [0] * channels if bias is None else np.asarray(bias, dtype=np.int64).tolist()
+    flat = x.reshape(-1, channels) if x.size else np.zeros((0, channels), np.int32)
+    out = []
+    for row in flat.tolist():
+        line = []
+        for k, v in enumerate(row):
+            product = ftype(wrap32(v + bs[k])) * scales[k]   # one correctly rounded multiply
+            r = rounder(float(product)) + int(zero_point)
+            line.append(builtins_min(builtins_max(r, lo), hi))
+        out.append(line)
+    return np.array(out, dtype=np.dtype(out_dtype).name).reshape(x.shape)
+
+
+def requantize_fp32_fbgemm_avx2(x, scale, zero_point=0, out_dtype="uint8"):
+    """fbgemm's AVX2 requantization (QuantUtilsAvx2.cc requantizeOutputProcessingAvx2, as
+    PyTorch's quantized::linear runs it): float32(acc) * scale, _mm256_cvtps_epi32 (ties
+    even; a product with |p| >= 2**31 or NaN becomes INT32_MIN), + zp wrapping in int32,
+    then saturating packs to the out dtype. Differs from requantize_fp32 only there."""
+    x = np.asarray(x, dtype=np.int32)
+    tlo, thi = REQUANT_OUT[np.dtype(out_dtype).name]
+    channels = x.shape[-1] if x.ndim else 1
+    scales = np.broadcast_to(np.asarray(scale, dtype=np.float32), (channels,))
+    flat = x.reshape(-1, channels) if x.size else np.zeros((0, channels), np.int32)
+    out = []
+    for row in flat.tolist():
+        line = []
+        for k, v in enumerate(row):
+            product = float(np.float32(v) * scales[k])
+            r = round_half_even(product) if abs(product) < 2.0 ** 31 else INT32_MIN
+            line.append(builtins_min(builtins_max(wrap32(r + int(zero_point)), tlo), thi))
+        out.append(line)
+    return np.array(out, dtype=np.dtype(out_dtype).name).reshape(x.shape)
+
+
+def acl_quantize_down(x, offset, multiplier, shift, bias=None, min=0, max=0, out_dtype="uint8"):
+    """ACL QUANTIZE_DOWN (tests/validation/reference/GEMMLowp.cpp
+    quantize_down_scale): ((acc + bias + offset) * multiplier) >> shift in int32 (wraps),
+    floor shift, then the bounded ReLU (min != max) and saturation."""
+    tlo, thi = REQUANT_OUT[np.dtype(out_dtype).name]
+    x = np.asarray(x, dtype=np.int32)
+    channels = x.shape[-1] if x.ndim else 1
+    bs = [0] * channels if bias is None else np.asarray(bias, dtype=np.int64).tolist()
+    flat = x.reshape(-1, channels) if x.size else np.zeros((0, channels), np.int32)
+    out = []
+    for row in flat.tolist():
+        line = []
+        for k, v in enumerate(row):
+            r = wrap32(wrap32(wrap32(v + int(offset)) + bs[k]) * int(multiplier)) >> int(shift)
+            if min != max:
+                r = builtins_min(builtins_max(r, int(min)), int(max))
+            line.append(builtins_min(builtins_max(r, tlo), thi))
+        out.append(line)
+    return np.array(out, dtype=np.dtype(out_dtype).name).reshape(x.shape)
+
+
+def acl_quantize_down_float(x, real_multiplier, offset, bias=None, min=0, max=0,
+                            out_dtype="uint8"):
+    """ACL QUANTIZE_DOWN_FLOAT (GEMMLowp.cpp quantize_down_scale_by_float):
+    float32(acc + bias) * float32 multiplier + float32(offset) (two float32 roundings:
+    the offset is added in float, before the rounding), std::round (half away from
+    zero), bounded ReLU, saturation."""
+    tlo, thi = REQUANT_OUT[np.dtype(out_dtype).name]
+    x = np.asarray(x, dtype=np.int32)
+    channels = x.shape[-1] if x.ndim else 1
+    scales = np.broadcast_to(np.asarray(real_multiplier, dtype=np.float32), (channels,))
+    bs = [0] * channels if bias is None else np.asarray(bias, dtype=np.int64).tolist()
+    flat = x.reshape(-1, channels) if x.size else np.zeros((0, channels), np.int32)
+    out = []
+    for row in flat.tolist():
+        line = []
+        for k, v in enumerate(row):
+            f = np.float32(wrap32(v + bs[k])) * scales[k] + np.float32(int(offset))
+            r = round_half_away(float(f))
+            if min != max:
+                r = builtins_min(builtins_max(r, int(min)), int(max))
+            line.append(builtins_min(builtins_max(r, tlo), thi))
+        out.append(line)
+    return np.array(out, dtype=np.dtype(out_dtype).name).reshape(x.shape)
+
+
+def quantize_multiplier_tflite(real):
+    """TFLite QuantizeMultiplier (quantization_util.cc), default build, in simdops' sign
+    (shift > 0 right; TFLite stores -shift): ACL's pair, but (0, 0) where the shift would
+    exceed 31."""
+    exact = Fraction(float(real))
+    e = 0
+    while exact / Fraction(2) ** e >= 1:
+        e += 1
+    while exact / Fraction(2) ** e < Fraction(1, 2):
+        e -= 1
+    m = math.floor(exact / Fraction(2) ** e * (1 << 31) + Fraction(1, 2))
+    if m == 1 << 31:
+        m //= 2
+        e += 1
+    if -e > 31:
+        return 0, 0
+    if -e < -31:
+        raise ValueError("shift out of range")
+    return m, -e
+
+
+def quantize_multiplier_xnnpack(real):
+    """XNNPACK rndnu (microparams-init.c): the scale rounded to float32 (C's double ->
+    float, to nearest even), M24 its significand in [2**23, 2**24), t with
+    scale = M24 * 2**-t; returned as (M24 << 7, t - 24) for simdops' single rounding."""
+    real32 = float(np.float32(real))
+    if not math.isfinite(real32) or not Fraction(2) ** -32 <= Fraction(real32) < 256:
+        raise ValueError("outside XNNPACK's range")
+    f = Fraction(real32)
+    t = 0
+    while f * Fraction(2) ** t < (1 << 23):
+        t += 1
+    while f * Fraction(2) ** t >= (1 << 24):
+        t -= 1
+    m24 = f * Fraction(2) ** t
+    assert m24.denominator == 1
+    return int(m24) << 7, t - 24
+
+
+def requantize_fp64_litert_reference(x, scale, zero_point=0, bias=None, out_dtype="int8"):
+    """LiteRT's reference FULLY_CONNECTED exactly as built for x86
+    (tflite/kernels/internal/reference/integer_ops/fully_connected.h):
+    static_cast<int32_t>(round(double(acc + bias) * scale)) — a rounded product outside
+    int32 converts to INT32_MIN (cvttsd2si) — then + zero point in int32, then the clamp.
+    Differs from requantize_fp32(precision="float64", ties="away") only there."""
+    x = np.asarray(x, dtype=np.int32)
+    tlo, thi = REQUANT_OUT[np.dtype(out_dtype).name]
+    channels = x.shape[-1] if x.ndim else 1
+    scales = np.broadcast_to(np.asarray(scale, dtype=np.float64), (channels,))
+    bs = [0] * channels if bias is None else np.asarray(bias, dtype=np.int64).tolist()
+    flat = x.reshape(-1, channels) if x.size else np.zeros((0, channels), np.int32)
+    out = []
+    for row in flat.tolist():
+        line = []
+        for k, v in enumerate(row):
+            r = round_half_away(float(np.float64(wrap32(v + bs[k])) * scales[k]))
+            if not INT32_MIN <= r <= INT32_MAX:
+                r = INT32_MIN
+            line.append(builtins_min(builtins_max(wrap32(r + int(zero_point)), tlo), thi))
+        out.append(line)
+    return np.array(out, dtype=np.dtype(out_dtype).name).reshape(x.shape)

@@ -38,6 +38,8 @@ def array_api() -> None:
     acc = np.arange(-60, 60, dtype=np.int32).reshape(4, 30)
     m, shift = simdops.quantize_multiplier(0.0123)
     assert isinstance(m, int) and isinstance(shift, int)
+    ms, shifts = simdops.quantize_multiplier(np.array([0.5, 0.0123]), convention="xnnpack")
+    assert ms.dtype == np.int32 and shifts.shape == (2,)
     q = simdops.quantize_down_int32_to_uint8(acc, m, shift, 128, bias=np.zeros(30, np.int32),
                                              min=0, max=255)
     assert q.dtype == np.uint8

@@ -2,7 +2,10 @@
 array of x's shape and dtype, or the `out` object when one is given (a 0-d
 result is a numpy scalar at run time, as numpy returns)."""
 from types import TracebackType
-from typing import Literal
+from typing import Literal, Sequence, overload
+
+import numpy as np
+import numpy.typing as npt
 
 __version__: str
 __all__: list[str]
@@ -17,7 +20,15 @@ from simdops._core import requantize_fp32 as requantize_fp32
 from simdops._core import set_num_threads as set_num_threads
 from simdops._core import shrink as shrink
 
-def quantize_multiplier(real: float) -> tuple[int, int]: ...
+_Convention = Literal["acl", "tflite", "xnnpack"]
+
+@overload
+def quantize_multiplier(scale: float, convention: _Convention = ...) -> tuple[int, int]: ...
+@overload
+def quantize_multiplier(
+    scale: npt.NDArray[np.floating] | npt.NDArray[np.integer] | Sequence[float],
+    convention: _Convention = ...,
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
 def isa() -> str: ...
 def available_isas() -> tuple[str, ...]: ...
 def get_include() -> str: ...
