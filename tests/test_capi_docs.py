@@ -13,8 +13,10 @@ import simdops
 from capi_build import c_compiler_missing, load_module
 from conftest import random_bits, sprinkle
 
-pytestmark = pytest.mark.skipif(c_compiler_missing() is not None,
-                                reason=str(c_compiler_missing()))
+pytestmark = [pytest.mark.skipif(c_compiler_missing() is not None,
+                                reason=str(c_compiler_missing())),
+              # pytest-run-parallel: copies would import one module name at once
+              pytest.mark.thread_unsafe(reason="builds and imports extension modules by name")]
 
 DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs",
                    "c-api.md")

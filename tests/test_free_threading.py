@@ -7,6 +7,7 @@ concurrent callers, the thread-local ISA selection and the shared objects
 free-threaded build (3.14t) the same calls race without any GIL, and the last
 test checks that importing simdops leaves the GIL off there.
 """
+import os
 import subprocess
 import sys
 import sysconfig
@@ -251,7 +252,9 @@ def test_import_keeps_the_gil_disabled():
     code = ("import sys, simdops, simdops.dml, simdops.acl; "
             "simdops.clip(__import__('numpy').zeros(4, 'f4'), 0, 1); "
             "print(sys._is_gil_enabled())")
+    # without PYTHON_GIL, which would force the GIL off whatever the module declares
+    env = {k: v for k, v in os.environ.items() if k != "PYTHON_GIL"}
     proc = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", code],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, env=env)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "False", proc.stdout + proc.stderr
