@@ -96,7 +96,7 @@ fi
 step "fresh venv outside the tree: install the repaired wheel and test it"
 "$PY" -m venv "$work/venv"
 # as the release test step (test-environment): numpy from a wheel, never compiled
-PIP_ONLY_BINARY=numpy "$work/venv/bin/pip" install -q "$repaired[test]"
+PIP_ONLY_BINARY=numpy "$work/venv/bin/pip" install -q "${repaired}[test]"
 cp -r tests "$work/tests"
 # the C API tests build examples/ (and the examples cut out of docs/c-api.md)
 # against the installed wheel: they sit beside tests/ as in the sdist
