@@ -98,6 +98,10 @@ binfmt_setup
 mount_in() { # source target [mount args...]
     local src=$1 dst=$2
     shift 2
+    if [ -L "$dst" ]; then
+        echo "aarch64.sh: FAILED: $dst is a symlink; not mounting through it"
+        exit 1
+    fi
     mount "$@" "$src" "$dst"
     MOUNTS+=("$dst")
 }
@@ -147,6 +151,14 @@ if [ -e "$ROOT/.simdops-recipe" ]; then
 else
     make_root
 fi
+# debootstrap --foreign leaves /proc a symlink to /proc (its second stage
+# would replace it): mounted through it, proc would land on the host's /proc
+for d in proc dev; do
+    if [ -L "$ROOT/$d" ] || [ ! -d "$ROOT/$d" ]; then
+        rm -f "${ROOT:?}/$d"
+        mkdir "$ROOT/$d"
+    fi
+done
 cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf"
 mount_in proc "$ROOT/proc" -t proc
 mount_in /dev "$ROOT/dev" --bind
