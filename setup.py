@@ -118,8 +118,12 @@ ext = Extension(
     + [os.path.join(CSRC, "isa_flags.txt")],
 )
 
+# freethreading_compatible: the module declares Py_mod_gil = Py_MOD_GIL_NOT_USED,
+# so a free-threaded CPython (3.14t) keeps the GIL off when it imports simdops
+# (docs/threads.md, "What is safe to share", says why that holds). Cython >= 3.1.
 setup(
     ext_modules=cythonize([ext], language_level=3,
-                          compiler_directives={"boundscheck": False, "wraparound": False}),
+                          compiler_directives={"boundscheck": False, "wraparound": False,
+                                               "freethreading_compatible": True}),
     cmdclass={"build_ext": BuildExt},
 )

@@ -12,6 +12,11 @@ from simdops.bench import cases as bench_cases, goals as bench_goals, ort as ben
 from simdops.bench import report as bench_report, runner as bench_runner
 from simdops.bench.ops import CLIP
 
+# pytest-run-parallel: a benchmark run sets the process-wide ISA and threads
+# and times itself; the tests also patch module-level registries
+pytestmark = pytest.mark.thread_unsafe(
+    reason="benchmark runs set process-wide threads and patch module registries")
+
 TINY = ["--quick", "--sizes", "1000", "--repeat", "2", "--sample-time", "0.0001"]
 FEW = ["--only", "clip float32", "shrink float32", "hardmax float32 1x1024", "requant"]
 

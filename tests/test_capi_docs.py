@@ -12,6 +12,9 @@ import simdops
 from capi_build import built, register_files
 from conftest import random_bits, sprinkle
 
+# pytest-run-parallel: copies would import one module name at once
+pytestmark = pytest.mark.thread_unsafe(reason="builds and imports extension modules by name")
+
 DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs",
                    "c-api.md")
 

@@ -22,6 +22,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import simdops
+
+# pytest-run-parallel: these tests set the process-wide thread count and grain
+# and count the pool's jobs, so copies of them running at once disturb each other
+pytestmark = pytest.mark.thread_unsafe(
+    reason="sets the process-wide thread count and grain and counts pool jobs")
 from simdops import _core
 from reference import CLIP_DTYPES, FLOAT_DTYPES, SHRINK_DTYPES, int_range
 

@@ -7,6 +7,7 @@ available_isas, use_isa; C/Cython reuse: get_include. Descriptor layers: simdops
 (DirectML), simdops.acl (Arm Compute Library); Dask: simdops.dask.
 """
 import os as _os
+import threading as _threading
 
 from simdops import _core
 from simdops._core import _C_API  # the C API capsule (simdops/simdops_capi.h)
@@ -36,22 +37,32 @@ def available_isas() -> tuple:
 
 class use_isa:
     """Context manager forcing one ISA for the calling thread inside the block
-    (tests, benchmarks). Other threads keep theirs; blocks nest."""
+    (tests, benchmarks). Other threads keep theirs; blocks nest, and one
+    use_isa object may be entered by several threads at once."""
 
     def __init__(self, name: str):
         if name not in _core.available_isas():
             raise ValueError(f"ISA {name!r} is not available here; available: "
                              f"{', '.join(_core.available_isas())}")
         self.name = name
-        self._previous = []
+        # the tiers to restore, per thread: the forced tier itself is a C
+        # thread-local, so a shared object must not carry one thread's
+        # previous tier into another's __exit__
+        self._previous = _threading.local()
+
+    def _stack(self) -> list:
+        stack = getattr(self._previous, "stack", None)
+        if stack is None:
+            stack = self._previous.stack = []
+        return stack
 
     def __enter__(self):
-        self._previous.append(_core.thread_isa())
+        self._stack().append(_core.thread_isa())
         _core.set_thread_isa(self.name)
         return self.name
 
     def __exit__(self, *exc):
-        _core.set_thread_isa(self._previous.pop())
+        _core.set_thread_isa(self._stack().pop())
         return False
 
 

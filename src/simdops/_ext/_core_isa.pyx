@@ -62,7 +62,8 @@ def last_call_isa():
 
 
 def cpu_features():
-    return (<bytes>simdops_cpu_features()).decode()
+    """The CPU features detection found, space-separated (read once at import)."""
+    return _CPU_FEATURES
 
 
 def kernel_entries():
@@ -99,3 +100,7 @@ def kernel_origins(str isa_name):
 # Build the kernel tables now, at import and under the GIL, so that no two
 # threads can race to build them from inside nogil kernel calls.
 simdops_init()
+# simdops_cpu_features() formats into one static buffer on every call: two
+# threads calling it at once without the GIL could read it half rewritten, so
+# it is read once here, under the import lock, and the str is shared.
+_CPU_FEATURES = (<bytes>simdops_cpu_features()).decode()
