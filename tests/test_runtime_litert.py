@@ -166,8 +166,11 @@ def test_litert_large_multipliers_simdops():
             rounding=rounding))
     family = ref.requantize_fp32(acc, layer.scales_double(), layer.out_zp, bias=layer.bias,
                                  out_dtype="int8", precision="float64", ties="away")
+    # a per-tensor layer: its one double scale as a Python float (per-channel scale arrays
+    # are float32)
+    assert np.all(layer.scales_double() == layer.scales_double()[0])
     assert np.array_equal(simdops.requantize_fp32(
-        acc, layer.scales_double(), layer.out_zp, bias=layer.bias, out_dtype="int8",
+        acc, float(layer.scales_double()[0]), layer.out_zp, bias=layer.bias, out_dtype="int8",
         precision="float64", ties="away"), family)
 
 

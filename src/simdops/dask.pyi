@@ -14,6 +14,7 @@ _RequantOutDtype = Literal["uint8", "int8", "int16"] | Any  # or a numpy dtype
 # a per-tensor int, or a per-channel vector (numpy, sequence of ints, 1-D dask array)
 _Channels = int | Input | Array
 _Vector = Input | Array
+_Rounding = Literal["double", "double_ties_up", "single"]
 
 def clip(x: Input | Array, min: Number | None, max: Number | None, *,
          scale: Number | None = None, bias: Number | None = None) -> Array: ...
@@ -21,8 +22,14 @@ def shrink(x: Input | Array, bias: Number = 0.0, threshold: Number = 0.5) -> Arr
 def hardmax(x: Input | Array, axis: int | Sequence[int] = -1) -> Array: ...
 def quantize_down_int32_to_uint8(
     x: Input | Array, multiplier: _Channels, shift: _Channels, offset: int, *,
-    bias: _Vector | None = None, min: int = 0, max: int = 0) -> Array: ...
+    bias: _Vector | None = None, min: int = 0, max: int = 0,
+    rounding: _Rounding = "double") -> Array: ...
 def quantize_down_int32(
     x: Input | Array, multiplier: _Channels, shift: _Channels, offset: int = 0, *,
     bias: _Vector | None = None, min: int | None = None, max: int | None = None,
-    out_dtype: _RequantOutDtype = "uint8") -> Array: ...
+    out_dtype: _RequantOutDtype = "uint8", rounding: _Rounding = "double") -> Array: ...
+def requantize_fp32(
+    x: Input | Array, scale: float | _Vector, zero_point: int = 0, *,
+    bias: _Vector | None = None, min: int | None = None, max: int | None = None,
+    out_dtype: _RequantOutDtype = "uint8", precision: Literal["float32", "float64"] = "float32",
+    ties: Literal["even", "away"] = "even") -> Array: ...
