@@ -1,4 +1,4 @@
-"""Independent references for simdops' array API (SPEC §3, §4).
+"""Independent references for simdops' array API (docs/semantics.md).
 
 Written from the contract, not from the C code: floats use numpy's float
 arithmetic (correctly rounded, no FMA), integers and the fixed-point requant
@@ -64,7 +64,7 @@ def round_int_to_float(n, dtype):
 
 
 def float_param(v, dtype):
-    """A Python/numpy number as a parameter of a float tensor (SPEC §3)."""
+    """A Python/numpy number as a parameter of a float tensor (docs/semantics.md)."""
     dtype = np.dtype(dtype)
     if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
         return round_int_to_float(int(v), dtype)

@@ -39,7 +39,7 @@ def rdbpot(x, e):
 
 
 def requant_ref(x, bias, mult, shift, offset, lo, hi, out_range, clamp):
-    """SPEC §3 element by element; mult/shift may be per channel (last axis)."""
+    """docs/semantics.md element by element; mult/shift may be per channel (last axis)."""
     x = np.asarray(x)
     out = np.empty(x.shape, dtype=np.int64)
     k_of = np.indices(x.shape)[-1] if x.ndim else np.zeros((), int)
@@ -423,7 +423,7 @@ def test_output_stage_run_equals_array_api(out_type, bounds, per_channel):
 
 
 def test_output_data_type_unknown_name_is_a_value_error():
-    """Issue 8: a bare KeyError before; now the field and the allowed names."""
+    """A bare KeyError before; now the field and the allowed names."""
     with pytest.raises(ValueError) as e:
         Info(output_data_type="BOGUS")
     msg = str(e.value)

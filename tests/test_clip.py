@@ -1,4 +1,4 @@
-"""simdops.clip against the reference (SPEC §3 clip), every dtype."""
+"""simdops.clip against the reference (docs/semantics.md clip), every dtype."""
 import numpy as np
 import pytest
 from hypothesis import given

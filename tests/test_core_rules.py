@@ -1,4 +1,4 @@
-"""Rules that live in C (issue #8): thread-local ISA selection, exact rounding
+"""Rules that live in C: thread-local ISA selection, exact rounding
 of integers of any size, and the defects found when tried as a new user would."""
 import itertools
 import threading

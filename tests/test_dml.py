@@ -1,6 +1,6 @@
 """simdops.dml: DirectML descriptors, validation per feature level, execute on raw bytes.
 
-The expected-support tables below restate SPEC §5 / the DirectML docs independently of
+The expected-support tables below restate docs/descriptors.md / the DirectML docs independently of
 simdops.dml's own tables; execute results are compared with the array API."""
 import array
 import dataclasses
@@ -158,7 +158,7 @@ def reference(op, x):
 @pytest.mark.parametrize("op", OPS)
 def test_support_table(op, fl, dt):
     """Every operator x feature level x data type x dimension count 0..9: accepted exactly
-    when SPEC §5 says so; a rejection names the first failing rule; an accepted descriptor
+    when docs/descriptors.md says so; a rejection names the first failing rule; an accepted descriptor
     executes and equals the array API."""
     rng = np.random.default_rng(int(fl) + 31 * int(dt))
     for n in range(10):
@@ -769,7 +769,7 @@ def test_every_dimension_count_and_broadcast_pattern_matches_array_api():
             assert out.tobytes() == simdops.clip(logical, -0.5, 0.5).tobytes()
 
 
-# --------------------------------------------------------------------------- defects (issue 8)
+# --------------------------------------------------------------------------- defects found by hostile inputs
 
 @pytest.mark.parametrize("flags", [-1, -2, 2, 3, 1 << 31, 1 << 64])
 def test_flags_outside_the_defined_bits_are_rejected_at_compile(flags):

@@ -1,4 +1,4 @@
-"""SIMDOPS_ISA selects the ISA at import (SPEC §4), checked in fresh interpreters."""
+"""SIMDOPS_ISA selects the ISA at import (docs/semantics.md), checked in fresh interpreters."""
 import os
 import platform
 import subprocess

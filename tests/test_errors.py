@@ -1,4 +1,4 @@
-"""Every bad input of SPEC §4 raises the stated exception, with a message naming the argument."""
+"""Every bad input of docs/semantics.md raises the stated exception, with a message naming the argument."""
 import array
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""simdops.hardmax against the reference (SPEC §3 hardmax)."""
+"""simdops.hardmax against the reference (docs/semantics.md hardmax)."""
 import itertools
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Interop (SPEC §4, issue #10): every input kind the array API takes, `out=` as a buffer
+"""Interop (docs/semantics.md): every input kind the array API takes, `out=` as a buffer
 or a DLPack tensor, numpy's scalar-result rule, and one-sided clip on every dtype."""
 import array
 

@@ -1,4 +1,4 @@
-"""Buffers and layouts (SPEC §4): strides (negative, zero), in-place, overlapping out,
+"""Buffers and layouts (docs/semantics.md): strides (negative, zero), in-place, overlapping out,
 0-size arrays, non-numpy buffers (memoryview, array.array, bytearray, ctypes)."""
 import array
 import os

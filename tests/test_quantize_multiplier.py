@@ -1,4 +1,4 @@
-"""simdops.quantize_multiplier against the exact-rational reference (SPEC §3)."""
+"""simdops.quantize_multiplier against the exact-rational reference (docs/semantics.md)."""
 import math
 from fractions import Fraction
 

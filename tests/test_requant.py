@@ -1,5 +1,5 @@
 """quantize_down_int32_to_uint8 / quantize_down_int32 against the Python-int reference
-(SPEC §3 requant, ACL's GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint)."""
+(docs/semantics.md requant, ACL's GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint)."""
 import itertools
 import math
 from fractions import Fraction
@@ -49,7 +49,7 @@ def _rational_srdhm(a, b):  # round(2*a*b / 2**32), halves up, via exact rationa
     return math.floor(Fraction(2 * a * b, 1 << 32) + Fraction(1, 2))
 
 
-def _spec_rdbpot(x, e):  # SPEC §3 wording, on int32 two's complement
+def _spec_rdbpot(x, e):  # docs/semantics.md wording, on int32 two's complement
     mask = (1 << e) - 1
     return (x >> e) + (1 if (x & mask) > ((mask >> 1) + (1 if x < 0 else 0)) else 0)
 

@@ -1,4 +1,4 @@
-"""simdops.shrink against the reference (SPEC §3 shrink), every dtype."""
+"""simdops.shrink against the reference (docs/semantics.md shrink), every dtype."""
 import numpy as np
 import pytest
 from hypothesis import given

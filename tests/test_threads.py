@@ -1,4 +1,4 @@
-"""Intra-op threads (SPEC §4): results are bit-identical for any thread count.
+"""Intra-op threads (docs/semantics.md): results are bit-identical for any thread count.
 
 Every op and dtype family is run with 1 thread and with 2-3 threads at sizes
 around the grain (where the split starts and where chunk borders move) and

@@ -1,4 +1,4 @@
-"""Kernel speed rows of issue 11 (hardmax, requant, shrink, clip) as ratios to a copy.
+"""Kernel speed rows (hardmax, requant, shrink, clip) as ratios to a copy.
 
 Usage: python tools/kernel_bench.py [--rounds N] [--only SUBSTR] [--isa ISA] [--wall]
 

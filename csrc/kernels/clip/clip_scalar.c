@@ -1,5 +1,5 @@
 /* Reference clip kernels: y = max(min, min(g(x), max)), the operand order of
- * SSE's minps/maxps so that a NaN x passes through unchanged (SPEC §3). */
+ * SSE's minps/maxps so that a NaN x passes through unchanged (docs/semantics.md). */
 #include "../../internal.h"
 #include "../../fp16.h"
 
@@ -60,7 +60,7 @@ static void f32_clip_scale_bias__scalar(const void *xv, void *yv, size_t n,
     float *y = (float *)yv;
     const float lo = p->min.f32, hi = p->max.f32, s = p->scale, b = p->bias;
     for (size_t i = 0; i < n; i++) {
-        float prod = x[i] * s; /* two roundings: no FMA (SPEC §1) */
+        float prod = x[i] * s; /* two roundings: no FMA (docs/design.md) */
         float g = prod + b;
         float t = hi < g ? hi : g;
         y[i] = lo > t ? lo : t;

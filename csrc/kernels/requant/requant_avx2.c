@@ -1,4 +1,4 @@
-/* requant kernels for AVX2 (SPEC §3): SRDHM from vpmuldq, RDBPOT with
+/* requant kernels for AVX2 (docs/semantics.md): SRDHM from vpmuldq, RDBPOT with
  * vpabsd/vpsignd, per-channel shifts with vpsllvd/vpsrlvd; the lane-wise
  * packs are put back in order with one cross-lane permute per store. */
 #include "../../internal.h"

@@ -1,4 +1,4 @@
-/* Reference requant kernels: ACL's ScaleByFixedPoint output stage (SPEC §3). */
+/* Reference requant kernels: ACL's ScaleByFixedPoint output stage (docs/semantics.md). */
 #include "../../internal.h"
 #include "../../fixedpoint.h"
 

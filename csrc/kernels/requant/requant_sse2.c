@@ -1,4 +1,4 @@
-/* requant kernels for SSE2 (SPEC §3): SRDHM from pmuludq with a sign fix-up;
+/* requant kernels for SSE2 (docs/semantics.md): SRDHM from pmuludq with a sign fix-up;
  * per-channel shifts as multiplies by 2^k (SSE2 has no per-lane shifts). */
 #include "../../internal.h"
 #include "../../isa.h"

@@ -1,4 +1,4 @@
-/* requant kernels for SSE4.1 (SPEC §3): SRDHM from the signed pmuldq, RDBPOT
+/* requant kernels for SSE4.1 (docs/semantics.md): SRDHM from the signed pmuldq, RDBPOT
  * with pabsd/psignd, pmulld for per-channel left shifts, pminsb/pmaxsb. */
 #include "../../internal.h"
 #include "../../isa.h"

@@ -1,4 +1,4 @@
-/* Reference shrink kernels (SPEC §3). Floats: a NaN x matches no branch and
+/* Reference shrink kernels (docs/semantics.md). Floats: a NaN x matches no branch and
  * passes through unchanged. Integers: saturation by clamping x first (see
  * simdops_shrink_params), so the subtraction itself never wraps. */
 #include "../../internal.h"
