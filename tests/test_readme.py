@@ -111,6 +111,15 @@ def test_readme_quantized_example_is_right():
     approx = np.clip(np.round(real * (exact + namespace["bias"])) + zp, zp, 127)
     assert np.abs(y.astype(np.int64) - approx).max() <= 1
     assert len(np.unique(y)) > 10            # not a degenerate example (all clamped)
+    # the other runtimes' families, against the references read from their sources
+    acc32 = exact.astype(np.int32)
+    assert np.array_equal(namespace["y_ort"], reference.requantize_fp32(
+        acc32, real, zp, bias=namespace["bias"], min=zp, out_dtype="int8"))
+    m1, s1 = reference.quantize_multiplier_tflite(real)
+    assert (namespace["m1"], namespace["s1"]) == (m1, s1)
+    assert np.array_equal(namespace["y_tfl"], reference.requant_family(
+        acc32, m1, s1, zp, bias=namespace["bias"], min=zp, max=127, out_dtype="int8",
+        rounding="single"))
 
 
 @needs_readme
