@@ -206,6 +206,48 @@ class GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint:
         _core.requant_prepared(prepared, x, y, b)
 
 
+
+def _validate_stage(input, bias, output, info, outputs):
+    """The checks every GEMMLowpOutputStage type shares, in ACL's order: the tensors, the
+    info's output type, the bounds (int32, min <= max, overlapping the output's range: C's
+    rules). Returns (Status, the input's TensorInfo, the output's DataType)."""
+    status, described = _validate_tensors(input, bias, output, outputs)
+    if not status:
+        return status, None, None
+    din, _, dout = described
+    out_type = dout.data_type
+    if info.output_data_type is not None and info.output_data_type != out_type:
+        return _error(f"GEMMLowpOutputStageInfo.output_data_type is "
+                      f"{info.output_data_type.name}; the output is {out_type.name}"), None, None
+    lo, hi = info.gemmlowp_min_bound, info.gemmlowp_max_bound
+    status = _check_bounds(lo, hi, "gemmlowp_min_bound", "gemmlowp_max_bound")
+    if not status:
+        return status, None, None
+    if _core.check_min_max(lo, hi) is not None:
+        return _error(f"gemmlowp_min_bound {lo} > gemmlowp_max_bound {hi}"), None, None
+    tlo, thi = _range(out_type)
+    # the bounds clamp inside the output range: their intersection with it must
+    # be a range (C's min <= max rule on the intersection)
+    if _core.check_min_max(max(lo, tlo), min(hi, thi)) is not None:
+        return _error(f"bounds [{lo}, {hi}] lie outside {out_type.name}'s range "
+                      f"[{tlo}, {thi}]"), None, None
+    return Status(), din, out_type
+
+
+def _check_stage_channels(info, din) -> Status:
+    """Per-channel multipliers and shifts: one per channel of the input's last axis (C's
+    per-channel rule, simdops_check_channels)."""
+    channels = din.shape[-1] if din.shape else 1
+    pairs = (("multiplier", "gemmlowp_multipliers", info.gemmlowp_multipliers),
+             ("shift", "gemmlowp_shifts", info.gemmlowp_shifts))
+    for arg, name, values in pairs:
+        if _core.check_channels(arg, _CORE_DTYPE[DataType.S32], (len(values),),
+                                din.shape or (1,)) is not None:
+            return _error(f"{name} has {len(values)} entries; per-channel "
+                          f"quantization needs the input's last dimension {channels}")
+    return Status()
+
+
 class GEMMLowpOutputStage:
     """NEGEMMLowpOutputStage for QUANTIZE_DOWN_FIXEDPOINT: int32 (+ bias) -> QASYMM8,
     QASYMM8_SIGNED or QSYMM16, per tensor or per channel (last axis); and for
@@ -226,35 +268,13 @@ class GEMMLowpOutputStage:
             return _error(f"GEMMLowpOutputStageInfo.type is {info.type.name}; simdops "
                           f"implements QUANTIZE_DOWN, QUANTIZE_DOWN_FIXEDPOINT and "
                           f"QUANTIZE_DOWN_FLOAT")
-        status, described = _validate_tensors(input, bias, output, _OUTPUT)
+        status, din, out_type = _validate_stage(input, bias, output, info, _OUTPUT)
         if not status:
             return status
-        din, _, dout = described
-        out_type = dout.data_type
-        if info.output_data_type is not None and info.output_data_type != out_type:
-            return _error(f"GEMMLowpOutputStageInfo.output_data_type is "
-                          f"{info.output_data_type.name}; the output is {out_type.name}")
-        lo, hi = info.gemmlowp_min_bound, info.gemmlowp_max_bound
-        status = _check_bounds(lo, hi, "gemmlowp_min_bound", "gemmlowp_max_bound")
-        if not status:
-            return status
-        if _core.check_min_max(lo, hi) is not None:
-            return _error(f"gemmlowp_min_bound {lo} > gemmlowp_max_bound {hi}")
-        tlo, thi = _range(out_type)
-        # the bounds clamp inside the output range: their intersection with it must
-        # be a range (C's min <= max rule on the intersection)
-        if _core.check_min_max(max(lo, tlo), min(hi, thi)) is not None:
-            return _error(f"bounds [{lo}, {hi}] lie outside {out_type.name}'s range "
-                          f"[{tlo}, {thi}]")
-        channels = din.shape[-1] if din.shape else 1
         if info.is_quantized_per_channel:
-            pairs = (("multiplier", "gemmlowp_multipliers", info.gemmlowp_multipliers),
-                     ("shift", "gemmlowp_shifts", info.gemmlowp_shifts))
-            for arg, name, values in pairs:
-                if _core.check_channels(arg, _CORE_DTYPE[DataType.S32], (len(values),),
-                                        din.shape or (1,)) is not None:
-                    return _error(f"{name} has {len(values)} entries; per-channel "
-                                  f"quantization needs the input's last dimension {channels}")
+            status = _check_stage_channels(info, din)
+            if not status:
+                return status
             # C checks one (multiplier, shift) at a time, with the offset
             checks = [({"multiplier": f"gemmlowp_multipliers[{k}]",
                         "shift": f"gemmlowp_shifts[{k}]", "offset": "gemmlowp_offset"}, m, s)

@@ -30,24 +30,10 @@ def _bounds(info, out_type):
 
 
 def validate(input, bias, output, info) -> Status:
-    from simdops.acl import _check_bounds, _validate_tensors  # the package's shared checks
-    status, described = _validate_tensors(input, bias, output, _DOWN_OUTPUT)
+    from simdops.acl import _check_stage_channels, _validate_stage  # the shared checks
+    status, din, out_type = _validate_stage(input, bias, output, info, _DOWN_OUTPUT)
     if not status:
         return status
-    din, _, dout = described
-    out_type = dout.data_type
-    if info.output_data_type is not None and info.output_data_type != out_type:
-        return _error(f"GEMMLowpOutputStageInfo.output_data_type is "
-                      f"{info.output_data_type.name}; the output is {out_type.name}")
-    lo, hi = info.gemmlowp_min_bound, info.gemmlowp_max_bound
-    status = _check_bounds(lo, hi, "gemmlowp_min_bound", "gemmlowp_max_bound")
-    if not status:
-        return status
-    if lo > hi:
-        return _error(f"gemmlowp_min_bound {lo} > gemmlowp_max_bound {hi}")
-    tlo, thi = _range(out_type)
-    if lo > thi or hi < tlo:
-        return _error(f"bounds [{lo}, {hi}] lie outside {out_type.name}'s range [{tlo}, {thi}]")
     blo, bhi = _bounds(info, out_type)
     if info.type == GEMMLowpOutputStageType.QUANTIZE_DOWN_FLOAT:
         if info.is_quantized_per_channel:
@@ -58,13 +44,10 @@ def validate(input, bias, output, info) -> Status:
             return _error(f"gemmlowp_real_multiplier is {info.gemmlowp_real_multiplier}; "
                           f"it must be finite as a float32")
         return Status()
-    channels = din.shape[-1] if din.shape else 1
     if info.is_quantized_per_channel:
-        for name, values in (("gemmlowp_multipliers", info.gemmlowp_multipliers),
-                             ("gemmlowp_shifts", info.gemmlowp_shifts)):
-            if len(values) != channels:
-                return _error(f"{name} has {len(values)} entries; per-channel quantization "
-                              f"needs the input's last dimension {channels}")
+        status = _check_stage_channels(info, din)
+        if not status:
+            return status
         checks = [(f"gemmlowp_multipliers[{k}]", f"gemmlowp_shifts[{k}]", m, s)
                   for k, (m, s) in enumerate(zip(info.gemmlowp_multipliers,
                                                  info.gemmlowp_shifts))]
