@@ -1,10 +1,14 @@
 /* AVX-512 (F+BW+VL+DQ, with AVX2 and F16C) argmax kernels behind hardmax,
- * bit-exact with hardmax_scalar.c: the templates of hardmax_x86.h over 512-bit
- * vectors with opmask compare results (one compare per vector, no movemask).
- * Rows and column blocks narrower than one vector run one masked vector
- * (masked-off lanes are neither read nor written, so nothing past the end is
- * touched). float16 entries are left NULL and inherit avx2's: AVX-512BW has no
- * 512-bit psignw, so its int16 keys cost more than avx2's 256-bit ones. */
+ * bit-exact with hardmax_scalar.c: the column template of hardmax_x86.h over
+ * 512-bit vectors with opmask compare results (one compare per vector, no
+ * movemask; indices written by masked stores). Column blocks narrower than
+ * one vector run one masked vector (masked-off lanes are neither read nor
+ * written, so nothing past the end is touched).
+ * Only argmax_cols (axis != last) is registered: the row kernels (HM_ROW over
+ * these same definitions, which are complete for it) measured slower than
+ * avx2's at 1024x1024 on the benchmark machine (a chunk of 8 vectors is 128
+ * floats, so a rising max rescans twice as much), and float16 would need
+ * 512-bit psignw, which AVX-512BW lacks. Those entries inherit avx2's. */
 #include "../../internal.h"
 #include "../../isa.h"
 
@@ -77,7 +81,6 @@ static inline void hm_f32x16_IDX(int64_t *p, __mmask16 m, __m512i rv)
     _mm512_mask_storeu_epi64(p, (__mmask8)m, rv);
     _mm512_mask_storeu_epi64(p + 8, (__mmask8)(m >> 8), rv);
 }
-HM_ROW(hm_f32x16, float)
 HM_COLS(hm_f32x16, float)
 
 /* float64 x 8 */
@@ -111,17 +114,8 @@ HM_MASKED_NARROW(hm_f64x8, double, __m512d, __mmask8, _mm512_mask_loadu_pd, _mm5
 #define hm_f64x8_RIDX(r) _mm512_set1_epi64(r)
 #define hm_f64x8_VMAX(v) _mm512_set1_pd(_mm512_reduce_max_pd(v))
 #define hm_f64x8_IDX(p, m, rv) _mm512_mask_storeu_epi64(p, m, rv)
-HM_ROW(hm_f64x8, double)
 HM_COLS(hm_f64x8, double)
 
-static size_t f32_argmax_row__avx512(const void *x, size_t n)
-{
-    return hm_f32x16_row((const float *)x, n);
-}
-static size_t f64_argmax_row__avx512(const void *x, size_t n)
-{
-    return hm_f64x8_row((const double *)x, n);
-}
 static void f32_argmax_cols__avx512(const void *row, size_t cols, int64_t r, void *best,
                                     int64_t *bi)
 {
@@ -135,8 +129,6 @@ static void f64_argmax_cols__avx512(const void *row, size_t cols, int64_t r, voi
 
 int hardmax_register__avx512(simdops_kernel_table *t)
 {
-    t->argmax_row[SIMDOPS_FLOAT32] = f32_argmax_row__avx512;
-    t->argmax_row[SIMDOPS_FLOAT64] = f64_argmax_row__avx512;
     t->argmax_cols[SIMDOPS_FLOAT32] = f32_argmax_cols__avx512;
     t->argmax_cols[SIMDOPS_FLOAT64] = f64_argmax_cols__avx512;
     return 1;

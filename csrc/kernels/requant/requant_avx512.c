@@ -3,7 +3,8 @@
  * sign(q) * ((|q| + half) >>> e) with the sign applied by a masked negate,
  * since AVX-512 has no vpsignd), the blocks of requant_x86_skeleton.h at 64
  * elements. The lane-wise packs are put back in order with one vpermd/vpermq
- * per store. The other requantization families inherit avx2's kernels. */
+ * per store. Only the per-channel entries are registered (see the register
+ * function); per-tensor and the other requantization families inherit avx2's. */
 #include "../../internal.h"
 #include "../../isa.h"
 
@@ -174,7 +175,28 @@ RQ_AVX512_BLOCKS(uint8_t, u8)
 RQ_AVX512_BLOCKS(int8_t, i8)
 RQ_AVX512_BLOCKS(int16_t, i16)
 #include "requant_x86_skeleton.h"
-RQ_X86_TIER(avx512)
+
+/* Only the per-channel entries: they measured faster than avx2's on this
+ * project's benchmark machine (docs/performance.md); the per-tensor ones did
+ * not, so they stay avx2's (rq_kernel above is instantiated for neither). */
+#define RQ_AVX512_PC_ENTRY(name, out, tlo, thi)                                        \
+    static void name(const int32_t *x, void *y, size_t n, const int32_t *bias,         \
+                     const simdops_requant_channels *ch,                               \
+                     const simdops_requant_params *p)                                  \
+    {                                                                                  \
+        rq_pc_kernel(x, y, n, bias, ch, p, out, tlo, thi);                             \
+    }
+RQ_AVX512_PC_ENTRY(i32_u8_requant_pc__avx512, SIMDOPS_RQ_U8, 0, 255)
+RQ_AVX512_PC_ENTRY(i32_i8_requant_pc__avx512, SIMDOPS_RQ_I8, -128, 127)
+RQ_AVX512_PC_ENTRY(i32_i16_requant_pc__avx512, SIMDOPS_RQ_I16, -32768, 32767)
+
+int requant_register__avx512(simdops_kernel_table *t)
+{
+    t->requant_pc[SIMDOPS_RQ_U8] = i32_u8_requant_pc__avx512;
+    t->requant_pc[SIMDOPS_RQ_I8] = i32_i8_requant_pc__avx512;
+    t->requant_pc[SIMDOPS_RQ_I16] = i32_i16_requant_pc__avx512;
+    return 1;
+}
 
 #else
 SIMDOPS_TIER_NOT_COMPILED(requant, avx512)
