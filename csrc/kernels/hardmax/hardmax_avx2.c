@@ -19,6 +19,7 @@ static inline void hm_idx4(int64_t *p, __m256i m, __m256i rv)
 
 /* float32 x 8 */
 #define hm_f32x8_V __m256
+#define hm_f32x8_M hm_f32x8_V
 #define hm_f32x8_IV __m256i
 #define hm_f32x8_W 8
 #define hm_f32x8_SHIFT 0
@@ -59,6 +60,7 @@ HM_COLS(hm_f32x8, float)
 
 /* float64 x 4 */
 #define hm_f64x4_V __m256d
+#define hm_f64x4_M hm_f64x4_V
 #define hm_f64x4_IV __m256i
 #define hm_f64x4_W 4
 #define hm_f64x4_SHIFT 0
@@ -97,6 +99,7 @@ static inline __m256i hm_h16_key(__m256i h)
     return _mm256_sub_epi16(k, _mm256_set1_epi16(0x400));
 }
 #define hm_f16x16_V __m256i
+#define hm_f16x16_M hm_f16x16_V
 #define hm_f16x16_IV __m256i
 #define hm_f16x16_W 16
 #define hm_f16x16_SHIFT 1

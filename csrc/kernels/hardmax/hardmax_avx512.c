@@ -1,13 +1,136 @@
-/* AVX-512 (F+BW+VL+DQ, with AVX2 and F16C) hardmax kernels, bit-exact with
- * hardmax_scalar.c. Entries left NULL inherit avx2's. */
+/* AVX-512 (F+BW+VL+DQ, with AVX2 and F16C) argmax kernels behind hardmax,
+ * bit-exact with hardmax_scalar.c: the column template of hardmax_x86.h over
+ * 512-bit vectors with opmask compare results (one compare per vector, no
+ * movemask; indices written by masked stores). Column blocks narrower than
+ * one vector run one masked vector (masked-off lanes are neither read nor
+ * written, so nothing past the end is touched).
+ * Only argmax_cols (axis != last) is registered: the row kernels (HM_ROW over
+ * these same definitions, which are complete for it) measured slower than
+ * avx2's at 1024x1024 on the benchmark machine (a chunk of 8 vectors is 128
+ * floats, so a rising max rescans twice as much), and float16 would need
+ * 512-bit psignw, which AVX-512BW lacks. Those entries inherit avx2's. */
 #include "../../internal.h"
 #include "../../isa.h"
 
 #if SIMDOPS_COMPILE_AVX512
+#define HM_SSE41 1
+#include "hardmax_x86.h"
+
+#include <math.h> /* INFINITY */
+
+/* Masked single-vector kernels for n < W lanes: masked-off lanes load -inf,
+ * which never beats anything and never equals a max taken over real lanes
+ * (lane 0 is real, so a row of -inf answers 0 as the scalar does). */
+#define HM_MASKED_NARROW(P, T, V, M, LOADM, CMP, MAXR, SET1, STOREM, NEGINF)               \
+    static inline size_t P##_narrow_row(const T *x, size_t n)                               \
+    {                                                                                       \
+        M k = (M)((1u << n) - 1u);                                                          \
+        V v = LOADM(SET1(NEGINF), k, x);                                                    \
+        unsigned nan = (unsigned)CMP(v, v, _CMP_UNORD_Q);                                   \
+        if (nan)                                                                            \
+            return hm_ctz(nan);                                                             \
+        return hm_ctz((unsigned)CMP(v, SET1(MAXR(v)), _CMP_EQ_OQ));                         \
+    }                                                                                       \
+    static inline void P##_narrow_cols(const T *row, size_t cols, int64_t r, T *best,       \
+                                       int64_t *bi)                                         \
+    {                                                                                       \
+        M k = (M)((1u << cols) - 1u);                                                       \
+        V v = LOADM(SET1(NEGINF), k, row), b = LOADM(SET1(NEGINF), k, best);                \
+        unsigned m = (unsigned)(k & CMP(v, b, _CMP_NLE_UQ) & CMP(b, b, _CMP_ORD_Q));        \
+        if (m) {                                                                            \
+            STOREM(best, (M)m, v);                                                          \
+            _mm512_mask_storeu_epi64(bi, (__mmask8)m, _mm512_set1_epi64(r));                \
+            _mm512_mask_storeu_epi64(bi + 8, (__mmask8)(m >> 8), _mm512_set1_epi64(r));     \
+        }                                                                                   \
+    }
+
+/* float32 x 16 */
+HM_MASKED_NARROW(hm_f32x16, float, __m512, __mmask16, _mm512_mask_loadu_ps, _mm512_cmp_ps_mask,
+                 _mm512_reduce_max_ps, _mm512_set1_ps, _mm512_mask_storeu_ps, -INFINITY)
+#define hm_f32x16_V __m512
+#define hm_f32x16_M __mmask16
+#define hm_f32x16_IV __m512i
+#define hm_f32x16_W 16
+#define hm_f32x16_SHIFT 0
+#define hm_f32x16_LOAD(p) _mm512_loadu_ps(p)
+#define hm_f32x16_STORE(p, v) _mm512_storeu_ps(p, v)
+#define hm_f32x16_KEY(v) (v)
+#define hm_f32x16_MAX(a, b) _mm512_max_ps(a, b)
+#define hm_f32x16_OR(a, b) ((__mmask16)((a) | (b)))
+/* NaN evidence: a lane of u turns NaN (all ones) once an unordered pair is seen */
+#define hm_f32x16_NANINIT() _mm512_setzero_ps()
+#define hm_f32x16_NAN1(u, b) hm_f32x16_NAN2(u, b, b)
+#define hm_f32x16_NAN2(u, b0, b1)                                                    \
+    _mm512_mask_mov_ps(u, _mm512_cmp_ps_mask(b0, b1, _CMP_UNORD_Q),                  \
+                       _mm512_castsi512_ps(_mm512_set1_epi32(-1)))
+#define hm_f32x16_ANYNAN(u, m) (_mm512_cmp_ps_mask(u, u, _CMP_UNORD_Q) != 0)
+/* v > best or v NaN (best is never NaN) */
+#define hm_f32x16_TRIG(v, rv) _mm512_cmp_ps_mask(v, rv, _CMP_NLE_UQ)
+#define hm_f32x16_EQ(v, vm) _mm512_cmp_ps_mask(v, vm, _CMP_EQ_OQ)
+#define hm_f32x16_ISNAN(v) _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q)
+#define hm_f32x16_BITS(m) ((unsigned)(m))
+#define hm_f32x16_NARROW hm_f32x16_narrow_row
+#define hm_f32x16_NARROWCOLS hm_f32x16_narrow_cols
+#define hm_f32x16_BEATS(v, b) \
+    _mm512_mask_cmp_ps_mask(_mm512_cmp_ps_mask(b, b, _CMP_ORD_Q), v, b, _CMP_NLE_UQ)
+#define hm_f32x16_SEL(m, a, b) _mm512_mask_blend_ps(m, b, a)
+#define hm_f32x16_RIDX(r) _mm512_set1_epi64(r)
+#define hm_f32x16_VMAX(v) _mm512_set1_ps(_mm512_reduce_max_ps(v))
+static inline void hm_f32x16_IDX(int64_t *p, __mmask16 m, __m512i rv)
+{
+    _mm512_mask_storeu_epi64(p, (__mmask8)m, rv);
+    _mm512_mask_storeu_epi64(p + 8, (__mmask8)(m >> 8), rv);
+}
+HM_COLS(hm_f32x16, float)
+
+/* float64 x 8 */
+HM_MASKED_NARROW(hm_f64x8, double, __m512d, __mmask8, _mm512_mask_loadu_pd, _mm512_cmp_pd_mask,
+                 _mm512_reduce_max_pd, _mm512_set1_pd, _mm512_mask_storeu_pd, -INFINITY)
+#define hm_f64x8_V __m512d
+#define hm_f64x8_M __mmask8
+#define hm_f64x8_IV __m512i
+#define hm_f64x8_W 8
+#define hm_f64x8_SHIFT 0
+#define hm_f64x8_LOAD(p) _mm512_loadu_pd(p)
+#define hm_f64x8_STORE(p, v) _mm512_storeu_pd(p, v)
+#define hm_f64x8_KEY(v) (v)
+#define hm_f64x8_MAX(a, b) _mm512_max_pd(a, b)
+#define hm_f64x8_OR(a, b) ((__mmask8)((a) | (b)))
+#define hm_f64x8_NANINIT() _mm512_setzero_pd()
+#define hm_f64x8_NAN1(u, b) hm_f64x8_NAN2(u, b, b)
+#define hm_f64x8_NAN2(u, b0, b1)                                                     \
+    _mm512_mask_mov_pd(u, _mm512_cmp_pd_mask(b0, b1, _CMP_UNORD_Q),                  \
+                       _mm512_castsi512_pd(_mm512_set1_epi64(-1)))
+#define hm_f64x8_ANYNAN(u, m) (_mm512_cmp_pd_mask(u, u, _CMP_UNORD_Q) != 0)
+#define hm_f64x8_TRIG(v, rv) _mm512_cmp_pd_mask(v, rv, _CMP_NLE_UQ)
+#define hm_f64x8_EQ(v, vm) _mm512_cmp_pd_mask(v, vm, _CMP_EQ_OQ)
+#define hm_f64x8_ISNAN(v) _mm512_cmp_pd_mask(v, v, _CMP_UNORD_Q)
+#define hm_f64x8_BITS(m) ((unsigned)(m))
+#define hm_f64x8_NARROW hm_f64x8_narrow_row
+#define hm_f64x8_NARROWCOLS hm_f64x8_narrow_cols
+#define hm_f64x8_BEATS(v, b) \
+    _mm512_mask_cmp_pd_mask(_mm512_cmp_pd_mask(b, b, _CMP_ORD_Q), v, b, _CMP_NLE_UQ)
+#define hm_f64x8_SEL(m, a, b) _mm512_mask_blend_pd(m, b, a)
+#define hm_f64x8_RIDX(r) _mm512_set1_epi64(r)
+#define hm_f64x8_VMAX(v) _mm512_set1_pd(_mm512_reduce_max_pd(v))
+#define hm_f64x8_IDX(p, m, rv) _mm512_mask_storeu_epi64(p, m, rv)
+HM_COLS(hm_f64x8, double)
+
+static void f32_argmax_cols__avx512(const void *row, size_t cols, int64_t r, void *best,
+                                    int64_t *bi)
+{
+    hm_f32x16_cols((const float *)row, cols, r, (float *)best, bi);
+}
+static void f64_argmax_cols__avx512(const void *row, size_t cols, int64_t r, void *best,
+                                    int64_t *bi)
+{
+    hm_f64x8_cols((const double *)row, cols, r, (double *)best, bi);
+}
 
 int hardmax_register__avx512(simdops_kernel_table *t)
 {
-    (void)t;
+    t->argmax_cols[SIMDOPS_FLOAT32] = f32_argmax_cols__avx512;
+    t->argmax_cols[SIMDOPS_FLOAT64] = f64_argmax_cols__avx512;
     return 1;
 }
 #else

@@ -133,7 +133,8 @@ static inline void hm_f16s_cols(const uint16_t *row, size_t cols, int64_t r, uin
         }
 }
 
-/* ---- templates over a vector type "P", which defines: P##_V, _W (lanes), _LOAD, _OR,
+/* ---- templates over a vector type "P", which defines: P##_V, _M (type of a compare
+ * result, _OR'd and _BITS'd: the vector itself, or an AVX-512 opmask), _W (lanes), _LOAD, _OR,
  * _KEY (ordered key of a raw vector), _MAX (of keys), _NANINIT/_NAN1/_NAN2/_ANYNAN(u, max)
  * (NaN evidence), _VMAX (max of all lanes, in every lane), _TRIG(raw, best) (beats best),
  * _EQ(raw, keys), _ISNAN(raw), _BITS (movemask), _SHIFT (log2 mask bits per lane),
@@ -151,10 +152,10 @@ static inline void hm_f16s_cols(const uint16_t *row, size_t cols, int64_t r, uin
         unsigned k;                                                                         \
         (void)vm;                                                                           \
         for (; i + 4 * P##_W <= n; i += 4 * P##_W) {                                        \
-            P##_V h0 = HIT(P, P##_LOAD(x + i), vm);                                         \
-            P##_V h1 = HIT(P, P##_LOAD(x + i + P##_W), vm);                                 \
-            P##_V h2 = HIT(P, P##_LOAD(x + i + 2 * P##_W), vm);                             \
-            P##_V h3 = HIT(P, P##_LOAD(x + i + 3 * P##_W), vm);                             \
+            P##_M h0 = HIT(P, P##_LOAD(x + i), vm);                                         \
+            P##_M h1 = HIT(P, P##_LOAD(x + i + P##_W), vm);                                 \
+            P##_M h2 = HIT(P, P##_LOAD(x + i + 2 * P##_W), vm);                             \
+            P##_M h3 = HIT(P, P##_LOAD(x + i + 3 * P##_W), vm);                             \
             if (P##_BITS(P##_OR(P##_OR(h0, h1), P##_OR(h2, h3)))) {                         \
                 if ((k = P##_BITS(h0)) != 0) return i + (hm_ctz(k) >> P##_SHIFT);           \
                 if ((k = P##_BITS(h1)) != 0) return i + P##_W + (hm_ctz(k) >> P##_SHIFT);   \
@@ -232,12 +233,12 @@ static inline void hm_f16s_cols(const uint16_t *row, size_t cols, int64_t r, uin
             return at;                                                                      \
         for (s = be; s + ch <= n; s += ch) {                                                \
             const T *p = x + s;                                                             \
-            P##_V t0 = P##_OR(P##_TRIG(P##_LOAD(p), rv), P##_TRIG(P##_LOAD(p + P##_W), rv)); \
-            P##_V t1 = P##_OR(P##_TRIG(P##_LOAD(p + 2 * P##_W), rv),                        \
+            P##_M t0 = P##_OR(P##_TRIG(P##_LOAD(p), rv), P##_TRIG(P##_LOAD(p + P##_W), rv)); \
+            P##_M t1 = P##_OR(P##_TRIG(P##_LOAD(p + 2 * P##_W), rv),                        \
                               P##_TRIG(P##_LOAD(p + 3 * P##_W), rv));                       \
-            P##_V t2 = P##_OR(P##_TRIG(P##_LOAD(p + 4 * P##_W), rv),                        \
+            P##_M t2 = P##_OR(P##_TRIG(P##_LOAD(p + 4 * P##_W), rv),                        \
                               P##_TRIG(P##_LOAD(p + 5 * P##_W), rv));                       \
-            P##_V t3 = P##_OR(P##_TRIG(P##_LOAD(p + 6 * P##_W), rv),                        \
+            P##_M t3 = P##_OR(P##_TRIG(P##_LOAD(p + 6 * P##_W), rv),                        \
                               P##_TRIG(P##_LOAD(p + 7 * P##_W), rv));                       \
             HM_PREFETCH((const char *)p + HM_PF_BYTES, ch * sizeof(T));                     \
             if (P##_BITS(P##_OR(P##_OR(t0, t1), P##_OR(t2, t3))) &&                         \
@@ -248,7 +249,7 @@ static inline void hm_f16s_cols(const uint16_t *row, size_t cols, int64_t r, uin
             /* a short tail reaches back into the previous chunk: those lanes are */        \
             /* NaN-free and <= best, so they never trigger nor equal a new max */           \
             size_t s2 = n - s < P##_W ? n - P##_W : s, i;                                   \
-            P##_V t = P##_TRIG(P##_LOAD(x + n - P##_W), rv);                                \
+            P##_M t = P##_TRIG(P##_LOAD(x + n - P##_W), rv);                                \
             for (i = s2; i + P##_W < n; i += P##_W)                                         \
                 t = P##_OR(t, P##_TRIG(P##_LOAD(x + i), rv));                               \
             if (P##_BITS(t) && P##_take(x, s2, n, &rv, &bs, &be, &at))                      \
@@ -258,7 +259,7 @@ static inline void hm_f16s_cols(const uint16_t *row, size_t cols, int64_t r, uin
     }
 
 #define HM_COLS(P, T)                                                                       \
-    static inline void P##_upd(T *best, int64_t *bi, P##_V v, P##_V b, P##_V m, P##_IV rv)  \
+    static inline void P##_upd(T *best, int64_t *bi, P##_V v, P##_V b, P##_M m, P##_IV rv)  \
     {                                                                                       \
         if (P##_BITS(m)) { /* rare after the first rows: skip the stores */                 \
             P##_STORE(best, P##_SEL(m, v, b));                                              \
@@ -284,8 +285,8 @@ static inline void hm_f16s_cols(const uint16_t *row, size_t cols, int64_t r, uin
             P##_V v1 = P##_LOAD(row + j + P##_W), b1 = P##_LOAD(best + j + P##_W);          \
             P##_V v2 = P##_LOAD(row + j + 2 * P##_W), b2 = P##_LOAD(best + j + 2 * P##_W);  \
             P##_V v3 = P##_LOAD(row + j + 3 * P##_W), b3 = P##_LOAD(best + j + 3 * P##_W);  \
-            P##_V m0 = P##_BEATS(v0, b0), m1 = P##_BEATS(v1, b1);                           \
-            P##_V m2 = P##_BEATS(v2, b2), m3 = P##_BEATS(v3, b3);                           \
+            P##_M m0 = P##_BEATS(v0, b0), m1 = P##_BEATS(v1, b1);                           \
+            P##_M m2 = P##_BEATS(v2, b2), m3 = P##_BEATS(v3, b3);                           \
             HM_PREFETCH((const char *)(row + j) + HM_PF_BYTES, 4 * P##_W * sizeof(T));       \
             if (P##_BITS(P##_OR(P##_OR(m0, m1), P##_OR(m2, m3)))) {                         \
                 P##_upd(best + j, bi + j, v0, b0, m0, rv);                                  \
@@ -317,6 +318,7 @@ static inline void hm_idx2(int64_t *p, __m128i m, __m128i rv)
 
 /* float32 x 4 */
 #define hm_f32x4_V __m128
+#define hm_f32x4_M hm_f32x4_V
 #define hm_f32x4_IV __m128i
 #define hm_f32x4_W 4
 #define hm_f32x4_SHIFT 0
@@ -357,6 +359,7 @@ HM_COLS(hm_f32x4, float)
 
 /* float64 x 2 */
 #define hm_f64x2_V __m128d
+#define hm_f64x2_M hm_f64x2_V
 #define hm_f64x2_IV __m128i
 #define hm_f64x2_W 2
 #define hm_f64x2_SHIFT 0
@@ -405,6 +408,7 @@ static inline __m128i hm_h8_key(__m128i h)
 }
 #define HM_H_NANKEY 0x7800 /* keys above this are NaN */
 #define hm_f16x8_V __m128i
+#define hm_f16x8_M hm_f16x8_V
 #define hm_f16x8_IV __m128i
 #define hm_f16x8_W 8
 #define hm_f16x8_SHIFT 1
