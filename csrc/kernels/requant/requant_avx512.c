@@ -7,8 +7,7 @@
 
 int requant_register__avx512(simdops_kernel_table *t)
 {
-    (void)t;
-    return 1;
+    return requant_families_register__avx512(t);
 }
 #else
 SIMDOPS_TIER_NOT_COMPILED(requant, avx512)
