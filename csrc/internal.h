@@ -267,6 +267,7 @@ SIMDOPS_TIERS(SIMDOPS_X_DECLARE_REGISTER_TIER)
  * registered by the requant register function of the tiers that have them. */
 SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, scalar)
 SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, avx2)
+SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, avx512)
 SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, neon)
 
 /* Every tier this target knows (all architectures; see simdops_tier_known). */

@@ -1,13 +1,133 @@
 /* AVX-512 (F+BW+VL+DQ, with AVX2 and F16C) quantize_linear / dequantize_linear kernels, bit-exact with
- * qlinear_scalar.c. Entries left NULL inherit avx2's. */
+ * qlinear_scalar.c: 16 lanes a vector, two vectors a step, tails through masked
+ * loads and stores (no scalar loop). The arithmetic is avx2's lane for lane:
+ * x / scale by a true division (a reciprocal multiply is not the same float),
+ * clamped before rounding (maxps returns its second operand for a NaN: NaN ->
+ * qlo), rounded half to even by the instruction's embedded rounding mode (no
+ * MXCSR dependence). A clamped lane is in the output type's range, so the
+ * truncating narrow (vpmovdb / vpmovdw) stores it exactly. */
 #include "../../internal.h"
 #include "../../isa.h"
 
 #if SIMDOPS_COMPILE_AVX512
+#include <immintrin.h>
+
+#define RN (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+
+static inline __mmask16 tail_mask(size_t left) { return left >= 16 ? 0xFFFF : (__mmask16)((1u << left) - 1); }
+
+/* int32 lanes of q clamped, rounded, plus the zero point */
+static inline __m512i q16(__m512 q, __m512 lo, __m512 hi, __m512i zp)
+{
+    q = _mm512_min_ps(_mm512_max_ps(q, lo), hi);
+    return _mm512_add_epi32(_mm512_cvt_roundps_epi32(q, RN), zp);
+}
+
+static inline __m512 load_f32(const float *x, __mmask16 m) { return _mm512_maskz_loadu_ps(m, x); }
+static inline __m512 load_f16(const uint16_t *x, __mmask16 m)
+{
+    return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, x));
+}
+
+static inline void put8(void *y, __m512i v, __mmask16 m) { _mm512_mask_cvtepi32_storeu_epi8(y, m, v); }
+static inline void put16(void *y, __m512i v, __mmask16 m) { _mm512_mask_cvtepi32_storeu_epi16(y, m, v); }
+#define PUT_u8 put8
+#define PUT_i8 put8
+#define PUT_u16 put16
+#define PUT_i16 put16
+
+#define QUANTIZE(XT, xname, LOAD, T, tname)                                                     \
+    static void xname##_quantize_##tname##__avx512(const void *xv, void *yv, size_t n,        \
+                                                   const simdops_qlinear_params *p)            \
+    {                                                                                          \
+        const XT *x = (const XT *)xv;                                                          \
+        T *y = (T *)yv;                                                                        \
+        const __m512 s = _mm512_set1_ps(p->scale), lo = _mm512_set1_ps(p->qlo),              \
+                     hi = _mm512_set1_ps(p->qhi);                                              \
+        const __m512i zp = _mm512_set1_epi32(p->zero_point);                                   \
+        const int f16 = p->div_f16;                                                            \
+        size_t i = 0;                                                                          \
+        if (!f16)                                                                              \
+            for (; n - i >= 32; i += 32) {                                                     \
+                __m512 a = _mm512_div_ps(LOAD(x + i, 0xFFFF), s);                              \
+                __m512 b = _mm512_div_ps(LOAD(x + i + 16, 0xFFFF), s);                         \
+                PUT_##tname(y + i, q16(a, lo, hi, zp), 0xFFFF);                                \
+                PUT_##tname(y + i + 16, q16(b, lo, hi, zp), 0xFFFF);                           \
+            }                                                                                  \
+        for (; i < n; i += 16) {                                                               \
+            __mmask16 m = tail_mask(n - i);                                                    \
+            __m512 a = _mm512_div_ps(LOAD(x + i, m), s);                                       \
+            if (f16)                                                                           \
+                a = _mm512_cvtph_ps(_mm512_cvtps_ph(a, RN));                                   \
+            PUT_##tname(y + i, q16(a, lo, hi, zp), m);                                         \
+        }                                                                                      \
+    }
+
+QUANTIZE(float, f32, load_f32, uint8_t, u8)
+QUANTIZE(float, f32, load_f32, int8_t, i8)
+QUANTIZE(float, f32, load_f32, uint16_t, u16)
+QUANTIZE(float, f32, load_f32, int16_t, i16)
+QUANTIZE(uint16_t, f16, load_f16, uint8_t, u8)
+QUANTIZE(uint16_t, f16, load_f16, int8_t, i8)
+QUANTIZE(uint16_t, f16, load_f16, uint16_t, u16)
+QUANTIZE(uint16_t, f16, load_f16, int16_t, i16)
+
+/* 16 elements of x widened to int32 (masked-off lanes read nothing) */
+static inline __m512i widen_u8(const uint8_t *x, __mmask16 m) { return _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, x)); }
+static inline __m512i widen_i8(const int8_t *x, __mmask16 m) { return _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(m, x)); }
+static inline __m512i widen_u16(const uint16_t *x, __mmask16 m) { return _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, x)); }
+static inline __m512i widen_i16(const int16_t *x, __mmask16 m) { return _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, x)); }
+static inline __m512i widen_i32(const int32_t *x, __mmask16 m) { return _mm512_maskz_loadu_epi32(m, x); }
+
+static inline void put_f32(float *y, __m512 v, __mmask16 m) { _mm512_mask_storeu_ps(y, m, v); }
+static inline void put_f16(uint16_t *y, __m512 v, __mmask16 m)
+{
+    _mm256_mask_storeu_epi16(y, m, _mm512_cvtps_ph(v, RN));
+}
+
+#define DEQUANTIZE(T, tname, YT, yname)                                                         \
+    static void tname##_dequantize_##yname##__avx512(const void *xv, void *yv, size_t n,      \
+                                                     const simdops_qlinear_params *p)          \
+    {                                                                                          \
+        const T *x = (const T *)xv;                                                            \
+        YT *y = (YT *)yv;                                                                      \
+        const __m512 s = _mm512_set1_ps(p->scale);                                             \
+        const __m512i zp = _mm512_set1_epi32(p->zero_point);                                   \
+        size_t i = 0;                                                                          \
+        for (; n - i >= 32; i += 32) {                                                         \
+            __m512i a = _mm512_sub_epi32(widen_##tname(x + i, 0xFFFF), zp);                    \
+            __m512i b = _mm512_sub_epi32(widen_##tname(x + i + 16, 0xFFFF), zp);               \
+            put_##yname(y + i, _mm512_mul_ps(_mm512_cvtepi32_ps(a), s), 0xFFFF);               \
+            put_##yname(y + i + 16, _mm512_mul_ps(_mm512_cvtepi32_ps(b), s), 0xFFFF);          \
+        }                                                                                      \
+        for (; i < n; i += 16) {                                                               \
+            __mmask16 m = tail_mask(n - i);                                                    \
+            __m512i a = _mm512_sub_epi32(widen_##tname(x + i, m), zp);                         \
+            put_##yname(y + i, _mm512_mul_ps(_mm512_cvtepi32_ps(a), s), m);                    \
+        }                                                                                      \
+    }
+
+#define DEQUANTIZE_BOTH(T, tname) DEQUANTIZE(T, tname, float, f32) DEQUANTIZE(T, tname, uint16_t, f16)
+DEQUANTIZE_BOTH(uint8_t, u8)
+DEQUANTIZE_BOTH(int8_t, i8)
+DEQUANTIZE_BOTH(uint16_t, u16)
+DEQUANTIZE_BOTH(int16_t, i16)
+DEQUANTIZE_BOTH(int32_t, i32)
+
+#define QL_SET(D, tname)                                                                       \
+    t->quantize_f32[D] = f32_quantize_##tname##__avx512;                                        \
+    t->quantize_f16[D] = f16_quantize_##tname##__avx512;                                        \
+    t->dequantize_f32[D] = tname##_dequantize_f32__avx512;                                      \
+    t->dequantize_f16[D] = tname##_dequantize_f16__avx512;
 
 int qlinear_register__avx512(simdops_kernel_table *t)
 {
-    (void)t;
+    QL_SET(SIMDOPS_UINT8, u8)
+    QL_SET(SIMDOPS_INT8, i8)
+    QL_SET(SIMDOPS_UINT16, u16)
+    QL_SET(SIMDOPS_INT16, i16)
+    t->dequantize_f32[SIMDOPS_INT32] = i32_dequantize_f32__avx512;
+    t->dequantize_f16[SIMDOPS_INT32] = i32_dequantize_f16__avx512;
     return 1;
 }
 #else

@@ -195,7 +195,7 @@ int requant_register__avx512(simdops_kernel_table *t)
     t->requant_pc[SIMDOPS_RQ_U8] = i32_u8_requant_pc__avx512;
     t->requant_pc[SIMDOPS_RQ_I8] = i32_i8_requant_pc__avx512;
     t->requant_pc[SIMDOPS_RQ_I16] = i32_i16_requant_pc__avx512;
-    return 1;
+    return requant_families_register__avx512(t); /* the fp32 family */
 }
 
 #else

@@ -1,0 +1,128 @@
+/* AVX-512 kernels of the float requantization family (MLAS / XNNPACK fp32,
+ * mode 0), per tensor and per channel: 16 lanes a vector, four vectors a step,
+ * tails through masked loads and stores (no scalar loop). Lane for lane the
+ * avx2 arithmetic: float(acc) * scale, clamped in float to [min - offset,
+ * max - offset], rounded half to even, plus the offset in int32. The rounding
+ * is the instruction's embedded nearest-even mode, so it does not depend on
+ * MXCSR. A clamped lane is in the output type's range, so packs and the
+ * truncating narrow of the masked tail (vpmovdb / vpmovdw) store it exactly. The other float modes, and
+ * the integer families, keep the tiers below (entries left NULL inherit avx2's). */
+#include "../../internal.h"
+#include "../../isa.h"
+
+#if SIMDOPS_COMPILE_AVX512
+#include <immintrin.h>
+
+#include "requant_families.h"
+
+static inline __m512i rqf512_load(const int32_t *x, const int32_t *bias, size_t i, __mmask16 m)
+{
+    __m512i a = _mm512_maskz_loadu_epi32(m, x + i);
+    return bias ? _mm512_add_epi32(a, _mm512_maskz_loadu_epi32(m, bias + i)) : a;
+}
+
+static inline __m512i rqf512_fp_vec(__m512i a, __m512 scale, __m512 flo, __m512 fhi, __m512i zp)
+{
+    __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(a), scale);
+    v = _mm512_min_ps(_mm512_max_ps(v, flo), fhi);
+    return _mm512_add_epi32(_mm512_cvt_roundps_epi32(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), zp);
+}
+
+static inline void rqf512_store(void *y, size_t i, __m512i v, __mmask16 m, int out)
+{
+    if (out == SIMDOPS_RQ_I16)
+        _mm512_mask_cvtepi32_storeu_epi16((int16_t *)y + i, m, v);
+    else
+        _mm512_mask_cvtepi32_storeu_epi8((int8_t *)y + i, m, v);
+}
+
+/* four full vectors (already in the output type's range, so the saturating packs
+ * change nothing) packed within 128-bit lanes, then put in order by one permute:
+ * fewer shuffles than four narrows (vpmovdb is two uops) and three inserts */
+static inline void rqf512_store4(void *y, size_t i, __m512i v0, __m512i v1, __m512i v2,
+                                 __m512i v3, int out)
+{
+    __m512i p01 = _mm512_packs_epi32(v0, v1), p23 = _mm512_packs_epi32(v2, v3);
+    if (out == SIMDOPS_RQ_I16) {
+        /* lane k of packs(a, b): qwords a_k, b_k */
+        const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+        int16_t *d = (int16_t *)y + i;
+        _mm512_storeu_si512(d, _mm512_permutexvar_epi64(order, p01));
+        _mm512_storeu_si512(d + 32, _mm512_permutexvar_epi64(order, p23));
+        return;
+    }
+    /* lane k of the byte pack: dwords a_k, b_k, c_k, d_k */
+    const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    __m512i b = out == SIMDOPS_RQ_U8 ? _mm512_packus_epi16(p01, p23) : _mm512_packs_epi16(p01, p23);
+    _mm512_storeu_si512((int8_t *)y + i, _mm512_permutexvar_epi32(order, b));
+}
+
+static inline void rqf512_fp_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                                    const float *scales, const simdops_requant_params *p, int out)
+{
+    const __m512 flo = _mm512_set1_ps((float)(p->min - p->offset));
+    const __m512 fhi = _mm512_set1_ps((float)(p->max - p->offset));
+    const __m512i zp = _mm512_set1_epi32(p->offset);
+    const __mmask16 all = 0xFFFF;
+    __m512 s0 = _mm512_set1_ps(p->scale), s1 = s0, s2 = s0, s3 = s0;
+    size_t i = 0;
+    for (; n - i >= 64; i += 64) {
+        if (scales) {
+            s0 = _mm512_loadu_ps(scales + i);
+            s1 = _mm512_loadu_ps(scales + i + 16);
+            s2 = _mm512_loadu_ps(scales + i + 32);
+            s3 = _mm512_loadu_ps(scales + i + 48);
+        }
+        __m512i v0 = rqf512_fp_vec(rqf512_load(x, bias, i, all), s0, flo, fhi, zp);
+        __m512i v1 = rqf512_fp_vec(rqf512_load(x, bias, i + 16, all), s1, flo, fhi, zp);
+        __m512i v2 = rqf512_fp_vec(rqf512_load(x, bias, i + 32, all), s2, flo, fhi, zp);
+        __m512i v3 = rqf512_fp_vec(rqf512_load(x, bias, i + 48, all), s3, flo, fhi, zp);
+        rqf512_store4(y, i, v0, v1, v2, v3, out);
+    }
+    for (; i < n; i += 16) {
+        __mmask16 m = n - i >= 16 ? all : (__mmask16)((1u << (n - i)) - 1);
+        if (scales)
+            s0 = _mm512_maskz_loadu_ps(m, scales + i);
+        rqf512_store(y, i, rqf512_fp_vec(rqf512_load(x, bias, i, m), s0, flo, fhi, zp), m, out);
+    }
+}
+
+#define RQF_AVX512_ENTRIES(tag, out)                                                   \
+    static void i32_##tag##_requant_fp__avx512(const int32_t *x, void *y, size_t n,    \
+                                               const int32_t *bias,                    \
+                                               const simdops_requant_params *p)         \
+    {                                                                                  \
+        if (p->fp_mode)                                                                \
+            simdops_scalar_kernels()->requant_fp[out](x, y, n, bias, p);               \
+        else                                                                           \
+            rqf512_fp_kernel(x, y, n, bias, NULL, p, out);                             \
+    }                                                                                  \
+    static void i32_##tag##_requant_fp_pc__avx512(const int32_t *x, void *y, size_t n, \
+                                                  const int32_t *bias,                 \
+                                                  const simdops_requant_channels *ch,  \
+                                                  const simdops_requant_params *p)      \
+    {                                                                                  \
+        if (p->fp_mode)                                                                \
+            simdops_scalar_kernels()->requant_fp_pc[out](x, y, n, bias, ch, p);        \
+        else                                                                           \
+            rqf512_fp_kernel(x, y, n, bias, ch->scale, p, out);                        \
+    }
+
+RQF_AVX512_ENTRIES(u8, SIMDOPS_RQ_U8)
+RQF_AVX512_ENTRIES(i8, SIMDOPS_RQ_I8)
+RQF_AVX512_ENTRIES(i16, SIMDOPS_RQ_I16)
+
+int requant_families_register__avx512(simdops_kernel_table *t)
+{
+    t->requant_fp[SIMDOPS_RQ_U8] = i32_u8_requant_fp__avx512;
+    t->requant_fp[SIMDOPS_RQ_I8] = i32_i8_requant_fp__avx512;
+    t->requant_fp[SIMDOPS_RQ_I16] = i32_i16_requant_fp__avx512;
+    t->requant_fp_pc[SIMDOPS_RQ_U8] = i32_u8_requant_fp_pc__avx512;
+    t->requant_fp_pc[SIMDOPS_RQ_I8] = i32_i8_requant_fp_pc__avx512;
+    t->requant_fp_pc[SIMDOPS_RQ_I16] = i32_i16_requant_fp_pc__avx512;
+    return 1;
+}
+
+#else
+SIMDOPS_TIER_NOT_COMPILED(requant_families, avx512)
+#endif
