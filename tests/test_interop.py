@@ -238,6 +238,8 @@ PUBLIC = ["clip", "shrink", "hardmax", "quantize_down_int32", "quantize_down_int
 
 
 @pytest.mark.parametrize("name", PUBLIC)
+# pytest-run-parallel: doctest swaps sys.stdout for the whole process while an example runs
+@pytest.mark.thread_unsafe(reason="doctest redirects sys.stdout process-wide")
 def test_docstring_is_complete_and_its_examples_run(name):
     """help() shows parameters, returns, raises and examples, and the examples are true."""
     import doctest
