@@ -238,7 +238,11 @@ def requant_scalar(v, m, shift, offset, lo, hi, tlo, thi, bias=0):
     return min(max(r, tlo), thi)
 
 
-def requant(x, multiplier, shift, offset=0, bias=None, min=None, max=None, out_dtype="uint8"):
+def _requant_elementwise(x, multiplier, shift, bias, min, max, out_dtype, element):
+    """The ACL stage's shape rules for every fixed-point family: x as int32, per-tensor or
+    per-channel (last axis) multiplier / shift / bias, min / max as ACL takes them (None:
+    the type's bound when the other is given; equal: no clamp). element(v, m, s, b, lo, hi,
+    tlo, thi) gives one output value."""
     x = np.asarray(x, dtype=np.int32)
     out_dtype = np.dtype(out_dtype).name
     tlo, thi = REQUANT_OUT[out_dtype]
@@ -253,9 +257,16 @@ def requant(x, multiplier, shift, offset=0, bias=None, min=None, max=None, out_d
     ss = np.broadcast_to(np.asarray(shift, dtype=np.int64), (channels,)).tolist()
     bs = [0] * channels if bias is None else np.asarray(bias, dtype=np.int64).tolist()
     flat = x.reshape(-1, channels) if x.size else np.zeros((0, channels), np.int32)
-    out = [[requant_scalar(v, ms[k], ss[k], int(offset), lo, hi, tlo, thi, bs[k])
-            for k, v in enumerate(row)] for row in flat.tolist()]
+    out = [[element(v, ms[k], ss[k], bs[k], lo, hi, tlo, thi) for k, v in enumerate(row)]
+           for row in flat.tolist()]
     return np.array(out, dtype=out_dtype).reshape(x.shape)
+
+
+def requant(x, multiplier, shift, offset=0, bias=None, min=None, max=None, out_dtype="uint8"):
+    return _requant_elementwise(
+        x, multiplier, shift, bias, min, max, out_dtype,
+        lambda v, m, s, b, lo, hi, tlo, thi: requant_scalar(v, m, s, int(offset), lo, hi,
+                                                            tlo, thi, b))
 
 
 def quantize_multiplier(real):
@@ -432,32 +443,16 @@ def requant_family(x, multiplier, shift, offset=0, bias=None, min=None, max=None
     if rounding == "double":
         return requant(x, multiplier, shift, offset, bias, min, max, out_dtype)
     stage = {"single": single_rounding, "double_ties_up": double_ties_up}[rounding]
-    x = np.asarray(x, dtype=np.int32)
-    out_dtype = np.dtype(out_dtype).name
-    tlo, thi = REQUANT_OUT[out_dtype]
-    lo = 0 if min is None else int(min)
-    hi = 0 if max is None else int(max)
-    if min is None and max is not None:
-        lo = tlo
-    if max is None and min is not None:
-        hi = thi
-    channels = x.shape[-1] if x.ndim else 1
-    ms = np.broadcast_to(np.asarray(multiplier, dtype=np.int64), (channels,)).tolist()
-    ss = np.broadcast_to(np.asarray(shift, dtype=np.int64), (channels,)).tolist()
-    bs = [0] * channels if bias is None else np.asarray(bias, dtype=np.int64).tolist()
-    flat = x.reshape(-1, channels) if x.size else np.zeros((0, channels), np.int32)
-    out = []
-    for row in flat.tolist():
-        line = []
-        for k, v in enumerate(row):
-            r = stage(wrap32(v + bs[k]), ms[k], ss[k]) + int(offset)
-            if rounding != "single":
-                r = wrap32(r)
-            if lo != hi:
-                r = builtins_min(builtins_max(r, lo), hi)
-            line.append(builtins_min(builtins_max(r, tlo), thi))
-        out.append(line)
-    return np.array(out, dtype=out_dtype).reshape(x.shape)
+
+    def element(v, m, s, b, lo, hi, tlo, thi):
+        r = stage(wrap32(v + b), m, s) + int(offset)
+        if rounding != "single":
+            r = wrap32(r)
+        if lo != hi:
+            r = builtins_min(builtins_max(r, lo), hi)
+        return builtins_min(builtins_max(r, tlo), thi)
+
+    return _requant_elementwise(x, multiplier, shift, bias, min, max, out_dtype, element)
 
 
 def requant_tflite_single(x, multiplier, shift, offset, lo, hi):
