@@ -179,7 +179,7 @@ int simdops_requant_fp_pc_1d(const simdops_prepared *p, const int32_t *x, void *
     simdops_error scratch;
     simdops_prepared_impl impl;
     simdops_requant_channels ch;
-    int s;
+    int s, below_one = 0;
     SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
     if ((s = requant_1d_checks(p, x, y, n, bias, &impl, err)))
         return s;
@@ -190,11 +190,12 @@ int simdops_requant_fp_pc_1d(const simdops_prepared *p, const int32_t *x, void *
             return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_SCALE);
         if ((uintptr_t)scales % 4)
             return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_SCALE);
-        if ((s = simdops_requant_check_scales(scales, n, err)))
+        if ((s = simdops_requant_check_scales(scales, n, &below_one, err)))
             return s;
     }
     memset(&ch, 0, sizeof ch);
     ch.scale = scales;
+    ch.scales_below_one = below_one;
     simdops_current_kernels()->requant_fp_pc[simdops_dtype_rows[impl.dtype].requant_slot](
         x, y, (size_t)n, bias, &ch, &impl.u.requant);
     return SIMDOPS_OK;

@@ -100,11 +100,12 @@ void simdops_requant_channels_init(simdops_requant_channels *ch, int32_t *storag
  * the row count makes worthwhile; *mem gets what to free. */
 static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t *bias,
                           const int32_t *mult, const int32_t *shift, const float *scales,
-                          void **mem)
+                          int scales_below_one, void **mem)
 {
     int64_t numel = simdops_numel(x);
     size_t channels = x->ndim > 0 ? (size_t)x->shape[x->ndim - 1] : 1;
-    size_t rows = channels > 0 ? (size_t)numel / channels : 0, reps = 1, words = 0, period;
+    size_t rows = channels > 0 ? (size_t)numel / channels : 0, reps = 1, words = 0, period,
+           stride;
     /* the derived arrays serve the double-rounding kernels only */
     int derive = mult && rows >= RQ_DERIVE_MIN_ROWS &&
                  c->params.family == SIMDOPS_ROUNDING_DOUBLE;
@@ -115,6 +116,7 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
         /* the float scales take the place of the multipliers: one repeated array */
         memset(&c->ch, 0, sizeof c->ch);
         c->ch.scale = scales;
+        c->ch.scales_below_one = scales_below_one;
     }
     c->channels = 1;
     c->period = SIZE_MAX; /* per tensor: one kernel call per row */
@@ -125,6 +127,7 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
         reps = reps < rows ? reps : rows;
     }
     period = channels * reps;
+    stride = (period + 1 + 15) & ~(size_t)15; /* words between arrays: whole cache lines */
     c->channels = channels;
     c->period = period;
     if (mult) {
@@ -132,30 +135,33 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
         c->ch.shift = shift;
     }
     if (bias && reps > 1)
-        words += period + 1;
+        words += stride;
     if (derive)
         words += simdops_requant_channels_words(period);
     else if (mult && reps > 1)
-        words += 2 * (period + 1);
+        words += 2 * stride;
     if (scales && reps > 1)
-        words += period + 1;
+        words += stride;
     if (!words)
         return 0;
-    if (!(*mem = storage = (int32_t *)malloc(words * sizeof(int32_t))))
+    /* each array starts on a 64-byte line: full vector loads of the per-channel
+     * vectors then never split a cache line */
+    if (!(*mem = malloc(words * sizeof(int32_t) + 64 * 4)))
         return -1;
+    storage = (int32_t *)(void *)(((uintptr_t)*mem + 63) & ~(uintptr_t)63);
     if (bias && reps > 1) {
         repeat(storage, bias, channels, reps);
         c->bias = storage;
-        storage += period + 1;
+        storage += stride;
     }
     if (derive) {
         simdops_requant_channels_init(&c->ch, storage, mult, shift, channels, reps);
     } else if (mult && reps > 1) {
         repeat(storage, mult, channels, reps);
-        repeat(storage + period + 1, shift, channels, reps);
+        repeat(storage + stride, shift, channels, reps);
         c->ch.mult = storage;
-        c->ch.shift = storage + period + 1;
-        storage += 2 * (period + 1);
+        c->ch.shift = storage + stride;
+        storage += 2 * stride;
     }
     if (scales && reps > 1) {
         /* float32 and int32 have one size: repeated as words */
@@ -215,6 +221,7 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
     simdops_tensor xin;
     const int32_t *mult = NULL, *shift = NULL;
     const float *scale_v = NULL;
+    int scales_below_one = 0;
     void *tmp[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
     const int32_t *bias_v = NULL;
     const int family = impl->u.requant.family;
@@ -246,7 +253,8 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
         if ((s = channel_vector(scales, SIMDOPS_ARG_SCALE, SIMDOPS_FLOAT32, x, y,
                                 (const void **)&scale_v, &tmp[5], err)))
             goto done;
-        if ((s = simdops_requant_check_scales(scale_v, x->shape[x->ndim - 1], err)))
+        if ((s = simdops_requant_check_scales(scale_v, x->shape[x->ndim - 1],
+                                              &scales_below_one, err)))
             goto done;
     }
     if (multipliers || shifts) {
@@ -264,7 +272,7 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
             if ((s = simdops_requant_check_shift_for(family, shift[k], k, err)))
                 goto done;
     }
-    if (setup_channels(&c, &xin, bias_v, mult, shift, scale_v, &tmp[4])) {
+    if (setup_channels(&c, &xin, bias_v, mult, shift, scale_v, scales_below_one, &tmp[4])) {
         s = simdops_fail(err, SIMDOPS_R_NOMEM, mult ? SIMDOPS_ARG_MULTIPLIER : SIMDOPS_ARG_BIAS);
         goto done;
     }

@@ -97,6 +97,8 @@ typedef struct simdops_requant_channels {
     int general;          /* derived only: some left != 0 or mult == INT32_MIN */
     int32_t min_right;    /* derived only: the smallest right */
     const float *scale;   /* float families: the per-channel scales (mult/shift unused) */
+    int scales_below_one; /* derived only: every |scale| < 1 (0: not known; see
+                           * simdops_requant_check_scales) */
 } simdops_requant_channels;
 
 /* int32 words simdops_requant_channels_init stores for arrays of n elements. */
@@ -348,8 +350,11 @@ void simdops_requant_shift_range(int family, int32_t *lo, int32_t *hi);
 /* shift (index -1 for per tensor) in its family's range, else SHIFT_RANGE /
  * SHIFT_RANGE_FOR with the index. */
 int simdops_requant_check_shift_for(int family, int64_t shift, int64_t index, simdops_error *err);
-/* Every scale[k] finite (float families), else NOT_FINITE_SCALE with the index. */
-int simdops_requant_check_scales(const float *scale, int64_t n, simdops_error *err);
+/* Every scale[k] finite (float families), else NOT_FINITE_SCALE with the index.
+ * *below_one (may be NULL) tells whether every |scale[k]| < 1: then no product
+ * float(acc) * scale reaches 2^31, which lets float kernels skip a clamp. */
+int simdops_requant_check_scales(const float *scale, int64_t n, int *below_one,
+                                 simdops_error *err);
 /* simdops_prepare_requant_clamped with a rounding family (the acl layer's
  * QUANTIZE_DOWN: SIMDOPS_ROUNDING_FLOOR). */
 int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int rounding,

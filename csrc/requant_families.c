@@ -30,9 +30,12 @@ int simdops_requant_check_shift_for(int family, int64_t shift, int64_t index, si
     return err->status;
 }
 
-int simdops_requant_check_scales(const float *scale, int64_t n, simdops_error *err)
+int simdops_requant_check_scales(const float *scale, int64_t n, int *below_one,
+                                 simdops_error *err)
 {
+    int below = 1;
     for (int64_t k = 0; k < n; k++) {
+        below &= fabsf(scale[k]) < 1.0f;
         if (!isfinite(scale[k])) {
             simdops_fail(err, SIMDOPS_R_NOT_FINITE_SCALE, SIMDOPS_ARG_SCALE);
             err->fvalue = scale[k];
@@ -40,6 +43,8 @@ int simdops_requant_check_scales(const float *scale, int64_t n, simdops_error *e
             return err->status;
         }
     }
+    if (below_one)
+        *below_one = below;
     return SIMDOPS_OK;
 }
 

@@ -49,7 +49,7 @@ static int32_t fam_shift(int family)
 static float fam_scale(void)
 {
     static const float S[] = {1.0f, 0.5f, 0.25f, 1e-3f, 0x1p-32f, 255.9f, 3e38f, 1e-40f, 0.0f,
-                              -0.5f, 0.1f, 1.0f / 3.0f};
+                              -0.5f, 0.1f, 1.0f / 3.0f, 0x1.fffffep-1f, -0x1.fffffep-1f};
     uint32_t bits;
     float f;
     if (chance(40))
@@ -130,11 +130,16 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
     unsigned char *bf = alloc_buf(offs[4] + n * 4);
     unsigned char *by = alloc_buf(offs[5] + n * (size_t)os + TRAIL);
     simdops_requant_channels ch, ch_ref;
-    int ok;
+    simdops_error err;
+    int ok, below_one = 0;
+    /* half the per-channel float cases keep every |scale| < 1: the kernels' clamp-free path */
+    const int scales_small = pc && fam == SIMDOPS_ROUNDING_FP && chance(50);
     for (size_t i = 0; i < n; i++) {
         mult[i] = chance(30) ? p->multiplier : fam_multiplier();
         shift[i] = chance(30) ? p->right_shift - p->left_shift : fam_shift(fam);
         scale[i] = chance(30) ? p->scale : fam_scale();
+        while (scales_small && !(fabsf(scale[i]) < 1.0f))
+            scale[i] = fam_scale();
         x[i] = fam_input(p, pc && fam == SIMDOPS_ROUNDING_FP ? scale[i] : p->scale);
         bias[i] = chance(20) ? fam_s32(rnd()) : (int32_t)below(2001) - 1000;
     }
@@ -151,8 +156,13 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
     memcpy(bm + offs[2], mult, n * 4);
     memcpy(bs + offs[3], shift, n * 4);
     memcpy(bf + offs[4], scale, n * 4);
-    if (fam == SIMDOPS_ROUNDING_FP)
+    if (fam == SIMDOPS_ROUNDING_FP) {
         ch.scale = (const float *)(const void *)(bf + offs[4]);
+        /* what the drivers derive: every |scale| < 1 */
+        if (simdops_requant_check_scales(scale, (int64_t)n, &below_one, &err))
+            below_one = 0;
+        ch.scales_below_one = below_one;
+    }
     else {
         ch.mult = (const int32_t *)(const void *)(bm + offs[2]);
         ch.shift = (const int32_t *)(const void *)(bs + offs[3]);

@@ -36,6 +36,52 @@ static inline void put16(void *y, __m512i v, __mmask16 m) { _mm512_mask_cvtepi32
 #define PUT_u16 put16
 #define PUT_i16 put16
 
+/* 8-bit outputs, 64 float32 lanes a step: x / scale with only the upper clamp in
+ * float, min(hi, q), whose operand order keeps a NaN (minps returns its second
+ * operand for a NaN). The convert gives INT32_MIN for NaN, -inf and anything
+ * below -2^31; the rounded values narrow to int16 with saturation, take the
+ * zero point with a saturating int16 add and narrow to 8 bits with saturation.
+ * That equals clamp-then-round (NaN -> lo): the bounds are the type's limits
+ * minus zp, |zp| <= 255, and a value saturated at either 16-bit step lies
+ * beyond the 8-bit type on the side the exact sum does. Two ops of the
+ * convert/min port a vector instead of four; the divide is what remains. */
+static inline __m512i q8_round(__m512 q, __m512 hi)
+{
+    return _mm512_cvt_roundps_epi32(_mm512_min_ps(hi, q), RN);
+}
+
+static inline size_t q8_steps(const float *x, void *y, size_t n, const simdops_qlinear_params *p,
+                              int is_signed)
+{
+    const __m512 s = _mm512_set1_ps(p->scale), hi = _mm512_set1_ps(p->qhi);
+    const __m512i zp = _mm512_set1_epi16((int16_t)p->zero_point);
+    /* lane k of the byte pack: dwords a_k, b_k, c_k, d_k */
+    const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    size_t i = 0;
+    for (; n - i >= 64; i += 64) {
+        __m512i r0 = q8_round(_mm512_div_ps(_mm512_loadu_ps(x + i), s), hi);
+        __m512i r1 = q8_round(_mm512_div_ps(_mm512_loadu_ps(x + i + 16), s), hi);
+        __m512i r2 = q8_round(_mm512_div_ps(_mm512_loadu_ps(x + i + 32), s), hi);
+        __m512i r3 = q8_round(_mm512_div_ps(_mm512_loadu_ps(x + i + 48), s), hi);
+        __m512i p01 = _mm512_adds_epi16(_mm512_packs_epi32(r0, r1), zp);
+        __m512i p23 = _mm512_adds_epi16(_mm512_packs_epi32(r2, r3), zp);
+        __m512i b = is_signed ? _mm512_packs_epi16(p01, p23) : _mm512_packus_epi16(p01, p23);
+        _mm512_storeu_si512((char *)y + i, _mm512_permutexvar_epi32(order, b));
+    }
+    return i;
+}
+
+/* the steps FAST takes from float32 x before the 16-lane loop (8-bit outputs) */
+#define FAST_f32_u8(x, y, n, p) q8_steps(x, y, n, p, 0)
+#define FAST_f32_i8(x, y, n, p) q8_steps(x, y, n, p, 1)
+#define FAST_f32_u16(x, y, n, p) fast_none()
+#define FAST_f32_i16(x, y, n, p) fast_none()
+#define FAST_f16_u8(x, y, n, p) fast_none()
+#define FAST_f16_i8(x, y, n, p) fast_none()
+#define FAST_f16_u16(x, y, n, p) fast_none()
+#define FAST_f16_i16(x, y, n, p) fast_none()
+static inline size_t fast_none(void) { return 0; }
+
 #define QUANTIZE(XT, xname, LOAD, T, tname)                                                     \
     static void xname##_quantize_##tname##__avx512(const void *xv, void *yv, size_t n,        \
                                                    const simdops_qlinear_params *p)            \
@@ -46,7 +92,7 @@ static inline void put16(void *y, __m512i v, __mmask16 m) { _mm512_mask_cvtepi32
                      hi = _mm512_set1_ps(p->qhi);                                              \
         const __m512i zp = _mm512_set1_epi32(p->zero_point);                                   \
         const int f16 = p->div_f16;                                                            \
-        size_t i = 0;                                                                          \
+        size_t i = FAST_##xname##_##tname(x, y, n, p);                                         \
         if (!f16)                                                                              \
             for (; n - i >= 32; i += 32) {                                                     \
                 __m512 a = _mm512_div_ps(LOAD(x + i, 0xFFFF), s);                              \

@@ -8,6 +8,7 @@
 
 #if SIMDOPS_COMPILE_AVX2
 #include <immintrin.h>
+#include <math.h>
 #include <string.h>
 
 #include "requant_families.h"
@@ -46,17 +47,22 @@ static inline void rqf_store_one(void *y, size_t i, int32_t v, int out)
 
 /* ------------------------------------------------------------------ float family, mode 0 */
 
-static inline __m256i rqf_fp_vec(__m256i a, __m256 scale, __m256 flo, __m256 fhi, __m256i zp)
+/* The float clamp to [lo, hi] (lo = min - offset, hi = max - offset, integers
+ * exact in float) rounded equals the rounded value clamped, so only the upper
+ * bound is applied in float (it also keeps positive overflow out of the
+ * convert) and the lower one in int32 after it: a value below -2^31 converts to
+ * INT32_MIN, which the clamp lifts to lo as the float clamp would. The two float
+ * clamps shared the port of both converts (three ops there a vector, not four). */
+static inline __m256i rqf_fp_vec(__m256i a, __m256 scale, __m256i lo, __m256 fhi, __m256i zp)
 {
-    __m256 v = _mm256_mul_ps(_mm256_cvtepi32_ps(a), scale);
-    v = _mm256_min_ps(_mm256_max_ps(v, flo), fhi);
-    return _mm256_add_epi32(_mm256_cvtps_epi32(v), zp);
+    __m256 v = _mm256_min_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(a), scale), fhi);
+    return _mm256_add_epi32(_mm256_max_epi32(_mm256_cvtps_epi32(v), lo), zp);
 }
 
 static inline void rqf_fp_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
                                  const float *scales, const simdops_requant_params *p, int out)
 {
-    const __m256 flo = _mm256_set1_ps((float)(p->min - p->offset));
+    const __m256i lo = _mm256_set1_epi32(p->min - p->offset);
     const __m256 fhi = _mm256_set1_ps((float)(p->max - p->offset));
     const __m256i zp = _mm256_set1_epi32(p->offset);
     __m256 s0 = _mm256_set1_ps(p->scale), s1 = s0, s2 = s0, s3 = s0;
@@ -69,10 +75,10 @@ static inline void rqf_fp_kernel(const int32_t *x, void *y, size_t n, const int3
             s2 = _mm256_loadu_ps(scales + i + 16);
             s3 = _mm256_loadu_ps(scales + i + 24);
         }
-        __m256i v0 = rqf_fp_vec(rqf_load(x, bias, i), s0, flo, fhi, zp);
-        __m256i v1 = rqf_fp_vec(rqf_load(x, bias, i + 8), s1, flo, fhi, zp);
-        __m256i v2 = rqf_fp_vec(rqf_load(x, bias, i + 16), s2, flo, fhi, zp);
-        __m256i v3 = rqf_fp_vec(rqf_load(x, bias, i + 24), s3, flo, fhi, zp);
+        __m256i v0 = rqf_fp_vec(rqf_load(x, bias, i), s0, lo, fhi, zp);
+        __m256i v1 = rqf_fp_vec(rqf_load(x, bias, i + 8), s1, lo, fhi, zp);
+        __m256i v2 = rqf_fp_vec(rqf_load(x, bias, i + 16), s2, lo, fhi, zp);
+        __m256i v3 = rqf_fp_vec(rqf_load(x, bias, i + 24), s3, lo, fhi, zp);
         rqf_store((char *)y + i * es, v0, v1, v2, v3, out);
     }
     for (; i < n; i++) {
@@ -80,6 +86,65 @@ static inline void rqf_fp_kernel(const int32_t *x, void *y, size_t n, const int3
         float s = scales ? scales[i] : p->scale;
         rqf_store_one(y, i, rqf_fp(a, s, s, 0, p->offset, p->min, p->max), out);
     }
+}
+
+/* 8-bit outputs when every |scale| < 1 (so |float(acc) * scale| < 2^31 and the
+ * convert never overflows): no clamp in float or int32. The rounded values
+ * narrow to int16 with saturation, take the offset with a saturating int16 add
+ * and narrow to 8 bits with saturation; min and max are then one byte clamp per
+ * 32 outputs. Exact: with |offset| <= 255, a value saturated at either 16-bit
+ * step lies beyond the 8-bit type on the same side as the exact sum, and
+ * clamp(sat8(v), min, max) = clamp(v, min, max) for min, max in the type. Only
+ * the two converts remain on the port they share with float min / max. */
+static inline __m256i rqf_fp_round(__m256i a, __m256 scale)
+{
+    return _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_cvtepi32_ps(a), scale));
+}
+
+static inline void rqf_fp8_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                                  const float *scales, const simdops_requant_params *p, int out)
+{
+    const __m256i zp = _mm256_set1_epi16((int16_t)p->offset);
+    const __m256i bmin = _mm256_set1_epi8((char)p->min), bmax = _mm256_set1_epi8((char)p->max);
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    __m256 s0 = _mm256_set1_ps(p->scale), s1 = s0, s2 = s0, s3 = s0;
+    size_t i = 0;
+    for (; n - i >= 32; i += 32) {
+        if (scales) {
+            s0 = _mm256_loadu_ps(scales + i);
+            s1 = _mm256_loadu_ps(scales + i + 8);
+            s2 = _mm256_loadu_ps(scales + i + 16);
+            s3 = _mm256_loadu_ps(scales + i + 24);
+        }
+        __m256i r0 = rqf_fp_round(rqf_load(x, bias, i), s0);
+        __m256i r1 = rqf_fp_round(rqf_load(x, bias, i + 8), s1);
+        __m256i r2 = rqf_fp_round(rqf_load(x, bias, i + 16), s2);
+        __m256i r3 = rqf_fp_round(rqf_load(x, bias, i + 24), s3);
+        __m256i p01 = _mm256_adds_epi16(_mm256_packs_epi32(r0, r1), zp);
+        __m256i p23 = _mm256_adds_epi16(_mm256_packs_epi32(r2, r3), zp);
+        __m256i b;
+        if (out == SIMDOPS_RQ_U8)
+            b = _mm256_min_epu8(_mm256_max_epu8(_mm256_packus_epi16(p01, p23), bmin), bmax);
+        else
+            b = _mm256_min_epi8(_mm256_max_epi8(_mm256_packs_epi16(p01, p23), bmin), bmax);
+        _mm256_storeu_si256((__m256i *)((char *)y + i), _mm256_permutevar8x32_epi32(b, order));
+    }
+    for (; i < n; i++) {
+        int32_t a = bias ? simdops_wrap32((int64_t)x[i] + bias[i]) : x[i];
+        float s = scales ? scales[i] : p->scale;
+        rqf_store_one(y, i, rqf_fp(a, s, s, 0, p->offset, p->min, p->max), out);
+    }
+}
+
+/* below_one: every |scale| < 1 (see rqf_fp8_kernel) */
+static inline void rqf_fp_run(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                              const float *scales, int below_one,
+                              const simdops_requant_params *p, int out)
+{
+    if (out != SIMDOPS_RQ_I16 && below_one)
+        rqf_fp8_kernel(x, y, n, bias, scales, p, out);
+    else
+        rqf_fp_kernel(x, y, n, bias, scales, p, out);
 }
 
 /* ------------------------------------------------------------------ single rounding
@@ -233,7 +298,7 @@ static inline void rqf_single_pc_kernel(const int32_t *x, void *y, size_t n, con
         if (p->fp_mode)                                                                \
             simdops_scalar_kernels()->requant_fp[out](x, y, n, bias, p);               \
         else                                                                           \
-            rqf_fp_kernel(x, y, n, bias, NULL, p, out);                                \
+            rqf_fp_run(x, y, n, bias, NULL, fabsf(p->scale) < 1.0f, p, out);           \
     }                                                                                  \
     static void i32_##tag##_requant_fp_pc__avx2(const int32_t *x, void *y, size_t n,   \
                                                 const int32_t *bias,                   \
@@ -243,7 +308,7 @@ static inline void rqf_single_pc_kernel(const int32_t *x, void *y, size_t n, con
         if (p->fp_mode)                                                                \
             simdops_scalar_kernels()->requant_fp_pc[out](x, y, n, bias, ch, p);        \
         else                                                                           \
-            rqf_fp_kernel(x, y, n, bias, ch->scale, p, out);                           \
+            rqf_fp_run(x, y, n, bias, ch->scale, ch->scales_below_one, p, out);        \
     }                                                                                  \
     static void i32_##tag##_requant_single__avx2(const int32_t *x, void *y, size_t n,  \
                                                  const int32_t *bias,                  \

@@ -12,6 +12,7 @@
 
 #if SIMDOPS_COMPILE_AVX512
 #include <immintrin.h>
+#include <math.h>
 
 #include "requant_families.h"
 
@@ -21,11 +22,20 @@ static inline __m512i rqf512_load(const int32_t *x, const int32_t *bias, size_t 
     return bias ? _mm512_add_epi32(a, _mm512_maskz_loadu_epi32(m, bias + i)) : a;
 }
 
-static inline __m512i rqf512_fp_vec(__m512i a, __m512 scale, __m512 flo, __m512 fhi, __m512i zp)
+/* a full vector: plain loads (the masked form is for tails) */
+static inline __m512i rqf512_load_full(const int32_t *x, const int32_t *bias, size_t i)
 {
-    __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(a), scale);
-    v = _mm512_min_ps(_mm512_max_ps(v, flo), fhi);
-    return _mm512_add_epi32(_mm512_cvt_roundps_epi32(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), zp);
+    __m512i a = _mm512_loadu_si512(x + i);
+    return bias ? _mm512_add_epi32(a, _mm512_loadu_si512(bias + i)) : a;
+}
+
+/* the upper clamp in float, the lower one in int32 after the convert: the avx2
+ * kernel's reasoning (requant_families_avx2.c) */
+static inline __m512i rqf512_fp_vec(__m512i a, __m512 scale, __m512i lo, __m512 fhi, __m512i zp)
+{
+    __m512 v = _mm512_min_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(a), scale), fhi);
+    __m512i r = _mm512_cvt_roundps_epi32(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    return _mm512_add_epi32(_mm512_max_epi32(r, lo), zp);
 }
 
 static inline void rqf512_store(void *y, size_t i, __m512i v, __mmask16 m, int out)
@@ -60,7 +70,7 @@ static inline void rqf512_store4(void *y, size_t i, __m512i v0, __m512i v1, __m5
 static inline void rqf512_fp_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
                                     const float *scales, const simdops_requant_params *p, int out)
 {
-    const __m512 flo = _mm512_set1_ps((float)(p->min - p->offset));
+    const __m512i lo = _mm512_set1_epi32(p->min - p->offset);
     const __m512 fhi = _mm512_set1_ps((float)(p->max - p->offset));
     const __m512i zp = _mm512_set1_epi32(p->offset);
     const __mmask16 all = 0xFFFF;
@@ -73,18 +83,72 @@ static inline void rqf512_fp_kernel(const int32_t *x, void *y, size_t n, const i
             s2 = _mm512_loadu_ps(scales + i + 32);
             s3 = _mm512_loadu_ps(scales + i + 48);
         }
-        __m512i v0 = rqf512_fp_vec(rqf512_load(x, bias, i, all), s0, flo, fhi, zp);
-        __m512i v1 = rqf512_fp_vec(rqf512_load(x, bias, i + 16, all), s1, flo, fhi, zp);
-        __m512i v2 = rqf512_fp_vec(rqf512_load(x, bias, i + 32, all), s2, flo, fhi, zp);
-        __m512i v3 = rqf512_fp_vec(rqf512_load(x, bias, i + 48, all), s3, flo, fhi, zp);
+        __m512i v0 = rqf512_fp_vec(rqf512_load(x, bias, i, all), s0, lo, fhi, zp);
+        __m512i v1 = rqf512_fp_vec(rqf512_load(x, bias, i + 16, all), s1, lo, fhi, zp);
+        __m512i v2 = rqf512_fp_vec(rqf512_load(x, bias, i + 32, all), s2, lo, fhi, zp);
+        __m512i v3 = rqf512_fp_vec(rqf512_load(x, bias, i + 48, all), s3, lo, fhi, zp);
         rqf512_store4(y, i, v0, v1, v2, v3, out);
     }
     for (; i < n; i += 16) {
         __mmask16 m = n - i >= 16 ? all : (__mmask16)((1u << (n - i)) - 1);
         if (scales)
             s0 = _mm512_maskz_loadu_ps(m, scales + i);
-        rqf512_store(y, i, rqf512_fp_vec(rqf512_load(x, bias, i, m), s0, flo, fhi, zp), m, out);
+        rqf512_store(y, i, rqf512_fp_vec(rqf512_load(x, bias, i, m), s0, lo, fhi, zp), m, out);
     }
+}
+
+/* 8-bit outputs when every |scale| < 1: no clamp before the narrowing (the
+ * avx2 kernel's rqf_fp8_kernel states why this is exact); the tail takes the
+ * general masked loop. */
+static inline __m512i rqf512_fp_round(__m512i a, __m512 scale)
+{
+    return _mm512_cvt_roundps_epi32(_mm512_mul_ps(_mm512_cvtepi32_ps(a), scale),
+                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+
+static inline void rqf512_fp8_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                                     const float *scales, const simdops_requant_params *p,
+                                     int out)
+{
+    const __m512i zp = _mm512_set1_epi16((int16_t)p->offset);
+    const __m512i bmin = _mm512_set1_epi8((char)p->min), bmax = _mm512_set1_epi8((char)p->max);
+    /* lane k of the byte pack: dwords a_k, b_k, c_k, d_k */
+    const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    __m512 s0 = _mm512_set1_ps(p->scale), s1 = s0, s2 = s0, s3 = s0;
+    size_t i = 0;
+    for (; n - i >= 64; i += 64) {
+        if (scales) {
+            s0 = _mm512_loadu_ps(scales + i);
+            s1 = _mm512_loadu_ps(scales + i + 16);
+            s2 = _mm512_loadu_ps(scales + i + 32);
+            s3 = _mm512_loadu_ps(scales + i + 48);
+        }
+        __m512i r0 = rqf512_fp_round(rqf512_load_full(x, bias, i), s0);
+        __m512i r1 = rqf512_fp_round(rqf512_load_full(x, bias, i + 16), s1);
+        __m512i r2 = rqf512_fp_round(rqf512_load_full(x, bias, i + 32), s2);
+        __m512i r3 = rqf512_fp_round(rqf512_load_full(x, bias, i + 48), s3);
+        __m512i p01 = _mm512_adds_epi16(_mm512_packs_epi32(r0, r1), zp);
+        __m512i p23 = _mm512_adds_epi16(_mm512_packs_epi32(r2, r3), zp);
+        __m512i b;
+        if (out == SIMDOPS_RQ_U8)
+            b = _mm512_min_epu8(_mm512_max_epu8(_mm512_packus_epi16(p01, p23), bmin), bmax);
+        else
+            b = _mm512_min_epi8(_mm512_max_epi8(_mm512_packs_epi16(p01, p23), bmin), bmax);
+        _mm512_storeu_si512((int8_t *)y + i, _mm512_permutexvar_epi32(order, b));
+    }
+    if (i < n)
+        rqf512_fp_kernel(x + i, (int8_t *)y + i, n - i, bias ? bias + i : NULL,
+                         scales ? scales + i : NULL, p, out);
+}
+
+static inline void rqf512_fp_run(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                                 const float *scales, int below_one,
+                                 const simdops_requant_params *p, int out)
+{
+    if (out != SIMDOPS_RQ_I16 && below_one)
+        rqf512_fp8_kernel(x, y, n, bias, scales, p, out);
+    else
+        rqf512_fp_kernel(x, y, n, bias, scales, p, out);
 }
 
 #define RQF_AVX512_ENTRIES(tag, out)                                                   \
@@ -95,7 +159,7 @@ static inline void rqf512_fp_kernel(const int32_t *x, void *y, size_t n, const i
         if (p->fp_mode)                                                                \
             simdops_scalar_kernels()->requant_fp[out](x, y, n, bias, p);               \
         else                                                                           \
-            rqf512_fp_kernel(x, y, n, bias, NULL, p, out);                             \
+            rqf512_fp_run(x, y, n, bias, NULL, fabsf(p->scale) < 1.0f, p, out);        \
     }                                                                                  \
     static void i32_##tag##_requant_fp_pc__avx512(const int32_t *x, void *y, size_t n, \
                                                   const int32_t *bias,                 \
@@ -105,7 +169,7 @@ static inline void rqf512_fp_kernel(const int32_t *x, void *y, size_t n, const i
         if (p->fp_mode)                                                                \
             simdops_scalar_kernels()->requant_fp_pc[out](x, y, n, bias, ch, p);        \
         else                                                                           \
-            rqf512_fp_kernel(x, y, n, bias, ch->scale, p, out);                        \
+            rqf512_fp_run(x, y, n, bias, ch->scale, ch->scales_below_one, p, out);     \
     }
 
 RQF_AVX512_ENTRIES(u8, SIMDOPS_RQ_U8)
