@@ -15,9 +15,12 @@ static int fail_dim(simdops_error *err, int reason, int arg, int d, int64_t exte
 }
 
 /* t's element bytes and byte span below SIMDOPS_BYTES_LIMIT (extents are
- * >= 0); checked by division, so hostile extents and strides never wrap. */
+ * >= 0); products of values past 2^31 are checked by division, so hostile
+ * extents and strides never wrap. */
 static int check_size(const simdops_tensor *t, int arg, simdops_error *err)
 {
+    /* below SMALL = 2^31, a product of two fits in 62 bits */
+    const int64_t SMALL = (int64_t)1 << 31;
     const int64_t limit = SIMDOPS_BYTES_LIMIT, es = (int64_t)simdops_dtype_size(t->dtype);
     int64_t bytes = es, span = es;
     int empty = 0;
@@ -28,13 +31,17 @@ static int check_size(const simdops_tensor *t, int arg, simdops_error *err)
         uint64_t step;
         if (n == 0)
             continue;
-        if (n > (limit - 1) / bytes)
+        /* n * bytes > limit - 1, without the division when the product fits (a
+         * 16-element call paid four divisions here) */
+        if ((n | bytes) < SMALL ? n * bytes > limit - 1 : n > (limit - 1) / bytes)
             return fail_dim(err, SIMDOPS_R_TOO_MANY_ELEMENTS, arg, d, n, limit);
         bytes *= n;
         if (empty || n == 1) /* an empty view's strides address nothing */
             continue;
         step = t->strides[d] < 0 ? 0 - (uint64_t)t->strides[d] : (uint64_t)t->strides[d];
-        if (step && (uint64_t)(n - 1) > (uint64_t)(limit - 1 - span) / step)
+        if (((uint64_t)(n - 1) | step) < (uint64_t)SMALL
+                ? (uint64_t)(n - 1) * step > (uint64_t)(limit - 1 - span)
+                : step && (uint64_t)(n - 1) > (uint64_t)(limit - 1 - span) / step)
             return fail_dim(err, SIMDOPS_R_SPAN_TOO_LARGE, arg, d, n, limit);
         span += (int64_t)((uint64_t)(n - 1) * step);
     }
@@ -52,6 +59,13 @@ int simdops_check_tensor(const simdops_tensor *t, int arg, simdops_error *err)
         return simdops_fail_value(err, SIMDOPS_R_NDIM_NEGATIVE, arg, t->ndim, 0);
     if (t->ndim > SIMDOPS_MAX_DIMS)
         return simdops_fail_value(err, SIMDOPS_R_NDIM, arg, t->ndim, SIMDOPS_MAX_DIMS);
+    /* the common 1-D view: extent below 2^31 and |stride| <= 2^31 keep the bytes
+     * (< 2^34) and the span (< 2^62 - 2^31) below a 64-bit build's limit
+     * (check_size's loop cost a 16-element call ~100 instructions a tensor) */
+    if (t->ndim == 1 && (uint64_t)t->shape[0] < ((uint64_t)1 << 31) &&
+        (uint64_t)t->strides[0] + ((uint64_t)1 << 31) < ((uint64_t)1 << 32) &&
+        SIMDOPS_BYTES_LIMIT >= ((int64_t)1 << 62))
+        return t->data || t->shape[0] == 0 ? SIMDOPS_OK : simdops_fail(err, SIMDOPS_R_NULL_DATA, arg);
     for (int d = 0; d < t->ndim; d++)
         if (t->shape[d] < 0)
             return fail_dim(err, SIMDOPS_R_NEGATIVE_EXTENT, arg, d, t->shape[d], 0);

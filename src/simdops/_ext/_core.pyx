@@ -28,6 +28,8 @@ from simdops._ext._csimdops cimport *
 DTYPE_NAMES = {d: (<bytes>simdops_dtype_name(<simdops_dtype>d)).decode()
                for d in range(1, SIMDOPS_DTYPE_COUNT)}
 _DTYPE_BY_NAME = {v: k for k, v in DTYPE_NAMES.items()}
+# typed for the per-call lookups: one dict probe, no module-global lookup
+cdef dict _dtype_by_name = _DTYPE_BY_NAME
 
 cdef bint _LITTLE = sys.byteorder == "little"
 
@@ -388,15 +390,18 @@ cdef _Buf _channel_array(object v, str name):
 
 
 cdef simdops_dtype _requant_out_dtype(object out_dtype) except *:
-    name = out_dtype if type(out_dtype) is str and out_dtype in _DTYPE_BY_NAME else None
-    if name is None:  # np.dtype() is slow: only for spellings other than the names
+    code = _dtype_by_name.get(out_dtype) if type(out_dtype) is str else None
+    if code is not None:
+        name = out_dtype
+    else:  # np.dtype() is slow: only for spellings other than the names
         try:
             name = np.dtype(out_dtype).name
         except TypeError:
             raise TypeError(f"quantize: out_dtype {out_dtype!r} is not a dtype") from None
-    if name not in _DTYPE_BY_NAME:
-        raise TypeError(f"quantize: out_dtype must be uint8, int8 or int16, got {name}")
-    return <simdops_dtype><int>_DTYPE_BY_NAME[name]
+        code = _dtype_by_name.get(name)
+        if code is None:
+            raise TypeError(f"quantize: out_dtype must be uint8, int8 or int16, got {name}")
+    return <simdops_dtype><int>code
 
 
 def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, max=None,

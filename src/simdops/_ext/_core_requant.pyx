@@ -9,9 +9,15 @@ FP_MODE_ACL = 4  # SIMDOPS_FP_ACL: ACL's QUANTIZE_DOWN_FLOAT order (simdops.acl)
 ROUNDING_FLOOR = 3  # SIMDOPS_ROUNDING_FLOOR: ACL's QUANTIZE_DOWN (simdops.acl)
 
 
+cdef dict _rounding_codes = _ROUNDINGS
+
+
 cdef int _rounding_value(object rounding) except -1:
-    if type(rounding) is str and rounding in _ROUNDINGS:
-        return _ROUNDINGS[rounding]
+    if rounding is "double":  # the default (an interned constant): no dict probe
+        return 0
+    code = _rounding_codes.get(rounding) if type(rounding) is str else None
+    if code is not None:
+        return code
     raise ValueError(f"quantize: rounding must be one of {', '.join(map(repr, _ROUNDINGS))}, "
                      f"got {rounding!r}")
 
