@@ -1,6 +1,6 @@
 """The README as a newcomer meets it: every Python block runs as printed, the quantized-inference
 example computes what its text says (checked against independent references), and the two
-clone commands that CI and developers use stay under "Development" unchanged. Also the
+clone commands that CI and developers use stay the page's first lines, unchanged. Also the
 LocalCluster snippet of docs/dask.md, run as the script it claims to be."""
 import os
 import re
@@ -123,11 +123,13 @@ def test_readme_quantized_example_is_right():
 
 
 @needs_readme
-def test_readme_keeps_the_clone_commands_under_development():
+def test_readme_starts_with_the_clone_commands():
     text = _read(README)
-    development = _section(text, "## Development")
-    blocks = _blocks(development, "sh")
-    assert blocks and blocks[0].splitlines() == CLONE_COMMANDS
+    lines = text.splitlines()
+    assert lines[0] == "# simdops"
+    # the first lines after the title: the sh block of the two commands
+    assert lines[1] == "" and lines[2] == "```sh"
+    assert lines[3:5] == CLONE_COMMANDS and lines[5] == "```"
     ci = _read(os.path.join(ROOT, ".ci", "run")) if os.path.exists(
         os.path.join(ROOT, ".ci", "run")) else None
     if ci is not None:                       # not in the sdist: it needs a git clone
