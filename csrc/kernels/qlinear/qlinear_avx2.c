@@ -51,6 +51,48 @@ static inline void store_i16(int16_t *y, __m256i a, __m256i b)
     _mm256_storeu_si256((__m256i *)y, _mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0xd8));
 }
 
+/* 8-bit outputs of float32 x, 32 lanes a step: only min(hi, q) in float (the
+ * operand order keeps a NaN, which truncates to INT32_MIN like -inf and
+ * anything below -2^31), then saturating narrows with the zero point added in
+ * int16 (the AVX-512 kernel, qlinear_avx512.c, says why this equals
+ * clamp-then-round). Three ops of the convert/min port a vector instead of four. */
+static inline __m256i q8_round(__m256 q, __m256 hi)
+{
+    q = _mm256_round_ps(_mm256_min_ps(hi, q), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    return _mm256_cvttps_epi32(q);
+}
+
+static inline size_t q8_steps(const float *x, void *y, size_t n, const simdops_qlinear_params *p,
+                              int is_signed)
+{
+    const __m256 s = _mm256_set1_ps(p->scale), hi = _mm256_set1_ps(p->qhi);
+    const __m256i zp = _mm256_set1_epi16((int16_t)p->zero_point);
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    size_t i = 0;
+    for (; n - i >= 32; i += 32) {
+        __m256i r0 = q8_round(_mm256_div_ps(_mm256_loadu_ps(x + i), s), hi);
+        __m256i r1 = q8_round(_mm256_div_ps(_mm256_loadu_ps(x + i + 8), s), hi);
+        __m256i r2 = q8_round(_mm256_div_ps(_mm256_loadu_ps(x + i + 16), s), hi);
+        __m256i r3 = q8_round(_mm256_div_ps(_mm256_loadu_ps(x + i + 24), s), hi);
+        __m256i p01 = _mm256_adds_epi16(_mm256_packs_epi32(r0, r1), zp);
+        __m256i p23 = _mm256_adds_epi16(_mm256_packs_epi32(r2, r3), zp);
+        __m256i b = is_signed ? _mm256_packs_epi16(p01, p23) : _mm256_packus_epi16(p01, p23);
+        _mm256_storeu_si256((__m256i *)((char *)y + i), _mm256_permutevar8x32_epi32(b, order));
+    }
+    return i;
+}
+
+static inline size_t fast_none(void) { return 0; }
+/* the steps FAST takes before the 16-lane loop: 8-bit outputs of float32 x */
+#define FAST_f32_u8(x, y, n, p) q8_steps(x, y, n, p, 0)
+#define FAST_f32_i8(x, y, n, p) q8_steps(x, y, n, p, 1)
+#define FAST_f32_u16(x, y, n, p) fast_none()
+#define FAST_f32_i16(x, y, n, p) fast_none()
+#define FAST_f16_u8(x, y, n, p) fast_none()
+#define FAST_f16_i8(x, y, n, p) fast_none()
+#define FAST_f16_u16(x, y, n, p) fast_none()
+#define FAST_f16_i16(x, y, n, p) fast_none()
+
 #define QUANTIZE(XT, xname, LOAD, T, tname)                                                     \
     static void xname##_quantize_##tname##__avx2(const void *xv, void *yv, size_t n,          \
                                                  const simdops_qlinear_params *p)              \
@@ -61,7 +103,7 @@ static inline void store_i16(int16_t *y, __m256i a, __m256i b)
                      hi = _mm256_set1_ps(p->qhi);                                              \
         const __m256i zp = _mm256_set1_epi32(p->zero_point);                                   \
         const int f16 = p->div_f16;                                                            \
-        size_t i = 0;                                                                          \
+        size_t i = f16 ? 0 : FAST_##xname##_##tname(x, y, n, p);                               \
         for (; i + 16 <= n; i += 16) {                                                         \
             __m256 a = _mm256_div_ps(LOAD(x + i), s), b = _mm256_div_ps(LOAD(x + i + 8), s);   \
             if (f16) {                                                                         \

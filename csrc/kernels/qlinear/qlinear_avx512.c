@@ -92,7 +92,7 @@ static inline size_t fast_none(void) { return 0; }
                      hi = _mm512_set1_ps(p->qhi);                                              \
         const __m512i zp = _mm512_set1_epi32(p->zero_point);                                   \
         const int f16 = p->div_f16;                                                            \
-        size_t i = FAST_##xname##_##tname(x, y, n, p);                                         \
+        size_t i = p->div_f16 ? 0 : FAST_##xname##_##tname(x, y, n, p);                        \
         if (!f16)                                                                              \
             for (; n - i >= 32; i += 32) {                                                     \
                 __m512 a = _mm512_div_ps(LOAD(x + i, 0xFFFF), s);                              \
