@@ -83,6 +83,12 @@ def test_every_goal_row_is_produced(tmp_path, capsys):
         if "threads" in g.label and not hasattr(simdops, "set_num_threads"):
             assert row["status"].startswith("SKIP") and "n/a" in row["status"]
             continue
+        named = [s[len("simdops["):-1] for s in (g.subject[1], g.baseline[1])
+                 if s.startswith("simdops[")]
+        if named and not set(named) <= {simdops.isa()}:
+            # a tier-against-tier row needs --isa naming both tiers
+            assert row["status"].startswith("SKIP (") and "--isa" in row["status"], row
+            continue
         if ORT in (g.subject[1], g.baseline[1]) and bench_onnx.modules() is None:
             # a row against ONNX Runtime is skipped, with the reason, where it is missing
             assert row["status"] == "SKIP (no onnxruntime)", (g.label, row["status"])

@@ -252,6 +252,11 @@ for _case in (
     *[Case(op, "int32", requant_pc_shape(n), tags=GOALS) for n in (65_536, 1_048_576)
       for op in (ops_requant_families.REQUANT_FP32_PC, ops_requant_families.REQUANT_SINGLE_PC)],
     Case(ops.REQUANT_PC, "int32", requant_pc_shape(65_536), tags=GOALS),
+    # in cache: shrink of every dtype, clip float16, and float32 clip for the tier rows
+    *[Case(ops.SHRINK, d, (65_536,), tags=GOALS)
+      for d in ("float32", "uint8", "int8", "int16", "int32", "float64")],
+    Case(ops.CLIP, "float16", (65_536,), tags=GOALS),
+    Case(ops.CLIP, "float32", (65_536,), tags=GOALS),
 ):
     register_case(_case)
 del _case

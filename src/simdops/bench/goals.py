@@ -3,7 +3,8 @@ one compares, the goal, and PASS / MISS. Printed only with --goals (and kept in 
 
 A reference to a measurement is (case id, selector): the selector "simdops" is the goal ISA
 (the process's active ISA, else the best one measured) at one thread, "simdops@2" the same at
-two threads, anything else an implementation name ("np.copyto", "numpy", "dml.execute")."""
+two threads, "simdops[avx2]" that ISA at one thread (measured only when --isa names it),
+anything else an implementation name ("np.copyto", "numpy", "dml.execute")."""
 from dataclasses import dataclass
 from typing import Tuple
 
@@ -34,12 +35,12 @@ def register_goal(goal):
 
 for _goal in (
     Goal("hardmax float32 1024x1024, last axis, vs np.copyto",
-         ("hardmax/float32/1024x1024", "simdops"), ("hardmax/float32/1024x1024", COPY), 0.9),
+         ("hardmax/float32/1024x1024", "simdops"), ("hardmax/float32/1024x1024", COPY), 1.0),
     Goal("hardmax float32 4096x1024, last axis, vs np.copyto",
-         ("hardmax/float32/4096x1024", "simdops"), ("hardmax/float32/4096x1024", COPY), 0.9),
+         ("hardmax/float32/4096x1024", "simdops"), ("hardmax/float32/4096x1024", COPY), 0.95),
     Goal("hardmax float32 1024x4096, axis 0, vs np.copyto",
          ("hardmax axis=0/float32/1024x4096", "simdops"),
-         ("hardmax axis=0/float32/1024x4096", COPY), 0.9),
+         ("hardmax axis=0/float32/1024x4096", COPY), 0.95),
     Goal("hardmax float32 1x16 with out=, time vs np.copyto",
          ("hardmax/float32/1x16", "simdops"), ("hardmax/float32/1x16", COPY), 1.5, "time"),
     Goal("requant int32->uint8 n=16 with out=, time vs np.copyto",
@@ -53,7 +54,7 @@ for _goal in (
     Goal("requant per-channel+bias 4096x256 vs per-tensor n=1,048,576 (elements/s)",
          ("requant_pc+bias/int32/4096x256", "simdops"), (f"requant/int32/{M}", "simdops"), 0.9),
     Goal("requant per-tensor n=65,536 vs np.copyto(u8, i32, casting='unsafe')",
-         ("requant/int32/65536", "simdops"), ("requant/int32/65536", COPY), 0.6),
+         ("requant/int32/65536", "simdops"), ("requant/int32/65536", COPY), 0.75),
     Goal("requant per-tensor n=1,048,576 vs np.copyto(u8, i32, casting='unsafe')",
          (f"requant/int32/{M}", "simdops"), (f"requant/int32/{M}", COPY), 0.6),
     Goal("shrink float16 bias=0.5 n=65,536 vs np.copyto",
@@ -62,6 +63,17 @@ for _goal in (
          (f"shrink/float16/{M}", "simdops"), (f"shrink/float16/{M}", COPY), 0.6),
     Goal("shrink float32 n=1,048,576 vs np.copyto",
          (f"shrink/float32/{M}", "simdops"), (f"shrink/float32/{M}", COPY), 0.95),
+    # in cache, where AVX2 runs out of issue slots (float16 shrink has its own row above)
+    *(Goal(f"shrink {dt} n=65,536 vs np.copyto",
+           (f"shrink/{dt}/65536", "simdops"), (f"shrink/{dt}/65536", COPY), 0.85)
+      for dt in ("float32", "uint8", "int8", "int16", "int32", "float64")),
+    Goal("clip float16 n=65,536 vs np.copyto",
+         ("clip/float16/65536", "simdops"), ("clip/float16/65536", COPY), 0.8),
+    # the avx512 tier against its parent, same run (SKIP unless --isa avx2 avx512)
+    *(Goal(f"{op} float32 n={n:,}: avx512 vs avx2 (elements/s)",
+           (f"{op}/float32/{n}", "simdops[avx512]"), (f"{op}/float32/{n}", "simdops[avx2]"),
+           0.95)
+      for op in ("clip", "shrink") for n in (65_536, M, M16)),
     Goal("clip float32 n=16,777,216 vs np.copyto",
          (f"clip/float32/{M16}", "simdops"), (f"clip/float32/{M16}", COPY), 0.95),
     Goal("shrink float32 n=16,777,216 vs np.copyto",
@@ -108,6 +120,12 @@ def _resolve(case, selector, isa):
     """The result record a selector names in a case, or None (with the reason)."""
     if case is None:
         return None, "case not run"
+    if selector.startswith("simdops["):     # one named ISA, one thread
+        isa, threads = selector[len("simdops["):-1], 1
+        for r in case["results"].values():
+            if r["kind"] == "simdops" and r["isa"] == isa and (r["threads"] or 1) == threads:
+                return r, None
+        return None, f"{isa} not measured: add --isa avx2 avx512"
     if selector.startswith("simdops"):
         threads = int(selector.split("@")[1]) if "@" in selector else 1
         for r in case["results"].values():
