@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The micro-benchmarks under tools/ still build and run against the current
 # code: the C ones (cbench, rqbench: built like the harness, -Wall -Wextra
-# -Werror) for one round of every case, and tools/kernel_bench.py for one
+# -Werror; portbench: the issue rates of the instructions that bound the
+# kernels, printed) for one round of every case, and tools/kernel_bench.py for one
 # round against the installed simdops. They measure nothing here (one round
 # on a shared machine); this only keeps them working.
 # Usage: ci/tools.sh [python]  (a python with simdops installed; default: python3)
@@ -16,6 +17,8 @@ for isa in $("$PY" -c 'import simdops; print(" ".join(simdops.available_isas()))
     "$out/rqbench" 1 "$isa"
 done
 "$PY" tools/kernel_bench.py --rounds 1
+# the instruction issue rates behind docs/performance.md's bounds (a few seconds; reported)
+"$out/portbench" 5000000
 # Per tier: each tier that has kernels of its own against its parent, in cache (64K,
 # 1M) and beyond it (16M), with cbench's interleaved ratio to memcpy. Reported, not a
 # pass/fail test (shared machines are noisy). A tier this machine lacks is said so.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the C micro-benchmarks tools/cbench.c and tools/rqbench.c against the
-# C harness objects (the same flags as the package):
-#   bash tools/cbench.sh [OUTDIR=/tmp/kb]   -> OUTDIR/cbench, OUTDIR/rqbench
+# C harness objects (the same flags as the package), and tools/portbench.c (the
+# instruction issue rates; x86-64 with AVX-512 flags of its own, no package code):
+#   bash tools/cbench.sh [OUTDIR=/tmp/kb]   -> OUTDIR/cbench, OUTDIR/rqbench, OUTDIR/portbench
 set -euo pipefail
 OUT=${1:-/tmp/kb}
 HERE=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,4 +14,12 @@ for tool in cbench rqbench; do
     $CC -O2 -g -Wall -Wextra ${CFLAGS_EXTRA:-} -I"$HERE/csrc/include" -I"$HERE/csrc" "$HERE/tools/$tool.c" \
         $objs -o "$OUT/$tool" -lm -lpthread
 done
-echo "built $OUT/cbench $OUT/rqbench"
+if [ "$(uname -m)" = x86_64 ]; then
+    # shellcheck disable=SC2086
+    $CC -O2 -Wall -Wextra ${CFLAGS_EXTRA:-} -mavx512f -mavx512bw -mf16c \
+        "$HERE/tools/portbench.c" -o "$OUT/portbench"
+else
+    # shellcheck disable=SC2086
+    $CC -O2 -Wall -Wextra ${CFLAGS_EXTRA:-} "$HERE/tools/portbench.c" -o "$OUT/portbench"
+fi
+echo "built $OUT/cbench $OUT/rqbench $OUT/portbench"

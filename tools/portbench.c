@@ -1,0 +1,131 @@
+/* portbench: the issue rate of the few vector instructions that bound simdops'
+ * requantize / quantize / float16 kernels, on this CPU, in core cycles per
+ * instruction. The arithmetic behind docs/performance.md's "bounds" section:
+ * a kernel cannot run faster than the busiest port its instructions share.
+ *
+ * Each test runs 8 independent chains (so latency hides) of one instruction,
+ * or of a pair, for N iterations; the time divided by the instruction count is
+ * converted to cycles with a clock measured by a dependent chain of integer adds
+ * (1 cycle each). A pair that takes the sum of its two parts' times shares a
+ * port; one that takes the larger runs on separate ports.
+ *
+ *   bash tools/cbench.sh /tmp/kb && /tmp/kb/portbench [iterations=20000000]
+ *
+ * x86-64 only; built with AVX-512 flags (a tool, not part of the package) and
+ * it runs the AVX-512 rows only where the CPU has AVX-512 F+BW. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512BW__) && defined(__F16C__)
+#include <immintrin.h>
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* GHz from a chain of dependent 1-cycle adds */
+static double clock_ghz(long n)
+{
+    unsigned long x = 1;
+    double best = 1e30;
+    for (int r = 0; r < 3; r++) {
+        double t0 = now(), t;
+        for (long i = 0; i < n; i++)
+            __asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0" : "+r"(x));
+        t = now() - t0;
+        best = t < best ? t : best;
+    }
+    return 4.0 * (double)n / best / 1e9;
+}
+
+/* keeps a value in a register and opaque to the optimiser */
+#define KEEP(v) __asm__ volatile("" : "+v"(v))
+#define R8(op) op(0) op(1) op(2) op(3) op(4) op(5) op(6) op(7)
+
+static double g_ghz;
+static long g_n;
+
+#define BENCH(name, count, decl, body)                                                     \
+    do {                                                                                   \
+        __m512 c = _mm512_set1_ps(0.999f);                                                 \
+        __m512i ci = _mm512_set1_epi32(1);                                                 \
+        decl;                                                                              \
+        double best = 1e30;                                                                \
+        (void)c, (void)ci;                                                                 \
+        for (int r = 0; r < 3; r++) {                                                      \
+            double t0 = now(), t;                                                          \
+            for (long i = 0; i < g_n; i++) {                                               \
+                body                                                                       \
+            }                                                                              \
+            t = now() - t0;                                                                \
+            best = t < best ? t : best;                                                    \
+        }                                                                                  \
+        printf("  %-44s %5.2f\n", name, best * g_ghz * 1e9 / (double)g_n / (count));      \
+    } while (0)
+
+#define DECL_PS __m512 a0 = _mm512_set1_ps(1.1f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, \
+                       a6 = a0, a7 = a0
+#define DECL_I __m512i b0 = _mm512_set1_epi32(3), b1 = b0, b2 = b0, b3 = b0, b4 = b0, b5 = b0, \
+                       b6 = b0, b7 = b0
+#define DECL_Y __m256 d0 = _mm256_set1_ps(1.1f), d1 = d0, d2 = d0, d3 = d0, d4 = d0, d5 = d0, \
+                       d6 = d0, d7 = d0, e = _mm256_set1_ps(0.999f)
+
+#define CVT_IN(k) a##k = _mm512_cvtepi32_ps(b##k); KEEP(a##k); KEEP(b##k);
+#define CVT_OUT(k) b##k = _mm512_cvtps_epi32(a##k); KEEP(a##k); KEEP(b##k);
+#define MINPS(k) a##k = _mm512_min_ps(a##k, c); KEEP(a##k);
+#define MULPS(k) a##k = _mm512_mul_ps(a##k, c); KEEP(a##k);
+#define DIVPS(k) a##k = _mm512_div_ps(c, a##k); KEEP(a##k);
+#define DIVPS_Y(k) d##k = _mm256_div_ps(e, d##k); KEEP(d##k);
+#define ADDD(k) b##k = _mm512_add_epi32(b##k, ci); KEEP(b##k);
+#define MAXSD(k) b##k = _mm512_max_epi32(b##k, ci); KEEP(b##k);
+#define MULDQ(k) b##k = _mm512_mul_epi32(b##k, ci); KEEP(b##k);
+#define SRAQ(k) b##k = _mm512_srai_epi64(b##k, 3); KEEP(b##k);
+#define PACK(k) b##k = _mm512_packs_epi32(b##k, ci); KEEP(b##k);
+#define PH2PS(k) a##k = _mm512_cvtph_ps(_mm512_castsi512_si256(b##k)); KEEP(a##k); KEEP(b##k);
+#define PS2PH(k) b##k = _mm512_castsi256_si512(_mm512_cvtps_ph(a##k, 0)); KEEP(a##k); KEEP(b##k);
+#define CVT_MIN(k) CVT_IN(k) MINPS(k)
+#define CVT_MUL(k) CVT_IN(k) MULPS(k)
+#define CVT_MAXSD(k) CVT_IN(k) MAXSD(k)
+
+int main(int argc, char **argv)
+{
+    g_n = argc > 1 ? atol(argv[1]) : 20000000L;
+    if (g_n < 1000)
+        g_n = 1000;
+    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw")) {
+        printf("portbench: this CPU has no AVX-512 F+BW; nothing measured\n");
+        return 0;
+    }
+    g_ghz = clock_ghz(g_n);
+    printf("portbench: clock %.2f GHz (dependent integer adds); core cycles per instruction,\n"
+           "8 independent chains, best of 3 runs of %ld iterations\n", g_ghz, g_n);
+    BENCH("vcvtdq2ps zmm", 8, DECL_PS; DECL_I, R8(CVT_IN));
+    BENCH("vcvtps2dq zmm", 8, DECL_PS; DECL_I, R8(CVT_OUT));
+    BENCH("vminps zmm", 8, DECL_PS, R8(MINPS));
+    BENCH("vmulps zmm", 8, DECL_PS, R8(MULPS));
+    BENCH("pair vcvtdq2ps + vminps zmm (per pair)", 8, DECL_PS; DECL_I, R8(CVT_MIN));
+    BENCH("pair vcvtdq2ps + vmulps zmm (per pair)", 8, DECL_PS; DECL_I, R8(CVT_MUL));
+    BENCH("pair vcvtdq2ps + vpmaxsd zmm (per pair)", 8, DECL_PS; DECL_I, R8(CVT_MAXSD));
+    BENCH("vpaddd zmm", 8, DECL_I, R8(ADDD));
+    BENCH("vpmaxsd zmm", 8, DECL_I, R8(MAXSD));
+    BENCH("vpmuldq zmm (8 products)", 8, DECL_I, R8(MULDQ));
+    BENCH("vpsraq zmm", 8, DECL_I, R8(SRAQ));
+    BENCH("vpackssdw zmm", 8, DECL_I, R8(PACK));
+    BENCH("vdivps zmm (16 quotients)", 8, DECL_PS, R8(DIVPS));
+    BENCH("vdivps ymm (8 quotients)", 8, DECL_Y, R8(DIVPS_Y));
+    BENCH("vcvtph2ps ymm -> zmm", 8, DECL_PS; DECL_I, R8(PH2PS));
+    BENCH("vcvtps2ph zmm -> ymm", 8, DECL_PS; DECL_I, R8(PS2PH));
+    return 0;
+}
+
+#else
+int main(void)
+{
+    printf("portbench: built without x86-64 AVX-512 F/BW and F16C; nothing measured\n");
+    return 0;
+}
+#endif
