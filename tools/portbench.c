@@ -88,6 +88,9 @@ static long g_n;
 #define PH2PS(k) a##k = _mm512_cvtph_ps(_mm512_castsi512_si256(b##k)); KEEP(a##k); KEEP(b##k);
 #define PS2PH(k) b##k = _mm512_castsi256_si512(_mm512_cvtps_ph(a##k, 0)); KEEP(a##k); KEEP(b##k);
 #define CVT_MIN(k) CVT_IN(k) MINPS(k)
+#define PH_ROUND(k) PH2PS(k) PS2PH(k)
+#define PH2PS_SUB(k) PH2PS(k) SUBPS(k)
+#define SUBPS(k) a##k = _mm512_sub_ps(a##k, c); KEEP(a##k);
 #define CVT_MUL(k) CVT_IN(k) MULPS(k)
 #define CVT_MAXSD(k) CVT_IN(k) MAXSD(k)
 
@@ -119,6 +122,9 @@ int main(int argc, char **argv)
     BENCH("vdivps ymm (8 quotients)", 8, DECL_Y, R8(DIVPS_Y));
     BENCH("vcvtph2ps ymm -> zmm", 8, DECL_PS; DECL_I, R8(PH2PS));
     BENCH("vcvtps2ph zmm -> ymm", 8, DECL_PS; DECL_I, R8(PS2PH));
+    BENCH("vsubps zmm", 8, DECL_PS, R8(SUBPS));
+    BENCH("pair vcvtph2ps + vcvtps2ph (per pair)", 8, DECL_PS; DECL_I, R8(PH_ROUND));
+    BENCH("pair vcvtph2ps + vsubps (per pair)", 8, DECL_PS; DECL_I, R8(PH2PS_SUB));
     return 0;
 }
 

@@ -2,7 +2,8 @@
  * only, no driver): fastest thread CPU time per element, per tensor against
  * per channel + bias + clamp over CH channels, the way the N-d driver calls
  * the per-channel kernel (channel arrays derived once and repeated to a
- * period, one call per period).
+ * period on 64-byte lines, one call per period); double rounding, then the
+ * fp32 family (scales below one: its clamp-free 8-bit path).
  * Build: bash tools/cbench.sh (builds it too). Run: OUTDIR/rqbench [rounds=200] [isa] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +39,8 @@ int main(int argc, char **argv)
     p.min = 0;
     p.max = 255;
     bench_requant_inputs(x, N, mult, shift, bias, CH);
-    static int32_t bias_rep[PERIOD];
+    static int32_t bias_rep[PERIOD] __attribute__((aligned(64)));
+    static float scale_rep[PERIOD] __attribute__((aligned(64)));
     if (simdops_requant_channels_words(PERIOD) > sizeof storage / sizeof storage[0])
         return 1;
     simdops_requant_channels_init(&ch, storage, mult, shift, CH, PERIOD / CH);
@@ -61,5 +63,35 @@ int main(int argc, char **argv)
     }
     printf("%s per-tensor %.3f ns/elem  pc+bias+clamp %.3f ns/elem  pc/pt speed %.2f\n", kt->isa,
            best_pt / REPS / N * 1e9, best_pc / REPS / N * 1e9, best_pt / best_pc);
+
+    /* the fp32 family: scale 1/1000 per tensor; per channel 1/800 .. 1/1200 with bias */
+    simdops_requant_params f = p;
+    simdops_requant_channels fch;
+    f.family = SIMDOPS_ROUNDING_FP;
+    f.fp_mode = 0;
+    f.scale = 1.0f / 1000.0f;
+    memset(&fch, 0, sizeof fch);
+    for (int i = 0; i < PERIOD; i++)
+        scale_rep[i] = 1.0f / (800.0f + 400.0f * (float)(i % CH) / CH);
+    fch.scale = scale_rep;
+    fch.scales_below_one = 1;
+    simdops_requant_params fq = f;
+    fq.min = 10;
+    fq.max = 245;
+    best_pt = best_pc = 1e9;
+    for (int r = 0; r < rounds; r++) {
+        double t0 = bench_now();
+        for (int k = 0; k < REPS; k++)
+            kt->requant_fp[SIMDOPS_RQ_U8](x, y, N, NULL, &f);
+        double t1 = bench_now();
+        for (int k = 0; k < REPS; k++)
+            for (int at = 0; at < N; at += PERIOD)
+                kt->requant_fp_pc[SIMDOPS_RQ_U8](x + at, y + at, PERIOD, bias_rep, &fch, &fq);
+        double t2 = bench_now();
+        best_pt = t1 - t0 < best_pt ? t1 - t0 : best_pt;
+        best_pc = t2 - t1 < best_pc ? t2 - t1 : best_pc;
+    }
+    printf("%s fp32 per-tensor %.3f ns/elem  pc+bias+clamp %.3f ns/elem  pc/pt speed %.2f\n",
+           kt->isa, best_pt / REPS / N * 1e9, best_pc / REPS / N * 1e9, best_pt / best_pc);
     return 0;
 }
