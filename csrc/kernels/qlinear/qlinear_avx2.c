@@ -82,16 +82,7 @@ static inline size_t q8_steps(const float *x, void *y, size_t n, const simdops_q
     return i;
 }
 
-static inline size_t fast_none(void) { return 0; }
-/* the steps FAST takes before the 16-lane loop: 8-bit outputs of float32 x */
-#define FAST_f32_u8(x, y, n, p) q8_steps(x, y, n, p, 0)
-#define FAST_f32_i8(x, y, n, p) q8_steps(x, y, n, p, 1)
-#define FAST_f32_u16(x, y, n, p) fast_none()
-#define FAST_f32_i16(x, y, n, p) fast_none()
-#define FAST_f16_u8(x, y, n, p) fast_none()
-#define FAST_f16_i8(x, y, n, p) fast_none()
-#define FAST_f16_u16(x, y, n, p) fast_none()
-#define FAST_f16_i16(x, y, n, p) fast_none()
+#include "qlinear_fast8.h"
 
 #define QUANTIZE(XT, xname, LOAD, T, tname)                                                     \
     static void xname##_quantize_##tname##__avx2(const void *xv, void *yv, size_t n,          \

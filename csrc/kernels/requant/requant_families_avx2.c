@@ -47,6 +47,15 @@ static inline void rqf_store_one(void *y, size_t i, int32_t v, int out)
 
 /* ------------------------------------------------------------------ float family, mode 0 */
 
+/* four vectors of per-channel scales (a step of the float loops) */
+static inline void rqf_scales4(const float *s, __m256 *s0, __m256 *s1, __m256 *s2, __m256 *s3)
+{
+    *s0 = _mm256_loadu_ps(s);
+    *s1 = _mm256_loadu_ps(s + 8);
+    *s2 = _mm256_loadu_ps(s + 16);
+    *s3 = _mm256_loadu_ps(s + 24);
+}
+
 /* The float clamp to [lo, hi] (lo = min - offset, hi = max - offset, integers
  * exact in float) rounded equals the rounded value clamped, so only the upper
  * bound is applied in float (it also keeps positive overflow out of the
@@ -69,12 +78,8 @@ static inline void rqf_fp_kernel(const int32_t *x, void *y, size_t n, const int3
     const size_t es = rqf_out_size(out);
     size_t i = 0;
     for (; n - i >= 32; i += 32) {
-        if (scales) {
-            s0 = _mm256_loadu_ps(scales + i);
-            s1 = _mm256_loadu_ps(scales + i + 8);
-            s2 = _mm256_loadu_ps(scales + i + 16);
-            s3 = _mm256_loadu_ps(scales + i + 24);
-        }
+        if (scales)
+            rqf_scales4(scales + i, &s0, &s1, &s2, &s3);
         __m256i v0 = rqf_fp_vec(rqf_load(x, bias, i), s0, lo, fhi, zp);
         __m256i v1 = rqf_fp_vec(rqf_load(x, bias, i + 8), s1, lo, fhi, zp);
         __m256i v2 = rqf_fp_vec(rqf_load(x, bias, i + 16), s2, lo, fhi, zp);
@@ -110,12 +115,8 @@ static inline void rqf_fp8_kernel(const int32_t *x, void *y, size_t n, const int
     __m256 s0 = _mm256_set1_ps(p->scale), s1 = s0, s2 = s0, s3 = s0;
     size_t i = 0;
     for (; n - i >= 32; i += 32) {
-        if (scales) {
-            s0 = _mm256_loadu_ps(scales + i);
-            s1 = _mm256_loadu_ps(scales + i + 8);
-            s2 = _mm256_loadu_ps(scales + i + 16);
-            s3 = _mm256_loadu_ps(scales + i + 24);
-        }
+        if (scales)
+            rqf_scales4(scales + i, &s0, &s1, &s2, &s3);
         __m256i r0 = rqf_fp_round(rqf_load(x, bias, i), s0);
         __m256i r1 = rqf_fp_round(rqf_load(x, bias, i + 8), s1);
         __m256i r2 = rqf_fp_round(rqf_load(x, bias, i + 16), s2);

@@ -22,6 +22,15 @@ static inline __m512i rqf512_load(const int32_t *x, const int32_t *bias, size_t 
     return bias ? _mm512_add_epi32(a, _mm512_maskz_loadu_epi32(m, bias + i)) : a;
 }
 
+/* four vectors of per-channel scales (a step of the float loops) */
+static inline void rqf512_scales4(const float *s, __m512 *s0, __m512 *s1, __m512 *s2, __m512 *s3)
+{
+    *s0 = _mm512_loadu_ps(s);
+    *s1 = _mm512_loadu_ps(s + 16);
+    *s2 = _mm512_loadu_ps(s + 32);
+    *s3 = _mm512_loadu_ps(s + 48);
+}
+
 /* a full vector: plain loads (the masked form is for tails) */
 static inline __m512i rqf512_load_full(const int32_t *x, const int32_t *bias, size_t i)
 {
@@ -77,12 +86,8 @@ static inline void rqf512_fp_kernel(const int32_t *x, void *y, size_t n, const i
     __m512 s0 = _mm512_set1_ps(p->scale), s1 = s0, s2 = s0, s3 = s0;
     size_t i = 0;
     for (; n - i >= 64; i += 64) {
-        if (scales) {
-            s0 = _mm512_loadu_ps(scales + i);
-            s1 = _mm512_loadu_ps(scales + i + 16);
-            s2 = _mm512_loadu_ps(scales + i + 32);
-            s3 = _mm512_loadu_ps(scales + i + 48);
-        }
+        if (scales)
+            rqf512_scales4(scales + i, &s0, &s1, &s2, &s3);
         __m512i v0 = rqf512_fp_vec(rqf512_load(x, bias, i, all), s0, lo, fhi, zp);
         __m512i v1 = rqf512_fp_vec(rqf512_load(x, bias, i + 16, all), s1, lo, fhi, zp);
         __m512i v2 = rqf512_fp_vec(rqf512_load(x, bias, i + 32, all), s2, lo, fhi, zp);
@@ -117,12 +122,8 @@ static inline void rqf512_fp8_kernel(const int32_t *x, void *y, size_t n, const 
     __m512 s0 = _mm512_set1_ps(p->scale), s1 = s0, s2 = s0, s3 = s0;
     size_t i = 0;
     for (; n - i >= 64; i += 64) {
-        if (scales) {
-            s0 = _mm512_loadu_ps(scales + i);
-            s1 = _mm512_loadu_ps(scales + i + 16);
-            s2 = _mm512_loadu_ps(scales + i + 32);
-            s3 = _mm512_loadu_ps(scales + i + 48);
-        }
+        if (scales)
+            rqf512_scales4(scales + i, &s0, &s1, &s2, &s3);
         __m512i r0 = rqf512_fp_round(rqf512_load_full(x, bias, i), s0);
         __m512i r1 = rqf512_fp_round(rqf512_load_full(x, bias, i + 16), s1);
         __m512i r2 = rqf512_fp_round(rqf512_load_full(x, bias, i + 32), s2);
