@@ -11,6 +11,14 @@
 
 #include "../../fixedpoint.h"
 
+/* inlined into each call site, so a constant argument (a NULL bias) removes its
+ * branches from the loop */
+#if defined(_MSC_VER)
+#define RQF_INLINE static __forceinline
+#else
+#define RQF_INLINE static inline __attribute__((always_inline))
+#endif
+
 /* floor(v / 2^t), t in [0, 63], without relying on >> of negative values */
 static inline int64_t rqf_floor_shift(int64_t v, int t)
 {

@@ -106,7 +106,7 @@ static inline __m256i rqf_fp_round(__m256i a, __m256 scale)
     return _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_cvtepi32_ps(a), scale));
 }
 
-static inline void rqf_fp8_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
+RQF_INLINE void rqf_fp8_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
                                   const float *scales, const simdops_requant_params *p, int out)
 {
     const __m256i zp = _mm256_set1_epi16((int16_t)p->offset);
@@ -143,7 +143,10 @@ static inline void rqf_fp_run(const int32_t *x, void *y, size_t n, const int32_t
                               const simdops_requant_params *p, int out)
 {
     if (out != SIMDOPS_RQ_I16 && below_one)
-        rqf_fp8_kernel(x, y, n, bias, scales, p, out);
+        if (bias)
+            rqf_fp8_kernel(x, y, n, bias, scales, p, out);
+        else
+            rqf_fp8_kernel(x, y, n, NULL, scales, p, out);
     else
         rqf_fp_kernel(x, y, n, bias, scales, p, out);
 }

@@ -111,7 +111,7 @@ static inline __m512i rqf512_fp_round(__m512i a, __m512 scale)
                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 }
 
-static inline void rqf512_fp8_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
+RQF_INLINE void rqf512_fp8_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
                                      const float *scales, const simdops_requant_params *p,
                                      int out)
 {
@@ -147,7 +147,10 @@ static inline void rqf512_fp_run(const int32_t *x, void *y, size_t n, const int3
                                  const simdops_requant_params *p, int out)
 {
     if (out != SIMDOPS_RQ_I16 && below_one)
-        rqf512_fp8_kernel(x, y, n, bias, scales, p, out);
+        if (bias)
+            rqf512_fp8_kernel(x, y, n, bias, scales, p, out);
+        else
+            rqf512_fp8_kernel(x, y, n, NULL, scales, p, out);
     else
         rqf512_fp_kernel(x, y, n, bias, scales, p, out);
 }
