@@ -124,10 +124,6 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
         return 0;
     if (channels < RQ_MIN_PERIOD && rows > 1) {
         reps = (RQ_MIN_PERIOD + channels - 1) / channels;
-        /* a period of whole 64-byte lines keeps the vectors on x's line offset
-         * from one period to the next (see the storage below) */
-        while ((channels * reps) % 16)
-            reps++;
         reps = reps < rows ? reps : rows;
     }
     period = channels * reps;
@@ -148,14 +144,11 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
         words += stride;
     if (!words)
         return 0;
-    /* each array starts at x's offset within a 64-byte line (x's is 16 past one
-     * for numpy's large buffers): kernels that first step x onto a line boundary
-     * then load the vectors on line boundaries too, and no vector load splits a
-     * line. stride keeps the arrays whole lines apart. */
+    /* each array starts on a 64-byte line: full vector loads of the per-channel
+     * vectors then never split a cache line */
     if (!(*mem = malloc(words * sizeof(int32_t) + 64 * 4)))
         return -1;
-    storage = (int32_t *)(void *)((((uintptr_t)*mem + 63) & ~(uintptr_t)63) +
-                                  ((uintptr_t)x->data % 64 & ~(uintptr_t)3));
+    storage = (int32_t *)(void *)(((uintptr_t)*mem + 63) & ~(uintptr_t)63);
     if (bias && reps > 1) {
         repeat(storage, bias, channels, reps);
         c->bias = storage;

@@ -47,15 +47,6 @@ static inline void rqf_store_one(void *y, size_t i, int32_t v, int out)
 
 /* ------------------------------------------------------------------ float family, mode 0 */
 
-/* element i by the reference arithmetic (heads and tails) */
-static inline void rqf_fp_one(const int32_t *x, void *y, size_t i, const int32_t *bias,
-                              const float *scales, const simdops_requant_params *p, int out)
-{
-    int32_t a = bias ? simdops_wrap32((int64_t)x[i] + bias[i]) : x[i];
-    float s = scales ? scales[i] : p->scale;
-    rqf_store_one(y, i, rqf_fp(a, s, s, 0, p->offset, p->min, p->max), out);
-}
-
 /* four vectors of per-channel scales (a step of the float loops) */
 static inline void rqf_scales4(const float *s, __m256 *s0, __m256 *s1, __m256 *s2, __m256 *s3)
 {
@@ -95,8 +86,11 @@ static inline void rqf_fp_kernel(const int32_t *x, void *y, size_t n, const int3
         __m256i v3 = rqf_fp_vec(rqf_load(x, bias, i + 24), s3, lo, fhi, zp);
         rqf_store((char *)y + i * es, v0, v1, v2, v3, out);
     }
-    for (; i < n; i++)
-        rqf_fp_one(x, y, i, bias, scales, p, out);
+    for (; i < n; i++) {
+        int32_t a = bias ? simdops_wrap32((int64_t)x[i] + bias[i]) : x[i];
+        float s = scales ? scales[i] : p->scale;
+        rqf_store_one(y, i, rqf_fp(a, s, s, 0, p->offset, p->min, p->max), out);
+    }
 }
 
 /* 8-bit outputs when every |scale| < 1 (so |float(acc) * scale| < 2^31 and the
@@ -119,14 +113,7 @@ RQF_INLINE void rqf_fp8_kernel(const int32_t *x, void *y, size_t n, const int32_
     const __m256i bmin = _mm256_set1_epi8((char)p->min), bmax = _mm256_set1_epi8((char)p->max);
     const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
     __m256 s0 = _mm256_set1_ps(p->scale), s1 = s0, s2 = s0, s3 = s0;
-    size_t i = 0, head = 0;
-    /* up to 7 elements first, so that no 32-byte load of x splits a cache line
-     * (numpy's large buffers start 16 bytes past one; the requant driver puts
-     * the per-channel vectors on x's offset, so they line up too) */
-    if (n >= 64 && (uintptr_t)x % 4 == 0)
-        head = (32 - (uintptr_t)x % 32) % 32 / 4;
-    for (; i < head; i++)
-        rqf_fp_one(x, y, i, bias, scales, p, out);
+    size_t i = 0;
     for (; n - i >= 32; i += 32) {
         if (scales)
             rqf_scales4(scales + i, &s0, &s1, &s2, &s3);
@@ -143,8 +130,11 @@ RQF_INLINE void rqf_fp8_kernel(const int32_t *x, void *y, size_t n, const int32_
             b = _mm256_min_epi8(_mm256_max_epi8(_mm256_packs_epi16(p01, p23), bmin), bmax);
         _mm256_storeu_si256((__m256i *)((char *)y + i), _mm256_permutevar8x32_epi32(b, order));
     }
-    for (; i < n; i++)
-        rqf_fp_one(x, y, i, bias, scales, p, out);
+    for (; i < n; i++) {
+        int32_t a = bias ? simdops_wrap32((int64_t)x[i] + bias[i]) : x[i];
+        float s = scales ? scales[i] : p->scale;
+        rqf_store_one(y, i, rqf_fp(a, s, s, 0, p->offset, p->min, p->max), out);
+    }
 }
 
 /* below_one: every |scale| < 1 (see rqf_fp8_kernel) */

@@ -115,18 +115,6 @@ RQF_INLINE void rqf512_fp8_kernel(const int32_t *x, void *y, size_t n, const int
                                      const float *scales, const simdops_requant_params *p,
                                      int out)
 {
-    /* up to 15 elements through the masked loop first, so that no 64-byte load of x
-     * splits a cache line (numpy's large buffers start 16 bytes past one; the
-     * requant driver puts the per-channel vectors on x's offset, so they line up too) */
-    if (n >= 128 && (uintptr_t)x % 4 == 0 && (uintptr_t)x % 64 != 0) {
-        const size_t head = (64 - (uintptr_t)x % 64) / 4;
-        rqf512_fp_kernel(x, y, head, bias, scales, p, out);
-        x += head;
-        y = (int8_t *)y + head;
-        bias = bias ? bias + head : NULL;
-        scales = scales ? scales + head : NULL;
-        n -= head;
-    }
     const __m512i zp = _mm512_set1_epi16((int16_t)p->offset);
     const __m512i bmin = _mm512_set1_epi8((char)p->min), bmax = _mm512_set1_epi8((char)p->max);
     /* lane k of the byte pack: dwords a_k, b_k, c_k, d_k */
