@@ -239,6 +239,19 @@ def test_list_prints_the_selected_cases_without_measuring(capsys):
     assert out.splitlines()[0].startswith("1 case (") and len(out.splitlines()) == 2
 
 
+def test_only_names_a_case_that_only_the_goal_rows_run(capsys):
+    # requant_fp32 is not in the size grid; without --goals, --only still finds it
+    assert not any(c.id == "requant_fp32/int32/65536" for c in bench_cases.select(None, True, False))
+    assert bench.main(["--quick", "--list", "--only", "requant_fp32/int32/65536"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("1 case (")
+    assert out.splitlines()[1].split()[0] == "requant_fp32/int32/65536"
+    # a text that matches grid cases selects only those, as before
+    assert bench.main(["--quick", "--list", "--only", "clip/float32/65536"]) == 0
+    assert [line.split()[0] for line in capsys.readouterr().out.splitlines()[1:]] == [
+        "clip/float32/65536"]
+
+
 def test_only_matching_nothing_shows_the_cases(capsys):
     assert bench.main([*TINY, "--only", "nosuch"]) == 2
     err = capsys.readouterr().err

@@ -75,8 +75,9 @@ def add_arguments(parser):
     parser.add_argument("--only", nargs="+", metavar="TEXT",
                         help="run only the cases whose id is one of these texts or whose "
                              "label contains one, e.g. --only 'hardmax float32 4096x1024' "
-                             "clip/float32/16 (with --goals: the goal rows of those cases); "
-                             "--list shows them")
+                             "clip/float32/16 (with --goals: the goal rows of those cases; "
+                             "without it, the goal rows' own cases such as requant_fp32 when "
+                             "nothing else matches); --list shows them")
     parser.add_argument("--list", action="store_true",
                         help="print the id and label of every case the other options select, "
                              "then exit without measuring")
@@ -197,7 +198,12 @@ def run(args):
     available = case_catalogue.select(args.sizes, args.quick, args.goals)
     selected = available
     if args.only:
-        selected = [c for c in available if any(t == c.id or t in c.label for t in args.only)]
+        def matching(cases):
+            return [c for c in cases if any(t == c.id or t in c.label for t in args.only)]
+        selected = matching(available)
+        if not selected and not args.goals:
+            # a case only the goal rows run (e.g. requant_fp32) is still a case to name
+            selected = matching(case_catalogue.select(args.sizes, args.quick, True))
         if not selected:
             print(f"bench: no case matches --only {' '.join(args.only)}; the cases "
                   f"(id, label) of these options are:", file=sys.stderr)
