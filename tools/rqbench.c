@@ -17,6 +17,30 @@
  * (RQ_MIN_PERIOD in csrc/api_requant.c) and calls the kernel once per period */
 enum { N = 16384, CH = 256, PERIOD = 512, REPS = 20 };
 
+/* Fastest per-tensor and per-channel times of a pair of kernels over x (per channel in
+ * PERIOD-element calls, as the N-d driver makes them), printed with their ratio. */
+static void time_pair(const char *label, simdops_requant_fn pt, const simdops_requant_params *pp,
+                      simdops_requant_pc_fn pc, const simdops_requant_params *pq,
+                      const simdops_requant_channels *ch, const int32_t *bias,
+                      const int32_t *x, uint8_t *y, int rounds)
+{
+    double best_pt = 1e9, best_pc = 1e9;
+    for (int r = 0; r < rounds; r++) {
+        double t0 = bench_now();
+        for (int k = 0; k < REPS; k++)
+            pt(x, y, N, NULL, pp);
+        double t1 = bench_now();
+        for (int k = 0; k < REPS; k++)
+            for (int at = 0; at < N; at += PERIOD)
+                pc(x + at, y + at, PERIOD, bias, ch, pq);
+        double t2 = bench_now();
+        best_pt = t1 - t0 < best_pt ? t1 - t0 : best_pt;
+        best_pc = t2 - t1 < best_pc ? t2 - t1 : best_pc;
+    }
+    printf("%s per-tensor %.3f ns/elem  pc+bias+clamp %.3f ns/elem  pc/pt speed %.2f\n", label,
+           best_pt / REPS / N * 1e9, best_pc / REPS / N * 1e9, best_pt / best_pc);
+}
+
 int main(int argc, char **argv)
 {
     static int32_t x[N], mult[CH], shift[CH], bias[CH];
@@ -31,7 +55,6 @@ int main(int argc, char **argv)
     const simdops_kernel_table *kt = simdops_current_kernels();
     simdops_requant_params p;
     simdops_requant_channels ch;
-    double best_pt = 1e9, best_pc = 1e9;
     memset(&p, 0, sizeof p);
     p.multiplier = 1125899907;
     p.right_shift = 9;
@@ -49,20 +72,8 @@ int main(int argc, char **argv)
     simdops_requant_params q = p;
     q.min = 10;
     q.max = 245;
-    for (int r = 0; r < rounds; r++) {
-        double t0 = bench_now();
-        for (int k = 0; k < REPS; k++)
-            kt->requant[SIMDOPS_RQ_U8](x, y, N, NULL, &p);
-        double t1 = bench_now();
-        for (int k = 0; k < REPS; k++)
-            for (int at = 0; at < N; at += PERIOD)
-                kt->requant_pc[SIMDOPS_RQ_U8](x + at, y + at, PERIOD, bias_rep, &ch, &q);
-        double t2 = bench_now();
-        best_pt = t1 - t0 < best_pt ? t1 - t0 : best_pt;
-        best_pc = t2 - t1 < best_pc ? t2 - t1 : best_pc;
-    }
-    printf("%s per-tensor %.3f ns/elem  pc+bias+clamp %.3f ns/elem  pc/pt speed %.2f\n", kt->isa,
-           best_pt / REPS / N * 1e9, best_pc / REPS / N * 1e9, best_pt / best_pc);
+    time_pair(kt->isa, kt->requant[SIMDOPS_RQ_U8], &p, kt->requant_pc[SIMDOPS_RQ_U8], &q, &ch,
+              bias_rep, x, y, rounds);
 
     /* the fp32 family: scale 1/1000 per tensor; per channel 1/800 .. 1/1200 with bias */
     simdops_requant_params f = p;
@@ -78,20 +89,9 @@ int main(int argc, char **argv)
     simdops_requant_params fq = f;
     fq.min = 10;
     fq.max = 245;
-    best_pt = best_pc = 1e9;
-    for (int r = 0; r < rounds; r++) {
-        double t0 = bench_now();
-        for (int k = 0; k < REPS; k++)
-            kt->requant_fp[SIMDOPS_RQ_U8](x, y, N, NULL, &f);
-        double t1 = bench_now();
-        for (int k = 0; k < REPS; k++)
-            for (int at = 0; at < N; at += PERIOD)
-                kt->requant_fp_pc[SIMDOPS_RQ_U8](x + at, y + at, PERIOD, bias_rep, &fch, &fq);
-        double t2 = bench_now();
-        best_pt = t1 - t0 < best_pt ? t1 - t0 : best_pt;
-        best_pc = t2 - t1 < best_pc ? t2 - t1 : best_pc;
-    }
-    printf("%s fp32 per-tensor %.3f ns/elem  pc+bias+clamp %.3f ns/elem  pc/pt speed %.2f\n",
-           kt->isa, best_pt / REPS / N * 1e9, best_pc / REPS / N * 1e9, best_pt / best_pc);
+    char label[64];
+    snprintf(label, sizeof label, "%s fp32", kt->isa);
+    time_pair(label, kt->requant_fp[SIMDOPS_RQ_U8], &f, kt->requant_fp_pc[SIMDOPS_RQ_U8], &fq,
+              &fch, bias_rep, x, y, rounds);
     return 0;
 }

@@ -120,17 +120,16 @@ def _resolve(case, selector, isa):
     """The result record a selector names in a case, or None (with the reason)."""
     if case is None:
         return None, "case not run"
-    if selector.startswith("simdops["):     # one named ISA, one thread
-        isa, threads = selector[len("simdops["):-1], 1
-        for r in case["results"].values():
-            if r["kind"] == "simdops" and r["isa"] == isa and (r["threads"] or 1) == threads:
-                return r, None
-        return None, f"{isa} not measured: add --isa avx2 avx512"
     if selector.startswith("simdops"):
+        named = selector.startswith("simdops[")    # one named ISA, one thread
+        if named:
+            isa = selector[len("simdops["):-1]
         threads = int(selector.split("@")[1]) if "@" in selector else 1
         for r in case["results"].values():
             if r["kind"] == "simdops" and r["isa"] == isa and (r["threads"] or 1) == threads:
                 return r, None
+        if named:
+            return None, f"{isa} not measured: add --isa avx2 avx512"
         return None, (f"no {threads}-thread run (simdops.set_num_threads n/a)" if threads > 1
                       else f"{isa} not measured")
     r = case["results"].get(selector)
