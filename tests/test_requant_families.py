@@ -205,6 +205,41 @@ def test_errors():
         simdops.quantize_down_int32(x.reshape(2, 2), np.array([2**31, 1]), 1)
 
 
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("at", [0, 15, 16, 36])
+def test_per_channel_scale_not_finite_named_with_its_index(bad, at):
+    """The scale check runs over every channel in one pass: the first non-finite scale is
+    reported wherever it sits, with the value and the index."""
+    x = np.zeros((3, 37), np.int32)
+    sc = np.full(37, 0.5, np.float32)
+    sc[at] = bad
+    if at < 36:
+        sc[36] = np.nan  # a later offender is not the one named
+    with pytest.raises(ValueError, match=rf"scale must be finite, got {sc[at]} at index {at}$"):
+        simdops.requantize_fp32(x, sc)
+
+
+@pytest.mark.parametrize("isa", isas())
+def test_fp_per_channel_scales_at_one(isa):
+    """Scales of magnitude exactly 1 (or one ulp either side) decide whether the 8-bit
+    kernels may skip the clamp before narrowing: every such set against the exact reference."""
+    one_below = float(np.nextafter(np.float32(1), np.float32(0)))
+    one_above = float(np.nextafter(np.float32(1), np.float32(2)))
+    x = inputs(40 * 67).reshape(40, 67)
+    # in every channel: values float32 rounds up to 2**31, which no int32 holds
+    x[0], x[1], x[2] = 2**31 - 1, 2**31 - 64, -2**31
+    for scales in ([one_below] * 67, [1.0] + [0.25] * 66, [0.25] * 66 + [-1.0],
+                   [0.5] * 33 + [one_above] + [0.5] * 33, [-one_below] * 67):
+        sc = np.array(scales, np.float32)
+        for dt, zp in (("uint8", 100), ("int8", -3)):
+            lo, hi = OUT[dt]
+            with simdops.use_isa(isa):
+                got = simdops.requantize_fp32(x, sc, zp, out_dtype=dt)
+            want = [[ref_fp(int(x[r, c]), sc[c], zp, lo, hi, "float32", "even")
+                     for c in range(67)] for r in range(40)]
+            assert got.tolist() == want, (dt, scales[:2])
+
+
 def test_threads_match_single_thread():
     x = inputs(1 << 20).reshape(-1, 64)
     sc = (RNG.random(64) * 0.01).astype(np.float32)

@@ -93,6 +93,12 @@ static long g_n;
 #define SUBPS(k) a##k = _mm512_sub_ps(a##k, c); KEEP(a##k);
 #define CVT_MUL(k) CVT_IN(k) MULPS(k)
 #define CVT_MAXSD(k) CVT_IN(k) MAXSD(k)
+#define CVT_PACK(k) CVT_IN(k) PACK(k)
+/* loads from L1: the pointer made opaque each iteration so they are not hoisted */
+#define LOADZ(k) b##k = _mm512_loadu_si512(line + 16 * k); KEEP(b##k);
+#define LOADZ_ADD(k) b##k = _mm512_add_epi32(b##k, _mm512_loadu_si512(line + 16 * k)); KEEP(b##k);
+#define DECL_LINE int32_t *line = g_lines; __asm__ volatile("" : "+r"(line))
+static int32_t g_lines[16 * 8] __attribute__((aligned(64)));
 
 int main(int argc, char **argv)
 {
@@ -113,6 +119,11 @@ int main(int argc, char **argv)
     BENCH("pair vcvtdq2ps + vminps zmm (per pair)", 8, DECL_PS; DECL_I, R8(CVT_MIN));
     BENCH("pair vcvtdq2ps + vmulps zmm (per pair)", 8, DECL_PS; DECL_I, R8(CVT_MUL));
     BENCH("pair vcvtdq2ps + vpmaxsd zmm (per pair)", 8, DECL_PS; DECL_I, R8(CVT_MAXSD));
+    BENCH("pair vcvtdq2ps + vpackssdw zmm (per pair)", 8, DECL_PS; DECL_I, R8(CVT_PACK));
+    BENCH("vmovdqu32 zmm load (L1, line-aligned)", 8, DECL_I; DECL_LINE,
+          __asm__ volatile("" : "+r"(line)); R8(LOADZ));
+    BENCH("vpaddd zmm, [mem] (L1, line-aligned)", 8, DECL_I; DECL_LINE,
+          __asm__ volatile("" : "+r"(line)); R8(LOADZ_ADD));
     BENCH("vpaddd zmm", 8, DECL_I, R8(ADDD));
     BENCH("vpmaxsd zmm", 8, DECL_I, R8(MAXSD));
     BENCH("vpmuldq zmm (8 products)", 8, DECL_I, R8(MULDQ));

@@ -177,7 +177,7 @@ def select(sizes=None, quick=False, goals=False):
 
 _OP_ORDER = ("clip", "clip+scale_bias", "shrink", "hardmax", "hardmax axis=0", "requant",
              "requant_pc+bias", "requant_single", "requant_single_pc+bias", "requant_fp32",
-             "requant_fp32_pc+bias")
+             "requant_fp32_pc", "requant_fp32+bias", "requant_fp32_pc+bias")
 _DTYPE_ORDER = ELEMENTWISE + ("float64",)
 
 
@@ -250,7 +250,9 @@ for _case in (
     *[Case(op, "int32", (n,), tags=GOALS) for n in (65_536, 1_048_576)
       for op in (ops_requant_families.REQUANT_SINGLE, ops_requant_families.REQUANT_FP32)],
     *[Case(op, "int32", requant_pc_shape(n), tags=GOALS) for n in (65_536, 1_048_576)
-      for op in (ops_requant_families.REQUANT_FP32_PC, ops_requant_families.REQUANT_SINGLE_PC)],
+      for op in (ops_requant_families.REQUANT_FP32_PC, ops_requant_families.REQUANT_SINGLE_PC,
+                 ops_requant_families.REQUANT_FP32_BIAS,
+                 ops_requant_families.REQUANT_FP32_PC_NOBIAS)],
     Case(ops.REQUANT_PC, "int32", requant_pc_shape(65_536), tags=GOALS),
     # in cache: shrink of every dtype, clip float16, and float32 clip for the tier rows
     *[Case(ops.SHRINK, d, (65_536,), tags=GOALS)

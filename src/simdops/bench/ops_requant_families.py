@@ -40,16 +40,21 @@ class RequantSingle(Requant):
 
 
 class RequantFp32(Requant):
-    """int32 -> uint8, float32(acc) * scale, round half to even (ORT MLAS, XNNPACK fp32)."""
+    """int32 -> uint8, float32(acc) * scale, round half to even (ORT MLAS, XNNPACK fp32):
+    the scale per tensor or per channel, with or without a bias vector. The pairs the goal
+    rows compare differ only in the scale (same bias, clamp and offset)."""
     numpy_desc = "np.rint(x.astype(float32) * scale) in float32 numpy"
 
-    def __init__(self, per_channel):
+    def __init__(self, per_channel, bias=None):
         super().__init__(per_channel)
-        self.name = "requant_fp32_pc+bias" if per_channel else "requant_fp32"
+        self.bias = per_channel if bias is None else bias
+        self.name = "requant_fp32" + ("_pc" if per_channel else "") + ("+bias" if self.bias else "")
         self.kernel_entry = "requant_fp_pc" if per_channel else "requant_fp"
 
     def params(self, dtype):
-        p = super().params(dtype)
+        p = Requant(True).params(dtype) if self.bias or self.per_channel else super().params(dtype)
+        if not self.bias:
+            p["bias"] = None
         p["scale"] = (np.linspace(1 / 1200, 1 / 800, REQUANT_CHANNELS).astype(np.float32)
                       if self.per_channel else 1 / 1000)
         if p["min"] == p["max"]:
@@ -83,4 +88,7 @@ class RequantFp32(Requant):
 
 REQUANT_SINGLE, REQUANT_SINGLE_PC = RequantSingle(False), RequantSingle(True)
 REQUANT_FP32, REQUANT_FP32_PC = RequantFp32(False), RequantFp32(True)
-FAMILY_OPS = (REQUANT_SINGLE, REQUANT_SINGLE_PC, REQUANT_FP32, REQUANT_FP32_PC)
+# the like-for-like partners: per-tensor scale with the bias vector, per-channel scale without
+REQUANT_FP32_BIAS, REQUANT_FP32_PC_NOBIAS = RequantFp32(False, bias=True), RequantFp32(True, bias=False)
+FAMILY_OPS = (REQUANT_SINGLE, REQUANT_SINGLE_PC, REQUANT_FP32, REQUANT_FP32_PC, REQUANT_FP32_BIAS,
+              REQUANT_FP32_PC_NOBIAS)
