@@ -16,41 +16,68 @@
 /* From this many rows on, the derived per-channel arrays are built once per
  * call (see simdops_requant_channels); for fewer the kernels derive inline. */
 #define RQ_DERIVE_MIN_ROWS 4
+/* Spans of at least this many elements start their kernel calls on x's
+ * 64-byte lines (a short head call first): numpy's large buffers start 16
+ * bytes past a line, and a vector load across two lines costs two. Below it
+ * the second call would cost more than the split loads it saves. */
+#define RQ_LINE_CALLS_MIN 1024
 
 typedef struct requant_ctx {
     simdops_requant_fn kernel;
     simdops_requant_pc_fn kernel_pc;
     simdops_requant_params params;
-    const int32_t *bias;         /* period elements, or NULL */
-    simdops_requant_channels ch; /* period elements, when per_channel */
+    const int32_t *bias;         /* the repeated bias, or NULL */
+    simdops_requant_channels ch; /* the repeated vectors, when per_channel */
     int per_channel;
     size_t channels;             /* x's last dimension (1 without bias or per-channel vectors) */
-    size_t period;               /* a multiple of channels: the length of bias and ch's arrays */
+    size_t period;               /* a multiple of channels: the vectors repeat after it */
+    /* 1: the arrays hold two periods, so a call may run a whole period from any
+     * index below channels, and the calls start on x's lines; the arrays were
+     * placed on x's offset within a line, so their loads are whole lines too.
+     * 0: the arrays hold one period, and a call ends where it wraps. */
+    int line_calls;
     size_t out_size;
 } requant_ctx;
 
+static void requant_span(const requant_ctx *c, const int32_t *x, char *y, size_t m, size_t at)
+{
+    const int32_t *bias = c->bias ? c->bias + at : NULL;
+    if (c->per_channel) {
+        simdops_requant_channels ch = simdops_requant_channels_at(&c->ch, at);
+        c->kernel_pc(x, y, m, bias, &ch, &c->params);
+    } else {
+        c->kernel(x, y, m, bias, &c->params);
+    }
+}
+
 /* Elements k0.. of a row of the ordered-last-axis walk: element k0 + j is at
- * channel (k0 + j) % channels, so the vectors are read from k0 % channels on,
- * wrapping at period. */
+ * channel (k0 + j) % channels, so the vectors are read from k0 % channels on
+ * (their content repeats every channels elements). */
 static void requant_row(const void *xv, void *yv, size_t n, size_t k0, const void *ctx)
 {
     const requant_ctx *c = (const requant_ctx *)ctx;
     const int32_t *x = (const int32_t *)xv;
     char *y = (char *)yv;
     size_t at = k0 % c->channels;
-    while (n > 0) {
-        size_t m = c->period - at < n ? c->period - at : n;
-        const int32_t *bias = c->bias ? c->bias + at : NULL;
-        if (c->per_channel) {
-            simdops_requant_channels ch = simdops_requant_channels_at(&c->ch, at);
-            c->kernel_pc(x, y, m, bias, &ch, &c->params);
-        } else {
-            c->kernel(x, y, m, bias, &c->params);
+    const int whole_lines = c->period == SIZE_MAX || c->line_calls;
+    if (whole_lines && n >= RQ_LINE_CALLS_MIN && (uintptr_t)x % 4 == 0) {
+        size_t head = (64 - (uintptr_t)x % 64) % 64 / 4;
+        if (head) {
+            requant_span(c, x, y, head, at);
+            x += head;
+            y += head * c->out_size;
+            n -= head;
+            at = (at + head) % c->channels;
         }
+    }
+    while (n > 0) {
+        size_t m = c->line_calls ? c->period : c->period - at;
+        m = m < n ? m : n;
+        requant_span(c, x, y, m, at);
         x += m;
         y += m * c->out_size;
         n -= m;
-        at = 0;
+        at = c->line_calls ? (at + m) % c->channels : 0;
     }
 }
 
@@ -105,7 +132,7 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
     int64_t numel = simdops_numel(x);
     size_t channels = x->ndim > 0 ? (size_t)x->shape[x->ndim - 1] : 1;
     size_t rows = channels > 0 ? (size_t)numel / channels : 0, reps = 1, words = 0, period,
-           stride;
+           stride, len, lead;
     /* the derived arrays serve the double-rounding kernels only */
     int derive = mult && rows >= RQ_DERIVE_MIN_ROWS &&
                  c->params.family == SIMDOPS_ROUNDING_DOUBLE;
@@ -120,14 +147,26 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
     }
     c->channels = 1;
     c->period = SIZE_MAX; /* per tensor: one kernel call per row */
+    c->line_calls = 0;
     if (!(bias || c->per_channel) || numel == 0)
         return 0;
     if (channels < RQ_MIN_PERIOD && rows > 1) {
+        /* calls from x's lines need periods of whole lines (4 * period % 64 ==
+         * 0): reps a multiple of 16 / gcd(channels, 16) */
+        size_t g = channels & (0 - channels), step = g >= 16 ? 1 : 16 / g;
+        size_t lined = ((RQ_MIN_PERIOD + channels - 1) / channels + step - 1) / step * step;
         reps = (RQ_MIN_PERIOD + channels - 1) / channels;
-        reps = reps < rows ? reps : rows;
+        if (!derive && (uintptr_t)x->data % 4 == 0 && rows >= 2 * lined) {
+            reps = lined;
+            c->line_calls = 1;
+        } else {
+            reps = reps < rows ? reps : rows;
+        }
     }
     period = channels * reps;
-    stride = (period + 1 + 15) & ~(size_t)15; /* words between arrays: whole cache lines */
+    len = c->line_calls ? 2 * period : period;
+    lead = c->line_calls ? (uintptr_t)x->data % 64 / 4 : 0;
+    stride = (lead + len + 1 + 15) & ~(size_t)15; /* words between arrays: whole cache lines */
     c->channels = channels;
     c->period = period;
     if (mult) {
@@ -144,29 +183,30 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
         words += stride;
     if (!words)
         return 0;
-    /* each array starts on a 64-byte line: full vector loads of the per-channel
-     * vectors then never split a cache line */
+    /* each array starts on a 64-byte line, plus x's offset within its line
+     * when the calls start on x's lines: the vector loads then never split a
+     * line either */
     if (!(*mem = malloc(words * sizeof(int32_t) + 64 * 4)))
         return -1;
     storage = (int32_t *)(void *)(((uintptr_t)*mem + 63) & ~(uintptr_t)63);
     if (bias && reps > 1) {
-        repeat(storage, bias, channels, reps);
-        c->bias = storage;
+        repeat(storage + lead, bias, channels, len / channels);
+        c->bias = storage + lead;
         storage += stride;
     }
     if (derive) {
         simdops_requant_channels_init(&c->ch, storage, mult, shift, channels, reps);
     } else if (mult && reps > 1) {
-        repeat(storage, mult, channels, reps);
-        repeat(storage + stride, shift, channels, reps);
-        c->ch.mult = storage;
-        c->ch.shift = storage + stride;
+        repeat(storage + lead, mult, channels, len / channels);
+        repeat(storage + stride + lead, shift, channels, len / channels);
+        c->ch.mult = storage + lead;
+        c->ch.shift = storage + stride + lead;
         storage += 2 * stride;
     }
     if (scales && reps > 1) {
         /* float32 and int32 have one size: repeated as words */
-        repeat(storage, (const int32_t *)(const void *)scales, channels, reps);
-        c->ch.scale = (const float *)(void *)storage;
+        repeat(storage + lead, (const int32_t *)(const void *)scales, channels, len / channels);
+        c->ch.scale = (const float *)(void *)(storage + lead);
     }
     return 0;
 }

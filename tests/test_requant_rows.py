@@ -2,7 +2,9 @@
 
 Bias and per-channel vectors of a [rows, C] tensor are prepared once per call:
 repeated to rows of at least 512 elements when C is small, and (from 4 rows on)
-with the per-channel shifts derived in advance (csrc/api_requant.c). These
+with the per-channel shifts derived in advance, or (long spans without derived arrays)
+repeated to two whole-line periods so that calls can start on x's 64-byte lines at any
+channel phase (csrc/api_requant.c). These
 tests walk the shapes, views and thread splits where that bookkeeping could
 put an element on the wrong channel.
 """
@@ -13,6 +15,7 @@ from hypothesis import strategies as st
 
 import simdops
 from conftest import check_all_isas
+import reference
 from reference import INT32_MIN, requant
 from test_threads import threads
 
@@ -108,3 +111,47 @@ def test_property_rows(rows, c, kind, seed, with_bias):
     exp = requant(x, m, s, 100, bias, 10, 245, "uint8")
     check_all_isas(lambda: simdops.quantize_down_int32(x, m, s, 100, bias=bias, min=10, max=245),
                    exp, x, context=f"{rows}x{c} {kind}")
+
+
+def _line_rows(c):
+    """Rows enough that the driver starts its calls on x's lines (csrc/api_requant.c:
+    vectors repeated to a whole-line period of at least 512, two periods of rows, and at
+    least 1,024 elements), plus a few."""
+    step = 16 // min(c & -c, 16)
+    reps = -(-(-(-512 // c)) // step) * step
+    return max(2 * reps, -(-1024 // c)) + 3
+
+
+@pytest.mark.parametrize("c", [1, 3, 16, 37, 100, 256, 300])
+@pytest.mark.parametrize("family", ["double", "single", "fp32"])
+def test_calls_from_x_lines(c, family, rng):
+    """Long spans start their kernel calls on x's 64-byte lines (a head call of 0-15
+    elements first) and read the repeated vectors from any channel phase: every offset of
+    x within a line, per channel with and without bias, bias alone, no vectors, and two
+    threads splitting the rows anywhere."""
+    rows = _line_rows(c)
+    base = data(rng, (rows * c + 16,))
+    m, s = channel_params(rng, c, "right")
+    if family == "single":
+        s = np.maximum(s, 1)
+    bias = rng.integers(-100000, 100000, c, dtype=np.int32)
+    scale = (rng.random(c) * 0.01).astype(np.float32)
+
+    def run_and_expect(x, b, per_channel):
+        if family == "fp32":
+            sc = scale if per_channel else float(scale[0])
+            return (lambda: simdops.requantize_fp32(x, sc, 9, bias=b, min=2, max=251),
+                    reference.requantize_fp32(x, sc, 9, b, 2, 251))
+        mm, ss = (m, s) if per_channel else (int(m[0]), int(s[0]))
+        return (lambda: simdops.quantize_down_int32(x, mm, ss, 9, bias=b, min=2, max=251,
+                                                    rounding=family),
+                reference.requant_family(x, mm, ss, 9, b, 2, 251, rounding=family))
+
+    for off in (0, 1, 4, 7, 12, 15):
+        x = base[off:off + rows * c].reshape(rows, c)
+        for b, per_channel in ((bias, True), (None, True), (bias, False), (None, False)):
+            fn, exp = run_and_expect(x, b, per_channel)
+            context = f"{rows}x{c} off={off} bias={b is not None} per_channel={per_channel}"
+            check_all_isas(fn, exp, x, context=context)
+            with threads(2, 1000):
+                assert fn().tobytes() == exp.tobytes(), context
