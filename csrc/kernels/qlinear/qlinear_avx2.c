@@ -10,6 +10,7 @@
 #include <immintrin.h>
 
 #include "qlinear_element.h"
+#include "qlinear_types.h"
 
 /* int32 lanes of x / scale, clamped and rounded, plus the zero point */
 static inline __m256i q8(__m256 q, __m256 lo, __m256 hi, __m256i zp)
@@ -110,14 +111,9 @@ static inline size_t q8_steps(const float *x, void *y, size_t n, const simdops_q
 #define QUOTIENT_f32(v, p) ((v) / (p)->scale)
 #define QUOTIENT_f16(v, p) qlinear_quotient_f16((v), (p))
 
-QUANTIZE(float, f32, load_f32, uint8_t, u8)
-QUANTIZE(float, f32, load_f32, int8_t, i8)
-QUANTIZE(float, f32, load_f32, uint16_t, u16)
-QUANTIZE(float, f32, load_f32, int16_t, i16)
-QUANTIZE(uint16_t, f16, load_f16, uint8_t, u8)
-QUANTIZE(uint16_t, f16, load_f16, int8_t, i8)
-QUANTIZE(uint16_t, f16, load_f16, uint16_t, u16)
-QUANTIZE(uint16_t, f16, load_f16, int16_t, i16)
+#define QUANTIZE_F32_F16(T, tname, D)                                                          \
+    QUANTIZE(float, f32, load_f32, T, tname) QUANTIZE(uint16_t, f16, load_f16, T, tname)
+QL_QUANTIZED_TYPES(QUANTIZE_F32_F16)
 
 /* 8 elements of x widened to int32 */
 static inline __m256i widen_u8(const uint8_t *x) { return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)x)); }
@@ -153,27 +149,14 @@ static inline void put_f16(uint16_t *y, __m256 v)
             y[i] = ONE_##yname(qlinear_dequantize_one((int32_t)x[i], p));                      \
     }
 
-#define DEQUANTIZE_BOTH(T, tname) DEQUANTIZE(T, tname, float, f32) DEQUANTIZE(T, tname, uint16_t, f16)
-DEQUANTIZE_BOTH(uint8_t, u8)
-DEQUANTIZE_BOTH(int8_t, i8)
-DEQUANTIZE_BOTH(uint16_t, u16)
-DEQUANTIZE_BOTH(int16_t, i16)
-DEQUANTIZE_BOTH(int32_t, i32)
+#define DEQUANTIZE_F32_F16(T, tname, D) DEQUANTIZE(T, tname, float, f32) DEQUANTIZE(T, tname, uint16_t, f16)
+QL_DEQUANTIZED_TYPES(DEQUANTIZE_F32_F16)
 
-#define QL_SET(D, tname)                                                                       \
-    t->quantize_f32[D] = f32_quantize_##tname##__avx2;                                          \
-    t->quantize_f16[D] = f16_quantize_##tname##__avx2;                                          \
-    t->dequantize_f32[D] = tname##_dequantize_f32__avx2;                                        \
-    t->dequantize_f16[D] = tname##_dequantize_f16__avx2;
-
+#define QL_TIER avx2
 int qlinear_register__avx2(simdops_kernel_table *t)
 {
-    QL_SET(SIMDOPS_UINT8, u8)
-    QL_SET(SIMDOPS_INT8, i8)
-    QL_SET(SIMDOPS_UINT16, u16)
-    QL_SET(SIMDOPS_INT16, i16)
-    t->dequantize_f32[SIMDOPS_INT32] = i32_dequantize_f32__avx2;
-    t->dequantize_f16[SIMDOPS_INT32] = i32_dequantize_f16__avx2;
+    QL_QUANTIZED_TYPES(QL_SET_QUANTIZE)
+    QL_DEQUANTIZED_TYPES(QL_SET_DEQUANTIZE)
     return 1;
 }
 

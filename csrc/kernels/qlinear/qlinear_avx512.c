@@ -12,6 +12,8 @@
 #if SIMDOPS_COMPILE_AVX512
 #include <immintrin.h>
 
+#include "qlinear_types.h"
+
 #define RN (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
 
 static inline __mmask16 tail_mask(size_t left) { return left >= 16 ? 0xFFFF : (__mmask16)((1u << left) - 1); }
@@ -100,14 +102,9 @@ static inline size_t q8_steps(const float *x, void *y, size_t n, const simdops_q
         }                                                                                      \
     }
 
-QUANTIZE(float, f32, load_f32, uint8_t, u8)
-QUANTIZE(float, f32, load_f32, int8_t, i8)
-QUANTIZE(float, f32, load_f32, uint16_t, u16)
-QUANTIZE(float, f32, load_f32, int16_t, i16)
-QUANTIZE(uint16_t, f16, load_f16, uint8_t, u8)
-QUANTIZE(uint16_t, f16, load_f16, int8_t, i8)
-QUANTIZE(uint16_t, f16, load_f16, uint16_t, u16)
-QUANTIZE(uint16_t, f16, load_f16, int16_t, i16)
+#define QUANTIZE_F32_F16(T, tname, D)                                                          \
+    QUANTIZE(float, f32, load_f32, T, tname) QUANTIZE(uint16_t, f16, load_f16, T, tname)
+QL_QUANTIZED_TYPES(QUANTIZE_F32_F16)
 
 /* 16 elements of x widened to int32 (masked-off lanes read nothing) */
 static inline __m512i widen_u8(const uint8_t *x, __mmask16 m) { return _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, x)); }
@@ -144,27 +141,14 @@ static inline void put_f16(uint16_t *y, __m512 v, __mmask16 m)
         }                                                                                      \
     }
 
-#define DEQUANTIZE_BOTH(T, tname) DEQUANTIZE(T, tname, float, f32) DEQUANTIZE(T, tname, uint16_t, f16)
-DEQUANTIZE_BOTH(uint8_t, u8)
-DEQUANTIZE_BOTH(int8_t, i8)
-DEQUANTIZE_BOTH(uint16_t, u16)
-DEQUANTIZE_BOTH(int16_t, i16)
-DEQUANTIZE_BOTH(int32_t, i32)
+#define DEQUANTIZE_F32_F16(T, tname, D) DEQUANTIZE(T, tname, float, f32) DEQUANTIZE(T, tname, uint16_t, f16)
+QL_DEQUANTIZED_TYPES(DEQUANTIZE_F32_F16)
 
-#define QL_SET(D, tname)                                                                       \
-    t->quantize_f32[D] = f32_quantize_##tname##__avx512;                                        \
-    t->quantize_f16[D] = f16_quantize_##tname##__avx512;                                        \
-    t->dequantize_f32[D] = tname##_dequantize_f32__avx512;                                      \
-    t->dequantize_f16[D] = tname##_dequantize_f16__avx512;
-
+#define QL_TIER avx512
 int qlinear_register__avx512(simdops_kernel_table *t)
 {
-    QL_SET(SIMDOPS_UINT8, u8)
-    QL_SET(SIMDOPS_INT8, i8)
-    QL_SET(SIMDOPS_UINT16, u16)
-    QL_SET(SIMDOPS_INT16, i16)
-    t->dequantize_f32[SIMDOPS_INT32] = i32_dequantize_f32__avx512;
-    t->dequantize_f16[SIMDOPS_INT32] = i32_dequantize_f16__avx512;
+    QL_QUANTIZED_TYPES(QL_SET_QUANTIZE)
+    QL_DEQUANTIZED_TYPES(QL_SET_DEQUANTIZE)
     return 1;
 }
 #else

@@ -10,6 +10,7 @@
 #include <arm_neon.h>
 
 #include "qlinear_element.h"
+#include "qlinear_types.h"
 
 static inline int32x4_t q4(float32x4_t q, float32x4_t lo, float32x4_t hi, int32x4_t zp)
 {
@@ -76,14 +77,8 @@ static inline void store_i16(int16_t *y, int32x4_t a, int32x4_t b, int32x4_t c, 
             y[i] = (T)qlinear_quantize_one(QUOTIENT_##xname(x[i], p), p);                      \
     }
 
-QUANTIZE(float, f32, uint8_t, u8)
-QUANTIZE(float, f32, int8_t, i8)
-QUANTIZE(float, f32, uint16_t, u16)
-QUANTIZE(float, f32, int16_t, i16)
-QUANTIZE(uint16_t, f16, uint8_t, u8)
-QUANTIZE(uint16_t, f16, int8_t, i8)
-QUANTIZE(uint16_t, f16, uint16_t, u16)
-QUANTIZE(uint16_t, f16, int16_t, i16)
+#define QUANTIZE_F32_F16(T, tname, D) QUANTIZE(float, f32, T, tname) QUANTIZE(uint16_t, f16, T, tname)
+QL_QUANTIZED_TYPES(QUANTIZE_F32_F16)
 
 /* 8 elements widened to two int32x4 */
 static inline void widen_u8(const uint8_t *x, int32x4_t *a, int32x4_t *b)
@@ -147,27 +142,14 @@ static inline void put_f16(uint16_t *y, float32x4_t a, float32x4_t b)
             y[i] = ONE_##yname(qlinear_dequantize_one((int32_t)x[i], p));                      \
     }
 
-#define DEQUANTIZE_BOTH(T, tname) DEQUANTIZE(T, tname, float, f32) DEQUANTIZE(T, tname, uint16_t, f16)
-DEQUANTIZE_BOTH(uint8_t, u8)
-DEQUANTIZE_BOTH(int8_t, i8)
-DEQUANTIZE_BOTH(uint16_t, u16)
-DEQUANTIZE_BOTH(int16_t, i16)
-DEQUANTIZE_BOTH(int32_t, i32)
+#define DEQUANTIZE_F32_F16(T, tname, D) DEQUANTIZE(T, tname, float, f32) DEQUANTIZE(T, tname, uint16_t, f16)
+QL_DEQUANTIZED_TYPES(DEQUANTIZE_F32_F16)
 
-#define QL_SET(D, tname)                                                                       \
-    t->quantize_f32[D] = f32_quantize_##tname##__neon;                                          \
-    t->quantize_f16[D] = f16_quantize_##tname##__neon;                                          \
-    t->dequantize_f32[D] = tname##_dequantize_f32__neon;                                        \
-    t->dequantize_f16[D] = tname##_dequantize_f16__neon;
-
+#define QL_TIER neon
 int qlinear_register__neon(simdops_kernel_table *t)
 {
-    QL_SET(SIMDOPS_UINT8, u8)
-    QL_SET(SIMDOPS_INT8, i8)
-    QL_SET(SIMDOPS_UINT16, u16)
-    QL_SET(SIMDOPS_INT16, i16)
-    t->dequantize_f32[SIMDOPS_INT32] = i32_dequantize_f32__neon;
-    t->dequantize_f16[SIMDOPS_INT32] = i32_dequantize_f16__neon;
+    QL_QUANTIZED_TYPES(QL_SET_QUANTIZE)
+    QL_DEQUANTIZED_TYPES(QL_SET_DEQUANTIZE)
     return 1;
 }
 

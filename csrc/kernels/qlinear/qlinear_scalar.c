@@ -3,8 +3,9 @@
  * explicitly (floor + compare), so the result never depends on the
  * floating-point environment's rounding mode. */
 #include "qlinear_element.h"
+#include "qlinear_types.h"
 
-#define QUANTIZE_KERNELS(T, tname)                                                             \
+#define QUANTIZE_KERNELS(T, tname, D)                                                           \
     static void f32_quantize_##tname##__scalar(const void *xv, void *yv, size_t n,             \
                                                const simdops_qlinear_params *p)                \
     {                                                                                          \
@@ -38,10 +39,7 @@
             y[i] = simdops_f32_to_f16(qlinear_dequantize_one((int32_t)x[i], p));      \
     }
 
-QUANTIZE_KERNELS(uint8_t, u8)
-QUANTIZE_KERNELS(int8_t, i8)
-QUANTIZE_KERNELS(uint16_t, u16)
-QUANTIZE_KERNELS(int16_t, i16)
+QL_QUANTIZED_TYPES(QUANTIZE_KERNELS)
 
 /* int32 x: its zero point is 0 (checked), and float32(x) rounds like numpy's astype */
 static void i32_dequantize_f32__scalar(const void *xv, void *yv, size_t n,
@@ -62,19 +60,10 @@ static void i32_dequantize_f16__scalar(const void *xv, void *yv, size_t n,
         y[i] = simdops_f32_to_f16((float)x[i] * p->scale);
 }
 
-#define QL_SET(T, D, tname)                                                                    \
-    t->quantize_f32[D] = f32_quantize_##tname##__scalar;                                        \
-    t->quantize_f16[D] = f16_quantize_##tname##__scalar;                                        \
-    t->dequantize_f32[D] = tname##_dequantize_f32__scalar;                                      \
-    t->dequantize_f16[D] = tname##_dequantize_f16__scalar;
-
+#define QL_TIER scalar
 int qlinear_register__scalar(simdops_kernel_table *t)
 {
-    QL_SET(uint8_t, SIMDOPS_UINT8, u8)
-    QL_SET(int8_t, SIMDOPS_INT8, i8)
-    QL_SET(uint16_t, SIMDOPS_UINT16, u16)
-    QL_SET(int16_t, SIMDOPS_INT16, i16)
-    t->dequantize_f32[SIMDOPS_INT32] = i32_dequantize_f32__scalar;
-    t->dequantize_f16[SIMDOPS_INT32] = i32_dequantize_f16__scalar;
+    QL_QUANTIZED_TYPES(QL_SET_QUANTIZE)
+    QL_DEQUANTIZED_TYPES(QL_SET_DEQUANTIZE)
     return 1;
 }

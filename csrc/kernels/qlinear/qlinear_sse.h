@@ -10,10 +10,8 @@
 #endif
 
 #include "qlinear_element.h"
+#include "qlinear_types.h"
 
-#define QL_CAT_(a, b) a##b
-#define QL_CAT(a, b) QL_CAT_(a, b)
-#define QL_NAME(base) QL_CAT(base, QL_CAT(__, QL_TIER))
 
 static inline __m128i ql_q4(__m128 q, __m128 lo, __m128 hi, __m128i zp)
 {
@@ -56,8 +54,8 @@ static inline void ql_store_i16(int16_t *y, __m128i a, __m128i b, __m128i c, __m
     _mm_storeu_si128((__m128i *)y + 1, _mm_packs_epi32(c, d));
 }
 
-#define QL_QUANTIZE(T, tname)                                                                   \
-    static void QL_NAME(f32_quantize_##tname)(const void *xv, void *yv, size_t n,              \
+#define QL_QUANTIZE(T, tname, D)                                                                 \
+    static void QL_QUANTIZE_NAME(f32, tname)(const void *xv, void *yv, size_t n,              \
                                               const simdops_qlinear_params *p)                 \
     {                                                                                          \
         const float *x = (const float *)xv;                                                    \
@@ -75,10 +73,7 @@ static inline void ql_store_i16(int16_t *y, __m128i a, __m128i b, __m128i c, __m
             y[i] = (T)qlinear_quantize_one(x[i] / p->scale, p);                                \
     }
 
-QL_QUANTIZE(uint8_t, u8)
-QL_QUANTIZE(int8_t, i8)
-QL_QUANTIZE(uint16_t, u16)
-QL_QUANTIZE(int16_t, i16)
+QL_QUANTIZED_TYPES(QL_QUANTIZE)
 
 /* 4 elements of x widened to int32 */
 #if QL_SSE41
@@ -115,8 +110,8 @@ static inline __m128i ql_widen_i16(const int16_t *x)
 #endif
 static inline __m128i ql_widen_i32(const int32_t *x) { return _mm_loadu_si128((const __m128i *)x); }
 
-#define QL_DEQUANTIZE(T, tname)                                                                 \
-    static void QL_NAME(tname##_dequantize_f32)(const void *xv, void *yv, size_t n,            \
+#define QL_DEQUANTIZE(T, tname, D)                                                               \
+    static void QL_DEQUANTIZE_NAME(tname, f32)(const void *xv, void *yv, size_t n,            \
                                                 const simdops_qlinear_params *p)               \
     {                                                                                          \
         const T *x = (const T *)xv;                                                            \
@@ -134,22 +129,11 @@ static inline __m128i ql_widen_i32(const int32_t *x) { return _mm_loadu_si128((c
             y[i] = qlinear_dequantize_one((int32_t)x[i], p);                                   \
     }
 
-QL_DEQUANTIZE(uint8_t, u8)
-QL_DEQUANTIZE(int8_t, i8)
-QL_DEQUANTIZE(uint16_t, u16)
-QL_DEQUANTIZE(int16_t, i16)
-QL_DEQUANTIZE(int32_t, i32)
-
-#define QL_SET(D, tname)                                                                       \
-    t->quantize_f32[D] = QL_NAME(f32_quantize_##tname);                                         \
-    t->dequantize_f32[D] = QL_NAME(tname##_dequantize_f32);
+QL_DEQUANTIZED_TYPES(QL_DEQUANTIZE)
 
 static int ql_register(simdops_kernel_table *t)
 {
-    QL_SET(SIMDOPS_UINT8, u8)
-    QL_SET(SIMDOPS_INT8, i8)
-    QL_SET(SIMDOPS_UINT16, u16)
-    QL_SET(SIMDOPS_INT16, i16)
-    t->dequantize_f32[SIMDOPS_INT32] = QL_NAME(i32_dequantize_f32);
+    QL_QUANTIZED_TYPES(QL_SET_QUANTIZE_F32)
+    QL_DEQUANTIZED_TYPES(QL_SET_DEQUANTIZE_F32)
     return 1;
 }
