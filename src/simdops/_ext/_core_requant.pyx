@@ -22,6 +22,19 @@ cdef int _rounding_value(object rounding) except -1:
                      f"got {rounding!r}")
 
 
+cdef dict _fp_precision_codes = _FP_PRECISIONS, _fp_ties_codes = _FP_TIES
+
+
+cdef int _fp_mode_value(object precision, object ties) except -1:
+    if precision is "float32" and ties is "even":  # the defaults (interned): no dict probes
+        return 0
+    if type(precision) is not str or precision not in _fp_precision_codes:
+        raise ValueError(f"quantize: precision must be 'float32' or 'float64', got {precision!r}")
+    if type(ties) is not str or ties not in _fp_ties_codes:
+        raise ValueError(f"quantize: ties must be 'even' or 'away', got {ties!r}")
+    return _fp_precision_codes[precision] | _fp_ties_codes[ties]
+
+
 cdef object _int_array_to_int32(object v, str name):
     """An integer numpy array of another width as int32, when every value fits."""
     if v.size and (int(v.min()) < -(1 << 31) or int(v.max()) >= (1 << 31)):
@@ -104,12 +117,13 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
     cdef int mode
     cdef simdops_dtype od = _requant_out_dtype(out_dtype)
     cdef int status
-    if type(precision) is not str or precision not in _FP_PRECISIONS:
-        raise ValueError(f"quantize: precision must be 'float32' or 'float64', got {precision!r}")
-    if type(ties) is not str or ties not in _FP_TIES:
-        raise ValueError(f"quantize: ties must be 'even' or 'away', got {ties!r}")
-    mode = _FP_PRECISIONS[precision] | _FP_TIES[ties]
-    if isinstance(scale, (float, int, np.floating, np.integer)) and not isinstance(scale, bool):
+    mode = _fp_mode_value(precision, ties)
+    if type(scale) is float:  # the common per-tensor call: no isinstance walk
+        s = <double>scale
+    elif type(scale) is np.ndarray:  # per channel
+        sb = _buf(scale, "scale")
+        s = 1.0
+    elif isinstance(scale, (float, int, np.floating, np.integer)) and not isinstance(scale, bool):
         try:
             s = float(scale)
         except OverflowError:
