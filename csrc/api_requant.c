@@ -39,11 +39,15 @@ typedef struct requant_ctx {
     size_t out_size;
 } requant_ctx;
 
-static void requant_span(const requant_ctx *c, const int32_t *x, char *y, size_t m, size_t at)
+/* m elements from channel phase at; period: 0, or (float per-channel kernels)
+ * where the vectors restart within the call */
+static void requant_span(const requant_ctx *c, const int32_t *x, char *y, size_t m, size_t at,
+                         size_t period)
 {
     const int32_t *bias = c->bias ? c->bias + at : NULL;
     if (c->per_channel) {
         simdops_requant_channels ch = simdops_requant_channels_at(&c->ch, at);
+        ch.period = period;
         c->kernel_pc(x, y, m, bias, &ch, &c->params);
     } else {
         c->kernel(x, y, m, bias, &c->params);
@@ -60,10 +64,14 @@ static void requant_row(const void *xv, void *yv, size_t n, size_t k0, const voi
     char *y = (char *)yv;
     size_t at = k0 % c->channels;
     const int whole_lines = c->period == SIZE_MAX || c->line_calls;
+    /* the float per-channel kernels restart their vectors themselves: after the
+     * head, one call for the whole span (a call per period cost them 3-4%) */
+    const int restarts = c->line_calls && c->per_channel &&
+                         c->params.family == SIMDOPS_ROUNDING_FP;
     if (whole_lines && n >= RQ_LINE_CALLS_MIN && (uintptr_t)x % 4 == 0) {
         size_t head = (64 - (uintptr_t)x % 64) % 64 / 4;
         if (head) {
-            requant_span(c, x, y, head, at);
+            requant_span(c, x, y, head, at, 0);
             x += head;
             y += head * c->out_size;
             n -= head;
@@ -71,9 +79,9 @@ static void requant_row(const void *xv, void *yv, size_t n, size_t k0, const voi
         }
     }
     while (n > 0) {
-        size_t m = c->line_calls ? c->period : c->period - at;
+        size_t m = restarts ? n : c->line_calls ? c->period : c->period - at;
         m = m < n ? m : n;
-        requant_span(c, x, y, m, at);
+        requant_span(c, x, y, m, at, restarts ? c->period : 0);
         x += m;
         y += m * c->out_size;
         n -= m;

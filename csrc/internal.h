@@ -99,6 +99,10 @@ typedef struct simdops_requant_channels {
     const float *scale;   /* float families: the per-channel scales (mult/shift unused) */
     int scales_below_one; /* derived only: every |scale| < 1 (0: not known; see
                            * simdops_requant_check_scales) */
+    size_t period;        /* float families: when nonzero, element i reads scale[i %
+                           * period] and bias[i % period] (the vectors restart every
+                           * period elements: a long call over rows of repeated
+                           * vectors); 0: scale[i], bias[i] */
 } simdops_requant_channels;
 
 /* int32 words simdops_requant_channels_init stores for arrays of n elements. */
@@ -111,6 +115,13 @@ static inline size_t simdops_requant_channels_words(size_t n) { return 5 * (n + 
 void simdops_requant_channels_init(simdops_requant_channels *ch, int32_t *storage,
                                    const int32_t *multiplier, const int32_t *shift, size_t n,
                                    size_t reps);
+
+/* How many of the left elements a per-channel float kernel runs with its
+ * vectors read from their start: all, or ch->period when they restart. */
+static inline size_t simdops_requant_stretch(const simdops_requant_channels *ch, size_t left)
+{
+    return ch->period && ch->period < left ? ch->period : left;
+}
 
 /* ch with every array advanced by k elements. */
 static inline simdops_requant_channels simdops_requant_channels_at(const simdops_requant_channels *ch,

@@ -30,22 +30,26 @@ int simdops_requant_check_shift_for(int family, int64_t shift, int64_t index, si
     return err->status;
 }
 
-/* One branch-free pass over the magnitudes' bit patterns (it vectorises: a
- * per-channel call of 256 scales spent more here than in a 256-element
- * kernel call): |s| < 1 is bits < 1.0's, finite is bits < inf's (NaN's are
- * above). Only an array that fails is searched again, for its first offender. */
+/* One branch-free pass over the magnitudes' bit patterns (it vectorises with
+ * the baseline's integer ops; a per-channel call of 256 scales spent more here
+ * than in a 256-element kernel call): for a magnitude m, (limit - m) wraps to a
+ * value with the top bit set exactly when m > limit, so OR-ing those differences
+ * tells whether any scale is not finite (m > the largest finite float's) and
+ * whether any is not below one (m > the float below 1.0's). Only an array that
+ * fails is searched again, for its first offender. */
 int simdops_requant_check_scales(const float *scale, int64_t n, int *below_one,
                                  simdops_error *err)
 {
-    const uint32_t one = 0x3f800000u, inf = 0x7f800000u;
-    uint32_t largest = 0;
+    const uint32_t largest_finite = 0x7f7fffffu, largest_below_one = 0x3f7fffffu;
+    uint32_t not_finite = 0, not_below_one = 0;
     for (int64_t k = 0; k < n; k++) {
         uint32_t bits;
         memcpy(&bits, &scale[k], sizeof bits);
         bits &= 0x7fffffffu;
-        largest = bits > largest ? bits : largest;
+        not_finite |= largest_finite - bits;
+        not_below_one |= largest_below_one - bits;
     }
-    if (largest >= inf)
+    if (not_finite >> 31)
         for (int64_t k = 0; k < n; k++)
             if (!isfinite(scale[k])) {
                 simdops_fail(err, SIMDOPS_R_NOT_FINITE_SCALE, SIMDOPS_ARG_SCALE);
@@ -54,7 +58,7 @@ int simdops_requant_check_scales(const float *scale, int64_t n, int *below_one,
                 return err->status;
             }
     if (below_one)
-        *below_one = largest < one;
+        *below_one = !(not_below_one >> 31);
     return SIMDOPS_OK;
 }
 

@@ -134,6 +134,10 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
     int ok, below_one = 0;
     /* half the per-channel float cases keep every |scale| < 1: the kernels' clamp-free path */
     const int scales_small = pc && fam == SIMDOPS_ROUNDING_FP && chance(50);
+    /* a third of the per-channel float cases restart their vectors every period
+     * elements (the driver's long calls): the reference gets periodic arrays, the
+     * kernel one period followed by poison it must not read */
+    const size_t period = pc && fam == SIMDOPS_ROUNDING_FP && n > 1 && chance(33) ? 1 + below(n - 1) : 0;
     for (size_t i = 0; i < n; i++) {
         mult[i] = chance(30) ? p->multiplier : fam_multiplier();
         shift[i] = chance(30) ? p->right_shift - p->left_shift : fam_shift(fam);
@@ -142,6 +146,11 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
             scale[i] = fam_scale();
         x[i] = fam_input(p, pc && fam == SIMDOPS_ROUNDING_FP ? scale[i] : p->scale);
         bias[i] = chance(20) ? fam_s32(rnd()) : (int32_t)below(2001) - 1000;
+        if (period && i >= period) {
+            scale[i] = scale[i - period];
+            bias[i] = bias[i - period];
+            x[i] = fam_input(p, scale[i]);
+        }
     }
     memset(&ch_ref, 0, sizeof ch_ref);
     memset(&ch, 0, sizeof ch);
@@ -156,6 +165,16 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
     memcpy(bm + offs[2], mult, n * 4);
     memcpy(bs + offs[3], shift, n * 4);
     memcpy(bf + offs[4], scale, n * 4);
+    if (period) {
+        /* past one period: poison (a NaN scale, a wild bias) */
+        for (size_t i = period; i < n; i++) {
+            const uint32_t nan_bits = 0x7fc00001u;
+            const int32_t wild = INT32_MIN + (int32_t)i;
+            memcpy(bf + offs[4] + i * 4, &nan_bits, 4);
+            memcpy(bb + offs[1] + i * 4, &wild, 4);
+        }
+        ch.period = period;
+    }
     if (fam == SIMDOPS_ROUNDING_FP) {
         ch.scale = (const float *)(const void *)(bf + offs[4]);
         /* what the drivers derive: every |scale| < 1 */
@@ -191,9 +210,9 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
             size_t i = 0;
             while (i + 1 < n && get_elem(want, i, os) == get_elem(by + offs[5], i, os))
                 i++;
-            printf("  family %d mode %d M=%d shift=%d offset=%d min=%d max=%d scale=%a "
-                   "x[%zu]=%d want %llu got %llu\n",
-                   fam, p->fp_mode, p->multiplier, p->right_shift - p->left_shift, p->offset,
+            printf("  family %d mode %d period %zu M=%d shift=%d offset=%d min=%d max=%d "
+                   "scale=%a x[%zu]=%d want %llu got %llu\n",
+                   fam, p->fp_mode, period, p->multiplier, p->right_shift - p->left_shift, p->offset,
                    p->min, p->max, (double)p->scale, i, n ? x[i] : 0,
                    n ? U(get_elem(want, i, os)) : 0ULL, n ? U(get_elem(by + offs[5], i, os)) : 0ULL);
         }

@@ -313,10 +313,15 @@ static inline void rqf_single_pc_kernel(const int32_t *x, void *y, size_t n, con
                                                 const simdops_requant_channels *ch,    \
                                                 const simdops_requant_params *p)        \
     {                                                                                  \
-        if (p->fp_mode)                                                                \
+        if (p->fp_mode) {                                                              \
             simdops_scalar_kernels()->requant_fp_pc[out](x, y, n, bias, ch, p);        \
-        else                                                                           \
-            rqf_fp_run(x, y, n, bias, ch->scale, ch->scales_below_one, p, out, 1);     \
+            return;                                                                    \
+        }                                                                              \
+        for (size_t done = 0, m; done < n; done += m) {                                \
+            m = simdops_requant_stretch(ch, n - done);                                 \
+            rqf_fp_run(x + done, (char *)y + done * rqf_out_size(out), m, bias,        \
+                       ch->scale, ch->scales_below_one, p, out, 1);                    \
+        }                                                                              \
     }                                                                                  \
     static void i32_##tag##_requant_single__avx2(const int32_t *x, void *y, size_t n,  \
                                                  const int32_t *bias,                  \

@@ -174,10 +174,15 @@ RQF_INLINE void rqf512_fp_run(const int32_t *x, void *y, size_t n, const int32_t
                                                   const simdops_requant_channels *ch,  \
                                                   const simdops_requant_params *p)      \
     {                                                                                  \
-        if (p->fp_mode)                                                                \
+        if (p->fp_mode) {                                                              \
             simdops_scalar_kernels()->requant_fp_pc[out](x, y, n, bias, ch, p);        \
-        else                                                                           \
-            rqf512_fp_run(x, y, n, bias, ch->scale, ch->scales_below_one, p, out, 1);  \
+            return;                                                                    \
+        }                                                                              \
+        for (size_t done = 0, m; done < n; done += m) {                                \
+            m = simdops_requant_stretch(ch, n - done);                                 \
+            rqf512_fp_run(x + done, (char *)y + done * (out == SIMDOPS_RQ_I16 ? 2 : 1), \
+                          m, bias, ch->scale, ch->scales_below_one, p, out, 1);        \
+        }                                                                              \
     }
 
 RQF_AVX512_ENTRIES(u8, SIMDOPS_RQ_U8)

@@ -42,9 +42,11 @@
         const simdops_requant_channels *ch, const simdops_requant_params *p)           \
     {                                                                                  \
         T *y = (T *)yv;                                                                \
-        for (size_t i = 0; i < n; i++)                                                 \
-            y[i] = (T)rqf_fp(RQF_BIASED(i), ch->scale[i], (double)ch->scale[i], p->fp_mode, \
+        for (size_t i = 0, k = 0; i < n; i++, k = k + 1 == ch->period ? 0 : k + 1) {   \
+            int32_t a = bias ? simdops_wrap32((int64_t)x[i] + bias[k]) : x[i];         \
+            y[i] = (T)rqf_fp(a, ch->scale[k], (double)ch->scale[k], p->fp_mode,        \
                              p->offset, p->min, p->max);                               \
+        }                                                                              \
     }
 
 #define RQF_ALL(T)                                                                     \
