@@ -128,6 +128,9 @@ void simdops_requant_channels_init(simdops_requant_channels *ch, int32_t *storag
     ch->half = half;
     ch->general = any != 0;
     ch->min_right = min_right;
+    ch->scale = NULL; /* the fixed-point arrays: no float scales, no restarts */
+    ch->scales_below_one = 0;
+    ch->period = 0;
 }
 
 /* Fills c's bias, ch and period from the contiguous vectors (mult and shift
