@@ -133,6 +133,38 @@ void simdops_requant_channels_init(simdops_requant_channels *ch, int32_t *storag
     ch->period = 0;
 }
 
+void simdops_requant_channels_init_single(simdops_requant_channels *ch, int32_t *storage,
+                                          const int32_t *multiplier, const int32_t *shift,
+                                          size_t n, size_t reps)
+{
+    const size_t len = n * reps + 1;
+    int32_t *mult = storage, *shifts = mult + len, *u = shifts + len;
+    int general = 0;
+    for (size_t k = 0; k < n; k++) {
+        int32_t m = multiplier[k], s = shift[k], t = 31 + s;
+        if (t < 32) {
+            const int64_t mk = (int64_t)m * ((int64_t)1 << (32 - t));
+            if (mk >= INT32_MIN && mk <= INT32_MAX) {
+                m = (int32_t)mk;
+                s += 32 - t;
+                t = 32;
+            }
+        }
+        general |= t <= 32;
+        mult[k] = m;
+        shifts[k] = s;
+        u[k] = t > 32 ? t - 32 : 0;
+    }
+    repeat(mult, mult, n, reps);
+    repeat(shifts, shifts, n, reps);
+    repeat(u, u, n, reps);
+    memset(ch, 0, sizeof *ch);
+    ch->mult = mult;
+    ch->shift = shifts;
+    ch->right = u;
+    ch->general = general;
+}
+
 /* Fills c's bias, ch and period from the contiguous vectors (mult and shift
  * both or neither), repeating them and deriving the per-channel arrays as
  * the row count makes worthwhile; *mem gets what to free. */
@@ -144,9 +176,10 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
     size_t channels = x->ndim > 0 ? (size_t)x->shape[x->ndim - 1] : 1;
     size_t rows = channels > 0 ? (size_t)numel / channels : 0, reps = 1, words = 0, period,
            stride, len, lead;
-    /* the derived arrays serve the double-rounding kernels only */
+    /* the derived arrays serve the double- and single-rounding kernels */
     int derive = mult && rows >= RQ_DERIVE_MIN_ROWS &&
-                 c->params.family == SIMDOPS_ROUNDING_DOUBLE;
+                 (c->params.family == SIMDOPS_ROUNDING_DOUBLE ||
+                  c->params.family == SIMDOPS_ROUNDING_SINGLE);
     int32_t *storage;
     c->bias = bias;
     c->per_channel = mult != NULL || scales != NULL;
@@ -205,7 +238,9 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
         c->bias = storage + lead;
         storage += stride;
     }
-    if (derive) {
+    if (derive && c->params.family == SIMDOPS_ROUNDING_SINGLE) {
+        simdops_requant_channels_init_single(&c->ch, storage, mult, shift, channels, reps);
+    } else if (derive) {
         simdops_requant_channels_init(&c->ch, storage, mult, shift, channels, reps);
     } else if (mult && reps > 1) {
         repeat(storage + lead, mult, channels, len / channels);

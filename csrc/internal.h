@@ -123,6 +123,17 @@ static inline size_t simdops_requant_stretch(const simdops_requant_channels *ch,
     return ch->period && ch->period < left ? ch->period : left;
 }
 
+/* Single rounding's arrays derived once per call (the driver, from 4 rows on):
+ * each channel's pair normalised to a total shift t = 31 + shift >= 32 where
+ * m << (32 - t) fits int32 (the same quotient), in mult and shift; right holds
+ * u = t - 32, the arithmetic shift of the 64-bit product's high word; left and
+ * half stay NULL. general: some channel could not be normalised or has u == 0
+ * (its rounding term 2^31 lies in the low word). Storage as for
+ * simdops_requant_channels_init. */
+void simdops_requant_channels_init_single(simdops_requant_channels *ch, int32_t *storage,
+                                          const int32_t *multiplier, const int32_t *shift,
+                                          size_t n, size_t reps);
+
 /* ch with every array advanced by k elements. */
 static inline simdops_requant_channels simdops_requant_channels_at(const simdops_requant_channels *ch,
                                                                    size_t k)
@@ -134,11 +145,12 @@ static inline simdops_requant_channels simdops_requant_channels_at(const simdops
     }
     r.mult += k;
     r.shift += k;
-    if (r.half) {
+    if (r.left)
         r.left += k;
+    if (r.right)
         r.right += k;
+    if (r.half)
         r.half += k;
-    }
     return r;
 }
 

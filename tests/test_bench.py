@@ -266,3 +266,10 @@ def test_json_dash_writes_the_report_to_stdout(capsys):
     assert [c["id"] for c in report["cases"]] == ["clip/float32/1000"]
     assert "x copy" in err                         # the table went to stderr
     assert "bench: 1 case in" in err and "1 cases" not in err
+
+
+def test_goals_text_when_no_goal_row_was_run():
+    """--goals with --only cases that complete no goal row says so instead of failing."""
+    from simdops.bench import report
+    text = report.format_goals_text({"goals": []})
+    assert "none has both of its cases" in text

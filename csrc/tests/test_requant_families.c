@@ -138,9 +138,16 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
      * elements (the driver's long calls): the reference gets periodic arrays, the
      * kernel one period followed by poison it must not read */
     const size_t period = pc && fam == SIMDOPS_ROUNDING_FP && n > 1 && chance(33) ? 1 + below(n - 1) : 0;
+    /* half the single-rounding per-channel cases run on the driver's derived arrays,
+     * half of those with every total shift >= 32, mostly >= 33 (the derived fast path) */
+    const int derived = pc && fam == SIMDOPS_ROUNDING_SINGLE && chance(50);
+    const int derived_fast = derived && chance(50);
+    int32_t *derived_storage = NULL;
     for (size_t i = 0; i < n; i++) {
         mult[i] = chance(30) ? p->multiplier : fam_multiplier();
         shift[i] = chance(30) ? p->right_shift - p->left_shift : fam_shift(fam);
+        if (derived_fast)
+            shift[i] = chance(5) ? 1 : 2 + (int32_t)below(30); /* 1: t = 32, no fast path */
         scale[i] = chance(30) ? p->scale : fam_scale();
         while (scales_small && !(fabsf(scale[i]) < 1.0f))
             scale[i] = fam_scale();
@@ -182,6 +189,10 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
             below_one = 0;
         ch.scales_below_one = below_one;
     }
+    else if (derived) {
+        derived_storage = (int32_t *)(void *)alloc_buf(simdops_requant_channels_words(n) * 4);
+        simdops_requant_channels_init_single(&ch, derived_storage, mult, shift, n, 1);
+    }
     else {
         ch.mult = (const int32_t *)(const void *)(bm + offs[2]);
         ch.shift = (const int32_t *)(const void *)(bs + offs[3]);
@@ -217,6 +228,8 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
                    n ? U(get_elem(want, i, os)) : 0ULL, n ? U(get_elem(by + offs[5], i, os)) : 0ULL);
         }
     }
+    if (derived_storage)
+        free_buf((unsigned char *)derived_storage);
     free_buf(want);
     free_buf(bx);
     free_buf(bb);

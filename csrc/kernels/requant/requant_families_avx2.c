@@ -272,13 +272,41 @@ static inline int rqf_single_pc_vec(const int32_t *x, const int32_t *bias,
     return 1;
 }
 
+/* Per channel with the driver's derived arrays (every channel normalised, u =
+ * t - 32 >= 1: simdops_requant_channels_init_single): rqf_single_hi_vec with
+ * the multiplier and shift loaded per lane and 2^(u-1) made in a register. */
+static inline __m256i rqf_single_derived_vec(__m256i a, const int32_t *mult, const int32_t *u,
+                                             __m256i lo, __m256i hi, __m256i off)
+{
+    const __m256i one = _mm256_set1_epi32(1);
+    const __m256i m = _mm256_loadu_si256((const __m256i *)mult);
+    const __m256i uu = _mm256_loadu_si256((const __m256i *)u);
+    __m256i pe = _mm256_mul_epi32(a, m);
+    __m256i po = _mm256_mul_epi32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(m, 32));
+    __m256i h = _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA);
+    __m256i r32 = _mm256_sllv_epi32(one, _mm256_sub_epi32(uu, one));
+    __m256i q = _mm256_srav_epi32(_mm256_add_epi32(h, r32), uu);
+    return _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32(q, lo), hi), off);
+}
+
 static inline void rqf_single_pc_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
                                         const simdops_requant_channels *ch,
                                         const simdops_requant_params *p, int out)
 {
     const size_t es = rqf_out_size(out);
     size_t i = 0;
-    if (rqf_bounds_fit(p)) {
+    if (rqf_bounds_fit(p) && ch->right && !ch->general) {
+        const __m256i lo = _mm256_set1_epi32(p->min - p->offset);
+        const __m256i hi = _mm256_set1_epi32(p->max - p->offset);
+        const __m256i off = _mm256_set1_epi32(p->offset);
+        for (; n - i >= 32; i += 32) {
+            __m256i v0 = rqf_single_derived_vec(rqf_load(x, bias, i), ch->mult + i, ch->right + i, lo, hi, off);
+            __m256i v1 = rqf_single_derived_vec(rqf_load(x, bias, i + 8), ch->mult + i + 8, ch->right + i + 8, lo, hi, off);
+            __m256i v2 = rqf_single_derived_vec(rqf_load(x, bias, i + 16), ch->mult + i + 16, ch->right + i + 16, lo, hi, off);
+            __m256i v3 = rqf_single_derived_vec(rqf_load(x, bias, i + 24), ch->mult + i + 24, ch->right + i + 24, lo, hi, off);
+            rqf_store((char *)y + i * es, v0, v1, v2, v3, out);
+        }
+    } else if (rqf_bounds_fit(p)) {
         const __m256i lo = _mm256_set1_epi32(p->min - p->offset);
         const __m256i hi = _mm256_set1_epi32(p->max - p->offset);
         const __m256i off = _mm256_set1_epi32(p->offset);

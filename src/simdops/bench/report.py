@@ -122,6 +122,9 @@ def _goal_cells(g):
 
 def format_goals_text(report):
     rows = [_goal_cells(g) for g in report["goals"]]
+    if not rows:
+        return ("Performance goals: none has both of its cases in this run (each row's "
+                "command in docs/performance.md names them).")
     width = max(len(r[0]) for r in rows)
     isa = report["goals"][0]["isa"] if report["goals"] else "-"
     lines = [f"Performance goals ({isa}; ratio = elements/s over the baseline's, "
