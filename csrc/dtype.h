@@ -10,6 +10,9 @@
 /* Slots of the requant kernel entries (one per output type). */
 enum simdops_requant_out { SIMDOPS_RQ_U8 = 0, SIMDOPS_RQ_I8 = 1, SIMDOPS_RQ_I16 = 2, SIMDOPS_RQ_COUNT = 3 };
 
+/* Bytes of one output element of a requant slot. */
+static inline size_t simdops_requant_out_size(int out) { return out == SIMDOPS_RQ_I16 ? 2 : 1; }
+
 #define SIMDOPS_OPBIT(op) (1u << SIMDOPS_OP_##op)
 #define SIMDOPS_FLOAT_OPS (SIMDOPS_OPBIT(CLIP) | SIMDOPS_OPBIT(CLIP_SCALE_BIAS) | SIMDOPS_OPBIT(SHRINK) | SIMDOPS_OPBIT(HARDMAX))
 #define SIMDOPS_INT_OPS (SIMDOPS_OPBIT(CLIP) | SIMDOPS_OPBIT(CLIP_SCALE_BIAS) | SIMDOPS_OPBIT(SHRINK))

@@ -33,7 +33,6 @@ static inline __m256i rqf_load(const int32_t *x, const int32_t *bias, size_t i)
     return bias ? _mm256_add_epi32(a, _mm256_loadu_si256((const __m256i *)(bias + i))) : a;
 }
 
-static inline size_t rqf_out_size(int out) { return out == SIMDOPS_RQ_I16 ? 2 : 1; }
 
 static inline void rqf_store_one(void *y, size_t i, int32_t v, int out)
 {
@@ -75,7 +74,7 @@ static inline void rqf_fp_kernel(const int32_t *x, void *y, size_t n, const int3
     const __m256 fhi = _mm256_set1_ps((float)(p->max - p->offset));
     const __m256i zp = _mm256_set1_epi32(p->offset);
     __m256 s0 = _mm256_set1_ps(p->scale), s1 = s0, s2 = s0, s3 = s0;
-    const size_t es = rqf_out_size(out);
+    const size_t es = simdops_requant_out_size(out);
     size_t i = 0;
     for (; n - i >= 32; i += 32) {
         if (scales)
@@ -209,7 +208,7 @@ static inline void rqf_single_kernel(const int32_t *x, void *y, size_t n, const 
 {
     int t = 31 + p->right_shift - p->left_shift;
     int64_t m = p->multiplier;
-    const size_t es = rqf_out_size(out);
+    const size_t es = simdops_requant_out_size(out);
     size_t i = 0;
     int fast = rqf_bounds_fit(p);
     if (t < 32) {
@@ -293,7 +292,7 @@ static inline void rqf_single_pc_kernel(const int32_t *x, void *y, size_t n, con
                                         const simdops_requant_channels *ch,
                                         const simdops_requant_params *p, int out)
 {
-    const size_t es = rqf_out_size(out);
+    const size_t es = simdops_requant_out_size(out);
     size_t i = 0;
     if (rqf_bounds_fit(p) && ch->right && !ch->general) {
         const __m256i lo = _mm256_set1_epi32(p->min - p->offset);
@@ -347,7 +346,7 @@ static inline void rqf_single_pc_kernel(const int32_t *x, void *y, size_t n, con
         }                                                                              \
         for (size_t done = 0, m; done < n; done += m) {                                \
             m = simdops_requant_stretch(ch, n - done);                                 \
-            rqf_fp_run(x + done, (char *)y + done * rqf_out_size(out), m, bias,        \
+            rqf_fp_run(x + done, (char *)y + done * simdops_requant_out_size(out), m, bias,        \
                        ch->scale, ch->scales_below_one, p, out, 1);                    \
         }                                                                              \
     }                                                                                  \

@@ -180,7 +180,7 @@ RQF_INLINE void rqf512_fp_run(const int32_t *x, void *y, size_t n, const int32_t
         }                                                                              \
         for (size_t done = 0, m; done < n; done += m) {                                \
             m = simdops_requant_stretch(ch, n - done);                                 \
-            rqf512_fp_run(x + done, (char *)y + done * (out == SIMDOPS_RQ_I16 ? 2 : 1), \
+            rqf512_fp_run(x + done, (char *)y + done * simdops_requant_out_size(out),   \
                           m, bias, ch->scale, ch->scales_below_one, p, out, 1);        \
         }                                                                              \
     }

@@ -157,9 +157,6 @@ RQN_INT_FAMILY(ties_up, rqf_ties_up, int32x4_t, vdupq_n_s32(p->min), vdupq_n_s32
 RQN_INT_FAMILY(floor, rqf_floor, int32x4_t, vdupq_n_s32(p->min), vdupq_n_s32(p->max))
 
 /* ------------------------------------------------------------------ entries */
-/* bytes of an output element */
-#define RQN_OUT_SIZE(out) ((size_t)((out) == SIMDOPS_RQ_I16 ? 2 : 1))
-
 #define RQN_ENTRIES(tag, out)                                                          \
     static void i32_##tag##_requant_fp__neon(const int32_t *x, void *y, size_t n,      \
                                              const int32_t *bias,                      \
@@ -181,8 +178,8 @@ RQN_INT_FAMILY(floor, rqf_floor, int32x4_t, vdupq_n_s32(p->min), vdupq_n_s32(p->
         }                                                                              \
         for (size_t done = 0, m; done < n; done += m) {                                \
             m = simdops_requant_stretch(ch, n - done);                                 \
-            rqn_fp(x + done, (char *)y + done * RQN_OUT_SIZE(out), m, bias, ch->scale, \
-                   p, out);                                                            \
+            rqn_fp(x + done, (char *)y + done * simdops_requant_out_size(out), m, bias, \
+                   ch->scale, p, out);                                                 \
         }                                                                              \
     }                                                                                  \
     RQN_INT_ENTRIES(tag, out, single)                                                  \

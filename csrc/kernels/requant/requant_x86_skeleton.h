@@ -13,11 +13,6 @@
 #ifndef SIMDOPS_REQUANT_X86_SKELETON_H
 #define SIMDOPS_REQUANT_X86_SKELETON_H
 
-RQ_INLINE size_t rq_out_size(int out)
-{
-    return out == SIMDOPS_RQ_I16 ? 2 : 1;
-}
-
 RQ_INLINE void rq_block(const int32_t *x, const int32_t *b, void *y, const rq_consts *c, int f,
                         int out)
 {
@@ -45,7 +40,7 @@ RQ_INLINE size_t rq_loop(const int32_t *x, const int32_t *bias, unsigned char *y
 {
     size_t i = 0;
     for (; n - i >= (size_t)RQ_BLOCK + ((f & RQ_F_ODDLOAD) ? 1 : 0); i += RQ_BLOCK)
-        rq_block(x + i, (f & RQ_F_BIAS) ? bias + i : NULL, y + i * rq_out_size(out), c, f, out);
+        rq_block(x + i, (f & RQ_F_BIAS) ? bias + i : NULL, y + i * simdops_requant_out_size(out), c, f, out);
     return i;
 }
 
@@ -53,7 +48,7 @@ RQ_INLINE void rq_kernel(const int32_t *x, void *yv, size_t n, const int32_t *bi
                          const simdops_requant_params *p, int out, int32_t tlo, int32_t thi)
 {
     unsigned char *y = (unsigned char *)yv;
-    const size_t es = rq_out_size(out);
+    const size_t es = simdops_requant_out_size(out);
     rq_consts c;
     size_t i = 0;
     rq_consts_init(&c, p);
@@ -109,7 +104,7 @@ RQ_INLINE size_t rq_pc_loop(const int32_t *x, const int32_t *bias, unsigned char
 {
     size_t i = 0;
     for (; n - i >= (size_t)RQ_BLOCK; i += RQ_BLOCK)
-        rq_pc_block(x + i, (f & RQ_F_BIAS) ? bias + i : NULL, ch, i, y + i * rq_out_size(out), c,
+        rq_pc_block(x + i, (f & RQ_F_BIAS) ? bias + i : NULL, ch, i, y + i * simdops_requant_out_size(out), c,
                     f, out);
     return i;
 }
@@ -132,7 +127,7 @@ RQ_INLINE void rq_pc_kernel(const int32_t *x, void *yv, size_t n, const int32_t 
                             const simdops_requant_params *p, int out, int32_t tlo, int32_t thi)
 {
     unsigned char *y = (unsigned char *)yv;
-    const size_t es = rq_out_size(out);
+    const size_t es = simdops_requant_out_size(out);
     const int f = (ch->half ? rq_pc_flags(ch, p, tlo, thi) : RQ_F_GENERAL) |
                   (bias ? RQ_F_BIAS : 0);
     rq_consts c;
