@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "kernels/requant/requant_families.h"
 #include "rules.h"
 #include "strided.h"
 
@@ -141,15 +142,9 @@ void simdops_requant_channels_init_single(simdops_requant_channels *ch, int32_t 
     int32_t *mult = storage, *shifts = mult + len, *u = shifts + len;
     int general = 0;
     for (size_t k = 0; k < n; k++) {
-        int32_t m = multiplier[k], s = shift[k], t = 31 + s;
-        if (t < 32) {
-            const int64_t mk = (int64_t)m * ((int64_t)1 << (32 - t));
-            if (mk >= INT32_MIN && mk <= INT32_MAX) {
-                m = (int32_t)mk;
-                s += 32 - t;
-                t = 32;
-            }
-        }
+        int32_t m = multiplier[k], s = shift[k], t;
+        rqf_single_normalise(&m, &s); /* a pair it leaves keeps t < 32: general */
+        t = 31 + s;
         general |= t <= 32;
         mult[k] = m;
         shifts[k] = s;

@@ -39,6 +39,24 @@ static inline int32_t rqf_single(int32_t a, int32_t m, int32_t shift, int32_t of
     return rqf_clamp(q + offset, lo, hi);
 }
 
+/* Single rounding's pair with the total shift t = 31 + shift raised to at least
+ * 32: for t < 32, m << (32 - t) with shift 1 gives the same quotient when it
+ * fits int32. 0 (the pair unchanged) when it does not: the vector kernels then
+ * take the scalar arithmetic. */
+static inline int rqf_single_normalise(int32_t *m, int32_t *shift)
+{
+    const int t = 31 + *shift;
+    int64_t mk;
+    if (t >= 32)
+        return 1;
+    mk = (int64_t)*m * ((int64_t)1 << (32 - t));
+    if (mk < INT32_MIN || mk > INT32_MAX)
+        return 0;
+    *m = (int32_t)mk;
+    *shift = 1;
+    return 1;
+}
+
 /* LiteRT's optimized int8 kernels on x86 (ruy's x86 paths): the left part of
  * the shift wraps in int32; q1 = floor((a*m + 2^30) / 2^31) exactly (ties toward
  * +inf, where gemmlowp's SRDHM rounds negative ties away, and no saturation:

@@ -206,22 +206,14 @@ static inline void rqf_single_tail(const int32_t *x, void *y, size_t i, size_t n
 static inline void rqf_single_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
                                      const simdops_requant_params *p, int out)
 {
-    int t = 31 + p->right_shift - p->left_shift;
-    int64_t m = p->multiplier;
+    int32_t m = p->multiplier, shift = p->right_shift - p->left_shift;
     const size_t es = simdops_requant_out_size(out);
     size_t i = 0;
-    int fast = rqf_bounds_fit(p);
-    if (t < 32) {
-        int k = 32 - t;
-        if (m > (INT32_MAX >> k) || m < (INT32_MIN >> k))
-            fast = 0; /* no 32-bit multiplier: all through the scalar arithmetic */
-        else {
-            m = (int64_t)((uint64_t)m << k);
-            t = 32;
-        }
-    }
+    /* no 32-bit multiplier for t >= 32: all through the scalar arithmetic */
+    const int fast = rqf_bounds_fit(p) && rqf_single_normalise(&m, &shift);
+    const int t = 31 + shift;
     if (fast) {
-        const __m256i mv = _mm256_set1_epi32((int32_t)m);
+        const __m256i mv = _mm256_set1_epi32(m);
         const __m256i r = _mm256_set1_epi64x((int64_t)1 << (t - 1));
         const __m256i u = _mm256_set1_epi32(t - 32);
         const __m256i lo = _mm256_set1_epi32(p->min - p->offset);
