@@ -286,21 +286,24 @@ static inline void rqf_single_pc_kernel(const int32_t *x, void *y, size_t n, con
 {
     const size_t es = simdops_requant_out_size(out);
     size_t i = 0;
-    if (rqf_bounds_fit(p) && ch->right && !ch->general) {
+    if (rqf_bounds_fit(p)) {
         const __m256i lo = _mm256_set1_epi32(p->min - p->offset);
         const __m256i hi = _mm256_set1_epi32(p->max - p->offset);
         const __m256i off = _mm256_set1_epi32(p->offset);
-        for (; n - i >= 32; i += 32) {
-            __m256i v0 = rqf_single_derived_vec(rqf_load(x, bias, i), ch->mult + i, ch->right + i, lo, hi, off);
-            __m256i v1 = rqf_single_derived_vec(rqf_load(x, bias, i + 8), ch->mult + i + 8, ch->right + i + 8, lo, hi, off);
-            __m256i v2 = rqf_single_derived_vec(rqf_load(x, bias, i + 16), ch->mult + i + 16, ch->right + i + 16, lo, hi, off);
-            __m256i v3 = rqf_single_derived_vec(rqf_load(x, bias, i + 24), ch->mult + i + 24, ch->right + i + 24, lo, hi, off);
-            rqf_store((char *)y + i * es, v0, v1, v2, v3, out);
+        if (ch->right && !ch->general) {
+            /* the driver's derived arrays: every channel normalised, u >= 1 */
+            for (; n - i >= 32; i += 32) {
+                __m256i v0 = rqf_single_derived_vec(rqf_load(x, bias, i), ch->mult + i,
+                                                    ch->right + i, lo, hi, off);
+                __m256i v1 = rqf_single_derived_vec(rqf_load(x, bias, i + 8), ch->mult + i + 8,
+                                                    ch->right + i + 8, lo, hi, off);
+                __m256i v2 = rqf_single_derived_vec(rqf_load(x, bias, i + 16), ch->mult + i + 16,
+                                                    ch->right + i + 16, lo, hi, off);
+                __m256i v3 = rqf_single_derived_vec(rqf_load(x, bias, i + 24), ch->mult + i + 24,
+                                                    ch->right + i + 24, lo, hi, off);
+                rqf_store((char *)y + i * es, v0, v1, v2, v3, out);
+            }
         }
-    } else if (rqf_bounds_fit(p)) {
-        const __m256i lo = _mm256_set1_epi32(p->min - p->offset);
-        const __m256i hi = _mm256_set1_epi32(p->max - p->offset);
-        const __m256i off = _mm256_set1_epi32(p->offset);
         for (; n - i >= 32; i += 32) {
             __m256i v0, v1, v2, v3;
             if (rqf_single_pc_vec(x, bias, ch, i, lo, hi, off, &v0) &&

@@ -77,7 +77,7 @@ static inline void rqf512_store4(void *y, size_t i, __m512i v0, __m512i v1, __m5
 }
 
 static void rqf512_fp_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
-                                    const float *scales, const simdops_requant_params *p, int out)
+                             const float *scales, const simdops_requant_params *p, int out)
 {
     const __m512i lo = _mm512_set1_epi32(p->min - p->offset);
     const __m512 fhi = _mm512_set1_ps((float)(p->max - p->offset));
@@ -123,11 +123,11 @@ RQF_INLINE void rqf512_fp8_kernel(const int32_t *x, void *y, size_t n, const int
     /* lane k of the byte pack: dwords a_k, b_k, c_k, d_k */
     const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
     __m512 s0 = _mm512_set1_ps(p->scale), s1 = s0, s2 = s0, s3 = s0;
+    const int32_t *b = has_bias ? bias : NULL;
     size_t i = 0;
     for (; n - i >= 64; i += 64) {
         if (per_channel)
             rqf512_scales4(scales + i, &s0, &s1, &s2, &s3);
-        const int32_t *b = has_bias ? bias : NULL;
         __m512i r0 = rqf512_fp_round(rqf512_load_full(x, b, i), s0);
         __m512i r1 = rqf512_fp_round(rqf512_load_full(x, b, i + 16), s1);
         __m512i r2 = rqf512_fp_round(rqf512_load_full(x, b, i + 32), s2);
