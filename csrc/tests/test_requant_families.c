@@ -139,7 +139,8 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
      * kernel one period followed by poison it must not read */
     const size_t period = pc && fam == SIMDOPS_ROUNDING_FP && n > 1 && chance(33) ? 1 + below(n - 1) : 0;
     /* half the single-rounding per-channel cases run on the driver's derived arrays,
-     * half of those with every total shift >= 32, mostly >= 33 (the derived fast path) */
+     * half of those with every total shift >= 33 (the derived fast path), and a
+     * quarter of those with one channel at t = 32 (which must leave it) */
     const int derived = pc && fam == SIMDOPS_ROUNDING_SINGLE && chance(50);
     const int derived_fast = derived && chance(50);
     int32_t *derived_storage = NULL;
@@ -147,7 +148,7 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
         mult[i] = chance(30) ? p->multiplier : fam_multiplier();
         shift[i] = chance(30) ? p->right_shift - p->left_shift : fam_shift(fam);
         if (derived_fast)
-            shift[i] = chance(5) ? 1 : 2 + (int32_t)below(30); /* 1: t = 32, no fast path */
+            shift[i] = 2 + (int32_t)below(30);
         scale[i] = chance(30) ? p->scale : fam_scale();
         while (scales_small && !(fabsf(scale[i]) < 1.0f))
             scale[i] = fam_scale();
@@ -159,6 +160,8 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
             x[i] = fam_input(p, scale[i]);
         }
     }
+    if (derived_fast && n > 0 && chance(25))
+        shift[below(n)] = 1; /* t = 32: its rounding term is in the low word */
     memset(&ch_ref, 0, sizeof ch_ref);
     memset(&ch, 0, sizeof ch);
     if (fam == SIMDOPS_ROUNDING_FP) {
