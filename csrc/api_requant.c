@@ -192,9 +192,9 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
     if (channels < RQ_MIN_PERIOD && rows > 1) {
         /* calls from x's lines need periods of whole lines (4 * period % 64 ==
          * 0): reps a multiple of 16 / gcd(channels, 16) */
-        size_t g = channels & (0 - channels), step = g >= 16 ? 1 : 16 / g;
-        size_t lined = ((RQ_MIN_PERIOD + channels - 1) / channels + step - 1) / step * step;
+        size_t g = channels & (0 - channels), step = g >= 16 ? 1 : 16 / g, lined;
         reps = (RQ_MIN_PERIOD + channels - 1) / channels;
+        lined = (reps + step - 1) / step * step;
         if (!derive && (uintptr_t)x->data % 4 == 0 && rows >= 2 * lined) {
             reps = lined;
             c->line_calls = 1;

@@ -117,9 +117,11 @@ def _line_rows(c):
     """Rows enough that the driver starts its calls on x's lines (csrc/api_requant.c:
     vectors repeated to a whole-line period of at least 512, two periods of rows, and at
     least 1,024 elements), plus a few."""
-    step = 16 // min(c & -c, 16)
-    reps = -(-(-(-512 // c)) // step) * step
-    return max(2 * reps, -(-1024 // c)) + 3
+    def ceil_div(a, b):
+        return -(-a // b)
+    step = 16 // min(c & -c, 16)      # 4 * period a multiple of 64 bytes
+    reps = ceil_div(ceil_div(512, c), step) * step
+    return max(2 * reps, ceil_div(1024, c)) + 3
 
 
 @pytest.mark.parametrize("c", [1, 3, 16, 37, 100, 256, 300])

@@ -2,8 +2,9 @@
  * only, no driver): fastest thread CPU time per element, per tensor against
  * per channel + bias + clamp over CH channels, the way the N-d driver calls
  * the per-channel kernel (channel arrays derived once and repeated to a
- * period on 64-byte lines, one call per period); double rounding, then the
- * fp32 family (scales below one: its clamp-free 8-bit path).
+ * period on 64-byte lines; one call per period for double rounding, one call
+ * for the whole block with the vectors restarting every period for the fp32
+ * family, whose scales are below one: its clamp-free 8-bit path).
  * Build: bash tools/cbench.sh (builds it too). Run: OUTDIR/rqbench [rounds=200] [isa] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,15 +15,15 @@
 #include "bench_util.h"
 
 /* PERIOD: the N-d driver repeats the channel arrays to at least 512 elements
- * (RQ_MIN_PERIOD in csrc/api_requant.c) and calls the kernel once per period */
+ * (RQ_MIN_PERIOD in csrc/api_requant.c) */
 enum { N = 16384, CH = 256, PERIOD = 512, REPS = 20 };
 
 /* Fastest per-tensor and per-channel times of a pair of kernels over x (per channel in
- * PERIOD-element calls, as the N-d driver makes them), printed with their ratio. */
+ * calls of call_len elements, as the N-d driver makes them), printed with their ratio. */
 static void time_pair(const char *label, simdops_requant_fn pt, const simdops_requant_params *pp,
                       simdops_requant_pc_fn pc, const simdops_requant_params *pq,
                       const simdops_requant_channels *ch, const int32_t *bias,
-                      const int32_t *x, uint8_t *y, int rounds)
+                      const int32_t *x, uint8_t *y, int rounds, int call_len)
 {
     double best_pt = 1e9, best_pc = 1e9;
     for (int r = 0; r < rounds; r++) {
@@ -31,8 +32,8 @@ static void time_pair(const char *label, simdops_requant_fn pt, const simdops_re
             pt(x, y, N, NULL, pp);
         double t1 = bench_now();
         for (int k = 0; k < REPS; k++)
-            for (int at = 0; at < N; at += PERIOD)
-                pc(x + at, y + at, PERIOD, bias, ch, pq);
+            for (int at = 0; at < N; at += call_len)
+                pc(x + at, y + at, (size_t)call_len, bias, ch, pq);
         double t2 = bench_now();
         best_pt = t1 - t0 < best_pt ? t1 - t0 : best_pt;
         best_pc = t2 - t1 < best_pc ? t2 - t1 : best_pc;
@@ -73,7 +74,7 @@ int main(int argc, char **argv)
     q.min = 10;
     q.max = 245;
     time_pair(kt->isa, kt->requant[SIMDOPS_RQ_U8], &p, kt->requant_pc[SIMDOPS_RQ_U8], &q, &ch,
-              bias_rep, x, y, rounds);
+              bias_rep, x, y, rounds, PERIOD);
 
     /* the fp32 family: scale 1/1000 per tensor; per channel 1/800 .. 1/1200 with bias */
     simdops_requant_params f = p;
@@ -91,7 +92,8 @@ int main(int argc, char **argv)
     fq.max = 245;
     char label[64];
     snprintf(label, sizeof label, "%s fp32", kt->isa);
+    fch.period = PERIOD;
     time_pair(label, kt->requant_fp[SIMDOPS_RQ_U8], &f, kt->requant_fp_pc[SIMDOPS_RQ_U8], &fq,
-              &fch, bias_rep, x, y, rounds);
+              &fch, bias_rep, x, y, rounds, N);
     return 0;
 }
