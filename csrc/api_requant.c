@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "checks.h"
-#include "kernels/requant/requant_families.h"
 #include "rules.h"
 #include "strided.h"
 
@@ -32,9 +31,10 @@ typedef struct requant_ctx {
     int per_channel;
     size_t channels;             /* x's last dimension (1 without bias or per-channel vectors) */
     size_t period;               /* a multiple of channels: the vectors repeat after it */
-    /* 1: the arrays hold two periods, so a call may run a whole period from any
-     * index below channels, and the calls start on x's lines; the arrays were
-     * placed on x's offset within a line, so their loads are whole lines too.
+    /* 1: the arrays hold a period and one more row of channels, so a call may
+     * run a whole period from any index below channels, and the calls start on
+     * x's lines; the arrays were placed on x's offset within a line, so their
+     * loads are whole lines too.
      * 0: the arrays hold one period, and a call ends where it wraps. */
     int line_calls;
     size_t out_size;
@@ -49,6 +49,7 @@ static void requant_span(const requant_ctx *c, const int32_t *x, char *y, size_t
     if (c->per_channel) {
         simdops_requant_channels ch = simdops_requant_channels_at(&c->ch, at);
         ch.period = period;
+        ch.cycle = period ? c->ch.cycle : 0;
         c->kernel_pc(x, y, m, bias, &ch, &c->params);
     } else {
         c->kernel(x, y, m, bias, &c->params);
@@ -90,82 +91,19 @@ static void requant_row(const void *xv, void *yv, size_t n, size_t k0, const voi
     }
 }
 
-/* dst = reps copies of src[0..n), then one 0 (kernels may read one past). */
-static void repeat(int32_t *dst, const int32_t *src, size_t n, size_t reps)
-{
-    if (dst != src)
-        memcpy(dst, src, n * sizeof(int32_t));
-    for (size_t r = 1; r < reps; r++)
-        memcpy(dst + r * n, dst, n * sizeof(int32_t));
-    dst[n * reps] = 0;
-}
 
-void simdops_requant_channels_init(simdops_requant_channels *ch, int32_t *storage,
-                                   const int32_t *multiplier, const int32_t *shift, size_t n,
-                                   size_t reps)
-{
-    const size_t len = n * reps + 1;
-    int32_t *mult = storage, *shifts = mult + len, *left = shifts + len, *right = left + len;
-    int32_t *half = right + len;
-    int32_t any = 0, min_right = 31;
-    /* one period derived, then repeated: branch-free so it vectorises */
-    for (size_t k = 0; k < n; k++) {
-        int32_t s = shift[k], m = multiplier[k];
-        left[k] = s < 0 ? -s : 0;
-        right[k] = s > 0 ? s : 0;
-        half[k] = (int32_t)(((uint32_t)1 << right[k]) >> 1);
-        any |= left[k] | (m == INT32_MIN);
-        min_right = right[k] < min_right ? right[k] : min_right;
-    }
-    repeat(mult, multiplier, n, reps);
-    repeat(shifts, shift, n, reps);
-    repeat(left, left, n, reps);
-    repeat(right, right, n, reps);
-    repeat(half, half, n, reps);
-    ch->mult = mult;
-    ch->shift = shifts;
-    ch->left = left;
-    ch->right = right;
-    ch->half = half;
-    ch->general = any != 0;
-    ch->min_right = min_right;
-    ch->scale = NULL; /* the fixed-point arrays: no float scales, no restarts */
-    ch->scales_below_one = 0;
-    ch->period = 0;
-}
-
-void simdops_requant_channels_init_single(simdops_requant_channels *ch, int32_t *storage,
-                                          const int32_t *multiplier, const int32_t *shift,
-                                          size_t n, size_t reps)
-{
-    const size_t len = n * reps + 1;
-    int32_t *mult = storage, *shifts = mult + len, *u = shifts + len;
-    int general = 0;
-    for (size_t k = 0; k < n; k++) {
-        int32_t m = multiplier[k], s = shift[k], t;
-        rqf_single_normalise(&m, &s); /* a pair it leaves keeps t < 32: general */
-        t = 31 + s;
-        general |= t <= 32;
-        mult[k] = m;
-        shifts[k] = s;
-        u[k] = t > 32 ? t - 32 : 0;
-    }
-    repeat(mult, mult, n, reps);
-    repeat(shifts, shifts, n, reps);
-    repeat(u, u, n, reps);
-    memset(ch, 0, sizeof *ch);
-    ch->mult = mult;
-    ch->shift = shifts;
-    ch->right = u;
-    ch->general = general;
-}
+/* int32 words of the caller's stack the repeated arrays use when they fit (a
+ * 256-channel layer's scales and bias do), beside the 64-byte alignment: a
+ * malloc and free of a few KB cost about as much as repeating the vectors */
+#define RQ_STACK_WORDS 2048
 
 /* Fills c's bias, ch and period from the contiguous vectors (mult and shift
  * both or neither), repeating them and deriving the per-channel arrays as
- * the row count makes worthwhile; *mem gets what to free. */
+ * the row count makes worthwhile, in stack (RQ_STACK_WORDS + 16 words) when
+ * they fit, else in memory *mem gets (to free). */
 static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t *bias,
                           const int32_t *mult, const int32_t *shift, const float *scales,
-                          int scales_below_one, void **mem)
+                          int scales_below_one, int32_t *stack, void **mem)
 {
     int64_t numel = simdops_numel(x);
     size_t channels = x->ndim > 0 ? (size_t)x->shape[x->ndim - 1] : 1;
@@ -198,12 +136,13 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
         if (!derive && (uintptr_t)x->data % 4 == 0 && rows >= 2 * lined) {
             reps = lined;
             c->line_calls = 1;
+            c->ch.cycle = scales ? channels * step : 0; /* lcm(channels, 16) */
         } else {
             reps = reps < rows ? reps : rows;
         }
     }
     period = channels * reps;
-    len = c->line_calls ? 2 * period : period;
+    len = c->line_calls ? period + channels : period;
     lead = c->line_calls ? (uintptr_t)x->data % 64 / 4 : 0;
     stride = (lead + len + 1 + 15) & ~(size_t)15; /* words between arrays: whole cache lines */
     c->channels = channels;
@@ -225,11 +164,13 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
     /* each array starts on a 64-byte line, plus x's offset within its line
      * when the calls start on x's lines: the vector loads then never split a
      * line either */
-    if (!(*mem = malloc(words * sizeof(int32_t) + 64 * 4)))
+    if (words <= RQ_STACK_WORDS)
+        storage = stack;
+    else if (!(storage = *mem = malloc(words * sizeof(int32_t) + 64)))
         return -1;
-    storage = (int32_t *)(void *)(((uintptr_t)*mem + 63) & ~(uintptr_t)63);
+    storage = (int32_t *)(void *)(((uintptr_t)storage + 63) & ~(uintptr_t)63);
     if (bias && reps > 1) {
-        repeat(storage + lead, bias, channels, len / channels);
+        simdops_repeat_words(storage + lead, bias, channels, len / channels);
         c->bias = storage + lead;
         storage += stride;
     }
@@ -238,15 +179,16 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
     } else if (derive) {
         simdops_requant_channels_init(&c->ch, storage, mult, shift, channels, reps);
     } else if (mult && reps > 1) {
-        repeat(storage + lead, mult, channels, len / channels);
-        repeat(storage + stride + lead, shift, channels, len / channels);
+        simdops_repeat_words(storage + lead, mult, channels, len / channels);
+        simdops_repeat_words(storage + stride + lead, shift, channels, len / channels);
         c->ch.mult = storage + lead;
         c->ch.shift = storage + stride + lead;
         storage += 2 * stride;
     }
     if (scales && reps > 1) {
         /* float32 and int32 have one size: repeated as words */
-        repeat(storage + lead, (const int32_t *)(const void *)scales, channels, len / channels);
+        simdops_repeat_words(storage + lead, (const int32_t *)(const void *)scales, channels,
+                             len / channels);
         c->ch.scale = (const float *)(void *)(storage + lead);
     }
     return 0;
@@ -304,6 +246,7 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
     const float *scale_v = NULL;
     int scales_below_one = 0;
     void *tmp[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    int32_t stack[RQ_STACK_WORDS + 16];
     const int32_t *bias_v = NULL;
     const int family = impl->u.requant.family;
     int s, slot;
@@ -353,7 +296,8 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
             if ((s = simdops_requant_check_shift_for(family, shift[k], k, err)))
                 goto done;
     }
-    if (setup_channels(&c, &xin, bias_v, mult, shift, scale_v, scales_below_one, &tmp[4])) {
+    if (setup_channels(&c, &xin, bias_v, mult, shift, scale_v, scales_below_one, stack,
+                       &tmp[4])) {
         s = simdops_fail(err, SIMDOPS_R_NOMEM, mult ? SIMDOPS_ARG_MULTIPLIER : SIMDOPS_ARG_BIAS);
         goto done;
     }

@@ -103,7 +103,15 @@ typedef struct simdops_requant_channels {
                            * period] and bias[i % period] (the vectors restart every
                            * period elements: a long call over rows of repeated
                            * vectors); 0: scale[i], bias[i] */
+    size_t cycle;         /* float families, with period: 0, or a multiple of 16
+                           * dividing period after which the scales repeat too
+                           * (scale[i % period] == scale[i % cycle]: lcm(channels,
+                           * 16)); a kernel may hold one cycle in registers */
 } simdops_requant_channels;
+
+/* dst = reps copies of src[0..n) (src may be dst: its first copy is in
+ * place), then one 0 (kernels may read one element past). */
+void simdops_repeat_words(int32_t *dst, const int32_t *src, size_t n, size_t reps);
 
 /* int32 words simdops_requant_channels_init stores for arrays of n elements. */
 static inline size_t simdops_requant_channels_words(size_t n) { return 5 * (n + 1); }

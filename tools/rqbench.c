@@ -4,7 +4,8 @@
  * the per-channel kernel (channel arrays derived once and repeated to a
  * period on 64-byte lines; one call per period for double rounding, one call
  * for the whole block with the vectors restarting every period for the fp32
- * family, whose scales are below one: its clamp-free 8-bit path).
+ * family, whose scales are below one: its clamp-free 8-bit path, and on
+ * AVX-512 its scales of a 256-channel row held in registers).
  * Build: bash tools/cbench.sh (builds it too). Run: OUTDIR/rqbench [rounds=200] [isa] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +94,7 @@ int main(int argc, char **argv)
     char label[64];
     snprintf(label, sizeof label, "%s fp32", kt->isa);
     fch.period = PERIOD;
+    fch.cycle = CH; /* lcm(CH, 16), as the driver sets it: AVX-512 holds the scales in registers */
     time_pair(label, kt->requant_fp[SIMDOPS_RQ_U8], &f, kt->requant_fp_pc[SIMDOPS_RQ_U8], &fq,
               &fch, bias_rep, x, y, rounds, N);
     return 0;
