@@ -110,6 +110,35 @@ cdef simdops_dtype _dtype_of_char(char c) noexcept:
     return _dtype_of_code(c, size)
 
 
+cdef bint _array_view(object obj, bint writable, simdops_tensor *t) noexcept:
+    """t viewing a plain ndarray (type(obj) is np.ndarray) of a simdops dtype in
+    native order, from its fields, with no object made (the caller keeps obj
+    alive while t is used); False, t untouched, for anything the buffer path
+    must see (its errors, numpy's own write checks)."""
+    cdef simdops_np_array *a = <simdops_np_array *><void *>obj
+    cdef simdops_np_descr *d = <simdops_np_descr *>a.descr
+    cdef simdops_dtype dtype
+    cdef int k
+    if writable and (not (a.flags & SIMDOPS_NP_WRITEABLE) or
+                     (<unsigned int>a.flags) & SIMDOPS_NP_WARN_ON_WRITE):
+        return False
+    if a.nd > SIMDOPS_MAX_DIMS:
+        return False
+    if not (d.byteorder == b'=' or d.byteorder == b'|' or
+            (d.byteorder == b'<' and _LITTLE) or (d.byteorder == b'>' and not _LITTLE)):
+        return False
+    dtype = _dtype_of_char(d.type)
+    if dtype == SIMDOPS_UNKNOWN:
+        return False
+    t.dtype = dtype
+    t.data = a.data
+    t.ndim = a.nd
+    for k in range(a.nd):
+        t.shape[k] = a.dimensions[k]
+        t.strides[k] = a.strides[k]
+    return True
+
+
 @cython.freelist(16)
 @cython.no_gc  # holds only its exporter, which never refers back to it: no cycles
 cdef class _Buf:
@@ -149,28 +178,9 @@ cdef class _Buf:
         """A plain ndarray (type(obj) is np.ndarray) of a simdops dtype in native
         order, from its fields; False, with nothing taken, for anything the
         buffer path must see (its errors, numpy's own write checks)."""
-        cdef simdops_np_array *a = <simdops_np_array *><void *>obj
-        cdef simdops_np_descr *d = <simdops_np_descr *>a.descr
-        cdef simdops_dtype dtype
-        cdef int k
-        if writable and (not (a.flags & SIMDOPS_NP_WRITEABLE) or
-                         (<unsigned int>a.flags) & SIMDOPS_NP_WARN_ON_WRITE):
-            return False
-        if a.nd > SIMDOPS_MAX_DIMS:
-            return False
-        if not (d.byteorder == b'=' or d.byteorder == b'|' or
-                (d.byteorder == b'<' and _LITTLE) or (d.byteorder == b'>' and not _LITTLE)):
-            return False
-        dtype = _dtype_of_char(d.type)
-        if dtype == SIMDOPS_UNKNOWN:
+        if not _array_view(obj, writable, &self.t):
             return False
         self.obj = obj
-        self.t.dtype = dtype
-        self.t.data = a.data
-        self.t.ndim = a.nd
-        for k in range(a.nd):
-            self.t.shape[k] = a.dimensions[k]
-            self.t.strides[k] = a.strides[k]
         return True
 
     @property

@@ -110,6 +110,8 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
     """
     cdef _Buf xb = _buf(x, "x", False, True)
     cdef _Buf bb = None, sb = None
+    cdef simdops_tensor scale_view  # a per-channel ndarray's, with no _Buf made
+    cdef const simdops_tensor *scales = NULL
     cdef simdops_prepared prep
     cdef simdops_error err
     cdef int64_t lo = 0, hi = 0
@@ -121,7 +123,10 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
     if type(scale) is float:  # the common per-tensor call: no isinstance walk
         s = <double>scale
     elif type(scale) is np.ndarray:  # per channel
-        sb = _buf(scale, "scale")
+        if _array_view(scale, False, &scale_view):  # scale, an argument, outlives the call
+            scales = &scale_view
+        else:
+            sb = _buf(scale, "scale")
         s = 1.0
     elif isinstance(scale, (float, int, np.floating, np.integer)) and not isinstance(scale, bool):
         try:
@@ -141,8 +146,10 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
         _raise(&err)
     if bias is not None:
         bb = _channel_array(bias, "bias")
+    if sb is not None:
+        scales = &sb.t
     cdef _Buf ob = _out_buf(out, xb, od)
-    _run_requant_fp(&prep, xb, ob, bb, sb)
+    _run_requant_fp(&prep, xb, ob, bb, scales)
     return _result(ob, out)
 
 
@@ -172,17 +179,17 @@ def _requant_fp_mode(x, scale, zero_point, *, int mode, bias=None, min=None, max
     if bias is not None:
         bb = _channel_array(bias, "bias")
     cdef _Buf ob = _out_buf(out, xb, od)
-    _run_requant_fp(&prep, xb, ob, bb, sb)
+    _run_requant_fp(&prep, xb, ob, bb, NULL if sb is None else &sb.t)
     return _result(ob, out)
 
 
-cdef object _run_requant_fp(const simdops_prepared *prep, _Buf xb, _Buf ob, _Buf bb, _Buf sb):
+cdef object _run_requant_fp(const simdops_prepared *prep, _Buf xb, _Buf ob, _Buf bb,
+                            const simdops_tensor *scales):
     cdef simdops_error err
     cdef int status
     with nogil:
         status = simdops_requant_fp_prepared(prep, &xb.t, &ob.t,
-                                             NULL if bb is None else &bb.t,
-                                             NULL if sb is None else &sb.t, &err)
+                                             NULL if bb is None else &bb.t, scales, &err)
     if status:
         _raise(&err)
     return ob.obj
