@@ -4,11 +4,14 @@ import importlib.util
 import json
 import math
 
+import numpy as np
 import pytest
 
+import reference
 import simdops
 from simdops import bench
 from simdops.bench import cases as bench_cases, goals as bench_goals, ort as bench_onnx
+from simdops.bench import ops_requant_families as families
 from simdops.bench import report as bench_report, runner as bench_runner
 from simdops.bench.ops import CLIP
 from simdops.bench.runner import ORT
@@ -273,3 +276,25 @@ def test_goals_text_when_no_goal_row_was_run():
     from simdops.bench import report
     text = report.format_goals_text({"goals": []})
     assert "none has both of its cases" in text
+
+
+@pytest.mark.parametrize("case_id", ["requant_fp32_pc/int32/256x256",
+                                     "requant_fp32_pc+bias/int32/256x256"])
+def test_per_tensor_path_differs_from_its_case_only_in_the_scale(case_id):
+    """The per-channel goal rows' baseline is a path of the same case: the same x, bias,
+    clamp and offset with one float32 scale (checked against the Python reference)."""
+    case = next(c for c in bench_cases.registered() if c.id == case_id)
+    assert bench_cases.PER_TENSOR_SCALE in case.paths
+    p = case.op.params(case.dtype)
+    x = case.op.make_input(case.dtype, case.shape, np.random.default_rng(5))
+    q = case.op.fit(p, x)
+    assert isinstance(q["scale"], np.ndarray) and q["scale"].shape == (case.shape[-1],)
+    assert (q["bias"] is not None) == case_id.startswith("requant_fp32_pc+bias")
+    out = np.empty(case.shape, np.uint8)
+    bench_cases.PER_TENSOR_SCALE.make(x, out, p)()
+    expected = reference.requantize_fp32(x, np.float32(families.FP32_SCALE), q["offset"],
+                                         q["bias"], q["min"], q["max"])
+    assert out.tobytes() == expected.tobytes()
+    # ... and the case's own call differs: its scales are a vector
+    case.op.simdops(x, out, p)()
+    assert out.tobytes() != expected.tobytes()
