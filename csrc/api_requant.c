@@ -91,7 +91,6 @@ static void requant_row(const void *xv, void *yv, size_t n, size_t k0, const voi
     }
 }
 
-
 /* int32 words of the caller's stack the repeated arrays use when they fit (a
  * 256-channel layer's scales and bias do), beside the 64-byte alignment: a
  * malloc and free of a few KB cost about as much as repeating the vectors */
