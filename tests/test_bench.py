@@ -298,3 +298,21 @@ def test_per_tensor_path_differs_from_its_case_only_in_the_scale(case_id):
     # ... and the case's own call differs: its scales are a vector
     case.op.simdops(x, out, p)()
     assert out.tobytes() != expected.tobytes()
+
+
+@pytest.mark.parametrize("case_id", ["requant_single/int32/65536",
+                                     "requant_single_pc+bias/int32/256x256"])
+def test_double_rounding_path_runs_its_case_with_double_rounding(case_id):
+    """The single-rounding goal rows' baseline is a path of the same case: the same
+    parameters with the default double rounding (checked against the Python references)."""
+    case = next(c for c in bench_cases.registered() if c.id == case_id)
+    assert bench_cases.DOUBLE_ROUNDING in case.paths
+    p = case.op.params(case.dtype)
+    x = case.op.make_input(case.dtype, case.shape, np.random.default_rng(6))
+    q = case.op.fit(p, x)
+    args = (x, q["multiplier"], q["shift"], q["offset"], q["bias"], q["min"], q["max"])
+    out = np.empty(case.shape, np.uint8)
+    bench_cases.DOUBLE_ROUNDING.make(x, out, p)()
+    assert out.tobytes() == reference.requant_family(*args, rounding="double").tobytes()
+    case.op.simdops(x, out, p)()
+    assert out.tobytes() == reference.requant_family(*args, rounding="single").tobytes()

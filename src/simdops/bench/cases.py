@@ -211,11 +211,17 @@ def _requant_fp32_per_tensor(x, out, p):
     return ops_requant_families.REQUANT_FP32_PC.per_tensor(x, out, p)
 
 
+def _requant_double_rounding(x, out, p):
+    """A single-rounding case's call with the default double rounding (same parameters)."""
+    return ops.REQUANT.simdops(x, out, p)
+
+
 DML_EXECUTE = Path("dml.execute", _dml_clip_execute)
 ACL_RUN = Path("acl.run", _acl_requant_run)
 # per channel against per tensor in one case: the two calls alternate in the same rounds, so
 # the machine's drift between two cases' runs (5-20% here) does not enter the goal row
 PER_TENSOR_SCALE = Path("per-tensor scale", _requant_fp32_per_tensor)
+DOUBLE_ROUNDING = Path("double rounding", _requant_double_rounding)
 
 # --------------------------------------------------------------------------- catalogue
 QF = frozenset({"quick", "full"})
@@ -254,15 +260,16 @@ for _case in (
     Case(ops.DEQUANTIZE_LINEAR, "uint8", (65_536,), tags=GOALS_FULL),
     Case(ops.DEQUANTIZE_LINEAR, "uint8", (1_048_576,), tags=GOALS_FULL),
     # the requantization families beside double rounding, at 64K and 1M
-    *[Case(op, "int32", (n,), tags=GOALS) for n in (65_536, 1_048_576)
-      for op in (ops_requant_families.REQUANT_SINGLE, ops_requant_families.REQUANT_FP32)],
-    *[Case(ops_requant_families.REQUANT_SINGLE_PC, "int32", requant_pc_shape(n), tags=GOALS)
+    *[Case(ops_requant_families.REQUANT_SINGLE, "int32", (n,), tags=GOALS,
+           paths=[DOUBLE_ROUNDING]) for n in (65_536, 1_048_576)],
+    *[Case(ops_requant_families.REQUANT_FP32, "int32", (n,), tags=GOALS)
       for n in (65_536, 1_048_576)],
+    *[Case(ops_requant_families.REQUANT_SINGLE_PC, "int32", requant_pc_shape(n), tags=GOALS,
+           paths=[DOUBLE_ROUNDING]) for n in (65_536, 1_048_576)],
     *[Case(op, "int32", requant_pc_shape(n), tags=GOALS, paths=[PER_TENSOR_SCALE])
       for n in (65_536, 1_048_576)
       for op in (ops_requant_families.REQUANT_FP32_PC,
                  ops_requant_families.REQUANT_FP32_PC_NOBIAS)],
-    Case(ops.REQUANT_PC, "int32", requant_pc_shape(65_536), tags=GOALS),
     # in cache: shrink of every dtype, clip float16, and float32 clip for the tier rows
     *[Case(ops.SHRINK, d, (65_536,), tags=GOALS)
       for d in ("float32", "uint8", "int8", "int16", "int32", "float64")],
