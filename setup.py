@@ -6,7 +6,8 @@ csrc/isa_flags.txt and links the objects into the one extension, so the wheel
 runs on any x86-64 / aarch64 CPU and runtime dispatch picks the tier. The
 target architecture is the compiler's (see isa_build.py), never the build
 host's, so cross builds (macOS arm64 -> x86_64, crossenv -> aarch64) get the
-right tiers. Every top-level csrc/*.c is part of the extension.
+right tiers. Every C file of the layers (csrc/<layer>/*.c: api, rules, driver,
+dispatch, core) is part of the extension; csrc/kernels/<op>/*.c are the ISA units.
 """
 import glob
 import os
@@ -27,7 +28,8 @@ CSRC = "csrc"
 isa_build.check_header_version(os.path.join(HERE, "pyproject.toml"),
                                os.path.join(HERE, CSRC, "include", "simdops", "simdops.h"))
 MSVC = sys.platform == "win32"
-COMMON_C = sorted(glob.glob(os.path.join(CSRC, "*.c")))
+LAYERS = ("api", "rules", "driver", "dispatch", "core")  # docs/design.md, "Where things live"
+COMMON_C = sorted(f for layer in LAYERS for f in glob.glob(os.path.join(CSRC, layer, "*.c")))
 KERNEL_C = sorted(glob.glob(os.path.join(CSRC, "kernels", "*", "*.c")))
 INCLUDE = [os.path.join(CSRC, "include"), CSRC]
 
@@ -39,7 +41,7 @@ BASE_FLAGS = (["/fp:strict"] if MSVC else
 CLANG_FLAGS = ["-ffp-exception-behavior=strict"]
 LINK_FLAGS = [] if MSVC else ["-pthread"]  # the thread pool
 if sys.platform.startswith("linux"):
-    # csrc/glibc_compat.h binds the pool's pthread calls to their glibc 2.17-era
+    # csrc/driver/glibc_compat.h binds the pool's pthread calls to their glibc 2.17-era
     # versions; on a glibc older than 2.34 they live in libpthread.so.0, so a
     # build there names it as a dependency even where the linker drops unused
     # ones (a newer glibc has only an empty libpthread.a to link; at run time on

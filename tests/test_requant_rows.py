@@ -4,7 +4,7 @@ Bias and per-channel vectors of a [rows, C] tensor are prepared once per call:
 repeated to rows of at least 512 elements when C is small, and (from 4 rows on)
 with the per-channel shifts derived in advance, or (long spans without derived arrays)
 repeated to two whole-line periods so that calls can start on x's 64-byte lines at any
-channel phase (csrc/api_requant.c). These
+channel phase (csrc/api/api_requant.c). These
 tests walk the shapes, views and thread splits where that bookkeeping could
 put an element on the wrong channel.
 """
@@ -114,7 +114,7 @@ def test_property_rows(rows, c, kind, seed, with_bias):
 
 
 def _line_rows(c):
-    """Rows enough that the driver starts its calls on x's lines (csrc/api_requant.c:
+    """Rows enough that the driver starts its calls on x's lines (csrc/api/api_requant.c:
     vectors repeated to a whole-line period of at least 512, two periods of rows, and at
     least 1,024 elements), plus a few."""
     def ceil_div(a, b):

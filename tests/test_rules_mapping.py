@@ -1,4 +1,4 @@
-"""One rule, one place: the rules C owns are exposed by simdops._core (csrc/rules.c,
+"""One rule, one place: the rules C owns are exposed by simdops._core (csrc/rules/rules.c,
 simdops_check_tensor) and the layers above (simdops.dml, simdops.acl, simdops.dask,
 the strided plans) call them and word C's reason in their own terms.
 

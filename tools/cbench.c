@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "simdops/simdops.h"
-#include "internal.h"
-#include "kernels/stream_store.h"
+#include "core/internal.h"
+#include "kernels/vec/stream_store.h"
 #include "bench_util.h"
 
 #if defined(__x86_64__) || defined(__i386__)

@@ -12,11 +12,11 @@
 #include <string.h>
 
 #include "simdops/simdops.h"
-#include "internal.h"
+#include "core/internal.h"
 #include "bench_util.h"
 
 /* PERIOD: the N-d driver repeats the channel arrays to at least 512 elements
- * (RQ_MIN_PERIOD in csrc/api_requant.c) */
+ * (RQ_MIN_PERIOD in csrc/api/api_requant.c) */
 enum { N = 16384, CH = 256, PERIOD = 512, REPS = 20 };
 
 /* Fastest per-tensor and per-channel times of a pair of kernels over x (per channel in

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks.h"
-#include "hardmax_driver.h"
-#include "rules.h"
-#include "strided.h"
+#include "rules/checks.h"
+#include "driver/hardmax_driver.h"
+#include "rules/rules.h"
+#include "driver/strided.h"
 
 int simdops_prepared_load(const simdops_prepared *p, int op1, int op2, simdops_prepared_impl *impl,
                          simdops_error *err)

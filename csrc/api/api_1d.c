@@ -3,10 +3,10 @@
  * calling thread's table. */
 #include <string.h>
 
-#include "checks.h"
-#include "hardmax_driver.h"
-#include "internal.h"
-#include "rules.h"
+#include "rules/checks.h"
+#include "driver/hardmax_driver.h"
+#include "core/internal.h"
+#include "rules/rules.h"
 
 /* n >= 0 and its bytes (at the larger element size) below
  * SIMDOPS_BYTES_LIMIT, so the overlap test below cannot wrap; x and y not

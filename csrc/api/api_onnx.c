@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks.h"
-#include "fp16.h"
-#include "strided.h"
+#include "rules/checks.h"
+#include "core/fp16.h"
+#include "driver/strided.h"
 
 /* ---------------------------------------------------------------- clip */
 

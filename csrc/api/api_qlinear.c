@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks.h"
-#include "fp16.h"
-#include "strided.h"
+#include "rules/checks.h"
+#include "core/fp16.h"
+#include "driver/strided.h"
 
 typedef struct qlinear_ctx {
     simdops_qlinear_fn kernel;

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks.h"
-#include "rules.h"
-#include "strided.h"
+#include "rules/checks.h"
+#include "rules/rules.h"
+#include "driver/strided.h"
 
 /* Rows of fewer elements are run several to a kernel call: bias and the
  * per-channel vectors are repeated to at least this length, so a tensor of

@@ -1,6 +1,6 @@
 /* The one instance of the C API table, exported to other extensions as the
  * capsule simdops._C_API. Append-only: see simdops/simdops_capi.h. */
-#include "capi_table.h"
+#include "api/capi_table.h"
 
 static const simdops_capi capi_table = {
     .abi_version = SIMDOPS_CAPI_VERSION,

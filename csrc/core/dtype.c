@@ -1,6 +1,6 @@
 /* The dtype table and the conversions every other file needs (a leaf: it
  * depends on nothing but the public header). */
-#include "dtype.h"
+#include "core/dtype.h"
 
 #include <math.h>
 

@@ -10,7 +10,7 @@
 #ifndef SIMDOPS_INTERNAL_H
 #define SIMDOPS_INTERNAL_H
 
-#include "dtype.h"
+#include "core/dtype.h"
 #include "simdops/simdops.h"
 
 /* ------------------------------------------------------------------ derived parameters

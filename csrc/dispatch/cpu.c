@@ -1,6 +1,6 @@
 /* cpuid + xgetbv on x86 (no ISA flags needed here: inline asm / MSVC
  * intrinsics), NEON as the AArch64 baseline. */
-#include "cpu.h"
+#include "dispatch/cpu.h"
 
 #if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
 #define SIMDOPS_X86 1

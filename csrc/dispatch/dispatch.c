@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cpu.h"
-#include "internal.h"
+#include "dispatch/cpu.h"
+#include "core/internal.h"
 
 #if defined(_MSC_VER)
 #define SIMDOPS_THREAD_LOCAL __declspec(thread)

@@ -2,7 +2,7 @@
  * baseline ISA of the target (SSE2 on x86-64, NEON on aarch64), so this file
  * needs no ISA flags. They only move bits: NaN payloads, -0.0 and every
  * integer pass unchanged. */
-#include "gather.h"
+#include "driver/gather.h"
 
 #include <string.h>
 

@@ -2,14 +2,14 @@
  * the first maximum over the reduced axes in row-major order, then write the
  * group's zeros and its one. A group is read completely before it is written,
  * so out may be x. */
-#include "hardmax_driver.h"
+#include "driver/hardmax_driver.h"
 
-#include "threadpool.h"
+#include "driver/threadpool.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/stream_store.h"
+#include "kernels/vec/stream_store.h"
 
 #if defined(__SSE2__) || defined(_M_X64)
 #include <emmintrin.h>

@@ -4,7 +4,7 @@
  * that the kernels of every tier may read instead of deriving per vector. */
 #include <string.h>
 
-#include "internal.h"
+#include "core/internal.h"
 #include "kernels/requant/requant_families.h"
 
 /* dst = reps copies of src[0..n), then one 0 (kernels may read one past). */

@@ -1,12 +1,12 @@
-#include "strided.h"
+#include "driver/strided.h"
 
-#include "gather.h"
-#include "threadpool.h"
+#include "driver/gather.h"
+#include "driver/threadpool.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/stream_store.h"
+#include "kernels/vec/stream_store.h"
 
 /* Elements per gather/scatter chunk: the buffers stay in L1 while a kernel
  * call per chunk amortises its setup. */

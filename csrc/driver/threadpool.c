@@ -6,7 +6,7 @@
  * descheduled thread (this is often a shared machine) leaves its chunks to
  * the others. The job lives on the caller's stack: every worker access to it
  * happens under the mutex, and the caller unpublishes it before returning. */
-#include "threadpool.h"
+#include "driver/threadpool.h"
 
 #include "simdops/simdops.h"
 
@@ -69,7 +69,7 @@ int simdops_parallel_for(int64_t n_items, int64_t grain, simdops_range_fn fn, vo
 #include <pthread.h>
 #include <signal.h>
 
-#include "glibc_compat.h" /* after <pthread.h>: keeps wheels at manylinux_2_17 */
+#include "driver/glibc_compat.h" /* after <pthread.h>: keeps wheels at manylinux_2_17 */
 
 /* Chunks per participating thread: more than one so that a thread that gets
  * descheduled does not hold up the whole call. */

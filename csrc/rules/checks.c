@@ -1,9 +1,9 @@
-#include "checks.h"
+#include "rules/checks.h"
 
 #include <stdlib.h>
 
-#include "rules.h"
-#include "strided.h"
+#include "rules/rules.h"
+#include "driver/strided.h"
 
 /* reason about dimension d of arg (value: its extent, expected: the limit) */
 static int fail_dim(simdops_error *err, int reason, int arg, int d, int64_t extent,

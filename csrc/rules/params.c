@@ -6,9 +6,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "fp16.h"
-#include "internal.h"
-#include "rules.h"
+#include "core/fp16.h"
+#include "core/internal.h"
+#include "rules/rules.h"
 
 /* v is one of the four kinds, and a NUM_BIG is normalised (bit 63 of .u
  * set, .i >= 0, so |v| >= 2^63); everything below may then rely on it. */

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/internal.h"
 
 void simdops_requant_shift_range(int family, int32_t *lo, int32_t *hi)
 {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the C kernel harness: build.sh OUTDIR [extra CFLAGS...]
 #
-# Compiles like setup.py: every top-level csrc/*.c and every kernel file with
+# Compiles like setup.py: every csrc/<layer>/*.c and every kernel file with
 # -ffp-contract=off -fno-fast-math, ISA flags only on that ISA's kernel files,
 # from the table setup.py reads too (csrc/isa_flags.txt), for the target
 # $CC's predefined macros name (x86: sse2 -msse2, sse41 -msse4.1, avx2 -mavx2
@@ -52,7 +52,7 @@ rm -f "$OUT"/obj/*.o "$OUT/harness"
 # (source, isa) pairs; "" = no ISA flags
 SRCS=()
 ISAS=()
-for f in "$CSRC"/*.c; do
+for f in "$CSRC"/{api,rules,driver,dispatch,core}/*.c; do  # the layers (setup.py's LAYERS)
     SRCS+=("$f")
     ISAS+=("")
 done

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixedpoint.h"
-#include "fp16.h"
-#include "internal.h"
-#include "kernels/stream_store.h"
+#include "core/fixedpoint.h"
+#include "core/fp16.h"
+#include "core/internal.h"
+#include "kernels/vec/stream_store.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define ASAN 1
@@ -35,7 +35,7 @@
 enum { TRAIL = ASAN ? 0 : 64, CANARY = 0xA5, MAXN = 130 };
 
 /* ---------------------------------------------------------------- dtypes */
-/* Filled from the library's dtype table (csrc/dtype.h) by init_dtypes(). */
+/* Filled from the library's dtype table (csrc/core/dtype.h) by init_dtypes(). */
 typedef struct dinfo {
     const char *name;
     int size, is_float, is_signed;

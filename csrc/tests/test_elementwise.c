@@ -1,7 +1,7 @@
 /* Kernel harness: clip, clip with ScaleBias and shrink (the elementwise
  * entries) against the scalar tier. */
 #include "harness.h"
-#include "strided.h"
+#include "driver/strided.h"
 
 /* Parameter numbers as a caller may give them. */
 static const double SPECIAL_F[] = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.5, -2.5, 127.5, -128.5,

@@ -1,10 +1,10 @@
-/* The shared rules of csrc/rules.c at their edges: byte ranges near the ends
+/* The shared rules of csrc/rules/rules.c at their edges: byte ranges near the ends
  * of the address space (no wrap-around), lengths up to 2^64 - 1, axes with
  * positions, per-channel shapes, the 64-bit integer ranges. */
 #include <stdio.h>
 
 #include "harness.h"
-#include "rules.h"
+#include "rules/rules.h"
 
 static long rules_pass, rules_fail;
 

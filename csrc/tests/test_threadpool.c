@@ -9,9 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "gather.h"
+#include "driver/gather.h"
 #include "simdops/simdops.h"
-#include "threadpool.h"
+#include "driver/threadpool.h"
 
 static long passed, failed;
 

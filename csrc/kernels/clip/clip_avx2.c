@@ -1,10 +1,10 @@
 /* AVX2 (+F16C) clip kernels, bit-exact with clip_scalar.c. Each *_v function
  * maps 32 bytes of elements; SIMDOPS_AVX2_MAP runs it over the row. */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX2
-#include "../avx2_util.h"
+#include "kernels/vec/avx2_util.h"
 
 /* minps/maxps return their second operand when either is NaN, so this is
  * t = hi < x ? hi : x; y = lo > t ? lo : t, NaN x and -0.0 included. */

@@ -4,11 +4,11 @@
  * float16, whose opmask form (sign to mask, masked negate, two compares, two
  * masked moves) ran at 0.77-0.81 of avx2's blend form in four interleaved runs
  * at 64K and 1M on this Zen 4 core. */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX512
-#include "../avx512_util.h"
+#include "kernels/vec/avx512_util.h"
 
 /* minps/maxps return their second operand when either is NaN, so this is
  * t = hi < x ? hi : x; y = lo > t ? lo : t, NaN x and -0.0 included. */

@@ -1,11 +1,11 @@
 /* clip kernels for NEON (AArch64 Advanced SIMD). Same results as
  * clip_scalar.c bit for bit: t = hi < x ? hi : x; y = lo > t ? lo : t. */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_NEON
-#include "../../fp16.h"
-#include "../neon_util.h"
+#include "core/fp16.h"
+#include "kernels/vec/neon_util.h"
 
 #define CLIP_KERNEL(name, SUF, VT, field, ESIZE)                                       \
     static void name(const void *x, void *y, size_t n, const simdops_clip_params *p)   \

@@ -1,7 +1,7 @@
 /* Reference clip kernels: y = max(min, min(g(x), max)), the operand order of
  * SSE's minps/maxps so that a NaN x passes through unchanged (docs/semantics.md). */
-#include "../../internal.h"
-#include "../../fp16.h"
+#include "core/internal.h"
+#include "core/fp16.h"
 
 #define CLIP_INT_KERNEL(T, field, name)                                              \
     static void name(const void *xv, void *yv, size_t n, const simdops_clip_params *p) \

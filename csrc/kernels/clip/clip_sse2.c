@@ -5,12 +5,12 @@
  * double as the scalar kernel does. 64-bit integers stay scalar: without
  * pcmpgtq (SSE4.2) two emulated 64-bit compares and selects cost more than
  * the scalar compare + cmov loop (measured ~0.8x). */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_SSE2
-#include "../../fp16.h"
-#include "../sse_util.h"
+#include "core/fp16.h"
+#include "kernels/vec/sse_util.h"
 
 /* Integer lanes: bounds pre-XORed with `f`, the flip that makes the
  * available instruction order the lanes as the type does. */

@@ -3,13 +3,13 @@
  * ScaleBias use nothing SSE4.1 adds; 64-bit clip stays scalar (pcmpgtq is
  * SSE4.2, see clip_sse2.c). Native pminsb/pminuw/pminsd/pminud replace the
  * SSE2 emulations; ScaleBias gains pmovsx widening, packusdw and roundpd. */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_SSE41
 #include <smmintrin.h>
 
-#include "../sse_util.h"
+#include "kernels/vec/sse_util.h"
 
 typedef struct iclip {
     __m128i lo, hi;

@@ -1,8 +1,8 @@
 /* argmax kernels behind hardmax for avx2: the templates of hardmax_x86.h over
  * 256-bit vectors; rows/column blocks narrower than one vector use the 128-bit
  * kernels. float16 is compared as exact int16 keys (16 lanes, no conversion). */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX2
 #define HM_SSE41 1

@@ -9,8 +9,8 @@
  * avx2's at 1024x1024 on the benchmark machine (a chunk of 8 vectors is 128
  * floats, so a rising max rescans twice as much), and float16 would need
  * 512-bit psignw, which AVX-512BW lacks. Those entries inherit avx2's. */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX512
 #define HM_SSE41 1

@@ -1,11 +1,11 @@
 /* argmax kernels behind hardmax, NEON (AArch64 Advanced SIMD); the same
  * indices as hardmax_scalar.c: first maximum, first NaN beats all, +0 == -0. */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_NEON
-#include "../../fp16.h"
-#include "../neon_util.h"
+#include "core/fp16.h"
+#include "kernels/vec/neon_util.h"
 
 /* argmax_row in two passes. 1: FMAX/FMAXV propagate NaN, so the reduction is
  * NaN iff the row holds one, else it is the maximum. 2: the first element

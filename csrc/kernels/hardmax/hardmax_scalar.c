@@ -1,7 +1,7 @@
 /* Reference argmax kernels behind hardmax: the first maximum wins, the first
  * NaN beats everything, +0.0 == -0.0 (numpy.argmax semantics). */
-#include "../../internal.h"
-#include "../../fp16.h"
+#include "core/internal.h"
+#include "core/fp16.h"
 
 /* 1 when v replaces the running best b. */
 #define BEATS(v, b) ((v) > (b) || ((v) != (v) && (b) == (b)))

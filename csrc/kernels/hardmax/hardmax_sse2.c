@@ -1,7 +1,7 @@
 /* argmax kernels behind hardmax for sse2: one-pass chunked max with a first-hit
  * search, templates in hardmax_x86.h. */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_SSE2
 #include "hardmax_x86.h"

@@ -6,8 +6,8 @@
  * qlo), rounded half to even by the instruction's embedded rounding mode (no
  * MXCSR dependence). A clamped lane is in the output type's range, so the
  * truncating narrow (vpmovdb / vpmovdw) stores it exactly. */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX512
 #include <immintrin.h>

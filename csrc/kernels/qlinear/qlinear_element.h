@@ -5,8 +5,8 @@
 
 #include <math.h>
 
-#include "../../internal.h"
-#include "../../fp16.h"
+#include "core/internal.h"
+#include "core/fp16.h"
 
 /* q clamped to [qlo, qhi] (NaN -> qlo), rounded half to even: an integer in
  * int32 range (|qlo|, |qhi| <= 65535). */

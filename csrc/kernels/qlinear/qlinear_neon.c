@@ -3,8 +3,8 @@
  * a compare + select first; vcvtnq rounds to nearest even whatever FPCR says.
  * float16 goes through vcvt_f32_f16 / vcvt_f16_f32 (round to nearest even,
  * as F16C and the scalar conversion). */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_NEON
 #include <arm_neon.h>

@@ -1,6 +1,6 @@
 /* QuantizeLinear / DequantizeLinear for SSE2: see qlinear_sse.h. */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_SSE2
 #define QL_TIER sse2

@@ -1,6 +1,6 @@
 /* QuantizeLinear / DequantizeLinear for SSE4.1: see qlinear_sse.h. */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_SSE41
 #define QL_TIER sse41

@@ -1,8 +1,8 @@
 /* requant kernels for AVX2 (docs/semantics.md): SRDHM from vpmuldq, RDBPOT with
  * vpabsd/vpsignd, per-channel shifts with vpsllvd/vpsrlvd; the lane-wise
  * packs are put back in order with one cross-lane permute per store. */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX2
 #include <immintrin.h>

@@ -5,8 +5,8 @@
  * elements. The lane-wise packs are put back in order with one vpermd/vpermq
  * per store. Only the per-channel entries are registered (see the register
  * function); per-tensor and the other requantization families inherit avx2's. */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX512
 #include <immintrin.h>

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "../../fixedpoint.h"
+#include "core/fixedpoint.h"
 
 /* inlined into each call site, so a constant argument (a NULL bias) removes its
  * branches from the loop */

@@ -7,11 +7,11 @@
  *                  (sign bit of x & -e) turns ties away from zero. Its
  *                  saturating add only touches x = INT32_MIN, whose remainder
  *                  is 0 either way. */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_NEON
-#include "../neon_util.h"
+#include "kernels/vec/neon_util.h"
 
 typedef struct rq_consts {
     int32x4_t offset, lo, hi;

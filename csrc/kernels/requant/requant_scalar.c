@@ -1,6 +1,6 @@
 /* Reference requant kernels: ACL's ScaleByFixedPoint output stage (docs/semantics.md). */
-#include "../../internal.h"
-#include "../../fixedpoint.h"
+#include "core/internal.h"
+#include "core/fixedpoint.h"
 
 #define REQUANT_KERNELS(T, name, pc_name)                                              \
     static void name(const int32_t *x, void *yv, size_t n, const int32_t *bias,        \

@@ -1,7 +1,7 @@
 /* requant kernels for SSE2 (docs/semantics.md): SRDHM from pmuludq with a sign fix-up;
  * per-channel shifts as multiplies by 2^k (SSE2 has no per-lane shifts). */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_SSE2
 #include "requant_x86.h"

@@ -1,7 +1,7 @@
 /* requant kernels for SSE4.1 (docs/semantics.md): SRDHM from the signed pmuldq, RDBPOT
  * with pabsd/psignd, pmulld for per-channel left shifts, pminsb/pmaxsb. */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_SSE41
 #include <smmintrin.h>

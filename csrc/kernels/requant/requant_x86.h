@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../../internal.h"
+#include "core/internal.h"
 
 #if defined(_MSC_VER)
 #define RQ_INLINE static __forceinline

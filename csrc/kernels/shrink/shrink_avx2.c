@@ -1,11 +1,11 @@
 /* AVX2 (+F16C) shrink kernels, bit-exact with shrink_scalar.c. Each *_v
  * function maps 32 bytes of elements; SIMDOPS_AVX2_MAP runs it over the row.
  * The x > thr branch is blended last, as the scalar tests it first. */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX2
-#include "../avx2_util.h"
+#include "kernels/vec/avx2_util.h"
 
 /* Floats: the neither-branch gives +0, or x itself when x is NaN. */
 static inline __m256i f32_shrink_v(__m256i v, __m256 thr, __m256 neg_thr, __m256 b)

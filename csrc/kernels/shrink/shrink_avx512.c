@@ -2,12 +2,12 @@
  * shrink_scalar.c: the float forms of shrink_avx2.c on 64-byte vectors with
  * opmask compares and blends, float16 through 512-bit conversions (16 halves
  * per vcvtph2ps / vcvtps2ph). The integer entries inherit avx2's. */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX512
-#include "../avx2_util.h" /* SIMDOPS_MXCSR_DAZ, the float16 bounds */
-#include "../avx512_util.h"
+#include "kernels/vec/avx2_util.h" /* SIMDOPS_MXCSR_DAZ, the float16 bounds */
+#include "kernels/vec/avx512_util.h"
 
 /* General parameters: NaN x passes, x > thr gives x - b, x < neg_thr x + b, else +0. */
 #define GENERAL_V(name, V, CAST_F, CAST_I, CMP, MAXZ, MOV, ADD, SUB)                          \

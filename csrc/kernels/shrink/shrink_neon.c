@@ -1,10 +1,10 @@
 /* shrink kernels for NEON (AArch64 Advanced SIMD), bit for bit those of
  * shrink_scalar.c: both branches computed, then selected by the compares. */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_NEON
-#include "../neon_util.h"
+#include "kernels/vec/neon_util.h"
 
 /* Integers: x > thr -> clamp(x, sub_lo, sub_hi) - B, x < neg_thr ->
  * clamp(x, add_lo, add_hi) + B, else 0; wrapping add/sub never wrap once x is

@@ -1,8 +1,8 @@
 /* Reference shrink kernels (docs/semantics.md). Floats: a NaN x matches no branch and
  * passes through unchanged. Integers: saturation by clamping x first (see
  * simdops_shrink_params), so the subtraction itself never wraps. */
-#include "../../internal.h"
-#include "../../fp16.h"
+#include "core/internal.h"
+#include "core/fp16.h"
 
 #define SHRINK_INT_KERNEL(T, UT, field, name)                                          \
     static void name(const void *xv, void *yv, size_t n, const simdops_shrink_params *p) \

@@ -3,11 +3,11 @@
  * zero branch being what neither mask keeps. Lanes SSE2 cannot compare or
  * min/max directly are XORed into a domain it can; the wrapping +-B then
  * uses B XOR the flip, since (c ^ f) -+ (B ^ f) == c -+ B modulo the lane. */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_SSE2
-#include "../sse_util.h"
+#include "kernels/vec/sse_util.h"
 
 
 /* u8 compares flipped (pcmpgtb is signed), clamps unflipped (pmaxub/pminub). */

@@ -3,13 +3,13 @@
  * SSE2 kernels, which use nothing SSE4.1 improves (u8/u16 still need a flip
  * for their compares, i16 and floats are native in SSE2). Semantics as in
  * shrink_sse2.c: exclusive branch masks, the zero branch is what neither keeps. */
-#include "../../internal.h"
-#include "../../isa.h"
+#include "core/internal.h"
+#include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_SSE41
 #include <smmintrin.h>
 
-#include "../sse_util.h"
+#include "kernels/vec/sse_util.h"
 
 /* u32 works XORed with 2^31 (pcmpgtd is signed); B is flipped too, since
  * (c ^ f) -+ (B ^ f) == c -+ B modulo 2^32. */

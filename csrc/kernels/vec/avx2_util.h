@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../fp16.h"
+#include "core/fp16.h"
 
 #define SIMDOPS_MXCSR_DAZ 0x0040u /* denormals-are-zero, bit 6 of MXCSR */
 

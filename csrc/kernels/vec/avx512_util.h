@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../fp16.h"
+#include "core/fp16.h"
 
 /* The byte mask of the first nbytes (<= 64) lanes. */
 static inline __mmask64 simdops_avx512_bytes(size_t nbytes)

@@ -33,7 +33,7 @@ static inline uint8x16_t simdops_ld_u8(const void *p) { return vld1q_u8((const u
 static inline void simdops_st_u8(void *p, uint8x16_t v) { vst1q_u8((uint8_t *)p, v); }
 
 /* float16 <-> float32 with FCVTL/FCVTN: exact widening, RNE narrowing, NaN
- * payload kept and quieted -- the bits of csrc/fp16.h. */
+ * payload kept and quieted -- the bits of csrc/core/fp16.h. */
 static inline float32x4_t simdops_f16_lo(uint16x8_t h)
 {
     return vcvt_f32_f16(vreinterpret_f16_u16(vget_low_u16(h)));

@@ -86,7 +86,7 @@ cdef class BoundPlan(StridedPlan):
                     return ("size", "output", outv.len)
                 if self.out_align and a_out % <size_t>self.out_align:
                     return ("align", "output", a_out)
-                # the byte-range rule of the 1-D entry points (csrc/rules.c)
+                # the byte-range rule of the 1-D entry points (csrc/rules/rules.c)
                 if simdops_check_disjoint(inv.buf, self.in_total, outv.buf, self.out_total,
                                           self.alias_ok, &err):
                     return ("overlap", a_in == a_out)

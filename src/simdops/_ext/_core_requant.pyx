@@ -1,6 +1,6 @@
 # The requantization families' wrappers (included by _core.pyx): the rounding
 # names, the float families' requantize_fp32, and integer vectors of other
-# widths. Every rule is C's (csrc/requant_families.c); here only translation.
+# widths. Every rule is C's (csrc/rules/requant_families.c); here only translation.
 
 _ROUNDINGS = {"double": 0, "double_ties_up": 1, "single": 2}
 _FP_PRECISIONS = {"float32": 0, "float64": 1}  # SIMDOPS_FP_FLOAT64

@@ -1,4 +1,4 @@
-# The shared rules of csrc/rules.h (and simdops_check_tensor) for the layers
+# The shared rules of csrc/rules/rules.h (and simdops_check_tensor) for the layers
 # above the array API: a fragment of _core.pyx (included by it, not a module of
 # its own). Each check_* returns None or the CoreError C reported (reason,
 # arg, value, expected, index); the caller words it in its own terms and keeps

@@ -1,4 +1,4 @@
-# Intra-op threads (csrc/threadpool.c): a fragment of _core.pyx (included by
+# Intra-op threads (csrc/driver/threadpool.c): a fragment of _core.pyx (included by
 # it, not a module of its own).
 import operator
 

@@ -1,5 +1,5 @@
 # Declarations of the C API (csrc/include/simdops/simdops.h) and of the
-# kernel-table iteration functions (csrc/internal.h) used by _core.pyx; the
+# kernel-table iteration functions (csrc/core/internal.h) used by _core.pyx; the
 # types come from simdops/capi_types.pxd.
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
@@ -102,15 +102,15 @@ cdef extern from "simdops/simdops.h" nogil:
     int simdops_known_isas(const char **names, int cap)
     const char *simdops_cpu_features()
 
-cdef extern from "strided.h" nogil:
+cdef extern from "driver/strided.h" nogil:
     int simdops_self_overlaps(const simdops_tensor *t)
     int simdops_same_layout(const simdops_tensor *a, const simdops_tensor *b)
 
-cdef extern from "checks.h" nogil:
+cdef extern from "rules/checks.h" nogil:
     int simdops_check_within(const simdops_tensor *t, const void *base, size_t len, int arg,
                              simdops_error *err)
 
-cdef extern from "internal.h" nogil:
+cdef extern from "core/internal.h" nogil:
     ctypedef void (*simdops_any_fn)()
     int simdops_prepare_requant_clamped(simdops_dtype out_dtype, int64_t multiplier,
                                         int64_t shift, int64_t offset, int64_t min, int64_t max,
@@ -127,7 +127,7 @@ cdef extern from "internal.h" nogil:
     int simdops_kernel_origin(int tier, int entry, int slot)
     void simdops_init()
 
-cdef extern from "threadpool.h" nogil:
+cdef extern from "driver/threadpool.h" nogil:
     int SIMDOPS_MAX_THREADS
     int simdops_set_num_threads(int n)
     int simdops_get_num_threads()
@@ -136,16 +136,16 @@ cdef extern from "threadpool.h" nogil:
     int64_t simdops_set_grain_bytes(int64_t bytes)
     int64_t simdops_pool_jobs()
 
-cdef extern from "dtype.h" nogil:
+cdef extern from "core/dtype.h" nogil:
     ctypedef struct simdops_dtype_row:
         const char *name
         unsigned char size, is_float, is_signed
     const simdops_dtype_row simdops_dtype_rows[]
 
-cdef extern from "checks.h" nogil:
+cdef extern from "rules/checks.h" nogil:
     int simdops_check_tensor(const simdops_tensor *t, int arg, simdops_error *err)
 
-cdef extern from "rules.h" nogil:
+cdef extern from "rules/rules.h" nogil:
     int simdops_check_same_shape(const simdops_tensor *x, const simdops_tensor *y,
                                  simdops_dtype dtype, simdops_error *err)
     int simdops_ranges_overlap(const void *a, uint64_t alen, const void *b, uint64_t blen)
