@@ -4,7 +4,7 @@
 
 #include <math.h>
 
-#define SIMDOPS_X_DTYPE_ROW(id, nm, sz, fl, sg, lo_, hi_, ops_, rq)                              \
+#define SIMDOPS_X_DTYPE_ROW(id, tag, nm, sz, fl, sg, lo_, hi_, ops_, rq)                              \
     [SIMDOPS_##id] = {nm, sz, fl, sg, rq, ops_, (int64_t)(lo_), (int64_t)(hi_)},
 const simdops_dtype_row simdops_dtype_rows[SIMDOPS_DTYPE_COUNT] = {SIMDOPS_DTYPES(SIMDOPS_X_DTYPE_ROW)};
 #undef SIMDOPS_X_DTYPE_ROW

@@ -19,20 +19,34 @@ static inline size_t simdops_requant_out_size(int out) { return out == SIMDOPS_R
 /* ONNX Quantize/DequantizeLinear's integer side */
 #define SIMDOPS_QLINEAR_OPS (SIMDOPS_OPBIT(QUANTIZE_LINEAR) | SIMDOPS_OPBIT(DEQUANTIZE_LINEAR))
 
-/* X(ENUM, name, size, is_float, is_signed, lo, hi, ops, requant slot)
+/* X(ENUM, tag, name, size, is_float, is_signed, lo, hi, ops, requant slot)
+ * tag: the prefix of the type's kernel names (f32_clip__avx2; SIMDOPS_DT_f32).
  * lo/hi: the integer range for types up to 32 bits (0, 0 otherwise). */
 #define SIMDOPS_DTYPES(X)                                                                         \
-    X(FLOAT32, "float32", 4, 1, 1, 0, 0, SIMDOPS_FLOAT_OPS, -1)                                   \
-    X(FLOAT16, "float16", 2, 1, 1, 0, 0, SIMDOPS_FLOAT_OPS, -1)                                   \
-    X(UINT32, "uint32", 4, 0, 0, 0, 4294967295, SIMDOPS_INT_OPS, -1)                              \
-    X(UINT16, "uint16", 2, 0, 0, 0, 65535, SIMDOPS_INT_OPS | SIMDOPS_QLINEAR_OPS, -1)             \
-    X(UINT8, "uint8", 1, 0, 0, 0, 255, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT_OUT) | SIMDOPS_QLINEAR_OPS, SIMDOPS_RQ_U8) \
-    X(INT32, "int32", 4, 0, 1, -2147483647 - 1, 2147483647, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT) | SIMDOPS_OPBIT(DEQUANTIZE_LINEAR), -1) \
-    X(INT16, "int16", 2, 0, 1, -32768, 32767, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT_OUT) | SIMDOPS_QLINEAR_OPS, SIMDOPS_RQ_I16) \
-    X(INT8, "int8", 1, 0, 1, -128, 127, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT_OUT) | SIMDOPS_QLINEAR_OPS, SIMDOPS_RQ_I8) \
-    X(FLOAT64, "float64", 8, 1, 1, 0, 0, SIMDOPS_FLOAT_OPS, -1)                                   \
-    X(UINT64, "uint64", 8, 0, 0, 0, 0, SIMDOPS_OPBIT(CLIP), -1)                                   \
-    X(INT64, "int64", 8, 0, 1, 0, 0, SIMDOPS_OPBIT(CLIP), -1)
+    X(FLOAT32, f32, "float32", 4, 1, 1, 0, 0, SIMDOPS_FLOAT_OPS, -1)                                   \
+    X(FLOAT16, f16, "float16", 2, 1, 1, 0, 0, SIMDOPS_FLOAT_OPS, -1)                                   \
+    X(UINT32, u32, "uint32", 4, 0, 0, 0, 4294967295, SIMDOPS_INT_OPS, -1)                              \
+    X(UINT16, u16, "uint16", 2, 0, 0, 0, 65535, SIMDOPS_INT_OPS | SIMDOPS_QLINEAR_OPS, -1)             \
+    X(UINT8, u8, "uint8", 1, 0, 0, 0, 255, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT_OUT) | SIMDOPS_QLINEAR_OPS, SIMDOPS_RQ_U8) \
+    X(INT32, i32, "int32", 4, 0, 1, -2147483647 - 1, 2147483647, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT) | SIMDOPS_OPBIT(DEQUANTIZE_LINEAR), -1) \
+    X(INT16, i16, "int16", 2, 0, 1, -32768, 32767, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT_OUT) | SIMDOPS_QLINEAR_OPS, SIMDOPS_RQ_I16) \
+    X(INT8, i8, "int8", 1, 0, 1, -128, 127, SIMDOPS_INT_OPS | SIMDOPS_OPBIT(REQUANT_OUT) | SIMDOPS_QLINEAR_OPS, SIMDOPS_RQ_I8) \
+    X(FLOAT64, f64, "float64", 8, 1, 1, 0, 0, SIMDOPS_FLOAT_OPS, -1)                                   \
+    X(UINT64, u64, "uint64", 8, 0, 0, 0, 0, SIMDOPS_OPBIT(CLIP), -1)                                   \
+    X(INT64, i64, "int64", 8, 0, 1, 0, 0, SIMDOPS_OPBIT(CLIP), -1)
+
+/* SIMDOPS_DT_<tag>: the dtype of a kernel name's prefix (SIMDOPS_DT_f32 == SIMDOPS_FLOAT32). */
+enum simdops_dtype_tag {
+#define SIMDOPS_X_DTYPE_TAG(e, tag, ...) SIMDOPS_DT_##tag = SIMDOPS_##e,
+    SIMDOPS_DTYPES(SIMDOPS_X_DTYPE_TAG)
+#undef SIMDOPS_X_DTYPE_TAG
+};
+/* SIMDOPS_RQ_SLOT_<tag>: the requant output slot of a type (-1: none). */
+enum simdops_requant_slot_tag {
+#define SIMDOPS_X_RQ_SLOT_TAG(e, tag, nm, sz, fl, sg, lo, hi, ops, rq) SIMDOPS_RQ_SLOT_##tag = rq,
+    SIMDOPS_DTYPES(SIMDOPS_X_RQ_SLOT_TAG)
+#undef SIMDOPS_X_RQ_SLOT_TAG
+};
 
 typedef struct simdops_dtype_row {
     const char *name;

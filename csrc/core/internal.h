@@ -303,6 +303,36 @@ SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, avx2)
 SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, avx512)
 SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, neon)
 
+/* Registration from lists. A kernel file defines SIMDOPS_TIER (its tier's name)
+ * before including this header's users' bodies, names what it implements as a
+ * list of (entry, dtype tag) pairs -- requant entries by their output type's
+ * tag -- and SIMDOPS_DEFINE_REGISTER makes <op>_register__<tier>, which sets each
+ * slot to the function <tag>_<entry>__<tier>:
+ *     #define CLIP_KERNELS(X) X(clip, f32) X(clip, f16) X(clip_scale_bias, f32)
+ *     SIMDOPS_DEFINE_REGISTER(clip, CLIP_KERNELS)
+ * A pair without its function fails to compile; a pair on a slot the dtype
+ * table does not give the entry's op fails the harness (a tier may only
+ * override what the scalar table has). */
+#define SIMDOPS_CAT_(a, b) a##b
+#define SIMDOPS_CAT(a, b) SIMDOPS_CAT_(a, b)
+/* <tag>_<entry>__<SIMDOPS_TIER>: a kernel's name in the tier being compiled. */
+#define SIMDOPS_KERNEL_NAME(tag, entry) SIMDOPS_CAT(tag##_##entry##__, SIMDOPS_TIER)
+enum { SIMDOPS_SLOT_KIND_IS_RQ_DTYPE = 0, SIMDOPS_SLOT_KIND_IS_RQ_RQ = 1 };
+enum simdops_kernel_entry_is_rq {
+#define SIMDOPS_X_KE_RQ(field, type, slots, kind, op) SIMDOPS_KE_RQ_##field = SIMDOPS_SLOT_KIND_IS_RQ_##kind,
+    SIMDOPS_KERNEL_ENTRIES(SIMDOPS_X_KE_RQ)
+#undef SIMDOPS_X_KE_RQ
+};
+#define SIMDOPS_SLOT_OF(entry, tag)                                                               \
+    (SIMDOPS_KE_RQ_##entry ? (int)SIMDOPS_RQ_SLOT_##tag : (int)SIMDOPS_DT_##tag)
+#define SIMDOPS_X_REGISTER(entry, tag) t->entry[SIMDOPS_SLOT_OF(entry, tag)] = SIMDOPS_KERNEL_NAME(tag, entry);
+#define SIMDOPS_DEFINE_REGISTER(op, LIST)                                                         \
+    int SIMDOPS_CAT(op##_register__, SIMDOPS_TIER)(simdops_kernel_table * t)                     \
+    {                                                                                             \
+        LIST(SIMDOPS_X_REGISTER)                                                                  \
+        return 1;                                                                                 \
+    }
+
 /* Every tier this target knows (all architectures; see simdops_tier_known). */
 int simdops_tier_count(void);
 /* 1 when tier i is built for this architecture. */

@@ -4,6 +4,7 @@
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX2
+#define SIMDOPS_TIER avx2
 #include "kernels/vec/avx2_util.h"
 
 /* minps/maxps return their second operand when either is NaN, so this is
@@ -261,30 +262,13 @@ INT_CLIP_SB_KERNEL(u32_clip_scale_bias__avx2, u32_clip_sb_v, 4, 0, UINT32_MAX,
 INT_CLIP_SB_KERNEL(i32_clip_scale_bias__avx2, i32_clip_sb_v, 4, INT32_MIN, INT32_MAX,
                    p->min.i32, p->max.i32)
 
-int clip_register__avx2(simdops_kernel_table *t)
-{
-    t->clip[SIMDOPS_FLOAT32] = f32_clip__avx2;
-    t->clip[SIMDOPS_FLOAT16] = f16_clip__avx2;
-    t->clip[SIMDOPS_FLOAT64] = f64_clip__avx2;
-    t->clip[SIMDOPS_UINT8] = u8_clip__avx2;
-    t->clip[SIMDOPS_INT8] = i8_clip__avx2;
-    t->clip[SIMDOPS_UINT16] = u16_clip__avx2;
-    t->clip[SIMDOPS_INT16] = i16_clip__avx2;
-    t->clip[SIMDOPS_UINT32] = u32_clip__avx2;
-    t->clip[SIMDOPS_INT32] = i32_clip__avx2;
-    t->clip[SIMDOPS_UINT64] = u64_clip__avx2;
-    t->clip[SIMDOPS_INT64] = i64_clip__avx2;
-    t->clip_scale_bias[SIMDOPS_FLOAT32] = f32_clip_scale_bias__avx2;
-    t->clip_scale_bias[SIMDOPS_FLOAT16] = f16_clip_scale_bias__avx2;
-    t->clip_scale_bias[SIMDOPS_FLOAT64] = f64_clip_scale_bias__avx2;
-    t->clip_scale_bias[SIMDOPS_UINT8] = u8_clip_scale_bias__avx2;
-    t->clip_scale_bias[SIMDOPS_INT8] = i8_clip_scale_bias__avx2;
-    t->clip_scale_bias[SIMDOPS_UINT16] = u16_clip_scale_bias__avx2;
-    t->clip_scale_bias[SIMDOPS_INT16] = i16_clip_scale_bias__avx2;
-    t->clip_scale_bias[SIMDOPS_UINT32] = u32_clip_scale_bias__avx2;
-    t->clip_scale_bias[SIMDOPS_INT32] = i32_clip_scale_bias__avx2;
-    return 1;
-}
+#define CLIP_KERNELS(X)                                                                           \
+    X(clip, f32) X(clip, f16) X(clip, f64) X(clip, u8) X(clip, i8) X(clip, u16) X(clip, i16)       \
+    X(clip, u32) X(clip, i32) X(clip, u64) X(clip, i64)                                           \
+    X(clip_scale_bias, f32) X(clip_scale_bias, f16) X(clip_scale_bias, f64)                       \
+    X(clip_scale_bias, u8) X(clip_scale_bias, i8) X(clip_scale_bias, u16)                         \
+    X(clip_scale_bias, i16) X(clip_scale_bias, u32) X(clip_scale_bias, i32)
+SIMDOPS_DEFINE_REGISTER(clip, CLIP_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(clip, avx2)
 #endif
