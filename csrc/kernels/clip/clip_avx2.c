@@ -1,6 +1,6 @@
 /* AVX2 (+F16C) clip kernels, bit-exact with clip_scalar.c. Each *_v function
  * maps 32 bytes of elements; SIMDOPS_AVX2_MAP runs it over the row. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX2

@@ -4,7 +4,7 @@
  * float16, whose opmask form (sign to mask, masked negate, two compares, two
  * masked moves) ran at 0.77-0.81 of avx2's blend form in four interleaved runs
  * at 64K and 1M on this Zen 4 core. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX512

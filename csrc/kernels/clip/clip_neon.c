@@ -1,6 +1,6 @@
 /* clip kernels for NEON (AArch64 Advanced SIMD). Same results as
  * clip_scalar.c bit for bit: t = hi < x ? hi : x; y = lo > t ? lo : t. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_NEON

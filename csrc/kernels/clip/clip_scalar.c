@@ -1,6 +1,6 @@
 /* Reference clip kernels: y = max(min, min(g(x), max)), the operand order of
  * SSE's minps/maxps so that a NaN x passes through unchanged (docs/semantics.md). */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "core/fp16.h"
 
 #define CLIP_INT_KERNEL(T, field, name)                                              \

@@ -5,7 +5,7 @@
  * double as the scalar kernel does. 64-bit integers stay scalar: without
  * pcmpgtq (SSE4.2) two emulated 64-bit compares and selects cost more than
  * the scalar compare + cmov loop (measured ~0.8x). */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_SSE2

@@ -3,7 +3,7 @@
  * ScaleBias use nothing SSE4.1 adds; 64-bit clip stays scalar (pcmpgtq is
  * SSE4.2, see clip_sse2.c). Native pminsb/pminuw/pminsd/pminud replace the
  * SSE2 emulations; ScaleBias gains pmovsx widening, packusdw and roundpd. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_SSE41

@@ -1,7 +1,7 @@
 /* argmax kernels behind hardmax for avx2: the templates of hardmax_x86.h over
  * 256-bit vectors; rows/column blocks narrower than one vector use the 128-bit
  * kernels. float16 is compared as exact int16 keys (16 lanes, no conversion). */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX2

@@ -9,7 +9,7 @@
  * avx2's at 1024x1024 on the benchmark machine (a chunk of 8 vectors is 128
  * floats, so a rising max rescans twice as much), and float16 would need
  * 512-bit psignw, which AVX-512BW lacks. Those entries inherit avx2's. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX512

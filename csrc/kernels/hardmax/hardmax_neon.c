@@ -1,6 +1,6 @@
 /* argmax kernels behind hardmax, NEON (AArch64 Advanced SIMD); the same
  * indices as hardmax_scalar.c: first maximum, first NaN beats all, +0 == -0. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_NEON

@@ -1,6 +1,6 @@
 /* Reference argmax kernels behind hardmax: the first maximum wins, the first
  * NaN beats everything, +0.0 == -0.0 (numpy.argmax semantics). */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "core/fp16.h"
 
 /* 1 when v replaces the running best b. */

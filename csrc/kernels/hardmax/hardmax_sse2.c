@@ -1,6 +1,6 @@
 /* argmax kernels behind hardmax for sse2: one-pass chunked max with a first-hit
  * search, templates in hardmax_x86.h. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_SSE2

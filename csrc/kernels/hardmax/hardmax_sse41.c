@@ -1,6 +1,6 @@
 /* argmax kernels behind hardmax for sse41: the sse2 kernels with blendv (column
  * updates) and psignw (float16 keys), see hardmax_x86.h. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_SSE41

@@ -3,7 +3,7 @@
  * bounds are integers, so clamping commutes with rounding); maxps returns
  * its second operand for a NaN, which is how NaN becomes qlo. Rounding is
  * roundps with an explicit nearest-even mode: no dependence on MXCSR. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX2

@@ -6,7 +6,7 @@
  * qlo), rounded half to even by the instruction's embedded rounding mode (no
  * MXCSR dependence). A clamped lane is in the output type's range, so the
  * truncating narrow (vpmovdb / vpmovdw) stores it exactly. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX512

@@ -5,7 +5,7 @@
 
 #include <math.h>
 
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "core/fp16.h"
 
 /* q clamped to [qlo, qhi] (NaN -> qlo), rounded half to even: an integer in

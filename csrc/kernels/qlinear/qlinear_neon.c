@@ -3,7 +3,7 @@
  * a compare + select first; vcvtnq rounds to nearest even whatever FPCR says.
  * float16 goes through vcvt_f32_f16 / vcvt_f16_f32 (round to nearest even,
  * as F16C and the scalar conversion). */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_NEON

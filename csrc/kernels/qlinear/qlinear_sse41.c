@@ -1,5 +1,5 @@
 /* QuantizeLinear / DequantizeLinear for SSE4.1: see qlinear_sse.h. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_SSE41

@@ -1,7 +1,7 @@
 /* requant kernels for AVX2 (docs/semantics.md): SRDHM from vpmuldq, RDBPOT with
  * vpabsd/vpsignd, per-channel shifts with vpsllvd/vpsrlvd; the lane-wise
  * packs are put back in order with one cross-lane permute per store. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX2

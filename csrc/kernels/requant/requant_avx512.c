@@ -5,7 +5,7 @@
  * elements. The lane-wise packs are put back in order with one vpermd/vpermq
  * per store. Only the per-channel entries are registered (see the register
  * function); per-tensor and the other requantization families inherit avx2's. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX512

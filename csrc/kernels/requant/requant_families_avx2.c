@@ -3,7 +3,8 @@
  * outside a kernel's fast form (other float modes; single rounding whose
  * multiplier cannot be normalised to a total shift >= 32, or whose bounds
  * minus the offset leave int32) run the scalar kernels: the same arithmetic. */
-#include "core/internal.h"
+#include "kernels/registry.h"
+#include "dispatch/dispatch.h" /* simdops_scalar_kernels: an arrow up, to go */
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX2

@@ -7,7 +7,8 @@
  * MXCSR. A clamped lane is in the output type's range, so packs and the
  * truncating narrow of the masked tail (vpmovdb / vpmovdw) store it exactly. The other float modes, and
  * the integer families, keep the tiers below (entries left NULL inherit avx2's). */
-#include "core/internal.h"
+#include "kernels/registry.h"
+#include "dispatch/dispatch.h" /* simdops_scalar_kernels: an arrow up, to go */
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX512

@@ -3,7 +3,8 @@
  * under the default MXCSR), single rounding and LiteRT x86's ties-up form in 64-bit
  * lanes (vmull_s32, vshlq_s64 by a negative count is a floor shift), and ACL's
  * floor stage in 32-bit lanes. The other float modes run the scalar kernels. */
-#include "core/internal.h"
+#include "kernels/registry.h"
+#include "dispatch/dispatch.h" /* simdops_scalar_kernels: an arrow up, to go */
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_NEON

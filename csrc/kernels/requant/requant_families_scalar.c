@@ -1,7 +1,7 @@
 /* Reference kernels of the requantization families (requant_families.h):
  * single rounding, LiteRT x86's two ties-up roundings, ACL's floor stage and the float
  * families, per tensor and per channel, into uint8 / int8 / int16. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "requant_families.h"
 
 #define RQF_BIASED(i) (bias ? simdops_wrap32((int64_t)x[i] + bias[i]) : x[i])

@@ -7,7 +7,7 @@
  *                  (sign bit of x & -e) turns ties away from zero. Its
  *                  saturating add only touches x = INT32_MIN, whose remainder
  *                  is 0 either way. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_NEON

@@ -1,5 +1,5 @@
 /* Reference requant kernels: ACL's ScaleByFixedPoint output stage (docs/semantics.md). */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "core/fixedpoint.h"
 
 #define REQUANT_KERNELS(T, name, pc_name)                                              \

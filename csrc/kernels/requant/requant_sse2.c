@@ -1,6 +1,6 @@
 /* requant kernels for SSE2 (docs/semantics.md): SRDHM from pmuludq with a sign fix-up;
  * per-channel shifts as multiplies by 2^k (SSE2 has no per-lane shifts). */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_SSE2

@@ -1,6 +1,6 @@
 /* requant kernels for SSE4.1 (docs/semantics.md): SRDHM from the signed pmuldq, RDBPOT
  * with pabsd/psignd, pmulld for per-channel left shifts, pminsb/pmaxsb. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_SSE41

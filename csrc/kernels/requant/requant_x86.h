@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "kernels/registry.h"
 
 #if defined(_MSC_VER)
 #define RQ_INLINE static __forceinline

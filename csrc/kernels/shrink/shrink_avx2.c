@@ -1,7 +1,7 @@
 /* AVX2 (+F16C) shrink kernels, bit-exact with shrink_scalar.c. Each *_v
  * function maps 32 bytes of elements; SIMDOPS_AVX2_MAP runs it over the row.
  * The x > thr branch is blended last, as the scalar tests it first. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX2

@@ -2,7 +2,7 @@
  * shrink_scalar.c: the float forms of shrink_avx2.c on 64-byte vectors with
  * opmask compares and blends, float16 through 512-bit conversions (16 halves
  * per vcvtph2ps / vcvtps2ph). The integer entries inherit avx2's. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX512

@@ -1,6 +1,6 @@
 /* shrink kernels for NEON (AArch64 Advanced SIMD), bit for bit those of
  * shrink_scalar.c: both branches computed, then selected by the compares. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_NEON

@@ -1,7 +1,7 @@
 /* Reference shrink kernels (docs/semantics.md). Floats: a NaN x matches no branch and
  * passes through unchanged. Integers: saturation by clamping x first (see
  * simdops_shrink_params), so the subtraction itself never wraps. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "core/fp16.h"
 
 #define SHRINK_INT_KERNEL(T, UT, field, name)                                          \

@@ -3,7 +3,7 @@
  * zero branch being what neither mask keeps. Lanes SSE2 cannot compare or
  * min/max directly are XORed into a domain it can; the wrapping +-B then
  * uses B XOR the flip, since (c ^ f) -+ (B ^ f) == c -+ B modulo the lane. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_SSE2

@@ -3,7 +3,7 @@
  * SSE2 kernels, which use nothing SSE4.1 improves (u8/u16 still need a flip
  * for their compares, i16 and floats are native in SSE2). Semantics as in
  * shrink_sse2.c: exclusive branch masks, the zero branch is what neither keeps. */
-#include "core/internal.h"
+#include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_SSE41

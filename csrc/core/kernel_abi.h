@@ -1,0 +1,158 @@
+/* What a kernel sees: the derived parameter structs, the contiguous 1-D kernel
+ * signatures and the per-channel vectors. Kernels include this and
+ * kernels/registry.h (the table they fill), nothing above them. */
+#ifndef SIMDOPS_KERNEL_ABI_H
+#define SIMDOPS_KERNEL_ABI_H
+
+#include "core/dtype.h"
+#include "simdops/simdops.h"
+
+/* ------------------------------------------------------------------ derived parameters
+ * Made by params.c from exact numbers; the SIMD kernels rely on the
+ * invariants it establishes (finite scale/bias for integers, ...). */
+
+/* One element of any supported type. float16 parameters are stored widened in
+ * .f32 (exactly); kernels narrow them back when they need the bits. */
+typedef union simdops_value {
+    float f32;
+    double f64;
+    uint16_t f16;
+    int8_t i8;
+    uint8_t u8;
+    int16_t i16;
+    uint16_t u16;
+    int32_t i32;
+    uint32_t u32;
+    int64_t i64;
+    uint64_t u64;
+} simdops_value;
+
+typedef struct simdops_clip_params {
+    simdops_value min, max;
+    float scale, bias; /* read by the scale_bias kernels only */
+} simdops_clip_params;
+
+/* shrink: y = x > thr ? x - bias : x < neg_thr ? x + bias : 0 (NaN passes through).
+ * Integers: bias is B wrapped to the type; the saturating forms are
+ *   x - B -> clamp(x, sub_lo, sub_hi) - B   and   x + B -> clamp(x, add_lo, add_hi) + B
+ * with wrapping arithmetic, which never wraps once x is clamped. */
+typedef struct simdops_shrink_params {
+    simdops_value thr, neg_thr, bias;
+    simdops_value sub_lo, sub_hi, add_lo, add_hi;
+} simdops_shrink_params;
+
+/* requant, per tensor: q = RDBPOT(SRDHM(wrap32(a << left_shift), multiplier), right_shift);
+ * y = clamp(wrap32(q + offset), min, max), bounds already inside the output type. */
+typedef struct simdops_requant_params {
+    int32_t multiplier;
+    int32_t left_shift;  /* max(-shift, 0) */
+    int32_t right_shift; /* max(shift, 0) */
+    int32_t offset;
+    int32_t min, max;
+    /* The requantization family (SIMDOPS_ROUNDING_*, or SIMDOPS_ROUNDING_FP for the
+     * float families) and what the other families need (see requant_families.h). */
+    int32_t family;
+    int32_t fp_mode;  /* SIMDOPS_FP_* flags (float families) */
+    float scale;      /* float families: the scale rounded to float32 */
+    double scale64;   /* float families: the scale as given (SIMDOPS_FP_FLOAT64) */
+} simdops_requant_params;
+
+/* ------------------------------------------------------------------ kernel signatures */
+
+/* Contiguous 1-D kernels. n may be 0; x and y may be the same pointer; no
+ * alignment is assumed by SIMD kernels (scalar ones need element alignment). */
+typedef void (*simdops_clip_fn)(const void *x, void *y, size_t n, const simdops_clip_params *p);
+typedef void (*simdops_shrink_fn)(const void *x, void *y, size_t n,
+                                  const simdops_shrink_params *p);
+
+/* Index of the first maximum of x[0..n), n >= 1; the first NaN is the maximum. */
+typedef size_t (*simdops_argmax_row_fn)(const void *x, size_t n);
+
+/* Vertical argmax step: for each column j < cols, if row[j] beats best[j]
+ * (greater, or NaN over a non-NaN) then best[j] = row[j], best_index[j] = row_index.
+ * best has the element type of row. */
+typedef void (*simdops_argmax_cols_fn)(const void *row, size_t cols, int64_t row_index,
+                                       void *best, int64_t *best_index);
+
+/* Per-channel requant parameters: element k of every array belongs to the
+ * k-th element of the kernel's x. The derived arrays (left, right, half) are
+ * built once per call for tensors of many rows (simdops_requant_channels_init):
+ * rows of a [rows, C] tensor would otherwise redo the same derivations, which
+ * cost the AVX2 kernel as much as its arithmetic. With them, mult[n] is
+ * readable too (a kernel may load the odd lanes one element on). Without them
+ * (left == right == half == NULL: one row, or the C API's 1-D call) kernels
+ * derive what they need from shift; the tiers other than AVX2 always do. */
+typedef struct simdops_requant_channels {
+    const int32_t *mult;  /* the multiplier */
+    const int32_t *shift; /* the API's shift (docs/semantics.md), in [-31, 31] */
+    const int32_t *left;  /* max(-shift, 0), or NULL */
+    const int32_t *right; /* max(shift, 0), or NULL */
+    const int32_t *half;  /* (1 << right) >> 1, RDBPOT's rounding term, or NULL */
+    int general;          /* derived only: some left != 0 or mult == INT32_MIN */
+    int32_t min_right;    /* derived only: the smallest right */
+    const float *scale;   /* float families: the per-channel scales (mult/shift unused) */
+    int scales_below_one; /* derived only: every |scale| < 1 (0: not known; see
+                           * simdops_requant_check_scales) */
+    size_t period;        /* float families: when nonzero, element i reads scale[i %
+                           * period] and bias[i % period] (the vectors restart every
+                           * period elements: a long call over rows of repeated
+                           * vectors); 0: scale[i], bias[i] */
+    size_t cycle;         /* float families, with period: 0, or a multiple of 16
+                           * dividing period after which the scales repeat too
+                           * (scale[i % period] == scale[i % cycle]: lcm(channels,
+                           * 16)); a kernel may hold one cycle in registers */
+} simdops_requant_channels;
+
+/* How many of the left elements a per-channel float kernel runs with its
+ * vectors read from their start: all, or ch->period when they restart. */
+static inline size_t simdops_requant_stretch(const simdops_requant_channels *ch, size_t left)
+{
+    return ch->period && ch->period < left ? ch->period : left;
+}
+/* ch with every array advanced by k elements. */
+static inline simdops_requant_channels simdops_requant_channels_at(const simdops_requant_channels *ch,
+                                                                   size_t k)
+{
+    simdops_requant_channels r = *ch;
+    if (r.scale) {
+        r.scale += k;
+        return r;
+    }
+    r.mult += k;
+    r.shift += k;
+    if (r.left)
+        r.left += k;
+    if (r.right)
+        r.right += k;
+    if (r.half)
+        r.half += k;
+    return r;
+}
+
+/* requant of n int32 elements into uint8/int8/int16 y. bias may be NULL.
+ * Per-channel kernels read element i's parameters from ch's arrays at i
+ * (simdops_requant_channels) and ignore p->multiplier/left_shift/right_shift. */
+typedef void (*simdops_requant_fn)(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                                   const simdops_requant_params *p);
+typedef void (*simdops_requant_pc_fn)(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                                      const simdops_requant_channels *ch,
+                                      const simdops_requant_params *p);
+
+/* ONNX QuantizeLinear / DequantizeLinear, one scale and zero point (per
+ * tensor, or one channel of per-axis). quantize: q = x / scale in float32
+ * (rounded to float16 first when div_f16), clamped to [lo - zp, hi - zp]
+ * (NaN -> lo - zp), rounded half to even, + zp. dequantize: y = float32(x -
+ * zp) * scale (float16 output: that product rounded once more). */
+typedef struct simdops_qlinear_params {
+    float scale;  /* exact widening of a float16 scale */
+    int div_f16;  /* quantize of float16 x by a float16 scale */
+    int32_t zero_point;
+    float qlo, qhi; /* quantize: lo - zp, hi - zp of the output type */
+} simdops_qlinear_params;
+
+/* quantize: x float32 (or float16), y of the slot's dtype; dequantize: x of
+ * the slot's dtype, y float32 (or float16). */
+typedef void (*simdops_qlinear_fn)(const void *x, void *y, size_t n,
+                                   const simdops_qlinear_params *p);
+
+#endif

@@ -1,0 +1,33 @@
+/* The per-channel vectors' repetition and derived arrays (requant_channels.c),
+ * built once per call by the requant driver. */
+#ifndef SIMDOPS_REQUANT_CHANNELS_H
+#define SIMDOPS_REQUANT_CHANNELS_H
+
+#include "core/kernel_abi.h"
+
+/* dst = reps copies of src[0..n) (src may be dst: its first copy is in
+ * place), then one 0 (kernels may read one element past). */
+void simdops_repeat_words(int32_t *dst, const int32_t *src, size_t n, size_t reps);
+
+/* int32 words simdops_requant_channels_init stores for arrays of n elements. */
+static inline size_t simdops_requant_channels_words(size_t n) { return 5 * (n + 1); }
+
+/* ch with derived arrays from n multipliers and shifts (range-checked), all
+ * repeated reps times (arrays of n * reps elements, for rows of several
+ * channel periods) and held in storage (simdops_requant_channels_words(n *
+ * reps) int32). */
+void simdops_requant_channels_init(simdops_requant_channels *ch, int32_t *storage,
+                                   const int32_t *multiplier, const int32_t *shift, size_t n,
+                                   size_t reps);
+/* Single rounding's arrays derived once per call (the driver, from 4 rows on):
+ * each channel's pair normalised to a total shift t = 31 + shift >= 32 where
+ * m << (32 - t) fits int32 (the same quotient), in mult and shift; right holds
+ * u = t - 32, the arithmetic shift of the 64-bit product's high word; left and
+ * half stay NULL. general: some channel could not be normalised or has u == 0
+ * (its rounding term 2^31 lies in the low word). Storage as for
+ * simdops_requant_channels_init. */
+void simdops_requant_channels_init_single(simdops_requant_channels *ch, int32_t *storage,
+                                          const int32_t *multiplier, const int32_t *shift,
+                                          size_t n, size_t reps);
+
+#endif

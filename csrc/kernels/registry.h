@@ -1,0 +1,142 @@
+/* The kernel table and its lists: SIMDOPS_KERNEL_ENTRIES (one line per table
+ * entry: the struct fields, the inheritance, the iteration API, info, the
+ * harness), SIMDOPS_TIERS (one line per ISA tier) and SIMDOPS_KERNEL_FILES,
+ * the register functions' declarations and the registration macros. Seen by
+ * the kernels (which fill a table) and by dispatch (which builds them). */
+#ifndef SIMDOPS_KERNEL_REGISTRY_H
+#define SIMDOPS_KERNEL_REGISTRY_H
+
+#include "core/kernel_abi.h"
+
+/* ------------------------------------------------------------------ the kernel table
+ * X(field, function type, slots, slot kind, simdops_op whose dtypes fill it)
+ * slot kind DTYPE: indexed by simdops_dtype; RQ: by requant output slot. */
+#define SIMDOPS_KERNEL_ENTRIES(X)                                                                 \
+    X(clip, simdops_clip_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_CLIP)                         \
+    X(clip_scale_bias, simdops_clip_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_CLIP_SCALE_BIAS)   \
+    X(shrink, simdops_shrink_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_SHRINK)                   \
+    X(argmax_row, simdops_argmax_row_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_HARDMAX)          \
+    X(argmax_cols, simdops_argmax_cols_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_HARDMAX)        \
+    X(requant, simdops_requant_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)                  \
+    X(requant_pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)           \
+    X(quantize_f32, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QUANTIZE_LINEAR)   \
+    X(quantize_f16, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QUANTIZE_LINEAR)   \
+    X(dequantize_f32, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_DEQUANTIZE_LINEAR) \
+    X(dequantize_f16, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_DEQUANTIZE_LINEAR) \
+    X(requant_single, simdops_requant_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)           \
+    X(requant_single_pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)     \
+    X(requant_ties_up, simdops_requant_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)          \
+    X(requant_ties_up_pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)    \
+    X(requant_floor, simdops_requant_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)            \
+    X(requant_floor_pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)      \
+    X(requant_fp, simdops_requant_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)               \
+    X(requant_fp_pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)
+
+/* One table per ISA. A NULL entry means "not provided by this tier"; dispatch
+ * fills it from the tier below, so every entry of a built table is callable
+ * where that op supports the dtype. */
+typedef struct simdops_kernel_table {
+    const char *isa;
+#define SIMDOPS_X_FIELD(field, type, slots, kind, op) type field[slots];
+    SIMDOPS_KERNEL_ENTRIES(SIMDOPS_X_FIELD)
+#undef SIMDOPS_X_FIELD
+} simdops_kernel_table;
+
+/* Entry numbers, in list order: SIMDOPS_KE_clip, ... */
+enum simdops_kernel_entry {
+#define SIMDOPS_X_KE(field, type, slots, kind, op) SIMDOPS_KE_##field,
+    SIMDOPS_KERNEL_ENTRIES(SIMDOPS_X_KE)
+#undef SIMDOPS_X_KE
+    SIMDOPS_KE_COUNT
+};
+/* ------------------------------------------------------------------ tiers
+ * X(name, tier it inherits from, built for this architecture (0/1),
+ *   CPU support test on `const simdops_cpu *c`) -- lowest first; a tier is
+ * usable when its architecture matches, the CPU passes and its parent is. */
+#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
+#define SIMDOPS_ARCH_X86 1
+#else
+#define SIMDOPS_ARCH_X86 0
+#endif
+#if defined(__aarch64__) || defined(_M_ARM64)
+#define SIMDOPS_ARCH_ARM64 1
+#else
+#define SIMDOPS_ARCH_ARM64 0
+#endif
+
+#define SIMDOPS_TIERS(X)                                                                          \
+    X(scalar, scalar, 1, 1)                                                                       \
+    X(sse2, scalar, SIMDOPS_ARCH_X86, c->sse2)                                                    \
+    X(sse41, sse2, SIMDOPS_ARCH_X86, c->sse2 && c->sse41)                                         \
+    X(avx2, sse41, SIMDOPS_ARCH_X86, c->avx && c->avx2 && c->f16c)                                \
+    X(avx512, avx2, SIMDOPS_ARCH_X86, c->avx512f && c->avx512bw && c->avx512vl && c->avx512dq)    \
+    X(neon, scalar, SIMDOPS_ARCH_ARM64, c->neon)
+
+/* The kernel files of every tier: csrc/kernels/<op>/<op>_<tier>.c */
+#define SIMDOPS_KERNEL_FILES(X, tier) X(clip, tier) X(shrink, tier) X(hardmax, tier) X(requant, tier) \
+    X(qlinear, tier)
+
+enum simdops_tier_id {
+#define SIMDOPS_X_TIER_ID(name, parent, arch, cpu_ok) SIMDOPS_TIER_##name,
+    SIMDOPS_TIERS(SIMDOPS_X_TIER_ID)
+#undef SIMDOPS_X_TIER_ID
+    SIMDOPS_TIER_COUNT
+};
+enum { SIMDOPS_MAX_TIERS = SIMDOPS_TIER_COUNT };
+
+/* Each kernels/<op>/<op>_<tier>.c defines <op>_register__<tier>: it fills the
+ * entries it implements and returns 1, or returns 0 when its ISA was not
+ * compiled in. The linker sees them as simdops_<op>_register__<tier> (every
+ * global symbol carries the simdops_ prefix). */
+typedef int (*simdops_register_fn)(simdops_kernel_table *t);
+#if defined(__GNUC__) || defined(__clang__)
+#define SIMDOPS_STR_(x) #x
+#define SIMDOPS_STR(x) SIMDOPS_STR_(x)
+#define SIMDOPS_LINK_NAME(name) __asm__(SIMDOPS_STR(__USER_LABEL_PREFIX__) "simdops_" #name)
+#else
+#define SIMDOPS_LINK_NAME(name)
+#endif
+#define SIMDOPS_X_DECLARE_REGISTER_OP(op, tier)                                                   \
+    int op##_register__##tier(simdops_kernel_table *t) SIMDOPS_LINK_NAME(op##_register__##tier);
+#define SIMDOPS_X_DECLARE_REGISTER_TIER(name, parent, arch, cpu_ok)                               \
+    SIMDOPS_KERNEL_FILES(SIMDOPS_X_DECLARE_REGISTER_OP, name)
+SIMDOPS_TIERS(SIMDOPS_X_DECLARE_REGISTER_TIER)
+#undef SIMDOPS_X_DECLARE_REGISTER_TIER
+/* The requantization families' kernels (kernels/requant/requant_families_<tier>.c),
+ * registered by the requant register function of the tiers that have them. */
+SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, scalar)
+SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, avx2)
+SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, avx512)
+SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, neon)
+
+/* Registration from lists. A kernel file defines SIMDOPS_TIER (its tier's name)
+ * before including this header's users' bodies, names what it implements as a
+ * list of (entry, dtype tag) pairs -- requant entries by their output type's
+ * tag -- and SIMDOPS_DEFINE_REGISTER makes <op>_register__<tier>, which sets each
+ * slot to the function <tag>_<entry>__<tier>:
+ *     #define CLIP_KERNELS(X) X(clip, f32) X(clip, f16) X(clip_scale_bias, f32)
+ *     SIMDOPS_DEFINE_REGISTER(clip, CLIP_KERNELS)
+ * A pair without its function fails to compile; a pair on a slot the dtype
+ * table does not give the entry's op fails the harness (a tier may only
+ * override what the scalar table has). */
+#define SIMDOPS_CAT_(a, b) a##b
+#define SIMDOPS_CAT(a, b) SIMDOPS_CAT_(a, b)
+/* <tag>_<entry>__<SIMDOPS_TIER>: a kernel's name in the tier being compiled. */
+#define SIMDOPS_KERNEL_NAME(tag, entry) SIMDOPS_CAT(tag##_##entry##__, SIMDOPS_TIER)
+enum { SIMDOPS_SLOT_KIND_IS_RQ_DTYPE = 0, SIMDOPS_SLOT_KIND_IS_RQ_RQ = 1 };
+enum simdops_kernel_entry_is_rq {
+#define SIMDOPS_X_KE_RQ(field, type, slots, kind, op) SIMDOPS_KE_RQ_##field = SIMDOPS_SLOT_KIND_IS_RQ_##kind,
+    SIMDOPS_KERNEL_ENTRIES(SIMDOPS_X_KE_RQ)
+#undef SIMDOPS_X_KE_RQ
+};
+#define SIMDOPS_SLOT_OF(entry, tag)                                                               \
+    (SIMDOPS_KE_RQ_##entry ? (int)SIMDOPS_RQ_SLOT_##tag : (int)SIMDOPS_DT_##tag)
+#define SIMDOPS_X_REGISTER(entry, tag) t->entry[SIMDOPS_SLOT_OF(entry, tag)] = SIMDOPS_KERNEL_NAME(tag, entry);
+#define SIMDOPS_DEFINE_REGISTER(op, LIST)                                                         \
+    int SIMDOPS_CAT(op##_register__, SIMDOPS_TIER)(simdops_kernel_table * t)                     \
+    {                                                                                             \
+        LIST(SIMDOPS_X_REGISTER)                                                                  \
+        return 1;                                                                                 \
+    }
+
+#endif

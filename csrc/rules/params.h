@@ -1,0 +1,76 @@
+/* Parameter rules (params.c) and the requantization families' rules and kernel
+ * choice (requant_families.c); the private layout of a prepared handle. */
+#ifndef SIMDOPS_PARAMS_H
+#define SIMDOPS_PARAMS_H
+
+#include "dispatch/dispatch.h"
+#include "core/errors.h"
+
+/* ------------------------------------------------------------------ parameters (params.c) */
+
+int simdops_clip_params_init(simdops_dtype dtype, simdops_number min, simdops_number max,
+                             const simdops_number *scale, const simdops_number *bias,
+                             simdops_clip_params *p, simdops_error *err);
+int simdops_shrink_params_init(simdops_dtype dtype, simdops_number bias,
+                               simdops_number threshold, simdops_shrink_params *p,
+                               simdops_error *err);
+int simdops_requant_params_init(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
+                                int64_t offset, const int64_t *min, const int64_t *max,
+                                simdops_requant_params *p, simdops_error *err);
+
+/* ACL's later GEMMLowpOutputStage: the bounds [min, max] always clamp, min ==
+ * max included (every output is then min), unlike simdops_prepare_requant's
+ * ACL 18.03 convention. Needs type_lo <= min <= max <= type_hi; otherwise as
+ * simdops_prepare_requant. Used by the acl descriptor layer (not in the C API:
+ * the array API's semantics are docs/semantics.md's). */
+int simdops_prepare_requant_clamped(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
+                                    int64_t offset, int64_t min, int64_t max,
+                                    simdops_prepared *p, simdops_error *err);
+
+/* Every shift[k] in [-31, 31], else SIMDOPS_R_SHIFT_RANGE with the index. */
+int simdops_requant_check_shifts(const int32_t *shift, int64_t n, simdops_error *err);
+
+/* The shift range of a rounding family (SIMDOPS_ROUNDING_*): the one place it
+ * is stated. double/double_ties_up [-31, 31]; single [-30, 31] (total right
+ * shift 31 + shift in [1, 62]: TFLite's [1, 62], XNNPACK rndnu's [16, 55]);
+ * floor (ACL QUANTIZE_DOWN) [0, 31]. */
+void simdops_requant_shift_range(int family, int32_t *lo, int32_t *hi);
+/* shift (index -1 for per tensor) in its family's range, else SHIFT_RANGE /
+ * SHIFT_RANGE_FOR with the index. */
+int simdops_requant_check_shift_for(int family, int64_t shift, int64_t index, simdops_error *err);
+/* Every scale[k] finite (float families), else NOT_FINITE_SCALE with the index.
+ * *below_one (may be NULL) tells whether every |scale[k]| < 1: then no product
+ * float(acc) * scale reaches 2^31, which lets float kernels skip a clamp. */
+int simdops_requant_check_scales(const float *scale, int64_t n, int *below_one,
+                                 simdops_error *err);
+/* simdops_prepare_requant_clamped with a rounding family (the acl layer's
+ * QUANTIZE_DOWN: SIMDOPS_ROUNDING_FLOOR). */
+int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int rounding,
+                                             int64_t multiplier, int64_t shift, int64_t offset,
+                                             int64_t min, int64_t max, simdops_prepared *p,
+                                             simdops_error *err);
+/* The kernel of a family: the table's entry for p->family (per tensor / per channel). */
+simdops_requant_fn simdops_requant_kernel(const simdops_kernel_table *t, int family, int slot);
+simdops_requant_pc_fn simdops_requant_pc_kernel(const simdops_kernel_table *t, int family,
+                                                int slot);
+
+/* The private layout behind simdops_prepared. */
+typedef struct simdops_prepared_impl {
+    uint32_t magic; /* SIMDOPS_PREPARED_MAGIC + op */
+    int32_t op;     /* simdops_op: CLIP, CLIP_SCALE_BIAS, SHRINK or REQUANT */
+    int32_t dtype;  /* x's dtype (requant: the output dtype) */
+    int32_t reserved;
+    union {
+        simdops_clip_params clip;
+        simdops_shrink_params shrink;
+        simdops_requant_params requant;
+    } u;
+} simdops_prepared_impl;
+#define SIMDOPS_PREPARED_MAGIC 0x53494d00u
+
+/* Copies the handle's content into *impl when it was prepared for op1 or op2
+ * (else SIMDOPS_R_NOT_PREPARED). */
+int simdops_prepared_load(const simdops_prepared *p, int op1, int op2, simdops_prepared_impl *impl,
+                          simdops_error *err);
+
+#endif
