@@ -77,6 +77,18 @@ def kernel_entries():
     return result
 
 
+def tier_parents():
+    """{tier: the tier it inherits its missing entries from} for the tiers of this
+    architecture (scalar: None)."""
+    result = {}
+    for i in range(simdops_tier_count()):
+        if simdops_tier_known(i):
+            parent = simdops_tier_parent(i)
+            result[(<bytes>simdops_tier_name(i)).decode()] = (
+                None if parent == i else (<bytes>simdops_tier_name(parent)).decode())
+    return result
+
+
 def kernel_origins(str isa_name):
     """{(entry, dtype): tier whose own kernel the ISA's table uses} for one usable ISA."""
     cdef int i, e, k, origin

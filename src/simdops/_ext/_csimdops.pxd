@@ -124,6 +124,7 @@ cdef extern from "core/internal.h" nogil:
     int simdops_tier_known(int i)
     int simdops_tier_cpu_supported(int i)
     const char *simdops_tier_name(int i)
+    int simdops_tier_parent(int i)
     int simdops_kernel_origin(int tier, int entry, int slot)
     void simdops_init()
 

@@ -13,6 +13,7 @@ The benchmark is split into modules with one job each:
   goals.py    the performance goal rows (register_goal)
   machine.py  CPU, cores, load, versions
   report.py   the text table, the goal rows, the markdown for docs/performance.md
+  tiers.py    the tier check (each tier's own kernels against its parent's)
   plot.py     --plot (matplotlib, optional)
 """
 import argparse
@@ -31,6 +32,7 @@ from simdops.bench import machine as machine
 from simdops.bench import plot as plot
 from simdops.bench import report as report
 from simdops.bench import runner as runner
+from simdops.bench import tiers as tier_check
 from simdops.bench.cases import Case, Path, register_case, register_path
 from simdops.bench.goals import Goal, register_goal
 from simdops.bench.runner import COPY, NUMPY, ORT, TORCH
@@ -69,6 +71,11 @@ def add_arguments(parser):
     parser.add_argument("--isa", nargs="+", metavar="NAME",
                         help="measure these ISAs ('all': every available one; default: the "
                              "active ISA, %s)" % simdops.isa())
+    parser.add_argument("--tiers", action="store_true",
+                        help="measure every available ISA (unless --isa names some) and check "
+                             "each tier's own kernels against its parent tier's: a kernel a "
+                             "tier overrides must not be slower (the check is printed whenever "
+                             "a tier and its parent are both measured)")
     parser.add_argument("--sizes", nargs="+", type=int, metavar="N",
                         help="element counts of the size grid instead of the defaults "
                              "(hardmax: N // 1024 rows of 1024)")
@@ -98,8 +105,10 @@ def add_arguments(parser):
     return parser
 
 
-def _isas(requested):
+def _isas(requested, tiers=False):
     available = list(simdops.available_isas())
+    if not requested and tiers:
+        return available, None
     if not requested:
         return [simdops.isa()], None
     if "all" in requested:
@@ -126,7 +135,7 @@ def _command(args):
 
 def _check(args):
     """(ISAs to measure, None) or (None, the usage error)."""
-    isas, error = _isas(args.isa)
+    isas, error = _isas(args.isa, getattr(args, "tiers", False))
     if error is None and (any(n < 1 for n in args.sizes or ())
                           or (args.repeat is not None and args.repeat < 1)
                           or (args.sample_time is not None and args.sample_time <= 0)):
@@ -169,6 +178,7 @@ def _measure(args, isas, selected):
                      "elapsed_seconds": time.perf_counter() - started},
         "cases": results,
         "goals": goals,
+        "tier_check": tier_check.check({"machine": info, "cases": results}),
     }
 
 
@@ -219,6 +229,9 @@ def run(args):
     json_to_stdout = args.json == "-"
     print(report.format_text(full, goals=args.goals),
           file=sys.stderr if json_to_stdout else sys.stdout)
+    check_lines = tier_check.format_text(full["tier_check"])
+    if check_lines:
+        print("\n".join([""] + check_lines), file=sys.stderr if json_to_stdout else sys.stdout)
     if json_to_stdout:
         json.dump(full, sys.stdout, indent=1)
         print()
