@@ -71,7 +71,9 @@ pids=()
 objs=()
 for i in "${!SRCS[@]}"; do
     src=${SRCS[$i]}
-    obj="$OUT/obj/$(basename "${src%.c}").o"
+    rel=${src#"$CSRC"/}
+    obj="$OUT/obj/${rel//\//__}"  # api/api.c -> api__api.c: one object per source path
+    obj="${obj%.c}.o"
     objs+=("$obj")
     # shellcheck disable=SC2046  # isa_flags is a word list on purpose
     $CC "${BASE[@]}" $(isa_flags "${ISAS[$i]}") ${EXTRA[@]+"${EXTRA[@]}"} -c "$src" -o "$obj" &
