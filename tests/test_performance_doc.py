@@ -10,6 +10,7 @@ from simdops.bench import report as bench_report
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PERFORMANCE = os.path.join(ROOT, "docs", "performance.md")
 NOTES = os.path.join(ROOT, "docs", "maintainers", "performance-notes.md")
+REQUANT_NOTES = os.path.join(ROOT, "docs", "maintainers", "requant-performance-notes.md")
 
 needs_doc = pytest.mark.skipif(not os.path.exists(PERFORMANCE),
                                reason="docs/ is not beside tests/ in this copy")
@@ -88,3 +89,5 @@ def test_a_page_without_markers_gets_the_section_appended():
 def test_performance_pages_link_to_each_other():
     assert "(maintainers/performance-notes.md)" in _read(PERFORMANCE)
     assert "(../performance.md)" in _read(NOTES)
+    assert "(requant-performance-notes.md)" in _read(NOTES)
+    assert "(performance-notes.md)" in _read(REQUANT_NOTES)
