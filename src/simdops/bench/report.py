@@ -167,12 +167,29 @@ def format_markdown(report, command, plot_path=None):
     return "\n".join(lines) + "\n"
 
 
+def _generated_lines(lines):
+    """(first, last) index of the generated block in lines: a line that is BEGIN alone, up to
+    the next line that is END alone; None without a BEGIN line. A marker quoted inside a line
+    of prose does not count, so a page may name the markers without losing the text after the
+    quote."""
+    begin = next((i for i, line in enumerate(lines) if line.strip() == BEGIN), None)
+    if begin is None:
+        return None
+    end = next((i for i in range(begin + 1, len(lines)) if lines[i].strip() == END), None)
+    if end is None:
+        # appending a block here would pair this BEGIN with the new END next time and
+        # delete the text between them
+        raise ValueError(f"line {begin + 1} is {BEGIN} but no {END} line follows it")
+    return begin, end
+
+
 def splice_markdown(existing, section):
-    """existing text with the BEGIN..END block replaced by section (appended if absent)."""
-    if existing and BEGIN in existing and END in existing:
-        head, rest = existing.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1]
-        return head + section.rstrip("\n") + tail
+    """existing text with its generated block replaced by section (appended if absent)."""
+    lines = (existing or "").splitlines(keepends=True)
+    block = _generated_lines(lines)
+    if block:
+        first, last = block
+        return "".join(lines[:first]) + section.rstrip("\n") + "\n" + "".join(lines[last + 1:])
     if existing:
         return existing.rstrip("\n") + "\n\n" + section
     return section
