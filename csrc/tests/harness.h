@@ -16,7 +16,10 @@
 
 #include "core/fixedpoint.h"
 #include "core/fp16.h"
-#include "core/internal.h"
+#include "core/kernel_abi.h"
+#include "dispatch/dispatch.h"
+#include "driver/requant_channels.h"
+#include "rules/params.h"
 #include "kernels/vec/stream_store.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -67,7 +70,7 @@ typedef struct target {
 } target;
 
 /* ---------------------------------------------------------------- params */
-/* Entries of the kernel table (SIMDOPS_KERNEL_ENTRIES in internal.h). */
+/* Entries of the kernel table (SIMDOPS_KERNEL_ENTRIES in kernels/registry.h). */
 enum {
     K_CLIP = SIMDOPS_KE_clip,
     K_CLIP_SB = SIMDOPS_KE_clip_scale_bias,
