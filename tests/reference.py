@@ -10,19 +10,49 @@ from fractions import Fraction
 
 import numpy as np
 
-FLOAT_DTYPES = (np.float32, np.float16, np.float64)
-INT_DTYPES = (np.uint8, np.int8, np.uint16, np.int16, np.uint32, np.int32, np.uint64, np.int64)
-CLIP_DTYPES = FLOAT_DTYPES + INT_DTYPES
-SHRINK_DTYPES = FLOAT_DTYPES + INT_DTYPES[:6]
-HARDMAX_DTYPES = FLOAT_DTYPES
-REQUANT_OUT = {"uint8": (0, 255), "int8": (-128, 127), "int16": (-32768, 32767)}
+from simdops import _core
+
+
+def _numpy_types(names):
+    """numpy scalar types of dtype names of the C dtype table. The lists are the library's
+    (which dtypes each op takes); what the references compute is not. A dtype numpy has no
+    type for, or one of another kind or size than the table's row (ml_dtypes' bfloat16 is
+    kind V), stops the suite here, naming it, instead of going untested."""
+    codes = {name: code for code, name in _core.DTYPE_NAMES.items()}
+    types = []
+    for name in names:
+        _, size, is_float, is_signed, _, _ = _core.dtype_info(codes[name])
+        kind = "f" if is_float else "i" if is_signed else "u"
+        try:
+            dt = np.dtype(name)
+        except TypeError:
+            dt = None
+        if dt is None or (dt.kind, dt.itemsize) != (kind, size):
+            raise ImportError(f"tests/reference.py: the dtype table lists {name!r} "
+                              f"({kind}{size}), which numpy has no such type for; the "
+                              f"references cannot test it")
+        types.append(dt.type)
+    return tuple(types)
+
+
+ALL_DTYPES = _numpy_types(_core.DTYPE_NAMES.values())
+FLOAT_DTYPES = tuple(d for d in ALL_DTYPES if np.dtype(d).kind == "f")
+INT_DTYPES = tuple(d for d in ALL_DTYPES if np.dtype(d).kind in "iu")
+CLIP_DTYPES = _numpy_types(_core.op_dtypes("clip"))
+SHRINK_DTYPES = _numpy_types(_core.op_dtypes("shrink"))
+HARDMAX_DTYPES = _numpy_types(_core.op_dtypes("hardmax"))
+QLINEAR_DTYPES = _numpy_types(_core.op_dtypes("quantize_linear"))  # the integer side
+DEQUANTIZE_DTYPES = _numpy_types(_core.op_dtypes("dequantize_linear"))  # its input
+REQUANT_OUT = {name: (int(np.iinfo(name).min), int(np.iinfo(name).max))
+               for name in _core.op_dtypes("requant_out")}
 
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 
-# (mantissa bits incl. the implicit one, minimum normal exponent, maximum exponent)
-_FLOAT_FORMAT = {np.dtype(np.float16): (11, -14, 15),
-                 np.dtype(np.float32): (24, -126, 127),
-                 np.dtype(np.float64): (53, -1022, 1023)}
+
+def _float_format(dtype):
+    """(mantissa bits incl. the implicit one, minimum normal exponent, maximum exponent)"""
+    fi = np.finfo(dtype)
+    return fi.nmant + 1, fi.minexp, fi.maxexp - 1
 
 
 def is_float(dtype):
@@ -44,7 +74,7 @@ def saturate(v, dtype):
 def round_int_to_float(n, dtype):
     """The exact integer n rounded to nearest even in a float format (inf on overflow)."""
     dtype = np.dtype(dtype)
-    p, emin, emax = _FLOAT_FORMAT[dtype]
+    p, emin, emax = _float_format(dtype)
     if n == 0:
         return dtype.type(0.0)
     sign = -1 if n < 0 else 1
@@ -304,7 +334,7 @@ def edge_values(dtype):
                 float(tiny_sub), -float(tiny_sub), float(fi.tiny) - float(tiny_sub),
                 float(fi.eps), 3.0, -3.0, 100.0, -100.0]
         arr = np.array(vals, dtype=np.float64).astype(dtype)
-        bits = {np.float16: np.uint16, np.float32: np.uint32, np.float64: np.uint64}[dtype.type]
+        bits = np.dtype(f"u{dtype.itemsize}")
         nbits = dtype.itemsize * 8
         mant = dtype_mantissa_bits(dtype)
         exp_all = ((1 << (nbits - 1 - mant)) - 1) << mant
@@ -325,7 +355,7 @@ def edge_values(dtype):
 
 
 def dtype_mantissa_bits(dtype):
-    return _FLOAT_FORMAT[np.dtype(dtype)][0] - 1
+    return _float_format(dtype)[0] - 1
 
 
 def float_params(dtype):

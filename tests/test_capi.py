@@ -13,20 +13,19 @@ import numpy as np
 import pytest
 
 import simdops
+from simdops import _core
 from capi_build import built, register_example
 from conftest import random_bits, sprinkle
+from reference import REQUANT_OUT
 
 register_example("c_extension", "simdops_c_example")
 register_example("cython_extension", "simdops_cython_example", needs_cython=True)
 
-DTYPE_CODES = {  # numpy dtype name -> DirectML value (DML_TENSOR_DATA_TYPE)
-    "float32": 1, "float16": 2, "uint32": 3, "uint16": 4, "uint8": 5, "int32": 6,
-    "int16": 7, "int8": 8, "float64": 9, "uint64": 10, "int64": 11,
-}
-CLIP_DTYPES = list(DTYPE_CODES)
-SHRINK_DTYPES = [d for d in DTYPE_CODES if d not in ("uint64", "int64")]
-HARDMAX_DTYPES = ["float32", "float16", "float64"]
-REQUANT_OUT = {"uint8": (0, 255), "int8": (-128, 127), "int16": (-32768, 32767)}
+# numpy dtype name -> simdops_dtype value (DirectML's DML_TENSOR_DATA_TYPE), from the C table
+DTYPE_CODES = {name: code for code, name in _core.DTYPE_NAMES.items()}
+CLIP_DTYPES = list(_core.op_dtypes("clip"))
+SHRINK_DTYPES = list(_core.op_dtypes("shrink"))
+HARDMAX_DTYPES = list(_core.op_dtypes("hardmax"))
 SPECIAL_FLOATS = [np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-40, -1e-40, 65504.0, 1e30]
 
 

@@ -6,6 +6,7 @@ import pytest
 
 import simdops
 
+from reference import HARDMAX_DTYPES
 from reference import hardmax as ref_hardmax
 
 
@@ -28,7 +29,7 @@ def _reference_axis0(x):
 
 
 @pytest.mark.parametrize("isa", _tiers())
-@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
+@pytest.mark.parametrize("dtype", HARDMAX_DTYPES)
 @pytest.mark.parametrize("cols", [513, 4096 + 904, 8192 + 3])
 def test_vertical_wide_blocks(isa, dtype, cols):
     rng = np.random.default_rng(cols)

@@ -320,7 +320,7 @@ def _requant_inputs(shape, seed):
 
 
 @THREADED
-@pytest.mark.parametrize("out_dtype", ["uint8", "int8", "int16"])
+@pytest.mark.parametrize("out_dtype", _core.op_dtypes("requant_out"))
 def test_requant_per_tensor_sizes_around_grain(out_dtype):
     esize = np.dtype(out_dtype).itemsize
     offset = 0 if out_dtype == "int16" else 10  # QSYMM16 has no offset
@@ -331,7 +331,7 @@ def test_requant_per_tensor_sizes_around_grain(out_dtype):
 
 
 @THREADED
-@pytest.mark.parametrize("out_dtype", ["uint8", "int8", "int16"])
+@pytest.mark.parametrize("out_dtype", _core.op_dtypes("requant_out"))
 @pytest.mark.parametrize("shape", [(1023, 131), (7, 40009), (300001,), (5, 7, 4099)])
 def test_requant_per_channel_sizes_around_grain(out_dtype, shape):
     x, mult, shift, bias = _requant_inputs(shape, seed=shape[-1])

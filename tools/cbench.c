@@ -17,7 +17,8 @@
 #include <string.h>
 
 #include "simdops/simdops.h"
-#include "core/internal.h"
+#include "core/kernel_abi.h"
+#include "dispatch/dispatch.h"
 #include "kernels/vec/stream_store.h"
 #include "bench_util.h"
 

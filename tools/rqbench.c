@@ -12,7 +12,11 @@
 #include <string.h>
 
 #include "simdops/simdops.h"
-#include "core/internal.h"
+#include "core/dtype.h"
+#include "core/kernel_abi.h"
+#include "kernels/registry.h"
+#include "dispatch/dispatch.h"
+#include "driver/requant_channels.h"
 #include "bench_util.h"
 
 /* PERIOD: the N-d driver repeats the channel arrays to at least 512 elements

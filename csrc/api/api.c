@@ -5,10 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/checks.h"
+#include "core/dtype.h"
+#include "core/errors.h"
+#include "core/kernel_abi.h"
+#include "kernels/registry.h"
+#include "dispatch/dispatch.h"
 #include "driver/hardmax_driver.h"
-#include "rules/rules.h"
 #include "driver/strided.h"
+#include "rules/checks.h"
+#include "rules/params.h"
+#include "rules/rules.h"
 
 int simdops_prepared_load(const simdops_prepared *p, int op1, int op2, simdops_prepared_impl *impl,
                          simdops_error *err)

@@ -3,9 +3,14 @@
  * calling thread's table. */
 #include <string.h>
 
-#include "rules/checks.h"
+#include "core/dtype.h"
+#include "core/errors.h"
+#include "core/kernel_abi.h"
+#include "kernels/registry.h"
+#include "dispatch/dispatch.h"
 #include "driver/hardmax_driver.h"
-#include "core/internal.h"
+#include "rules/checks.h"
+#include "rules/params.h"
 #include "rules/rules.h"
 
 /* n >= 0 and its bytes (at the larger element size) below

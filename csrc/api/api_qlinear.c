@@ -5,9 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/checks.h"
+#include "core/dtype.h"
+#include "core/errors.h"
 #include "core/fp16.h"
+#include "core/kernel_abi.h"
+#include "kernels/registry.h"
+#include "dispatch/dispatch.h"
 #include "driver/strided.h"
+#include "rules/checks.h"
 
 typedef struct qlinear_ctx {
     simdops_qlinear_fn kernel;

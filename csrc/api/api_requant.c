@@ -5,9 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/checks.h"
-#include "rules/rules.h"
+#include "core/dtype.h"
+#include "core/errors.h"
+#include "core/kernel_abi.h"
+#include "kernels/registry.h"
+#include "dispatch/dispatch.h"
+#include "driver/requant_channels.h"
 #include "driver/strided.h"
+#include "rules/checks.h"
+#include "rules/params.h"
+#include "rules/rules.h"
 
 /* Rows of fewer elements are run several to a kernel call: bias and the
  * per-channel vectors are repeated to at least this length, so a tensor of

@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "core/dtype.h"
+#include "core/errors.h"
 
 static const struct {
     int status;

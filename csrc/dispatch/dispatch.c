@@ -6,8 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dispatch/dispatch.h"
+#include "core/dtype.h"
+#include "core/errors.h"
+#include "kernels/registry.h"
 #include "dispatch/cpu.h"
-#include "core/internal.h"
 
 #if defined(_MSC_VER)
 #define SIMDOPS_THREAD_LOCAL __declspec(thread)

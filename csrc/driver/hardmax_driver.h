@@ -1,7 +1,7 @@
 #ifndef SIMDOPS_HARDMAX_DRIVER_H
 #define SIMDOPS_HARDMAX_DRIVER_H
 
-#include "core/internal.h"
+#include "kernels/registry.h"
 
 /* reduced[d] != 0 marks axis d as reduced. x and y: same shape, float dtype. */
 int simdops_hardmax_run(const simdops_kernel_table *kt, const simdops_tensor *x,

@@ -4,7 +4,8 @@
  * that the kernels of every tier may read instead of deriving per vector. */
 #include <string.h>
 
-#include "core/internal.h"
+#include "driver/requant_channels.h"
+#include "core/kernel_abi.h"
 #include "kernels/requant/requant_families.h"
 
 /* dst = reps copies of src[0..n), then one 0 (kernels may read one past). */

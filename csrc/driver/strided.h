@@ -4,7 +4,7 @@
 #ifndef SIMDOPS_STRIDED_H
 #define SIMDOPS_STRIDED_H
 
-#include "core/internal.h"
+#include "simdops/simdops.h"
 
 /* Row function: n contiguous elements; k0 is the index of x[0] within the
  * (coalesced) row, so k0 % shape[last] is its index along the last axis when

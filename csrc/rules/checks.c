@@ -1,9 +1,11 @@
 #include "rules/checks.h"
+#include "core/dtype.h"
+#include "core/errors.h"
+#include "driver/strided.h"
+#include "rules/rules.h"
 
 #include <stdlib.h>
 
-#include "rules/rules.h"
-#include "driver/strided.h"
 
 /* reason about dimension d of arg (value: its extent, expected: the limit) */
 static int fail_dim(simdops_error *err, int reason, int arg, int d, int64_t extent,

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "core/internal.h"
+#include "simdops/simdops.h"
 
 /* Views are refused from this many bytes on, counted two ways: element count
  * times element size, and the distance from the lowest to the highest byte

@@ -6,8 +6,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "rules/params.h"
+#include "core/dtype.h"
+#include "core/errors.h"
 #include "core/fp16.h"
-#include "core/internal.h"
+#include "core/kernel_abi.h"
 #include "rules/rules.h"
 
 /* v is one of the four kinds, and a NUM_BIG is normalised (bit 63 of .u

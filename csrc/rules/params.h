@@ -3,8 +3,8 @@
 #ifndef SIMDOPS_PARAMS_H
 #define SIMDOPS_PARAMS_H
 
-#include "dispatch/dispatch.h"
-#include "core/errors.h"
+#include "core/kernel_abi.h"
+#include "kernels/registry.h"
 
 /* ------------------------------------------------------------------ parameters (params.c) */
 

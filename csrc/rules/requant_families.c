@@ -4,7 +4,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "core/dtype.h"
+#include "core/errors.h"
+#include "core/kernel_abi.h"
+#include "kernels/registry.h"
+#include "rules/params.h"
 
 void simdops_requant_shift_range(int family, int32_t *lo, int32_t *hi)
 {

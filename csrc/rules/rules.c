@@ -1,6 +1,8 @@
 /* Shared rules as predicates (rules.h): one definition, called by the C entry
  * points and, through simdops._core, by the descriptor layers. */
 #include "rules/rules.h"
+#include "core/dtype.h"
+#include "core/errors.h"
 
 int simdops_check_same_shape(const simdops_tensor *x, const simdops_tensor *y,
                              simdops_dtype dtype, simdops_error *err)

@@ -7,7 +7,7 @@
 #ifndef SIMDOPS_RULES_H
 #define SIMDOPS_RULES_H
 
-#include "core/internal.h"
+#include "simdops/simdops.h"
 
 /* y has dtype `dtype` and x's ndim and shape (DTYPE_MISMATCH, NDIM_MISMATCH,
  * SHAPE_MISMATCH with index = the dimension), in that order. arg: out. */

@@ -21,20 +21,77 @@ dinfo DT[SIMDOPS_DTYPE_COUNT];
 int RQ_SIZE[SIMDOPS_RQ_COUNT];
 int32_t RQ_LO[SIMDOPS_RQ_COUNT], RQ_HI[SIMDOPS_RQ_COUNT];
 
-void init_dtypes(void)
+/* Edge values of each float format. */
+static const uint64_t EDGE_F32[] = {
+    0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001,
+    0xff800001, 0x7fbfffff, 0x7fffffff, 0xffc12345, 0x00000001, 0x80000001, 0x007fffff,
+    0x807fffff, 0x00800000, 0x80800000, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000,
+    0x3f000000, 0xbf000000, 0x477fe000, 0x477ff000, 0x477fefff, 0x33800000, 0x33000000,
+    0x4f000000, 0xcf000000, 0x4f800000, 0x5f000000};
+static const uint64_t EDGE_F16[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01,
+                                    0xfc01, 0x7dff, 0x7fff, 0xfe5a, 0x0001, 0x8001, 0x03ff,
+                                    0x83ff, 0x0400, 0x8400, 0x7bff, 0xfbff, 0x3c00, 0xbc00,
+                                    0x3800, 0xb800, 0x3bff, 0x5bf8, 0x2c00};
+static const uint64_t EDGE_F64[] = {
+    0, 0x8000000000000000ull, 0x7ff0000000000000ull, 0xfff0000000000000ull,
+    0x7ff8000000000000ull, 0xfff8000000000000ull, 0x7ff0000000000001ull, 0x7ff7ffffffffffffull,
+    0xfff8123456789abcull, 1, 0x8000000000000001ull, 0x000fffffffffffffull,
+    0x0010000000000000ull, 0x7fefffffffffffffull, 0xffefffffffffffffull,
+    0x3ff0000000000000ull, 0xbff0000000000000ull, 0x3fe0000000000000ull,
+    0x41dfffffffc00000ull, 0xc1e0000000000000ull, 0x41efffffffe00000ull,
+    0x43e0000000000000ull, 0x47efffffe0000000ull, 0x3810000000000000ull};
+
+static uint64_t f32_from_double(double v)
 {
+    float f = fabs(v) >= 3.5e38 ? (v < 0 ? -INFINITY : INFINITY) : (float)v;
+    return simdops_f32_bits(f);
+}
+static uint64_t f16_from_double(double v) { return simdops_f64_to_f16(v); }
+static uint64_t f64_from_double(double v) { return simdops_f64_bits(v); }
+
+#define N_EDGES(a) (int)(sizeof(a) / sizeof(a[0]))
+/* The float types the harness makes values of; a float type of the dtype table that
+ * is missing here stops the harness (init_dtypes), as its values would be wrong. */
+static const float_format FLOAT_FORMATS[] = {
+    {SIMDOPS_FLOAT32, 8, 23, EDGE_F32, N_EDGES(EDGE_F32), f32_from_double},
+    {SIMDOPS_FLOAT16, 5, 10, EDGE_F16, N_EDGES(EDGE_F16), f16_from_double},
+    {SIMDOPS_FLOAT64, 11, 52, EDGE_F64, N_EDGES(EDGE_F64), f64_from_double},
+};
+
+int init_dtypes(void)
+{
+    int bad = 0;
     for (int d = 0; d < SIMDOPS_DTYPE_COUNT; d++) {
         const simdops_dtype_row *r = &simdops_dtype_rows[d];
-        DT[d].name = d ? r->name : "?";
-        DT[d].size = r->size;
-        DT[d].is_float = r->is_float;
-        DT[d].is_signed = r->is_signed;
+        dinfo *di = &DT[d];
+        di->name = d ? r->name : "?";
+        di->size = r->size;
+        di->is_float = r->is_float;
+        di->is_signed = r->is_signed;
+        di->fmt = NULL;
+        if (!d)
+            continue;
+        if (r->is_float) {
+            for (size_t k = 0; k < sizeof(FLOAT_FORMATS) / sizeof(FLOAT_FORMATS[0]); k++)
+                if (FLOAT_FORMATS[k].dtype == (simdops_dtype)d)
+                    di->fmt = &FLOAT_FORMATS[k];
+            if (!di->fmt || 1 + di->fmt->exp_bits + di->fmt->man_bits != 8 * r->size) {
+                printf("FAIL dtype %s: a %d-byte float type the harness has no edge values or "
+                       "NaN payloads for (add its bit layout to FLOAT_FORMATS in "
+                       "csrc/tests/harness.c)\n", r->name, r->size);
+                bad = 1;
+            }
+        } else if (!simdops_dtype_int_range((simdops_dtype)d, &di->lo, &di->hi)) {
+            printf("FAIL dtype %s: an integer type without an integer range\n", r->name);
+            bad = 1;
+        }
         if (r->requant_slot >= 0) {
             RQ_SIZE[r->requant_slot] = r->size;
             RQ_LO[r->requant_slot] = (int32_t)r->lo;
             RQ_HI[r->requant_slot] = (int32_t)r->hi;
         }
     }
+    return bad;
 }
 
 uint64_t mask_of(int size) { return size == 8 ? ~0ull : (1ull << (8 * size)) - 1; }
@@ -69,23 +126,17 @@ void put_elem(void *buf, size_t i, int size, uint64_t v)
 uint64_t dbl_bits(int dt, double v)
 {
     const dinfo *d = &DT[dt];
-    if (dt == SIMDOPS_FLOAT32) {
-        float f = fabs(v) >= 3.5e38 ? (v < 0 ? -INFINITY : INFINITY) : (float)v;
-        return simdops_f32_bits(f);
-    }
-    if (dt == SIMDOPS_FLOAT16)
-        return simdops_f64_to_f16(v);
-    if (dt == SIMDOPS_FLOAT64)
-        return simdops_f64_bits(v);
+    if (d->is_float)
+        return d->fmt->from_double(v);
     if (v != v)
         return 0;
     v = trunc(v);
     if (d->is_signed) {
-        int64_t lo = -(int64_t)(sign_bit(d->size) - 1) - 1, hi = (int64_t)(sign_bit(d->size) - 1);
-        int64_t r = v <= (double)lo ? lo : v >= (double)hi ? hi : (int64_t)v;
+        int64_t r = v <= (double)d->lo ? d->lo : v >= (double)(int64_t)d->hi ? (int64_t)d->hi
+                                                                              : (int64_t)v;
         return (uint64_t)r & mask_of(d->size);
     }
-    return v <= 0 ? 0 : v >= (double)mask_of(d->size) ? mask_of(d->size) : (uint64_t)v;
+    return v <= 0 ? 0 : v >= (double)d->hi ? d->hi : (uint64_t)v;
 }
 
 /* The bits of a parameter value (float16 is stored widened in .f32). */
@@ -96,47 +147,19 @@ uint64_t value_bits(int dt, simdops_value v)
     return get_elem(&v, 0, DT[dt].size);
 }
 
-/* Edge values of each dtype. */
-static const uint64_t EDGE_F32[] = {
-    0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001,
-    0xff800001, 0x7fbfffff, 0x7fffffff, 0xffc12345, 0x00000001, 0x80000001, 0x007fffff,
-    0x807fffff, 0x00800000, 0x80800000, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000,
-    0x3f000000, 0xbf000000, 0x477fe000, 0x477ff000, 0x477fefff, 0x33800000, 0x33000000,
-    0x4f000000, 0xcf000000, 0x4f800000, 0x5f000000};
-static const uint64_t EDGE_F16[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01,
-                                    0xfc01, 0x7dff, 0x7fff, 0xfe5a, 0x0001, 0x8001, 0x03ff,
-                                    0x83ff, 0x0400, 0x8400, 0x7bff, 0xfbff, 0x3c00, 0xbc00,
-                                    0x3800, 0xb800, 0x3bff, 0x5bf8, 0x2c00};
-static const uint64_t EDGE_F64[] = {
-    0, 0x8000000000000000ull, 0x7ff0000000000000ull, 0xfff0000000000000ull,
-    0x7ff8000000000000ull, 0xfff8000000000000ull, 0x7ff0000000000001ull, 0x7ff7ffffffffffffull,
-    0xfff8123456789abcull, 1, 0x8000000000000001ull, 0x000fffffffffffffull,
-    0x0010000000000000ull, 0x7fefffffffffffffull, 0xffefffffffffffffull,
-    0x3ff0000000000000ull, 0xbff0000000000000ull, 0x3fe0000000000000ull,
-    0x41dfffffffc00000ull, 0xc1e0000000000000ull, 0x41efffffffe00000ull,
-    0x43e0000000000000ull, 0x47efffffe0000000ull, 0x3810000000000000ull};
-
 uint64_t edge_value(int dt)
 {
     const dinfo *d = &DT[dt];
-    if (dt == SIMDOPS_FLOAT32) {
+    if (d->is_float) {
+        const float_format *f = d->fmt;
+        uint64_t man = (1ull << f->man_bits) - 1, exp = ((1ull << f->exp_bits) - 1) << f->man_bits;
         if (chance(25)) /* NaN with a random payload (quiet or signalling) and sign */
-            return (rnd() & 0x807fffffu) | 0x7f800001u;
-        return EDGE_F32[below(sizeof(EDGE_F32) / 8)];
-    }
-    if (dt == SIMDOPS_FLOAT16) {
-        if (chance(25))
-            return (rnd() & 0x83ffu) | 0x7c01u;
-        return EDGE_F16[below(sizeof(EDGE_F16) / 8)];
-    }
-    if (dt == SIMDOPS_FLOAT64) {
-        if (chance(25))
-            return (rnd() & 0x800fffffffffffffull) | 0x7ff0000000000001ull;
-        return EDGE_F64[below(sizeof(EDGE_F64) / 8)];
+            return (rnd() & (sign_bit(d->size) | man)) | exp | 1;
+        return f->edges[below((uint32_t)f->n_edges)];
     }
     {
         uint64_t m = mask_of(d->size), sb = sign_bit(d->size);
-        uint64_t mn = d->is_signed ? sb : 0, mx = d->is_signed ? sb - 1 : m;
+        uint64_t mn = (uint64_t)d->lo & m, mx = d->hi & m;
         uint64_t c[] = {0, 1, m, mn, mx, mn + 1, mx - 1, sb, sb - 1, 2, m - 1, 0x7f, 0x80, 0xff};
         return c[below(sizeof(c) / 8)] & m;
     }

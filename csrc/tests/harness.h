@@ -16,7 +16,11 @@
 
 #include "core/fixedpoint.h"
 #include "core/fp16.h"
-#include "core/internal.h"
+#include "core/kernel_abi.h"
+#include "dispatch/dispatch.h"
+#include "driver/requant_channels.h"
+#include "rules/params.h"
+#include "rules/rules.h"
 #include "kernels/vec/stream_store.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -35,10 +39,25 @@
 enum { TRAIL = ASAN ? 0 : 64, CANARY = 0xA5, MAXN = 130 };
 
 /* ---------------------------------------------------------------- dtypes */
-/* Filled from the library's dtype table (csrc/core/dtype.h) by init_dtypes(). */
+/* A float type's bit layout and edge values: what the dtype table does not say (two
+ * 2-byte float types differ in their exponent width, so the size cannot tell them). */
+typedef struct float_format {
+    simdops_dtype dtype;
+    int exp_bits, man_bits;
+    const uint64_t *edges;
+    int n_edges;
+    uint64_t (*from_double)(double v); /* saturating to +-inf; only to make test values */
+} float_format;
+
+/* Filled from the library's dtype table (csrc/core/dtype.h) by init_dtypes(): the value
+ * classes follow the row (float or not, size, signedness, range), and a float type also
+ * needs its float_format. */
 typedef struct dinfo {
     const char *name;
     int size, is_float, is_signed;
+    int64_t lo;  /* integer types: the range lo..hi */
+    uint64_t hi;
+    const float_format *fmt; /* float types */
 } dinfo;
 
 /* Values next to interesting ones (parameters): v, v +- 1 (in bits: the
@@ -67,7 +86,7 @@ typedef struct target {
 } target;
 
 /* ---------------------------------------------------------------- params */
-/* Entries of the kernel table (SIMDOPS_KERNEL_ENTRIES in internal.h). */
+/* Entries of the kernel table (SIMDOPS_KERNEL_ENTRIES in kernels/registry.h). */
 enum {
     K_CLIP = SIMDOPS_KE_clip,
     K_CLIP_SB = SIMDOPS_KE_clip_scale_bias,
@@ -90,7 +109,7 @@ int chance(int percent);
 extern dinfo DT[SIMDOPS_DTYPE_COUNT];
 extern int RQ_SIZE[SIMDOPS_RQ_COUNT];
 extern int32_t RQ_LO[SIMDOPS_RQ_COUNT], RQ_HI[SIMDOPS_RQ_COUNT];
-void init_dtypes(void);
+int init_dtypes(void); /* 0, or 1 after naming a dtype the harness cannot make values of */
 uint64_t mask_of(int size);
 uint64_t sign_bit(int size);
 uint64_t get_elem(const void *buf, size_t i, int size);

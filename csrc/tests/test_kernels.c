@@ -46,36 +46,36 @@ static int entry_count(int kind) { return simdops_kernel_entry_slots(kind); }
 
 static const char *entry_tname(int kind, int idx) { return simdops_kernel_slot_name(kind, idx); }
 
-/* The test of each entry: a new table entry with a new kernel signature needs
- * its case here (the harness reports it as untested otherwise). */
-static void run_entry(const target *t)
-{
-    switch (t->kind) {
-    case K_CLIP:
-    case K_CLIP_SB:
-    case K_SHRINK: test_elementwise(t); break;
-    case K_ARGMAX_ROW:
-    case K_ARGMAX_COLS: test_argmax(t); break;
-    case K_REQUANT:
-    case K_REQUANT_PC: test_requant(t); break;
-    case SIMDOPS_KE_quantize_f32:
-    case SIMDOPS_KE_quantize_f16:
-    case SIMDOPS_KE_dequantize_f32:
-    case SIMDOPS_KE_dequantize_f16: test_qlinear(t); break;
-    case SIMDOPS_KE_requant_single:
-    case SIMDOPS_KE_requant_single_pc:
-    case SIMDOPS_KE_requant_ties_up:
-    case SIMDOPS_KE_requant_ties_up_pc:
-    case SIMDOPS_KE_requant_floor:
-    case SIMDOPS_KE_requant_floor_pc:
-    case SIMDOPS_KE_requant_fp:
-    case SIMDOPS_KE_requant_fp_pc: test_requant_families(t); break;
-    default:
-        fail_head(t, "no harness test for this entry", 0, 0, 0);
-        printf("\n");
-        break;
-    }
-}
+/* The test of each kernel-table entry, one line per SIMDOPS_KERNEL_ENTRIES line (by
+ * field name): a new entry without its line here fails to compile, naming
+ * HARNESS_TEST_<entry>. */
+#define HARNESS_TEST_clip test_elementwise
+#define HARNESS_TEST_clip_scale_bias test_elementwise
+#define HARNESS_TEST_shrink test_elementwise
+#define HARNESS_TEST_argmax_row test_argmax
+#define HARNESS_TEST_argmax_cols test_argmax
+#define HARNESS_TEST_requant test_requant
+#define HARNESS_TEST_requant_pc test_requant
+#define HARNESS_TEST_quantize_f32 test_qlinear
+#define HARNESS_TEST_quantize_f16 test_qlinear
+#define HARNESS_TEST_dequantize_f32 test_qlinear
+#define HARNESS_TEST_dequantize_f16 test_qlinear
+#define HARNESS_TEST_requant_single test_requant_families
+#define HARNESS_TEST_requant_single_pc test_requant_families
+#define HARNESS_TEST_requant_ties_up test_requant_families
+#define HARNESS_TEST_requant_ties_up_pc test_requant_families
+#define HARNESS_TEST_requant_floor test_requant_families
+#define HARNESS_TEST_requant_floor_pc test_requant_families
+#define HARNESS_TEST_requant_fp test_requant_families
+#define HARNESS_TEST_requant_fp_pc test_requant_families
+
+static void (*const ENTRY_TESTS[K_COUNT])(const target *t) = {
+#define X_ENTRY_TEST(field, type, slots, kind, op) [SIMDOPS_KE_##field] = HARNESS_TEST_##field,
+    SIMDOPS_KERNEL_ENTRIES(X_ENTRY_TEST)
+#undef X_ENTRY_TEST
+};
+
+static void run_entry(const target *t) { ENTRY_TESTS[t->kind](t); }
 
 /* The scalar table must hold exactly the dtype table's op x dtype set, or
  * entries would go untested (or be tested without a reference). */
@@ -151,7 +151,10 @@ int main(int argc, char **argv)
 #endif
     setvbuf(stdout, NULL, _IOLBF, 0);
     simdops_init();
-    init_dtypes();
+    if (init_dtypes()) { /* it named the dtype: no test value of it would be right */
+        printf("0 passed, 1 failed\n");
+        return 1;
+    }
     printf("simdops kernel harness: seed %#llx, cpu features \"%s\", %d tier(s) known\n",
            (unsigned long long)seed, simdops_cpu_features(), ntiers);
     if (first_ok) {

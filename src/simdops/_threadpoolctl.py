@@ -31,7 +31,7 @@ class SimdopsController(threadpoolctl.LibController):
     def get_version(self):
         if getattr(self.dynlib, "simdops_get_num_threads", None) is None:
             return None  # another package's _core module, about to be skipped
-        from simdops import __version__
+        from simdops._version import __version__  # not simdops: it imports this module
         return __version__
 
 

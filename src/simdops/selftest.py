@@ -13,6 +13,25 @@ import simdops
 import simdops.onnx
 from simdops import _core
 
+
+def dtype_problems():
+    """{dtype name: why selftest cannot make its inputs} over the C dtype table: numpy must
+    have a type of that name whose kind, size and signedness are the table's row."""
+    problems = {}
+    for code, name in _core.DTYPE_NAMES.items():
+        _, size, is_float, is_signed, _, _ = _core.dtype_info(code)
+        try:
+            dt = np.dtype(name)
+        except TypeError:
+            problems[name] = "numpy has no type of that name"
+            continue
+        kind = "f" if is_float else "i" if is_signed else "u"
+        if (dt.kind, dt.itemsize) != (kind, size):
+            problems[name] = (f"numpy's {name} is {dt.kind}{dt.itemsize}; the dtype table's "
+                              f"row is {kind}{size}")
+    return problems
+
+
 def edge_values(dtype):
     dt = np.dtype(dtype)
     if dt.kind == "f":
@@ -247,6 +266,12 @@ def main(argv=None):
     print(f"simdops selftest: active ISA {simdops.isa()}; checking {', '.join(isas) or 'none'} "
           f"against scalar")
     total_p = total_f = 0
+    problems = dtype_problems()
+    for name, why in problems.items():
+        print(f"FAIL dtype {name}: selftest cannot make its inputs ({why})")
+    if problems:  # every case of such a dtype would test the wrong values, or fail to start
+        print(f"0 passed, {len(problems)} failed")
+        return 1
     missing = uncovered_entries(cases())
     for entry, dt in missing:
         print(f"FAIL no selftest case runs kernel entry {entry}[{dt}]")

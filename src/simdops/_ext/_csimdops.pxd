@@ -1,5 +1,5 @@
 # Declarations of the C API (csrc/include/simdops/simdops.h) and of the
-# kernel-table iteration functions (csrc/core/internal.h) used by _core.pyx; the
+# kernel-table iteration functions (csrc/dispatch/dispatch.h) used by _core.pyx; the
 # types come from simdops/capi_types.pxd.
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
@@ -110,11 +110,13 @@ cdef extern from "rules/checks.h" nogil:
     int simdops_check_within(const simdops_tensor *t, const void *base, size_t len, int arg,
                              simdops_error *err)
 
-cdef extern from "core/internal.h" nogil:
-    ctypedef void (*simdops_any_fn)()
+cdef extern from "rules/params.h" nogil:
     int simdops_prepare_requant_clamped(simdops_dtype out_dtype, int64_t multiplier,
                                         int64_t shift, int64_t offset, int64_t min, int64_t max,
                                         simdops_prepared *p, simdops_error *err)
+
+cdef extern from "dispatch/dispatch.h" nogil:
+    ctypedef void (*simdops_any_fn)()
     int simdops_kernel_entry_count()
     const char *simdops_kernel_entry_name(int entry)
     int simdops_kernel_entry_slots(int entry)

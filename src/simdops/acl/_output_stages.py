@@ -18,6 +18,7 @@ import math
 import numpy as np
 
 from simdops import _core
+from simdops.acl._checks import _check_stage_channels, _validate_stage
 from simdops.acl._types import (_CORE_DTYPE, DataType, GEMMLowpOutputStageType, Status, _error,
                                 _range)
 
@@ -30,7 +31,6 @@ def _bounds(info, out_type):
 
 
 def validate(input, bias, output, info) -> Status:
-    from simdops.acl import _check_stage_channels, _validate_stage  # the shared checks
     status, din, out_type = _validate_stage(input, bias, output, info, _DOWN_OUTPUT)
     if not status:
         return status

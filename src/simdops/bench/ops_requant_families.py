@@ -1,10 +1,10 @@
 """Benchmarked requantization families: single rounding and the fp32 family (ONNX Runtime
 MLAS / XNNPACK), per tensor and per channel with bias, int32 -> uint8, with the same
-inputs and scales as the double-rounding rows (ops.Requant)."""
+inputs and scales as the double-rounding rows (ops_base.Requant)."""
 import numpy as np
 
 import simdops
-from simdops.bench.ops import REQUANT_CHANNELS, Requant
+from simdops.bench.ops_base import REQUANT_CHANNELS, Requant
 
 
 class RequantSingle(Requant):

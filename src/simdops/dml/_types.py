@@ -17,20 +17,20 @@ from typing import Optional, Tuple
 import numpy as np
 
 from simdops import _core
-class TensorDataType(enum.IntEnum):
-    """DML_TENSOR_DATA_TYPE (values as in directml.h)."""
-    UNKNOWN = 0
-    FLOAT32 = 1
-    FLOAT16 = 2
-    UINT32 = 3
-    UINT16 = 4
-    UINT8 = 5
-    INT32 = 6
-    INT16 = 7
-    INT8 = 8
-    FLOAT64 = 9
-    UINT64 = 10
-    INT64 = 11
+
+# DirectML's DML_TENSOR_DATA_TYPE names (directml.h), DML_TENSOR_DATA_TYPE_ dropped. The C
+# dtype table's values are DirectML's, so TensorDataType has a member for each type of the
+# table that DirectML names; a type DirectML does not have (bfloat16, say) is simply not one.
+_DML_TYPE_NAMES = frozenset((
+    "FLOAT32", "FLOAT16", "UINT32", "UINT16", "UINT8", "INT32", "INT16", "INT8", "FLOAT64",
+    "UINT64", "INT64", "UINT4", "INT4"))
+
+TensorDataType = enum.IntEnum(
+    "TensorDataType",
+    [("UNKNOWN", 0)] + [(name.upper(), value) for value, name in _core.DTYPE_NAMES.items()
+                        if name.upper() in _DML_TYPE_NAMES],
+    module=__name__)
+TensorDataType.__doc__ = "DML_TENSOR_DATA_TYPE (values as in directml.h)."
 
 
 class TensorFlags(enum.IntFlag):
@@ -73,7 +73,7 @@ _UINT64_MAX = (1 << 64) - 1
 
 # Each data type's row of C's dtype table: (name, element size, is_float, is_signed,
 # lo, hi), the integer range lo..hi (None for float types).
-_DTYPE_ROWS = {TensorDataType(value): _core.dtype_info(value) for value in _core.DTYPE_NAMES}
+_DTYPE_ROWS = {dt: _core.dtype_info(dt) for dt in TensorDataType if dt != TensorDataType.UNKNOWN}
 _FLOATS = frozenset(dt for dt, row in _DTYPE_ROWS.items() if row[2])
 _INT_RANGE = {dt: (row[4], row[5]) for dt, row in _DTYPE_ROWS.items() if not row[2]}
 
