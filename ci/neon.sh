@@ -78,10 +78,11 @@ run -O0 -O0
 
 echo "== neon: object checks (-O2 build)"
 OBJ=$BUILD/neon-O2/obj
-check_obj "$OBJ/requant_neon.o" sqrdmulh srshl sshl sqadd
-check_obj "$OBJ/clip_neon.o" fcmgt bsl fcvtl fcvtn fcvtzs fcvtzu sqxtn
-check_obj "$OBJ/shrink_neon.o" fcvtl fcvtn cmgt
-check_obj "$OBJ/hardmax_neon.o" fmaxv fmax fcmeq
+check_obj "$OBJ/kernels__requant__requant_neon.o" sqrdmulh srshl sshl sqadd
+check_obj "$OBJ/kernels__clip__clip_neon.o" fcmgt bsl fcvtl fcvtn fcvtzs fcvtzu sqxtn
+check_obj "$OBJ/kernels__shrink__shrink_neon.o" fcvtl fcvtn cmgt
+check_obj "$OBJ/kernels__hardmax__hardmax_neon.o" fmaxv fmax fcmeq
+# objects are named by source path (build.sh): kernels__<op>__<op>_<tier>.o
 for o in "$OBJ"/*_neon.o "$OBJ"/*_scalar.o; do
     fused=$("$TRIPLE-objdump" -d --no-show-raw-insn "$o" |
         grep -E '[[:space:]](fmla|fmls|fmadd|fmsub|fnmadd|fnmsub)[[:space:]]' || true)
