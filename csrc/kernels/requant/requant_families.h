@@ -7,9 +7,11 @@
 #ifndef SIMDOPS_REQUANT_FAMILIES_H
 #define SIMDOPS_REQUANT_FAMILIES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/fixedpoint.h"
+#include "core/kernel_abi.h"
 
 /* inlined into each call site, so a constant argument (a NULL bias) removes its
  * branches from the loop */
@@ -120,6 +122,43 @@ static inline int32_t rqf_fp(int32_t a, float scale, double scale64, int mode, i
         v = v < flo ? flo : (v > fhi ? fhi : v);
         return (int32_t)(rqf_round(v, mode & SIMDOPS_FP_TIES_AWAY) + zp);
     }
+}
+
+/* one result (already in [min, max]) stored as the output type */
+static inline void rqf_store_one(void *y, size_t i, int32_t v, int out)
+{
+    if (out == SIMDOPS_RQ_U8)
+        ((uint8_t *)y)[i] = (uint8_t)v;
+    else if (out == SIMDOPS_RQ_I8)
+        ((int8_t *)y)[i] = (int8_t)v;
+    else
+        ((int16_t *)y)[i] = (int16_t)v;
+}
+
+/* x[i] plus bias[k], wrapping, or x[i] without bias */
+static inline int32_t rqf_biased(const int32_t *x, const int32_t *bias, size_t i, size_t k)
+{
+    return bias ? simdops_wrap32((int64_t)x[i] + bias[k]) : x[i];
+}
+
+/* The float families over a row in the scalar arithmetic: the scalar kernels,
+ * and what the SIMD kernels run for the modes they have no vector form of. */
+RQF_INLINE void rqf_fp_row(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                           const simdops_requant_params *p, int out)
+{
+    for (size_t i = 0; i < n; i++)
+        rqf_store_one(y, i, rqf_fp(rqf_biased(x, bias, i, i), p->scale, p->scale64, p->fp_mode,
+                                   p->offset, p->min, p->max), out);
+}
+
+/* per channel: scale and bias restart every ch->period elements (when nonzero) */
+RQF_INLINE void rqf_fp_pc_row(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                              const simdops_requant_channels *ch,
+                              const simdops_requant_params *p, int out)
+{
+    for (size_t i = 0, k = 0; i < n; i++, k = k + 1 == ch->period ? 0 : k + 1)
+        rqf_store_one(y, i, rqf_fp(rqf_biased(x, bias, i, k), ch->scale[k], (double)ch->scale[k],
+                                   p->fp_mode, p->offset, p->min, p->max), out);
 }
 
 #endif

@@ -2,12 +2,12 @@
  * XNNPACK fp32) and single rounding, per tensor and per channel. Parameters
  * outside a kernel's fast form (other float modes; single rounding whose
  * multiplier cannot be normalised to a total shift >= 32, or whose bounds
- * minus the offset leave int32) run the scalar kernels: the same arithmetic. */
+ * minus the offset leave int32) run the scalar arithmetic (requant_families.h). */
 #include "kernels/registry.h"
-#include "dispatch/dispatch.h" /* simdops_scalar_kernels: an arrow up, to go */
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX2
+#define SIMDOPS_TIER avx2
 #include <immintrin.h>
 #include <math.h>
 #include <string.h>
@@ -34,16 +34,6 @@ static inline __m256i rqf_load(const int32_t *x, const int32_t *bias, size_t i)
     return bias ? _mm256_add_epi32(a, _mm256_loadu_si256((const __m256i *)(bias + i))) : a;
 }
 
-
-static inline void rqf_store_one(void *y, size_t i, int32_t v, int out)
-{
-    if (out == SIMDOPS_RQ_U8)
-        ((uint8_t *)y)[i] = (uint8_t)v;
-    else if (out == SIMDOPS_RQ_I8)
-        ((int8_t *)y)[i] = (int8_t)v;
-    else
-        ((int16_t *)y)[i] = (int16_t)v;
-}
 
 /* ------------------------------------------------------------------ float family, mode 0 */
 
@@ -322,37 +312,36 @@ static inline void rqf_single_pc_kernel(const int32_t *x, void *y, size_t n, con
 /* ------------------------------------------------------------------ entries */
 
 #define RQF_AVX2_ENTRIES(tag, out)                                                     \
-    static void i32_##tag##_requant_fp__avx2(const int32_t *x, void *y, size_t n,      \
-                                             const int32_t *bias,                      \
-                                             const simdops_requant_params *p)           \
+    static void SIMDOPS_KERNEL_NAME(tag, requant_fp)(const int32_t *x, void *y, size_t n, \
+                                                     const int32_t *bias,              \
+                                                     const simdops_requant_params *p)  \
     {                                                                                  \
         if (p->fp_mode)                                                                \
-            simdops_scalar_kernels()->requant_fp[out](x, y, n, bias, p);               \
+            rqf_fp_row(x, y, n, bias, p, out);                                         \
         else                                                                           \
             rqf_fp_run(x, y, n, bias, NULL, fabsf(p->scale) < 1.0f, p, out, 0);        \
     }                                                                                  \
-    static void i32_##tag##_requant_fp_pc__avx2(const int32_t *x, void *y, size_t n,   \
-                                                const int32_t *bias,                   \
-                                                const simdops_requant_channels *ch,    \
-                                                const simdops_requant_params *p)        \
+    static void SIMDOPS_KERNEL_NAME(tag, requant_fp_pc)(                               \
+        const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
+        const simdops_requant_channels *ch, const simdops_requant_params *p)           \
     {                                                                                  \
         if (p->fp_mode) {                                                              \
-            simdops_scalar_kernels()->requant_fp_pc[out](x, y, n, bias, ch, p);        \
+            rqf_fp_pc_row(x, y, n, bias, ch, p, out);                                  \
             return;                                                                    \
         }                                                                              \
         for (size_t done = 0, m; done < n; done += m) {                                \
             m = simdops_requant_stretch(ch, n - done);                                 \
-            rqf_fp_run(x + done, (char *)y + done * simdops_requant_out_size(out), m, bias,        \
+            rqf_fp_run(x + done, (char *)y + done * simdops_requant_out_size(out), m, bias, \
                        ch->scale, ch->scales_below_one, p, out, 1);                    \
         }                                                                              \
     }                                                                                  \
-    static void i32_##tag##_requant_single__avx2(const int32_t *x, void *y, size_t n,  \
-                                                 const int32_t *bias,                  \
-                                                 const simdops_requant_params *p)       \
+    static void SIMDOPS_KERNEL_NAME(tag, requant_single)(const int32_t *x, void *y, size_t n, \
+                                                         const int32_t *bias,          \
+                                                         const simdops_requant_params *p) \
     {                                                                                  \
         rqf_single_kernel(x, y, n, bias, p, out);                                      \
     }                                                                                  \
-    static void i32_##tag##_requant_single_pc__avx2(                                   \
+    static void SIMDOPS_KERNEL_NAME(tag, requant_single_pc)(                           \
         const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
         const simdops_requant_channels *ch, const simdops_requant_params *p)           \
     {                                                                                  \
@@ -363,19 +352,10 @@ RQF_AVX2_ENTRIES(u8, SIMDOPS_RQ_U8)
 RQF_AVX2_ENTRIES(i8, SIMDOPS_RQ_I8)
 RQF_AVX2_ENTRIES(i16, SIMDOPS_RQ_I16)
 
-#define RQF_AVX2_SET(tag, slot)                                                        \
-    t->requant_fp[slot] = i32_##tag##_requant_fp__avx2;                                \
-    t->requant_fp_pc[slot] = i32_##tag##_requant_fp_pc__avx2;                          \
-    t->requant_single[slot] = i32_##tag##_requant_single__avx2;                        \
-    t->requant_single_pc[slot] = i32_##tag##_requant_single_pc__avx2;
-
-int requant_families_register__avx2(simdops_kernel_table *t)
-{
-    RQF_AVX2_SET(u8, SIMDOPS_RQ_U8)
-    RQF_AVX2_SET(i8, SIMDOPS_RQ_I8)
-    RQF_AVX2_SET(i16, SIMDOPS_RQ_I16)
-    return 1;
-}
+#define RQF_OF(X, tag)                                                                 \
+    X(requant_fp, tag) X(requant_fp_pc, tag) X(requant_single, tag) X(requant_single_pc, tag)
+#define RQF_KERNELS(X) RQF_OF(X, u8) RQF_OF(X, i8) RQF_OF(X, i16)
+SIMDOPS_DEFINE_REGISTER(requant_families, RQF_KERNELS)
 
 #else
 SIMDOPS_TIER_NOT_COMPILED(requant_families, avx2)

@@ -8,10 +8,10 @@
  * truncating narrow of the masked tail (vpmovdb / vpmovdw) store it exactly. The other float modes, and
  * the integer families, keep the tiers below (entries left NULL inherit avx2's). */
 #include "kernels/registry.h"
-#include "dispatch/dispatch.h" /* simdops_scalar_kernels: an arrow up, to go */
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX512
+#define SIMDOPS_TIER avx512
 #include <immintrin.h>
 #include <math.h>
 
@@ -243,22 +243,21 @@ RQF_INLINE void rqf512_fp_run(const int32_t *x, void *y, size_t n, const int32_t
 }
 
 #define RQF_AVX512_ENTRIES(tag, out)                                                   \
-    static void i32_##tag##_requant_fp__avx512(const int32_t *x, void *y, size_t n,    \
-                                               const int32_t *bias,                    \
-                                               const simdops_requant_params *p)         \
+    static void SIMDOPS_KERNEL_NAME(tag, requant_fp)(const int32_t *x, void *y, size_t n, \
+                                                     const int32_t *bias,              \
+                                                     const simdops_requant_params *p)  \
     {                                                                                  \
         if (p->fp_mode)                                                                \
-            simdops_scalar_kernels()->requant_fp[out](x, y, n, bias, p);               \
+            rqf_fp_row(x, y, n, bias, p, out);                                         \
         else                                                                           \
             rqf512_fp_run(x, y, n, bias, NULL, fabsf(p->scale) < 1.0f, p, out, 0);     \
     }                                                                                  \
-    static void i32_##tag##_requant_fp_pc__avx512(const int32_t *x, void *y, size_t n, \
-                                                  const int32_t *bias,                 \
-                                                  const simdops_requant_channels *ch,  \
-                                                  const simdops_requant_params *p)      \
+    static void SIMDOPS_KERNEL_NAME(tag, requant_fp_pc)(                               \
+        const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
+        const simdops_requant_channels *ch, const simdops_requant_params *p)           \
     {                                                                                  \
         if (p->fp_mode) {                                                              \
-            simdops_scalar_kernels()->requant_fp_pc[out](x, y, n, bias, ch, p);        \
+            rqf_fp_pc_row(x, y, n, bias, ch, p, out);                                  \
             return;                                                                    \
         }                                                                              \
         const int cycle_vectors = rqf512_cycle_vectors(ch->cycle);                     \
@@ -279,16 +278,10 @@ RQF_AVX512_ENTRIES(u8, SIMDOPS_RQ_U8)
 RQF_AVX512_ENTRIES(i8, SIMDOPS_RQ_I8)
 RQF_AVX512_ENTRIES(i16, SIMDOPS_RQ_I16)
 
-int requant_families_register__avx512(simdops_kernel_table *t)
-{
-    t->requant_fp[SIMDOPS_RQ_U8] = i32_u8_requant_fp__avx512;
-    t->requant_fp[SIMDOPS_RQ_I8] = i32_i8_requant_fp__avx512;
-    t->requant_fp[SIMDOPS_RQ_I16] = i32_i16_requant_fp__avx512;
-    t->requant_fp_pc[SIMDOPS_RQ_U8] = i32_u8_requant_fp_pc__avx512;
-    t->requant_fp_pc[SIMDOPS_RQ_I8] = i32_i8_requant_fp_pc__avx512;
-    t->requant_fp_pc[SIMDOPS_RQ_I16] = i32_i16_requant_fp_pc__avx512;
-    return 1;
-}
+#define RQF_KERNELS(X)                                                                 \
+    X(requant_fp, u8) X(requant_fp, i8) X(requant_fp, i16) X(requant_fp_pc, u8)        \
+    X(requant_fp_pc, i8) X(requant_fp_pc, i16)
+SIMDOPS_DEFINE_REGISTER(requant_families, RQF_KERNELS)
 
 #else
 SIMDOPS_TIER_NOT_COMPILED(requant_families, avx512)

@@ -2,12 +2,13 @@
  * default (vcvtnq rounds half to even whatever FPCR says, as the x86 tiers
  * under the default MXCSR), single rounding and LiteRT x86's ties-up form in 64-bit
  * lanes (vmull_s32, vshlq_s64 by a negative count is a floor shift), and ACL's
- * floor stage in 32-bit lanes. The other float modes run the scalar kernels. */
+ * floor stage in 32-bit lanes. The other float modes run the scalar arithmetic
+ * (requant_families.h). */
 #include "kernels/registry.h"
-#include "dispatch/dispatch.h" /* simdops_scalar_kernels: an arrow up, to go */
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_NEON
+#define SIMDOPS_TIER neon
 #include <arm_neon.h>
 
 #include "requant_families.h"
@@ -24,23 +25,13 @@ static inline void rqn_store(void *y, size_t i, int32x4_t lo, int32x4_t hi, int 
         vst1_s8((int8_t *)y + i, vqmovn_s16(h));
 }
 
-static inline void rqn_store_one(void *y, size_t i, int32_t v, int out)
-{
-    if (out == SIMDOPS_RQ_U8)
-        ((uint8_t *)y)[i] = (uint8_t)v;
-    else if (out == SIMDOPS_RQ_I8)
-        ((int8_t *)y)[i] = (int8_t)v;
-    else
-        ((int16_t *)y)[i] = (int16_t)v;
-}
-
 static inline int32x4_t rqn_load(const int32_t *x, const int32_t *bias, size_t i)
 {
     int32x4_t a = vld1q_s32(x + i);
     return bias ? vaddq_s32(a, vld1q_s32(bias + i)) : a;
 }
 
-#define RQN_BIASED(i) (bias ? simdops_wrap32((int64_t)x[i] + bias[i]) : x[i])
+#define RQN_BIASED(i) rqf_biased(x, bias, i, i)
 
 /* ------------------------------------------------------------------ float default */
 static inline int32x4_t rqn_fp4(int32x4_t a, float32x4_t s, float32x4_t flo, float32x4_t fhi,
@@ -69,7 +60,7 @@ static inline void rqn_fp(const int32_t *x, void *y, size_t n, const int32_t *bi
     }
     for (; i < n; i++) {
         float s = scales ? scales[i] : p->scale;
-        rqn_store_one(y, i, rqf_fp(RQN_BIASED(i), s, s, 0, p->offset, p->min, p->max), out);
+        rqf_store_one(y, i, rqf_fp(RQN_BIASED(i), s, s, 0, p->offset, p->min, p->max), out);
     }
 }
 
@@ -146,7 +137,7 @@ static inline int32x4_t rqn_floor4(int32x4_t a, int32x4_t m, int32x4_t shift, in
                       rqn_##fam##4(rqn_load(x, bias, i + 4), m1, s1, lo, hi, off), out); \
         }                                                                              \
         for (; i < n; i++)                                                             \
-            rqn_store_one(y, i,                                                        \
+            rqf_store_one(y, i,                                                        \
                           ref(RQN_BIASED(i), ch ? ch->mult[i] : p->multiplier,         \
                               ch ? ch->shift[i] : shift, p->offset, p->min, p->max),   \
                           out);                                                        \
@@ -159,22 +150,21 @@ RQN_INT_FAMILY(floor, rqf_floor, int32x4_t, vdupq_n_s32(p->min), vdupq_n_s32(p->
 
 /* ------------------------------------------------------------------ entries */
 #define RQN_ENTRIES(tag, out)                                                          \
-    static void i32_##tag##_requant_fp__neon(const int32_t *x, void *y, size_t n,      \
-                                             const int32_t *bias,                      \
-                                             const simdops_requant_params *p)           \
+    static void SIMDOPS_KERNEL_NAME(tag, requant_fp)(const int32_t *x, void *y, size_t n, \
+                                                     const int32_t *bias,              \
+                                                     const simdops_requant_params *p)  \
     {                                                                                  \
         if (p->fp_mode)                                                                \
-            simdops_scalar_kernels()->requant_fp[out](x, y, n, bias, p);               \
+            rqf_fp_row(x, y, n, bias, p, out);                                         \
         else                                                                           \
             rqn_fp(x, y, n, bias, NULL, p, out);                                       \
     }                                                                                  \
-    static void i32_##tag##_requant_fp_pc__neon(const int32_t *x, void *y, size_t n,   \
-                                                const int32_t *bias,                   \
-                                                const simdops_requant_channels *ch,    \
-                                                const simdops_requant_params *p)        \
+    static void SIMDOPS_KERNEL_NAME(tag, requant_fp_pc)(                               \
+        const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
+        const simdops_requant_channels *ch, const simdops_requant_params *p)           \
     {                                                                                  \
         if (p->fp_mode) {                                                              \
-            simdops_scalar_kernels()->requant_fp_pc[out](x, y, n, bias, ch, p);        \
+            rqf_fp_pc_row(x, y, n, bias, ch, p, out);                                  \
             return;                                                                    \
         }                                                                              \
         for (size_t done = 0, m; done < n; done += m) {                                \
@@ -188,13 +178,13 @@ RQN_INT_FAMILY(floor, rqf_floor, int32x4_t, vdupq_n_s32(p->min), vdupq_n_s32(p->
     RQN_INT_ENTRIES(tag, out, floor)
 
 #define RQN_INT_ENTRIES(tag, out, fam)                                                 \
-    static void i32_##tag##_requant_##fam##__neon(const int32_t *x, void *y, size_t n, \
-                                                  const int32_t *bias,                 \
-                                                  const simdops_requant_params *p)      \
+    static void SIMDOPS_KERNEL_NAME(tag, requant_##fam)(const int32_t *x, void *y,     \
+                                                        size_t n, const int32_t *bias, \
+                                                        const simdops_requant_params *p) \
     {                                                                                  \
         rqn_##fam(x, y, n, bias, NULL, p, out);                                        \
     }                                                                                  \
-    static void i32_##tag##_requant_##fam##_pc__neon(                                  \
+    static void SIMDOPS_KERNEL_NAME(tag, requant_##fam##_pc)(                          \
         const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
         const simdops_requant_channels *ch, const simdops_requant_params *p)           \
     {                                                                                  \
@@ -205,20 +195,12 @@ RQN_ENTRIES(u8, SIMDOPS_RQ_U8)
 RQN_ENTRIES(i8, SIMDOPS_RQ_I8)
 RQN_ENTRIES(i16, SIMDOPS_RQ_I16)
 
-#define RQN_SET(tag, slot, fam)                                                        \
-    t->requant_##fam[slot] = i32_##tag##_requant_##fam##__neon;                        \
-    t->requant_##fam##_pc[slot] = i32_##tag##_requant_##fam##_pc__neon;
-#define RQN_SET_ALL(tag, slot)                                                         \
-    RQN_SET(tag, slot, fp) RQN_SET(tag, slot, single) RQN_SET(tag, slot, ties_up)      \
-    RQN_SET(tag, slot, floor)
-
-int requant_families_register__neon(simdops_kernel_table *t)
-{
-    RQN_SET_ALL(u8, SIMDOPS_RQ_U8)
-    RQN_SET_ALL(i8, SIMDOPS_RQ_I8)
-    RQN_SET_ALL(i16, SIMDOPS_RQ_I16)
-    return 1;
-}
+#define RQN_OF(X, tag)                                                                 \
+    X(requant_fp, tag) X(requant_fp_pc, tag) X(requant_single, tag)                    \
+    X(requant_single_pc, tag) X(requant_ties_up, tag) X(requant_ties_up_pc, tag)       \
+    X(requant_floor, tag) X(requant_floor_pc, tag)
+#define RQN_KERNELS(X) RQN_OF(X, u8) RQN_OF(X, i8) RQN_OF(X, i16)
+SIMDOPS_DEFINE_REGISTER(requant_families, RQN_KERNELS)
 
 #else
 SIMDOPS_TIER_NOT_COMPILED(requant_families, neon)

@@ -11,7 +11,9 @@
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_NEON
+#define SIMDOPS_TIER neon
 #include "kernels/vec/neon_util.h"
+#include "requant_register.h"
 
 typedef struct rq_consts {
     int32x4_t offset, lo, hi;
@@ -115,33 +117,26 @@ RQ_ROW(1)
 RQ_ROW(2)
 #undef RQ_ROW
 
-#define REQUANT_KERNELS(name, pc_name, OSIZE)                                     \
-    static void name(const int32_t *x, void *y, size_t n, const int32_t *bias,    \
-                     const simdops_requant_params *p)                             \
+#define REQUANT_KERNELS_OF(tag, OSIZE)                                            \
+    static void SIMDOPS_KERNEL_NAME(tag, requant)(const int32_t *x, void *y, size_t n, \
+                                                  const int32_t *bias,            \
+                                                  const simdops_requant_params *p) \
     {                                                                             \
         rq_row_##OSIZE(x, y, n, bias, NULL, NULL, p);                             \
     }                                                                             \
-    static void pc_name(const int32_t *x, void *y, size_t n, const int32_t *bias, \
-                        const simdops_requant_channels *ch,                       \
-                        const simdops_requant_params *p)                          \
+    static void SIMDOPS_KERNEL_NAME(tag, requant_pc)(const int32_t *x, void *y, size_t n, \
+                                                     const int32_t *bias,         \
+                                                     const simdops_requant_channels *ch, \
+                                                     const simdops_requant_params *p) \
     { /* SSHL/SRSHL take signed counts: the raw shifts are all NEON needs */      \
         rq_row_##OSIZE(x, y, n, bias, ch->mult, ch->shift, p);                    \
     }
-REQUANT_KERNELS(i32_u8_requant__neon, i32_u8_requant_pc__neon, 1)
-REQUANT_KERNELS(i32_i8_requant__neon, i32_i8_requant_pc__neon, 1)
-REQUANT_KERNELS(i32_i16_requant__neon, i32_i16_requant_pc__neon, 2)
-#undef REQUANT_KERNELS
+REQUANT_KERNELS_OF(u8, 1)
+REQUANT_KERNELS_OF(i8, 1)
+REQUANT_KERNELS_OF(i16, 2)
+#undef REQUANT_KERNELS_OF
 
-int requant_register__neon(simdops_kernel_table *t)
-{
-    t->requant[SIMDOPS_RQ_U8] = i32_u8_requant__neon;
-    t->requant[SIMDOPS_RQ_I8] = i32_i8_requant__neon;
-    t->requant[SIMDOPS_RQ_I16] = i32_i16_requant__neon;
-    t->requant_pc[SIMDOPS_RQ_U8] = i32_u8_requant_pc__neon;
-    t->requant_pc[SIMDOPS_RQ_I8] = i32_i8_requant_pc__neon;
-    t->requant_pc[SIMDOPS_RQ_I16] = i32_i16_requant_pc__neon;
-    return requant_families_register__neon(t);
-}
+RQ_DEFINE_REGISTER_WITH_FAMILIES(RQ_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(requant, neon)
 #endif

@@ -1,10 +1,14 @@
 /* Reference requant kernels: ACL's ScaleByFixedPoint output stage (docs/semantics.md). */
 #include "kernels/registry.h"
 #include "core/fixedpoint.h"
+#include "requant_register.h"
 
-#define REQUANT_KERNELS(T, name, pc_name)                                              \
-    static void name(const int32_t *x, void *yv, size_t n, const int32_t *bias,        \
-                     const simdops_requant_params *p)                                  \
+#define SIMDOPS_TIER scalar
+
+#define REQUANT_KERNELS_OF(T, tag)                                                     \
+    static void SIMDOPS_KERNEL_NAME(tag, requant)(const int32_t *x, void *yv, size_t n, \
+                                                  const int32_t *bias,                 \
+                                                  const simdops_requant_params *p)     \
     {                                                                                  \
         T *y = (T *)yv;                                                                \
         for (size_t i = 0; i < n; i++) {                                               \
@@ -13,9 +17,10 @@
                                           p->right_shift, p->offset, p->min, p->max);  \
         }                                                                              \
     }                                                                                  \
-    static void pc_name(const int32_t *x, void *yv, size_t n, const int32_t *bias,     \
-                        const simdops_requant_channels *ch,                            \
-                        const simdops_requant_params *p)                               \
+    static void SIMDOPS_KERNEL_NAME(tag, requant_pc)(const int32_t *x, void *yv, size_t n, \
+                                                     const int32_t *bias,              \
+                                                     const simdops_requant_channels *ch, \
+                                                     const simdops_requant_params *p)  \
     {                                                                                  \
         T *y = (T *)yv;                                                                \
         for (size_t i = 0; i < n; i++) {                                               \
@@ -26,17 +31,8 @@
         }                                                                              \
     }
 
-REQUANT_KERNELS(uint8_t, i32_u8_requant__scalar, i32_u8_requant_pc__scalar)
-REQUANT_KERNELS(int8_t, i32_i8_requant__scalar, i32_i8_requant_pc__scalar)
-REQUANT_KERNELS(int16_t, i32_i16_requant__scalar, i32_i16_requant_pc__scalar)
+REQUANT_KERNELS_OF(uint8_t, u8)
+REQUANT_KERNELS_OF(int8_t, i8)
+REQUANT_KERNELS_OF(int16_t, i16)
 
-int requant_register__scalar(simdops_kernel_table *t)
-{
-    t->requant[SIMDOPS_RQ_U8] = i32_u8_requant__scalar;
-    t->requant[SIMDOPS_RQ_I8] = i32_i8_requant__scalar;
-    t->requant[SIMDOPS_RQ_I16] = i32_i16_requant__scalar;
-    t->requant_pc[SIMDOPS_RQ_U8] = i32_u8_requant_pc__scalar;
-    t->requant_pc[SIMDOPS_RQ_I8] = i32_i8_requant_pc__scalar;
-    t->requant_pc[SIMDOPS_RQ_I16] = i32_i16_requant_pc__scalar;
-    return requant_families_register__scalar(t);
-}
+RQ_DEFINE_REGISTER_WITH_FAMILIES(RQ_KERNELS)

@@ -2,37 +2,16 @@
  * the output kind (SIMDOPS_RQ_U8/I8/I16, a compile-time constant at every
  * call, so each kernel is specialised as a macro instance would be).
  *
- * Include after requant_x86.h and after the file's RQ_BLOCK (elements per
- * block), RQ_ODDLOAD, rq_consts, rq_consts_init(c, p) and, per output tag,
- * rq_block_<tag>(x, bias, y, c, f) and rq_pc_block_<tag>(x, bias, mult, shift,
- * k, y, c, f) handling RQ_BLOCK elements (the per-channel block reads element j's
- * parameters from ch's arrays at k + j). One loop is instantiated per flag
+ * Included by requant_x86_body.h after RQ_BLOCK (elements per block),
+ * RQ_ODDLOAD, rq_consts, rq_consts_init(c, p), rq_block(x, bias, y, c, f, out)
+ * and rq_pc_block(x, bias, ch, k, y, c, f, out) handling RQ_BLOCK elements
+ * (the per-channel block reads element j's parameters from ch's arrays at
+ * k + j). One loop is instantiated per flag
  * variant. The tail runs the general block on zero-padded copies; every
  * variant is exact, so it computes what the body computes. A block reads all
  * its input before storing, so y may alias x. */
 #ifndef SIMDOPS_REQUANT_X86_SKELETON_H
 #define SIMDOPS_REQUANT_X86_SKELETON_H
-
-RQ_INLINE void rq_block(const int32_t *x, const int32_t *b, void *y, const rq_consts *c, int f,
-                        int out)
-{
-    switch (out) {
-    case SIMDOPS_RQ_U8: rq_block_u8(x, b, (uint8_t *)y, c, f); break;
-    case SIMDOPS_RQ_I8: rq_block_i8(x, b, (int8_t *)y, c, f); break;
-    default: rq_block_i16(x, b, (int16_t *)y, c, f); break;
-    }
-}
-
-RQ_INLINE void rq_pc_block(const int32_t *x, const int32_t *b,
-                           const simdops_requant_channels *ch, size_t k, void *y,
-                           const rq_consts *c, int f, int out)
-{
-    switch (out) {
-    case SIMDOPS_RQ_U8: rq_pc_block_u8(x, b, ch, k, (uint8_t *)y, c, f); break;
-    case SIMDOPS_RQ_I8: rq_pc_block_i8(x, b, ch, k, (int8_t *)y, c, f); break;
-    default: rq_pc_block_i16(x, b, ch, k, (int16_t *)y, c, f); break;
-    }
-}
 
 /* Whole blocks of one flag variant; returns the elements done. */
 RQ_INLINE size_t rq_loop(const int32_t *x, const int32_t *bias, unsigned char *y, size_t n,
@@ -174,41 +153,5 @@ RQ_INLINE void rq_pc_kernel(const int32_t *x, void *yv, size_t n, const int32_t 
         memcpy(y + i * es, yt, (n - i) * es);
     }
 }
-
-/* The six table entries and the register function of one tier: one-line
- * wrappers, so the kernels above stay functions. */
-#define RQ_X86_ENTRY(name, pc_name, out, tlo, thi)                                     \
-    static void name(const int32_t *x, void *y, size_t n, const int32_t *bias,         \
-                     const simdops_requant_params *p)                                  \
-    {                                                                                  \
-        rq_kernel(x, y, n, bias, p, out, tlo, thi);                                    \
-    }                                                                                  \
-    static void pc_name(const int32_t *x, void *y, size_t n, const int32_t *bias,      \
-                        const simdops_requant_channels *ch,                            \
-                        const simdops_requant_params *p)                               \
-    {                                                                                  \
-        rq_pc_kernel(x, y, n, bias, ch, p, out, tlo, thi);                             \
-    }
-
-/* A tier with kernels of the other requantization families defines
- * RQ_FAMILIES_REGISTER(t) before including this file. */
-#ifndef RQ_FAMILIES_REGISTER
-#define RQ_FAMILIES_REGISTER(t) 1
-#endif
-#define RQ_X86_TIER(isa)                                                               \
-    RQ_X86_ENTRY(i32_u8_requant__##isa, i32_u8_requant_pc__##isa, SIMDOPS_RQ_U8, 0, 255) \
-    RQ_X86_ENTRY(i32_i8_requant__##isa, i32_i8_requant_pc__##isa, SIMDOPS_RQ_I8, -128, 127) \
-    RQ_X86_ENTRY(i32_i16_requant__##isa, i32_i16_requant_pc__##isa, SIMDOPS_RQ_I16,      \
-                 -32768, 32767)                                                        \
-    int requant_register__##isa(simdops_kernel_table *t)                               \
-    {                                                                                  \
-        t->requant[SIMDOPS_RQ_U8] = i32_u8_requant__##isa;                             \
-        t->requant[SIMDOPS_RQ_I8] = i32_i8_requant__##isa;                             \
-        t->requant[SIMDOPS_RQ_I16] = i32_i16_requant__##isa;                           \
-        t->requant_pc[SIMDOPS_RQ_U8] = i32_u8_requant_pc__##isa;                       \
-        t->requant_pc[SIMDOPS_RQ_I8] = i32_i8_requant_pc__##isa;                       \
-        t->requant_pc[SIMDOPS_RQ_I16] = i32_i16_requant_pc__##isa;                     \
-        return RQ_FAMILIES_REGISTER(t);                                                \
-    }
 
 #endif

@@ -1,0 +1,23 @@
+/* Registration of the requant_<tier>.c files: the lists of the
+ * double-rounding entries (per tensor, per channel; a requant entry takes its
+ * output type's tag: u8_requant__<tier>), and requant_register__<SIMDOPS_TIER>
+ * of a tier that also has a families file (requant_families_<tier>.c): this
+ * file's kernels from its list, then the families' own register function. */
+#ifndef SIMDOPS_REQUANT_REGISTER_H
+#define SIMDOPS_REQUANT_REGISTER_H
+
+#include "kernels/registry.h"
+
+#define RQ_PT_KERNELS(X) X(requant, u8) X(requant, i8) X(requant, i16)
+#define RQ_PC_KERNELS(X) X(requant_pc, u8) X(requant_pc, i8) X(requant_pc, i16)
+#define RQ_KERNELS(X) RQ_PT_KERNELS(X) RQ_PC_KERNELS(X)
+
+#define RQ_DEFINE_REGISTER_WITH_FAMILIES(LIST)                                         \
+    static SIMDOPS_DEFINE_REGISTER(requant_gemmlowp, LIST)                             \
+    int SIMDOPS_CAT(requant_register__, SIMDOPS_TIER)(simdops_kernel_table * t)        \
+    {                                                                                  \
+        return SIMDOPS_CAT(requant_gemmlowp_register__, SIMDOPS_TIER)(t) &&           \
+               SIMDOPS_CAT(requant_families_register__, SIMDOPS_TIER)(t);             \
+    }
+
+#endif
