@@ -1,64 +1,24 @@
 """The C API capsule's layout is frozen: every field a released abi_version has keeps its
 offset, its signature and its version, as csrc/include/simdops/capi_versions.txt records
-them (64-bit offsets). The layout comes from the header itself: a small C program built
-with the system compiler expands SIMDOPS_CAPI_ENTRIES (simdops/simdops_capi.h) and prints
-each entry's offsetof, its stringified signature and simdops_capi_size_of_version().
-capi.pxd's hand-written Cython declarations are checked against the same list.
-
-When fields are appended (a new version), append that version's block, printed from the
-current header by
-
-    python tests/test_capi_abi.py --print-version N >> csrc/include/simdops/capi_versions.txt
+them (64-bit offsets); the layout is read from the header by a small C program
+(tests/capi_layout.py, which also prints a new version's block to append). The list
+SIMDOPS_CAPI_ENTRIES itself is checked, the header is compiled as C99 and C++, and
+capi.pxd's hand-written Cython declarations are compared with the list.
 
 Needs the source tree and a C compiler (skipped otherwise).
 """
 import itertools
 import os
 import re
-import shlex
 import shutil
-import subprocess
-import sys
-import sysconfig
-import tempfile
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-INCLUDE = os.path.join(ROOT, "csrc", "include")
-FROZEN = os.path.join(INCLUDE, "simdops", "capi_versions.txt")
-FROZEN_NAME = "csrc/include/simdops/capi_versions.txt"
+from capi_layout import (FROZEN_NAME, INCLUDE, PRINT_COMMAND, ROOT, compilers, probe_layout,
+                         python_include, read_frozen, run, skip_reason, split_params,
+                         type_tokens, version_block)
+
 PXD = os.path.join(ROOT, "src", "simdops", "capi.pxd")
-PRINT_COMMAND = f"python tests/test_capi_abi.py --print-version {{v}} >> {FROZEN_NAME}"
-
-# Prints the table's layout as the header declares it: one line per entry of the list.
-PROBE = r"""
-#include <stdio.h>
-#include "simdops/simdops_capi.h"
-
-#define PROBE_ENTRY(version, ret, name, params, args)                                          \
-    printf("entry %u %u %u %s | %s | %s | %s\n", (unsigned)(version),                          \
-           (unsigned)offsetof(simdops_capi, name),                                              \
-           (unsigned)sizeof(((const simdops_capi *)0)->name), #name, #ret, #params, #args);
-
-int main(void)
-{
-    uint32_t v;
-    printf("pointer %u\n", (unsigned)sizeof(void *));
-    printf("version %u\n", (unsigned)SIMDOPS_CAPI_VERSION);
-    printf("sizeof %u\n", (unsigned)sizeof(simdops_capi));
-    printf("head abi_version %u %u\n", (unsigned)offsetof(simdops_capi, abi_version),
-           (unsigned)sizeof(((const simdops_capi *)0)->abi_version));
-    printf("head size %u %u\n", (unsigned)offsetof(simdops_capi, size),
-           (unsigned)sizeof(((const simdops_capi *)0)->size));
-    SIMDOPS_CAPI_ENTRIES(PROBE_ENTRY)
-    for (v = 0; v <= SIMDOPS_CAPI_VERSION + 1; v++)
-        printf("size_of_version %u %u\n", (unsigned)v, (unsigned)simdops_capi_size_of_version(v));
-    printf("size_macro 1 %u\n", (unsigned)SIMDOPS_CAPI_SIZE_V1);
-    printf("size_macro 2 %u\n", (unsigned)SIMDOPS_CAPI_SIZE_V2);
-    return 0;
-}
-"""
 
 # Everything an extension may use, so that the header is compiled in full.
 USE_ALL = r"""
@@ -71,132 +31,6 @@ int use_simdops(void)
     return simdops_capi_set_thread_isa("", &err) + (int)simdops_capi_size_of_version(1);
 }
 """
-
-
-class Entry:
-    """One X(...) of SIMDOPS_CAPI_ENTRIES, as the probe printed it."""
-
-    def __init__(self, version, offset, size, name, ret, params, args):
-        self.version, self.offset, self.size, self.name = version, offset, size, name
-        self.ret = " ".join(_type_tokens(ret))
-        self.params = _split_params(params)
-        self.args = [a.strip() for a in args.strip()[1:-1].split(",") if a.strip()]
-        self.param_types = [t for t, _ in self.params]
-        self.signature = f"{self.ret} ({', '.join(self.param_types) or 'void'})"
-
-
-class Layout:
-    """The layout the header declares (what PROBE printed)."""
-
-    def __init__(self, text):
-        self.entries, self.head, self.size_of_version, self.size_macro = [], {}, {}, {}
-        for line in text.splitlines():
-            kind, _, rest = line.partition(" ")
-            if kind == "entry":
-                where, ret, params, args = rest.split(" | ")
-                version, offset, size, name = where.split()
-                self.entries.append(Entry(int(version), int(offset), int(size), name, ret,
-                                          params, args))
-            elif kind == "head":
-                name, offset, size = rest.split()
-                self.head[name] = (int(offset), int(size))
-            elif kind in ("size_of_version", "size_macro"):
-                v, size = map(int, rest.split())
-                getattr(self, kind)[v] = size
-            else:
-                setattr(self, kind, int(rest))
-        self.by_name = {e.name: e for e in self.entries}
-
-
-def _type_tokens(text):
-    return re.findall(r"\w+|\*", text)
-
-
-def _split_params(params):
-    """'(const simdops_error *err, size_t cap)' -> [('const simdops_error *', 'err'), ...]"""
-    inner = params.strip()
-    assert inner.startswith("(") and inner.endswith(")"), params
-    inner = inner[1:-1].strip()
-    if inner in ("", "void"):
-        return []
-    out = []
-    for param in inner.split(","):
-        tokens = _type_tokens(param)
-        out.append((" ".join(tokens[:-1]), tokens[-1]))
-    return out
-
-
-def _compilers():
-    cc = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
-    cxx = shlex.split(os.environ.get("CXX") or sysconfig.get_config_var("CXX") or "c++")
-    return cc, cxx
-
-
-def _python_include():
-    return sysconfig.get_paths()["include"]
-
-
-def skip_reason():
-    if not os.path.exists(os.path.join(INCLUDE, "simdops", "simdops_capi.h")):
-        return "csrc/include (source tree) not here"
-    cc, _ = _compilers()
-    if shutil.which(cc[0]) is None:
-        return f"no C compiler ({cc[0]!r} not found)"
-    if not os.path.exists(os.path.join(_python_include(), "Python.h")):
-        return "Python.h not found"
-    return None
-
-
-def _run(command, cwd):
-    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
-    return done.returncode, done.stdout + done.stderr
-
-
-def probe_layout(directory):
-    """Builds and runs PROBE against csrc/include; the Layout it prints."""
-    cc, _ = _compilers()
-    with open(os.path.join(directory, "probe.c"), "w") as f:
-        f.write(PROBE)
-    # -O1: drops simdops_import_version (never called here), so nothing links to libpython
-    rc, out = _run(cc + ["-O1", "-I", INCLUDE, "-I", _python_include(), "probe.c", "-o",
-                         "probe"], directory)
-    assert rc == 0, f"the layout probe did not compile against {INCLUDE}:\n{out}"
-    rc, out = _run([os.path.join(directory, "probe")], directory)
-    assert rc == 0, out
-    return Layout(out)
-
-
-def read_frozen(path=FROZEN):
-    """{version: (size, [(offset, name, signature), ...])} of the frozen file."""
-    versions, current = {}, None
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            line = line.split("#", 1)[0].rstrip()
-            if not line:
-                continue
-            m = re.fullmatch(r"version (\d+) size (\d+)", line)
-            if m:
-                current = int(m.group(1))
-                versions[current] = (int(m.group(2)), [])
-                continue
-            m = re.fullmatch(r"\s*(\d+) (\w+): (.+)", line)
-            assert m and current is not None, f"{FROZEN_NAME}:{number}: cannot read {line!r}"
-            versions[current][1].append((int(m.group(1)), m.group(2), m.group(3)))
-    return versions
-
-
-def version_block(layout, version):
-    """The frozen file's block of `version`, from the current header (64-bit only)."""
-    assert layout.pointer == 8, "the frozen offsets are those of 64-bit platforms"
-    rows = []
-    if version == 1:
-        rows += [(layout.head[n][0], n, "uint32_t") for n in ("abi_version", "size")]
-    rows += [(e.offset, e.name, e.signature) for e in layout.entries if e.version == version]
-    assert rows, f"no entry of SIMDOPS_CAPI_ENTRIES has version {version}"
-    lines = [f"version {version} size {layout.size_of_version[version]}"]
-    lines += [f"{offset:4d} {name}: {signature}" for offset, name, signature in rows]
-    return "\n".join(lines) + "\n"
-
 
 @pytest.fixture(scope="module")
 def layout(tmp_path_factory):
@@ -341,7 +175,7 @@ def test_header_compiles_cleanly(layout, tmp_path, language):
     """As C99 and C++ with everything an extension uses; the list and the struct alone
     (SIMDOPS_CAPI_TABLE_ONLY: no Python.h, whose own headers need not be pedantic C99)
     with -pedantic-errors."""
-    cc, cxx = _compilers()
+    cc, cxx = compilers()
     source, text, command = "use.c", USE_ALL, cc + ["-std=c99"]
     if language == "c++":
         if shutil.which(cxx[0]) is None:
@@ -353,7 +187,7 @@ def test_header_compiles_cleanly(layout, tmp_path, language):
         command = command + ["-pedantic-errors"]
     (tmp_path / source).write_text(text)
     flags = ["-fsyntax-only", "-Wall", "-Wextra", "-Werror"]
-    rc, out = _run(command + flags + ["-I", INCLUDE, "-I", _python_include(), source],
+    rc, out = run(command + flags + ["-I", INCLUDE, "-I", python_include(), source],
                    str(tmp_path))
     assert rc == 0, out
 
@@ -373,7 +207,7 @@ def pxd_declarations():
         while depth:
             depth += {"(": 1, ")": -1}.get(text[i], 0)
             i += 1
-        params = _split_params(text[m.end() - 1:i])
+        params = split_params(text[m.end() - 1:i])
         out.append((m.group(3), m.group(2), _in_c(m.group(1), c_names),
                     [_in_c(t, c_names) for t, _ in params]))
     return out
@@ -381,7 +215,7 @@ def pxd_declarations():
 
 def _in_c(pxd_type, c_names):
     """'const error_t *' -> 'const simdops_error *' (capi.pxd's ctypedefs)."""
-    return " ".join(c_names.get(token, token) for token in _type_tokens(pxd_type))
+    return " ".join(c_names.get(token, token) for token in type_tokens(pxd_type))
 
 
 def test_pxd_declares_the_list_in_order(layout):
@@ -407,21 +241,3 @@ def test_pxd_declares_the_list_in_order(layout):
             f"{name}: capi.pxd takes ({', '.join(types)}), the list ({', '.join(e.param_types)})")
     extra = [d[0] for d in declared[len(layout.entries):]]
     assert not extra, f"capi.pxd declares simdops_capi_ functions the list lacks: {extra}"
-
-
-def main(argv):
-    if len(argv) != 3 or argv[1] != "--print-version" or not argv[2].isdigit():
-        print(f"usage: {argv[0]} --print-version N   (the frozen block of version N)",
-              file=sys.stderr)
-        return 2
-    reason = skip_reason()
-    if reason:
-        print(reason, file=sys.stderr)
-        return 1
-    with tempfile.TemporaryDirectory() as directory:
-        sys.stdout.write(version_block(probe_layout(directory), int(argv[2])))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))
