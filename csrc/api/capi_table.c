@@ -1,42 +1,35 @@
 /* The one instance of the C API table, exported to other extensions as the
- * capsule simdops._C_API. Append-only: see simdops/simdops_capi.h. */
+ * capsule simdops._C_API, filled from the list SIMDOPS_CAPI_ENTRIES of
+ * simdops/simdops_capi.h (append-only: see there). */
 #include "api/capi_table.h"
+
+/* Each function again with the list's signature: a list entry that disagrees
+ * with simdops.h is a compile error here ("conflicting types for
+ * simdops_NAME"), where the table's initializer alone would only warn. */
+#define SIMDOPS_CAPI_X_DECLARE(version, ret, name, params, args) ret simdops_##name params;
+SIMDOPS_CAPI_ENTRIES(SIMDOPS_CAPI_X_DECLARE)
+#undef SIMDOPS_CAPI_X_DECLARE
+
+/* An entry of a version above SIMDOPS_CAPI_VERSION (an append that forgot the
+ * bump) is a negative array size named after it; so is a version without
+ * entries (a bump without an append). */
+#define SIMDOPS_CAPI_X_VERSION_KNOWN(version, ret, name, params, args)                            \
+    typedef char simdops_capi_##name##_has_a_version_above_SIMDOPS_CAPI_VERSION                    \
+        [(version) <= SIMDOPS_CAPI_VERSION ? 1 : -1];
+SIMDOPS_CAPI_ENTRIES(SIMDOPS_CAPI_X_VERSION_KNOWN)
+#undef SIMDOPS_CAPI_X_VERSION_KNOWN
+#define SIMDOPS_CAPI_X_IN_LAST_VERSION(version, ret, name, params, args)                          \
+    +((version) == SIMDOPS_CAPI_VERSION)
+typedef char simdops_capi_no_entry_has_version_SIMDOPS_CAPI_VERSION
+    [(0 SIMDOPS_CAPI_ENTRIES(SIMDOPS_CAPI_X_IN_LAST_VERSION)) > 0 ? 1 : -1];
+#undef SIMDOPS_CAPI_X_IN_LAST_VERSION
 
 static const simdops_capi capi_table = {
     .abi_version = SIMDOPS_CAPI_VERSION,
     .size = (uint32_t)sizeof(simdops_capi),
-    /* version 1 */
-    .status_message = simdops_status_message,
-    .error_format = simdops_error_format,
-    .dtype_size = simdops_dtype_size,
-    .dtype_name = simdops_dtype_name,
-    .op_supports = simdops_op_supports,
-    .isa = simdops_isa,
-    .set_thread_isa = simdops_set_thread_isa,
-    .clip = simdops_clip,
-    .shrink = simdops_shrink,
-    .hardmax = simdops_hardmax,
-    .requant = simdops_requant,
-    .prepare_clip = simdops_prepare_clip,
-    .prepare_shrink = simdops_prepare_shrink,
-    .prepare_requant = simdops_prepare_requant,
-    .clip_prepared = simdops_clip_prepared,
-    .shrink_prepared = simdops_shrink_prepared,
-    .requant_prepared = simdops_requant_prepared,
-    .clip_1d = simdops_clip_1d,
-    .shrink_1d = simdops_shrink_1d,
-    .hardmax_rows = simdops_hardmax_rows,
-    .requant_1d = simdops_requant_1d,
-    .requant_pc_1d = simdops_requant_pc_1d,
-    /* version 2: the requantization families, then the ONNX profile */
-    .prepare_requant_rounding = simdops_prepare_requant_rounding,
-    .prepare_requant_fp = simdops_prepare_requant_fp,
-    .requant_fp_prepared = simdops_requant_fp_prepared,
-    .requant_fp_pc_1d = simdops_requant_fp_pc_1d,
-    .quantize_linear = simdops_quantize_linear,
-    .dequantize_linear = simdops_dequantize_linear,
-    .clip_onnx = simdops_clip_onnx,
-    .shrink_onnx = simdops_shrink_onnx,
+#define SIMDOPS_CAPI_X_INIT(version, ret, name, params, args) .name = simdops_##name,
+    SIMDOPS_CAPI_ENTRIES(SIMDOPS_CAPI_X_INIT)
+#undef SIMDOPS_CAPI_X_INIT
 };
 
 const simdops_capi *simdops_capi_table(void) { return &capi_table; }

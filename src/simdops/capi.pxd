@@ -16,6 +16,10 @@
 #                                 N-d entry points on strided tensor_t views
 # Each returns a status (0 = OK); the error_t, when given, gets the reason,
 # and error_format() writes the full message.
+#
+# The simdops_capi_* functions below are those of the list SIMDOPS_CAPI_ENTRIES
+# (simdops_capi.h), in its order, with its types: Cython cannot expand the
+# list, so they are written here by hand and simdops' tests compare the two.
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
 from simdops.capi_types cimport (simdops_dtype, simdops_error, simdops_number,

@@ -56,103 +56,110 @@ extern "C" {
 /* 1 + number of appends to simdops_capi so far. */
 #define SIMDOPS_CAPI_VERSION 2u
 
+/* The table's function fields, in table order, as
+ *     X(version that added it, return type, name, (parameters), (argument names))
+ * Each points to the simdops.h function of the same name with the simdops_
+ * prefix (see that declaration for what it reads, writes and returns), and is
+ * called as simdops_capi_NAME(...) or simdops_api->NAME(...). Every function
+ * here may be called without the GIL and from many threads at once; kernels
+ * run on the calling thread's ISA tier.
+ *
+ * This list is the one place a field is written: the struct below, the
+ * simdops_capi_NAME wrappers, the size of each version and simdops' own table
+ * are expanded from it. Append-only: a new field goes at the end with the next
+ * version number (and SIMDOPS_CAPI_VERSION bumped to it). */
+#define SIMDOPS_CAPI_ENTRIES(X)                                                                   \
+    /* version 1: errors (status texts, the full message of a simdops_error) */                   \
+    X(1, const char *, status_message, (int status), (status))                                    \
+    X(1, size_t, error_format, (const simdops_error *err, char *buf, size_t cap),                 \
+      (err, buf, cap))                                                                            \
+    /* dtypes */                                                                                  \
+    X(1, size_t, dtype_size, (simdops_dtype dtype), (dtype))                                      \
+    X(1, const char *, dtype_name, (simdops_dtype dtype), (dtype))                                \
+    X(1, int, op_supports, (int op, simdops_dtype dtype), (op, dtype))                            \
+    /* ISA of the calling thread: query, force ("" or NULL clears) */                             \
+    X(1, const char *, isa, (void), ())                                                           \
+    X(1, int, set_thread_isa, (const char *name, simdops_error *err), (name, err))                \
+    /* N-d strided entry points */                                                                \
+    X(1, int, clip, (const simdops_tensor *x, const simdops_tensor *y, simdops_number min,        \
+      simdops_number max, const simdops_number *scale, const simdops_number *bias,                \
+      simdops_error *err), (x, y, min, max, scale, bias, err))                                    \
+    X(1, int, shrink, (const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,     \
+      simdops_number threshold, simdops_error *err), (x, y, bias, threshold, err))                \
+    X(1, int, hardmax, (const simdops_tensor *x, const simdops_tensor *y, int naxes,              \
+      const int64_t *axes, simdops_error *err), (x, y, naxes, axes, err))                         \
+    X(1, int, requant, (const simdops_tensor *x, const simdops_tensor *y,                         \
+      const simdops_requant_args *args, simdops_error *err), (x, y, args, err))                   \
+    /* exact numbers -> an opaque prepared handle (validated once) */                             \
+    X(1, int, prepare_clip, (simdops_dtype dtype, simdops_number min, simdops_number max,         \
+      const simdops_number *scale, const simdops_number *bias, simdops_prepared *p,               \
+      simdops_error *err), (dtype, min, max, scale, bias, p, err))                                \
+    X(1, int, prepare_shrink, (simdops_dtype dtype, simdops_number bias,                          \
+      simdops_number threshold, simdops_prepared *p, simdops_error *err),                         \
+      (dtype, bias, threshold, p, err))                                                           \
+    X(1, int, prepare_requant, (simdops_dtype out_dtype, int64_t multiplier, int64_t shift,       \
+      int64_t offset, const int64_t *min, const int64_t *max, simdops_prepared *p,                \
+      simdops_error *err), (out_dtype, multiplier, shift, offset, min, max, p, err))              \
+    /* N-d entry points over a prepared handle */                                                 \
+    X(1, int, clip_prepared, (const simdops_prepared *p, const simdops_tensor *x,                 \
+      const simdops_tensor *y, simdops_error *err), (p, x, y, err))                               \
+    X(1, int, shrink_prepared, (const simdops_prepared *p, const simdops_tensor *x,               \
+      const simdops_tensor *y, simdops_error *err), (p, x, y, err))                               \
+    X(1, int, requant_prepared, (const simdops_prepared *p, const simdops_tensor *x,              \
+      const simdops_tensor *y, const simdops_tensor *bias, const simdops_tensor *multipliers,     \
+      const simdops_tensor *shifts, simdops_error *err),                                          \
+      (p, x, y, bias, multipliers, shifts, err))                                                  \
+    /* contiguous 1-D kernels: the hot path */                                                    \
+    X(1, int, clip_1d, (const simdops_prepared *p, const void *x, void *y, int64_t n,             \
+      simdops_error *err), (p, x, y, n, err))                                                     \
+    X(1, int, shrink_1d, (const simdops_prepared *p, const void *x, void *y, int64_t n,           \
+      simdops_error *err), (p, x, y, n, err))                                                     \
+    X(1, int, hardmax_rows, (simdops_dtype dtype, const void *x, void *y, int64_t rows,           \
+      int64_t cols, simdops_error *err), (dtype, x, y, rows, cols, err))                          \
+    X(1, int, requant_1d, (const simdops_prepared *p, const int32_t *x, void *y, int64_t n,       \
+      const int32_t *bias, simdops_error *err), (p, x, y, n, bias, err))                          \
+    X(1, int, requant_pc_1d, (const simdops_prepared *p, const int32_t *x, void *y, int64_t n,    \
+      const int32_t *bias, const int32_t *multipliers, const int32_t *shifts,                     \
+      simdops_error *err), (p, x, y, n, bias, multipliers, shifts, err))                          \
+    /* version 2: the requantization families ... */                                              \
+    X(2, int, prepare_requant_rounding, (simdops_dtype out_dtype, int rounding,                   \
+      int64_t multiplier, int64_t shift, int64_t offset, const int64_t *min, const int64_t *max,  \
+      simdops_prepared *p, simdops_error *err),                                                   \
+      (out_dtype, rounding, multiplier, shift, offset, min, max, p, err))                         \
+    X(2, int, prepare_requant_fp, (simdops_dtype out_dtype, double scale, int64_t zero_point,     \
+      const int64_t *min, const int64_t *max, int mode, simdops_prepared *p,                      \
+      simdops_error *err), (out_dtype, scale, zero_point, min, max, mode, p, err))                \
+    X(2, int, requant_fp_prepared, (const simdops_prepared *p, const simdops_tensor *x,           \
+      const simdops_tensor *y, const simdops_tensor *bias, const simdops_tensor *scales,          \
+      simdops_error *err), (p, x, y, bias, scales, err))                                          \
+    X(2, int, requant_fp_pc_1d, (const simdops_prepared *p, const int32_t *x, void *y,            \
+      int64_t n, const int32_t *bias, const float *scales, simdops_error *err),                   \
+      (p, x, y, n, bias, scales, err))                                                            \
+    /* ... and the ONNX profile */                                                                \
+    X(2, int, quantize_linear, (const simdops_tensor *x, const simdops_tensor *scale,             \
+      const simdops_tensor *zero_point, int64_t axis, const simdops_tensor *y,                    \
+      simdops_error *err), (x, scale, zero_point, axis, y, err))                                  \
+    X(2, int, dequantize_linear, (const simdops_tensor *x, const simdops_tensor *scale,           \
+      const simdops_tensor *zero_point, int64_t axis, const simdops_tensor *y,                    \
+      simdops_error *err), (x, scale, zero_point, axis, y, err))                                  \
+    X(2, int, clip_onnx, (const simdops_tensor *x, const simdops_tensor *y,                       \
+      const simdops_number *min, const simdops_number *max, simdops_error *err),                  \
+      (x, y, min, max, err))                                                                      \
+    X(2, int, shrink_onnx, (const simdops_tensor *x, const simdops_tensor *y,                     \
+      simdops_number bias, simdops_number lambd, simdops_error *err), (x, y, bias, lambd, err))
+
 typedef struct simdops_capi {
     /* never change: the table's version (SIMDOPS_CAPI_VERSION of the simdops
      * that filled it) and its size in bytes */
     uint32_t abi_version;
     uint32_t size;
-
-    /* ---- version 1 ----
-     * Each field points to the simdops.h function of the same name (drop the
-     * simdops_ prefix): see that declaration for what it reads, writes and
-     * returns. Every function here may be called without the GIL and from
-     * many threads at once; kernels run on the calling thread's ISA tier. */
-
-    /* errors: status texts and the full message of a simdops_error */
-    const char *(*status_message)(int status);
-    size_t (*error_format)(const simdops_error *err, char *buf, size_t cap);
-
-    /* dtypes */
-    size_t (*dtype_size)(simdops_dtype dtype);
-    const char *(*dtype_name)(simdops_dtype dtype);
-    int (*op_supports)(int op, simdops_dtype dtype);
-
-    /* ISA of the calling thread: query, force ("" or NULL clears) */
-    const char *(*isa)(void);
-    int (*set_thread_isa)(const char *name, simdops_error *err);
-
-    /* N-d strided entry points */
-    int (*clip)(const simdops_tensor *x, const simdops_tensor *y, simdops_number min,
-                simdops_number max, const simdops_number *scale, const simdops_number *bias,
-                simdops_error *err);
-    int (*shrink)(const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,
-                  simdops_number threshold, simdops_error *err);
-    int (*hardmax)(const simdops_tensor *x, const simdops_tensor *y, int naxes,
-                   const int64_t *axes, simdops_error *err);
-    int (*requant)(const simdops_tensor *x, const simdops_tensor *y,
-                   const simdops_requant_args *args, simdops_error *err);
-
-    /* exact numbers -> an opaque prepared handle (validated once) */
-    int (*prepare_clip)(simdops_dtype dtype, simdops_number min, simdops_number max,
-                        const simdops_number *scale, const simdops_number *bias,
-                        simdops_prepared *p, simdops_error *err);
-    int (*prepare_shrink)(simdops_dtype dtype, simdops_number bias, simdops_number threshold,
-                          simdops_prepared *p, simdops_error *err);
-    int (*prepare_requant)(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
-                           int64_t offset, const int64_t *min, const int64_t *max,
-                           simdops_prepared *p, simdops_error *err);
-
-    /* N-d entry points over a prepared handle */
-    int (*clip_prepared)(const simdops_prepared *p, const simdops_tensor *x,
-                         const simdops_tensor *y, simdops_error *err);
-    int (*shrink_prepared)(const simdops_prepared *p, const simdops_tensor *x,
-                           const simdops_tensor *y, simdops_error *err);
-    int (*requant_prepared)(const simdops_prepared *p, const simdops_tensor *x,
-                            const simdops_tensor *y, const simdops_tensor *bias,
-                            const simdops_tensor *multipliers, const simdops_tensor *shifts,
-                            simdops_error *err);
-
-    /* contiguous 1-D kernels: the hot path */
-    int (*clip_1d)(const simdops_prepared *p, const void *x, void *y, int64_t n,
-                   simdops_error *err);
-    int (*shrink_1d)(const simdops_prepared *p, const void *x, void *y, int64_t n,
-                     simdops_error *err);
-    int (*hardmax_rows)(simdops_dtype dtype, const void *x, void *y, int64_t rows,
-                        int64_t cols, simdops_error *err);
-    int (*requant_1d)(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
-                      const int32_t *bias, simdops_error *err);
-    int (*requant_pc_1d)(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
-                         const int32_t *bias, const int32_t *multipliers,
-                         const int32_t *shifts, simdops_error *err);
-    /* ---- version 2: the requantization families ... ---- */
-    int (*prepare_requant_rounding)(simdops_dtype out_dtype, int rounding, int64_t multiplier,
-                                    int64_t shift, int64_t offset, const int64_t *min,
-                                    const int64_t *max, simdops_prepared *p,
-                                    simdops_error *err);
-    int (*prepare_requant_fp)(simdops_dtype out_dtype, double scale, int64_t zero_point,
-                              const int64_t *min, const int64_t *max, int mode,
-                              simdops_prepared *p, simdops_error *err);
-    int (*requant_fp_prepared)(const simdops_prepared *p, const simdops_tensor *x,
-                               const simdops_tensor *y, const simdops_tensor *bias,
-                               const simdops_tensor *scales, simdops_error *err);
-    int (*requant_fp_pc_1d)(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
-                            const int32_t *bias, const float *scales, simdops_error *err);
-
-    /* ---- ... and the ONNX profile (simdops.h: simdops_quantize_linear, ...) ---- */
-    int (*quantize_linear)(const simdops_tensor *x, const simdops_tensor *scale,
-                           const simdops_tensor *zero_point, int64_t axis,
-                           const simdops_tensor *y, simdops_error *err);
-    int (*dequantize_linear)(const simdops_tensor *x, const simdops_tensor *scale,
-                             const simdops_tensor *zero_point, int64_t axis,
-                             const simdops_tensor *y, simdops_error *err);
-    int (*clip_onnx)(const simdops_tensor *x, const simdops_tensor *y,
-                     const simdops_number *min, const simdops_number *max, simdops_error *err);
-    int (*shrink_onnx)(const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,
-                       simdops_number lambd, simdops_error *err);
-    /* ---- version 3 fields go here ---- */
+#define SIMDOPS_CAPI_X_FIELD(version, ret, name, params, args) ret (*name) params;
+    SIMDOPS_CAPI_ENTRIES(SIMDOPS_CAPI_X_FIELD)
+#undef SIMDOPS_CAPI_X_FIELD
 } simdops_capi;
 
-/* Size of the table at each version: a table of version v has at least these bytes. */
+/* Size of a table of version 1 and 2 (code written for those headers may use
+ * them); simdops_capi_size_of_version() covers every version. */
 #define SIMDOPS_CAPI_SIZE_V1 (offsetof(simdops_capi, requant_pc_1d) + sizeof(void (*)(void)))
 #define SIMDOPS_CAPI_SIZE_V2 (offsetof(simdops_capi, shrink_onnx) + sizeof(void (*)(void)))
 
@@ -184,15 +191,20 @@ static const simdops_capi *simdops_api = NULL;
 #endif
 
 #ifndef SIMDOPS_CAPI_NO_IMPORT
-/* Size a table of `version` must have at least (0 for a version this header
- * does not know: newer than the header, only the version number is checked). */
+/* Size a table of `version` must have at least: the end of the last field
+ * of that version or older (0 for a version this header does not know:
+ * newer than the header, only the version number is checked). */
 static SIMDOPS_CAPI_MAYBE_UNUSED size_t simdops_capi_size_of_version(uint32_t version)
 {
-    switch (version) {
-    case 1: return SIMDOPS_CAPI_SIZE_V1;
-    case 2: return SIMDOPS_CAPI_SIZE_V2;
-    default: return 0;
-    }
+    size_t size = 0;
+    if (version < 1 || version > SIMDOPS_CAPI_VERSION)
+        return 0;
+#define SIMDOPS_CAPI_X_END(added, ret, name, params, args)                                        \
+    if ((uint32_t)(added) <= version)                                                             \
+        size = offsetof(simdops_capi, name) + sizeof(((const simdops_capi *)0)->name);
+    SIMDOPS_CAPI_ENTRIES(SIMDOPS_CAPI_X_END)
+#undef SIMDOPS_CAPI_X_END
+    return size;
 }
 
 /* Imports simdops, fetches the capsule simdops._C_API and stores its table
@@ -255,121 +267,10 @@ static SIMDOPS_CAPI_MAYBE_UNUSED int simdops_import(void)
 /* ---- calls through the imported table (after simdops_import()) ----
  * simdops_capi_NAME(...) is simdops_api->NAME(...): same arguments, same
  * result; simdops/simdops.h documents each. None needs the GIL. */
-#define SIMDOPS_CAPI_FORWARD(ret, name, params, args) \
+#define SIMDOPS_CAPI_X_FORWARD(version, ret, name, params, args)                                  \
     static inline ret simdops_capi_##name params { return simdops_api->name args; }
-
-SIMDOPS_CAPI_FORWARD(const char *, status_message, (int status), (status))
-SIMDOPS_CAPI_FORWARD(size_t, error_format, (const simdops_error *err, char *buf, size_t cap),
-                     (err, buf, cap))
-SIMDOPS_CAPI_FORWARD(size_t, dtype_size, (simdops_dtype dtype), (dtype))
-SIMDOPS_CAPI_FORWARD(const char *, dtype_name, (simdops_dtype dtype), (dtype))
-SIMDOPS_CAPI_FORWARD(int, op_supports, (int op, simdops_dtype dtype), (op, dtype))
-SIMDOPS_CAPI_FORWARD(const char *, isa, (void), ())
-SIMDOPS_CAPI_FORWARD(int, set_thread_isa, (const char *name, simdops_error *err), (name, err))
-SIMDOPS_CAPI_FORWARD(int, clip,
-                     (const simdops_tensor *x, const simdops_tensor *y, simdops_number min,
-                      simdops_number max, const simdops_number *scale,
-                      const simdops_number *bias, simdops_error *err),
-                     (x, y, min, max, scale, bias, err))
-SIMDOPS_CAPI_FORWARD(int, shrink,
-                     (const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,
-                      simdops_number threshold, simdops_error *err),
-                     (x, y, bias, threshold, err))
-SIMDOPS_CAPI_FORWARD(int, hardmax,
-                     (const simdops_tensor *x, const simdops_tensor *y, int naxes,
-                      const int64_t *axes, simdops_error *err),
-                     (x, y, naxes, axes, err))
-SIMDOPS_CAPI_FORWARD(int, requant,
-                     (const simdops_tensor *x, const simdops_tensor *y,
-                      const simdops_requant_args *args, simdops_error *err),
-                     (x, y, args, err))
-SIMDOPS_CAPI_FORWARD(int, prepare_clip,
-                     (simdops_dtype dtype, simdops_number min, simdops_number max,
-                      const simdops_number *scale, const simdops_number *bias,
-                      simdops_prepared *p, simdops_error *err),
-                     (dtype, min, max, scale, bias, p, err))
-SIMDOPS_CAPI_FORWARD(int, prepare_shrink,
-                     (simdops_dtype dtype, simdops_number bias, simdops_number threshold,
-                      simdops_prepared *p, simdops_error *err),
-                     (dtype, bias, threshold, p, err))
-SIMDOPS_CAPI_FORWARD(int, prepare_requant,
-                     (simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
-                      int64_t offset, const int64_t *min, const int64_t *max,
-                      simdops_prepared *p, simdops_error *err),
-                     (out_dtype, multiplier, shift, offset, min, max, p, err))
-SIMDOPS_CAPI_FORWARD(int, clip_prepared,
-                     (const simdops_prepared *p, const simdops_tensor *x,
-                      const simdops_tensor *y, simdops_error *err),
-                     (p, x, y, err))
-SIMDOPS_CAPI_FORWARD(int, shrink_prepared,
-                     (const simdops_prepared *p, const simdops_tensor *x,
-                      const simdops_tensor *y, simdops_error *err),
-                     (p, x, y, err))
-SIMDOPS_CAPI_FORWARD(int, requant_prepared,
-                     (const simdops_prepared *p, const simdops_tensor *x,
-                      const simdops_tensor *y, const simdops_tensor *bias,
-                      const simdops_tensor *multipliers, const simdops_tensor *shifts,
-                      simdops_error *err),
-                     (p, x, y, bias, multipliers, shifts, err))
-SIMDOPS_CAPI_FORWARD(int, clip_1d,
-                     (const simdops_prepared *p, const void *x, void *y, int64_t n,
-                      simdops_error *err),
-                     (p, x, y, n, err))
-SIMDOPS_CAPI_FORWARD(int, shrink_1d,
-                     (const simdops_prepared *p, const void *x, void *y, int64_t n,
-                      simdops_error *err),
-                     (p, x, y, n, err))
-SIMDOPS_CAPI_FORWARD(int, hardmax_rows,
-                     (simdops_dtype dtype, const void *x, void *y, int64_t rows, int64_t cols,
-                      simdops_error *err),
-                     (dtype, x, y, rows, cols, err))
-SIMDOPS_CAPI_FORWARD(int, requant_1d,
-                     (const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
-                      const int32_t *bias, simdops_error *err),
-                     (p, x, y, n, bias, err))
-SIMDOPS_CAPI_FORWARD(int, requant_pc_1d,
-                     (const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
-                      const int32_t *bias, const int32_t *multipliers, const int32_t *shifts,
-                      simdops_error *err),
-                     (p, x, y, n, bias, multipliers, shifts, err))
-SIMDOPS_CAPI_FORWARD(int, prepare_requant_rounding,
-                     (simdops_dtype out_dtype, int rounding, int64_t multiplier, int64_t shift,
-                      int64_t offset, const int64_t *min, const int64_t *max,
-                      simdops_prepared *p, simdops_error *err),
-                     (out_dtype, rounding, multiplier, shift, offset, min, max, p, err))
-SIMDOPS_CAPI_FORWARD(int, prepare_requant_fp,
-                     (simdops_dtype out_dtype, double scale, int64_t zero_point,
-                      const int64_t *min, const int64_t *max, int mode, simdops_prepared *p,
-                      simdops_error *err),
-                     (out_dtype, scale, zero_point, min, max, mode, p, err))
-SIMDOPS_CAPI_FORWARD(int, requant_fp_prepared,
-                     (const simdops_prepared *p, const simdops_tensor *x,
-                      const simdops_tensor *y, const simdops_tensor *bias,
-                      const simdops_tensor *scales, simdops_error *err),
-                     (p, x, y, bias, scales, err))
-SIMDOPS_CAPI_FORWARD(int, requant_fp_pc_1d,
-                     (const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
-                      const int32_t *bias, const float *scales, simdops_error *err),
-                     (p, x, y, n, bias, scales, err))
-SIMDOPS_CAPI_FORWARD(int, quantize_linear,
-                     (const simdops_tensor *x, const simdops_tensor *scale,
-                      const simdops_tensor *zero_point, int64_t axis, const simdops_tensor *y,
-                      simdops_error *err),
-                     (x, scale, zero_point, axis, y, err))
-SIMDOPS_CAPI_FORWARD(int, dequantize_linear,
-                     (const simdops_tensor *x, const simdops_tensor *scale,
-                      const simdops_tensor *zero_point, int64_t axis, const simdops_tensor *y,
-                      simdops_error *err),
-                     (x, scale, zero_point, axis, y, err))
-SIMDOPS_CAPI_FORWARD(int, clip_onnx,
-                     (const simdops_tensor *x, const simdops_tensor *y,
-                      const simdops_number *min, const simdops_number *max, simdops_error *err),
-                     (x, y, min, max, err))
-SIMDOPS_CAPI_FORWARD(int, shrink_onnx,
-                     (const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,
-                      simdops_number lambd, simdops_error *err),
-                     (x, y, bias, lambd, err))
-#undef SIMDOPS_CAPI_FORWARD
+SIMDOPS_CAPI_ENTRIES(SIMDOPS_CAPI_X_FORWARD)
+#undef SIMDOPS_CAPI_X_FORWARD
 #endif /* SIMDOPS_CAPI_TABLE_ONLY */
 
 #ifdef __cplusplus
