@@ -1,6 +1,8 @@
-/* Shared pieces of the x86 argmax kernels (hardmax_sse2.c, _sse41.c, _avx2.c).
+/* Shared pieces of the x86 argmax kernels (hardmax_sse2.c, _sse41.c, _avx2.c,
+ * _avx512.c).
  *
- * Include after isa.h, inside the TU's SIMDOPS_COMPILE_<ISA> block. A TU whose
+ * Include after isa.h, inside the TU's SIMDOPS_COMPILE_<ISA> block, with
+ * SIMDOPS_TIER defined (the kernels' names). A TU whose
  * flags give SSE4.1 (sse41, avx2) defines HM_SSE41 1 first: it selects
  * blendv/psignw in the 128-bit ops. The TU flag, not isa.h, decides, since
  * MSVC reports SSE4.1 as compiled in every x64 TU.
@@ -26,6 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "hardmax_kernels.h"
 
 #include <immintrin.h>
 #if defined(_MSC_VER) && !defined(__clang__)
@@ -454,35 +458,24 @@ static inline void hm_f16x8_IDX(int64_t *p, __m128i m, __m128i rv)
 HM_ROW(hm_f16x8, uint16_t)
 HM_COLS(hm_f16x8, uint16_t)
 
-/* The six table entries of tier ISA, named <dtype>_argmax_{row,cols}__<ISA>, over the
- * template instances F32/F64/F16. */
-#define HM_KERNELS(ISA, F32, F64, F16)                                                      \
-    static size_t f32_argmax_row__##ISA(const void *x, size_t n)                            \
+/* The table entries of the tier being compiled (SIMDOPS_TIER) over template
+ * instance P for dtype tag (C type T): <tag>_argmax_row__<tier> and
+ * <tag>_argmax_cols__<tier>. HM_KERNELS makes the six of HARDMAX_KERNELS over
+ * the instances F32/F64/F16. */
+#define HM_ROW_KERNEL(tag, T, P)                                                            \
+    static size_t SIMDOPS_KERNEL_NAME(tag, argmax_row)(const void *x, size_t n)             \
     {                                                                                       \
-        return F32##_row((const float *)x, n);                                              \
-    }                                                                                       \
-    static size_t f64_argmax_row__##ISA(const void *x, size_t n)                            \
-    {                                                                                       \
-        return F64##_row((const double *)x, n);                                             \
-    }                                                                                       \
-    static size_t f16_argmax_row__##ISA(const void *x, size_t n)                            \
-    {                                                                                       \
-        return F16##_row((const uint16_t *)x, n);                                           \
-    }                                                                                       \
-    static void f32_argmax_cols__##ISA(const void *row, size_t cols, int64_t r, void *best, \
-                                       int64_t *bi)                                         \
-    {                                                                                       \
-        F32##_cols((const float *)row, cols, r, (float *)best, bi);                         \
-    }                                                                                       \
-    static void f64_argmax_cols__##ISA(const void *row, size_t cols, int64_t r, void *best, \
-                                       int64_t *bi)                                         \
-    {                                                                                       \
-        F64##_cols((const double *)row, cols, r, (double *)best, bi);                       \
-    }                                                                                       \
-    static void f16_argmax_cols__##ISA(const void *row, size_t cols, int64_t r, void *best, \
-                                       int64_t *bi)                                         \
-    {                                                                                       \
-        F16##_cols((const uint16_t *)row, cols, r, (uint16_t *)best, bi);                   \
+        return P##_row((const T *)x, n);                                                    \
     }
+#define HM_COLS_KERNEL(tag, T, P)                                                           \
+    static void SIMDOPS_KERNEL_NAME(tag, argmax_cols)(const void *row, size_t cols,         \
+                                                      int64_t r, void *best, int64_t *bi)   \
+    {                                                                                       \
+        P##_cols((const T *)row, cols, r, (T *)best, bi);                                   \
+    }
+#define HM_KERNELS(F32, F64, F16)                                                           \
+    HM_ROW_KERNEL(f32, float, F32) HM_ROW_KERNEL(f64, double, F64)                          \
+    HM_ROW_KERNEL(f16, uint16_t, F16) HM_COLS_KERNEL(f32, float, F32)                       \
+    HM_COLS_KERNEL(f64, double, F64) HM_COLS_KERNEL(f16, uint16_t, F16)
 
 #endif
