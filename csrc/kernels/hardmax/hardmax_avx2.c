@@ -7,7 +7,7 @@
 #if SIMDOPS_COMPILE_AVX2
 #define SIMDOPS_TIER avx2
 #define HM_SSE41 1
-#include "hardmax_x86.h"
+#include "hardmax_sse.h"
 
 static inline __m256i hm_sel256(__m256i m, __m256i a, __m256i b) /* m ? a : b */
 {

@@ -14,7 +14,6 @@
 
 #if SIMDOPS_COMPILE_AVX512
 #define SIMDOPS_TIER avx512
-#define HM_SSE41 1
 #include "hardmax_x86.h"
 
 #include <math.h> /* INFINITY */

@@ -5,7 +5,7 @@
 
 #if SIMDOPS_COMPILE_SSE2
 #define SIMDOPS_TIER sse2
-#include "hardmax_x86.h"
+#include "hardmax_sse.h"
 
 HM_KERNELS(hm_f32x4, hm_f64x2, hm_f16x8)
 

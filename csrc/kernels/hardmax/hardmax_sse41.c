@@ -6,7 +6,7 @@
 #if SIMDOPS_COMPILE_SSE41
 #define SIMDOPS_TIER sse41
 #define HM_SSE41 1
-#include "hardmax_x86.h"
+#include "hardmax_sse.h"
 
 HM_KERNELS(hm_f32x4, hm_f64x2, hm_f16x8)
 
