@@ -1,5 +1,5 @@
 /* Kernel tables per ISA tier, built once from the per-op register functions
- * (SIMDOPS_TIERS x SIMDOPS_KERNEL_FILES), and the tier selection: a process
+ * (each SIMDOPS_TIERS line's SIMDOPS_KERNEL_FILES), and the tier selection: a process
  * tier (atomic, set at import from SIMDOPS_ISA) and a per-thread forced tier
  * (use_isa). Entry points resolve the calling thread's table once
  * (simdops_current_kernels) and pass it down. */
@@ -29,23 +29,25 @@ static int atomic_load_int(atomic_int_t *p) { return __atomic_load_n(p, __ATOMIC
 static void atomic_store_int(atomic_int_t *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 #endif
 
-#define SIMDOPS_X_COUNT_FILE(op, t) +1
-enum { KERNEL_FILES = 0 SIMDOPS_KERNEL_FILES(SIMDOPS_X_COUNT_FILE, none) };
-#undef SIMDOPS_X_COUNT_FILE
-
 typedef struct tier {
     const char *name;
     int parent;
     int arch; /* built for this architecture */
-    simdops_register_fn parts[KERNEL_FILES];
+    const simdops_register_fn *parts; /* the tier's kernel files, NULL-terminated */
 } tier;
 
+/* parts_<tier>: the register functions of the files SIMDOPS_KERNEL_FILES lists
+ * for the tier (the NULL ends a list; it also keeps a tier without files legal C) */
 #define SIMDOPS_X_PART(op, t) op##_register__##t,
-#define SIMDOPS_X_TIER_ROW(name, parent, arch, cpu_ok)                                            \
-    {#name, SIMDOPS_TIER_##parent, arch, {SIMDOPS_KERNEL_FILES(SIMDOPS_X_PART, name)}},
+#define SIMDOPS_X_TIER_PARTS(name, parent, arch, cpu_ok)                                          \
+    static const simdops_register_fn parts_##name[] = {SIMDOPS_KERNEL_FILES(SIMDOPS_X_PART, name) NULL};
+SIMDOPS_TIERS(SIMDOPS_X_TIER_PARTS)
+#undef SIMDOPS_X_TIER_PARTS
+#undef SIMDOPS_X_PART
+
+#define SIMDOPS_X_TIER_ROW(name, parent, arch, cpu_ok) {#name, SIMDOPS_TIER_##parent, arch, parts_##name},
 static const tier tiers[SIMDOPS_TIER_COUNT] = {SIMDOPS_TIERS(SIMDOPS_X_TIER_ROW)};
 #undef SIMDOPS_X_TIER_ROW
-#undef SIMDOPS_X_PART
 
 /* The CPU test of tier i. */
 static int cpu_supports(int i, const simdops_cpu *c)
@@ -160,8 +162,8 @@ void simdops_init(void)
          * may use the ISA even for plain stores: run them only on CPUs that
          * have it. */
         if (cpu_supports(i, cpu) && (i == 0 || usable[parent]))
-            for (int k = 0; k < KERNEL_FILES; k++)
-                usable[i] |= tiers[i].parts[k](t);
+            for (const simdops_register_fn *f = tiers[i].parts; *f; f++)
+                usable[i] |= (*f)(t);
         if (i > 0)
             inherit(t, &tables[parent]);
         if (usable[i])

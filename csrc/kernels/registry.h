@@ -72,9 +72,17 @@ enum simdops_kernel_entry {
     X(avx512, avx2, SIMDOPS_ARCH_X86, c->avx512f && c->avx512bw && c->avx512vl && c->avx512dq)    \
     X(neon, scalar, SIMDOPS_ARCH_ARM64, c->neon)
 
-/* The kernel files of every tier: csrc/kernels/<op>/<op>_<tier>.c */
-#define SIMDOPS_KERNEL_FILES(X, tier) X(clip, tier) X(shrink, tier) X(hardmax, tier) X(requant, tier) \
-    X(qlinear, tier)
+/* The kernel files of each tier, csrc/kernels/<op>/<op>_<tier>.c, one list a
+ * tier: a tier names only the ops it has kernels for, and takes every other
+ * entry from its parent. SIMDOPS_KERNEL_FILES(X, tier) expands X(op, tier)
+ * over the tier's list (dispatch builds the tier from it). */
+#define SIMDOPS_FILES_scalar(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t)
+#define SIMDOPS_FILES_sse2(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t)
+#define SIMDOPS_FILES_sse41(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t)
+#define SIMDOPS_FILES_avx2(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t)
+#define SIMDOPS_FILES_avx512(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t)
+#define SIMDOPS_FILES_neon(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t)
+#define SIMDOPS_KERNEL_FILES(X, tier) SIMDOPS_FILES_##tier(X, tier)
 
 enum simdops_tier_id {
 #define SIMDOPS_X_TIER_ID(name, parent, arch, cpu_ok) SIMDOPS_TIER_##name,

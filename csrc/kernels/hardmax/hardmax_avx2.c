@@ -5,8 +5,9 @@
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX2
+#define SIMDOPS_TIER avx2
 #define HM_SSE41 1
-#include "hardmax_x86.h"
+#include "hardmax_sse.h"
 
 static inline __m256i hm_sel256(__m256i m, __m256i a, __m256i b) /* m ? a : b */
 {
@@ -146,18 +147,9 @@ static inline void hm_f16x16_IDX(int64_t *p, __m256i m, __m256i rv)
 HM_ROW(hm_f16x16, uint16_t)
 HM_COLS(hm_f16x16, uint16_t)
 
-HM_KERNELS(avx2, hm_f32x8, hm_f64x4, hm_f16x16)
+HM_KERNELS(hm_f32x8, hm_f64x4, hm_f16x16)
 
-int hardmax_register__avx2(simdops_kernel_table *t)
-{
-    t->argmax_row[SIMDOPS_FLOAT32] = f32_argmax_row__avx2;
-    t->argmax_row[SIMDOPS_FLOAT64] = f64_argmax_row__avx2;
-    t->argmax_row[SIMDOPS_FLOAT16] = f16_argmax_row__avx2;
-    t->argmax_cols[SIMDOPS_FLOAT32] = f32_argmax_cols__avx2;
-    t->argmax_cols[SIMDOPS_FLOAT64] = f64_argmax_cols__avx2;
-    t->argmax_cols[SIMDOPS_FLOAT16] = f16_argmax_cols__avx2;
-    return 1;
-}
+SIMDOPS_DEFINE_REGISTER(hardmax, HARDMAX_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(hardmax, avx2)
 #endif

@@ -13,7 +13,7 @@
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX512
-#define HM_SSE41 1
+#define SIMDOPS_TIER avx512
 #include "hardmax_x86.h"
 
 #include <math.h> /* INFINITY */
@@ -116,23 +116,11 @@ HM_MASKED_NARROW(hm_f64x8, double, __m512d, __mmask8, _mm512_mask_loadu_pd, _mm5
 #define hm_f64x8_IDX(p, m, rv) _mm512_mask_storeu_epi64(p, m, rv)
 HM_COLS(hm_f64x8, double)
 
-static void f32_argmax_cols__avx512(const void *row, size_t cols, int64_t r, void *best,
-                                    int64_t *bi)
-{
-    hm_f32x16_cols((const float *)row, cols, r, (float *)best, bi);
-}
-static void f64_argmax_cols__avx512(const void *row, size_t cols, int64_t r, void *best,
-                                    int64_t *bi)
-{
-    hm_f64x8_cols((const double *)row, cols, r, (double *)best, bi);
-}
+HM_COLS_KERNEL(f32, float, hm_f32x16)
+HM_COLS_KERNEL(f64, double, hm_f64x8)
 
-int hardmax_register__avx512(simdops_kernel_table *t)
-{
-    t->argmax_cols[SIMDOPS_FLOAT32] = f32_argmax_cols__avx512;
-    t->argmax_cols[SIMDOPS_FLOAT64] = f64_argmax_cols__avx512;
-    return 1;
-}
+#define HARDMAX_AVX512_KERNELS(X) X(argmax_cols, f32) X(argmax_cols, f64)
+SIMDOPS_DEFINE_REGISTER(hardmax, HARDMAX_AVX512_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(hardmax, avx512)
 #endif

@@ -4,8 +4,11 @@
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_NEON
+#define SIMDOPS_TIER neon
 #include "core/fp16.h"
 #include "kernels/vec/neon_util.h"
+
+#include "hardmax_kernels.h"
 
 /* argmax_row in two passes. 1: FMAX/FMAXV propagate NaN, so the reduction is
  * NaN iff the row holds one, else it is the maximum. 2: the first element
@@ -225,16 +228,7 @@ ARGMAX_COLS(f64_argmax_cols__neon, f64_cols_v, 8)
 ARGMAX_COLS(f16_argmax_cols__neon, f16_cols_v, 2)
 #undef ARGMAX_COLS
 
-int hardmax_register__neon(simdops_kernel_table *t)
-{
-    t->argmax_row[SIMDOPS_FLOAT32] = f32_argmax_row__neon;
-    t->argmax_row[SIMDOPS_FLOAT16] = f16_argmax_row__neon;
-    t->argmax_row[SIMDOPS_FLOAT64] = f64_argmax_row__neon;
-    t->argmax_cols[SIMDOPS_FLOAT32] = f32_argmax_cols__neon;
-    t->argmax_cols[SIMDOPS_FLOAT16] = f16_argmax_cols__neon;
-    t->argmax_cols[SIMDOPS_FLOAT64] = f64_argmax_cols__neon;
-    return 1;
-}
+SIMDOPS_DEFINE_REGISTER(hardmax, HARDMAX_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(hardmax, neon)
 #endif

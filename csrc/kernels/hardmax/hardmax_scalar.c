@@ -1,7 +1,10 @@
 /* Reference argmax kernels behind hardmax: the first maximum wins, the first
  * NaN beats everything, +0.0 == -0.0 (numpy.argmax semantics). */
+#define SIMDOPS_TIER scalar
 #include "kernels/registry.h"
 #include "core/fp16.h"
+
+#include "hardmax_kernels.h"
 
 /* 1 when v replaces the running best b. */
 #define BEATS(v, b) ((v) > (b) || ((v) != (v) && (b) == (b)))
@@ -38,13 +41,4 @@ ARGMAX_KERNELS(uint16_t, simdops_f16_to_f32, f16_argmax_row__scalar, f16_argmax_
 ARGMAX_KERNELS(double, LOAD_SAME, f64_argmax_row__scalar, f64_argmax_cols__scalar)
 #undef float_or_double
 
-int hardmax_register__scalar(simdops_kernel_table *t)
-{
-    t->argmax_row[SIMDOPS_FLOAT32] = f32_argmax_row__scalar;
-    t->argmax_row[SIMDOPS_FLOAT16] = f16_argmax_row__scalar;
-    t->argmax_row[SIMDOPS_FLOAT64] = f64_argmax_row__scalar;
-    t->argmax_cols[SIMDOPS_FLOAT32] = f32_argmax_cols__scalar;
-    t->argmax_cols[SIMDOPS_FLOAT16] = f16_argmax_cols__scalar;
-    t->argmax_cols[SIMDOPS_FLOAT64] = f64_argmax_cols__scalar;
-    return 1;
-}
+SIMDOPS_DEFINE_REGISTER(hardmax, HARDMAX_KERNELS)

@@ -4,21 +4,13 @@
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_SSE41
+#define SIMDOPS_TIER sse41
 #define HM_SSE41 1
-#include "hardmax_x86.h"
+#include "hardmax_sse.h"
 
-HM_KERNELS(sse41, hm_f32x4, hm_f64x2, hm_f16x8)
+HM_KERNELS(hm_f32x4, hm_f64x2, hm_f16x8)
 
-int hardmax_register__sse41(simdops_kernel_table *t)
-{
-    t->argmax_row[SIMDOPS_FLOAT32] = f32_argmax_row__sse41;
-    t->argmax_row[SIMDOPS_FLOAT64] = f64_argmax_row__sse41;
-    t->argmax_row[SIMDOPS_FLOAT16] = f16_argmax_row__sse41;
-    t->argmax_cols[SIMDOPS_FLOAT32] = f32_argmax_cols__sse41;
-    t->argmax_cols[SIMDOPS_FLOAT64] = f64_argmax_cols__sse41;
-    t->argmax_cols[SIMDOPS_FLOAT16] = f16_argmax_cols__sse41;
-    return 1;
-}
+SIMDOPS_DEFINE_REGISTER(hardmax, HARDMAX_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(hardmax, sse41)
 #endif

@@ -9,6 +9,8 @@
 #if SIMDOPS_COMPILE_NEON
 #include <arm_neon.h>
 
+#define SIMDOPS_TIER neon
+
 #include "qlinear_element.h"
 #include "qlinear_types.h"
 
@@ -52,8 +54,8 @@ static inline void store_i16(int16_t *y, int32x4_t a, int32x4_t b, int32x4_t c, 
 #define QUOTIENT_f16(v, p) qlinear_quotient_f16((v), (p))
 
 #define QUANTIZE(XT, xname, T, tname)                                                           \
-    static void xname##_quantize_##tname##__neon(const void *xv, void *yv, size_t n,          \
-                                                 const simdops_qlinear_params *p)              \
+    static void SIMDOPS_KERNEL_NAME(tname, quantize_##xname)(const void *xv, void *yv, size_t n, \
+                                                             const simdops_qlinear_params *p)  \
     {                                                                                          \
         const XT *x = (const XT *)xv;                                                          \
         T *y = (T *)yv;                                                                        \
@@ -77,8 +79,8 @@ static inline void store_i16(int16_t *y, int32x4_t a, int32x4_t b, int32x4_t c, 
             y[i] = (T)qlinear_quantize_one(QUOTIENT_##xname(x[i], p), p);                      \
     }
 
-#define QUANTIZE_F32_F16(T, tname, D) QUANTIZE(float, f32, T, tname) QUANTIZE(uint16_t, f16, T, tname)
-QL_QUANTIZED_TYPES(QUANTIZE_F32_F16)
+#define QUANTIZE_F32_F16(A, T, tname) QUANTIZE(float, f32, T, tname) QUANTIZE(uint16_t, f16, T, tname)
+QL_QUANTIZED_TYPES(QUANTIZE_F32_F16, _)
 
 /* 8 elements widened to two int32x4 */
 static inline void widen_u8(const uint8_t *x, int32x4_t *a, int32x4_t *b)
@@ -124,8 +126,9 @@ static inline void put_f16(uint16_t *y, float32x4_t a, float32x4_t b)
 #define ONE_f16(v) simdops_f32_to_f16(v)
 
 #define DEQUANTIZE(T, tname, YT, yname)                                                         \
-    static void tname##_dequantize_##yname##__neon(const void *xv, void *yv, size_t n,        \
-                                                   const simdops_qlinear_params *p)            \
+    static void SIMDOPS_KERNEL_NAME(tname, dequantize_##yname)(const void *xv, void *yv,        \
+                                                               size_t n,                      \
+                                                               const simdops_qlinear_params *p) \
     {                                                                                          \
         const T *x = (const T *)xv;                                                            \
         YT *y = (YT *)yv;                                                                      \
@@ -142,16 +145,10 @@ static inline void put_f16(uint16_t *y, float32x4_t a, float32x4_t b)
             y[i] = ONE_##yname(qlinear_dequantize_one((int32_t)x[i], p));                      \
     }
 
-#define DEQUANTIZE_F32_F16(T, tname, D) DEQUANTIZE(T, tname, float, f32) DEQUANTIZE(T, tname, uint16_t, f16)
-QL_DEQUANTIZED_TYPES(DEQUANTIZE_F32_F16)
+#define DEQUANTIZE_F32_F16(A, T, tname) DEQUANTIZE(T, tname, float, f32) DEQUANTIZE(T, tname, uint16_t, f16)
+QL_DEQUANTIZED_TYPES(DEQUANTIZE_F32_F16, _)
 
-#define QL_TIER neon
-int qlinear_register__neon(simdops_kernel_table *t)
-{
-    QL_QUANTIZED_TYPES(QL_SET_QUANTIZE)
-    QL_DEQUANTIZED_TYPES(QL_SET_DEQUANTIZE)
-    return 1;
-}
+SIMDOPS_DEFINE_REGISTER(qlinear, QLINEAR_KERNELS)
 
 #else
 SIMDOPS_TIER_NOT_COMPILED(qlinear, neon)

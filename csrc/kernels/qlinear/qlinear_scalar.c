@@ -1,45 +1,46 @@
 /* Reference kernels of ONNX QuantizeLinear / DequantizeLinear (one scale and
- * zero point per call; see simdops_qlinear_params). Rounding is computed
- * explicitly (floor + compare), so the result never depends on the
- * floating-point environment's rounding mode. */
+ * zero point per call; see simdops_qlinear_params), one element at a time
+ * through qlinear_element.h. Rounding is computed explicitly (floor +
+ * compare), so the result never depends on the floating-point environment's
+ * rounding mode. */
+#define SIMDOPS_TIER scalar
 #include "qlinear_element.h"
 #include "qlinear_types.h"
 
-#define QUANTIZE_KERNELS(T, tname, D)                                                           \
-    static void f32_quantize_##tname##__scalar(const void *xv, void *yv, size_t n,             \
-                                               const simdops_qlinear_params *p)                \
-    {                                                                                          \
-        const float *x = (const float *)xv;                                                    \
-        T *y = (T *)yv;                                                                        \
-        for (size_t i = 0; i < n; i++)                                                         \
-            y[i] = (T)qlinear_quantize_one(x[i] / p->scale, p);                                        \
-    }                                                                                          \
-    static void f16_quantize_##tname##__scalar(const void *xv, void *yv, size_t n,             \
-                                               const simdops_qlinear_params *p)                \
-    {                                                                                          \
-        const uint16_t *x = (const uint16_t *)xv;                                              \
-        T *y = (T *)yv;                                                                        \
-        for (size_t i = 0; i < n; i++)                                                         \
-            y[i] = (T)qlinear_quantize_one(qlinear_quotient_f16(x[i], p), p);                                  \
-    }                                                                                          \
-    static void tname##_dequantize_f32__scalar(const void *xv, void *yv, size_t n,             \
-                                               const simdops_qlinear_params *p)                \
-    {                                                                                          \
-        const T *x = (const T *)xv;                                                            \
-        float *y = (float *)yv;                                                                \
-        for (size_t i = 0; i < n; i++)                                                         \
-            y[i] = qlinear_dequantize_one((int32_t)x[i], p);                          \
-    }                                                                                          \
-    static void tname##_dequantize_f16__scalar(const void *xv, void *yv, size_t n,             \
-                                               const simdops_qlinear_params *p)                \
-    {                                                                                          \
-        const T *x = (const T *)xv;                                                            \
-        uint16_t *y = (uint16_t *)yv;                                                          \
-        for (size_t i = 0; i < n; i++)                                                         \
-            y[i] = simdops_f32_to_f16(qlinear_dequantize_one((int32_t)x[i], p));      \
+/* the float side: its C type, x / scale, and the float result stored as it */
+#define XT_f32 float
+#define XT_f16 uint16_t
+#define QUOTIENT_f32(v, p) ((v) / (p)->scale)
+#define QUOTIENT_f16(v, p) qlinear_quotient_f16((v), (p))
+#define ONE_f32(v) (v)
+#define ONE_f16(v) simdops_f32_to_f16(v)
+
+/* X(xname, T, tname): float x to T */
+#define QUANTIZE_KERNEL(xname, T, tname)                                                          \
+    static void SIMDOPS_KERNEL_NAME(tname, quantize_##xname)(const void *xv, void *yv, size_t n, \
+                                                             const simdops_qlinear_params *p)    \
+    {                                                                                             \
+        const XT_##xname *x = (const XT_##xname *)xv;                                             \
+        T *y = (T *)yv;                                                                           \
+        for (size_t i = 0; i < n; i++)                                                            \
+            y[i] = (T)qlinear_quantize_one(QUOTIENT_##xname(x[i], p), p);                         \
+    }
+/* X(yname, T, tname): T to float y */
+#define DEQUANTIZE_KERNEL(yname, T, tname)                                                        \
+    static void SIMDOPS_KERNEL_NAME(tname, dequantize_##yname)(const void *xv, void *yv,         \
+                                                               size_t n,                         \
+                                                               const simdops_qlinear_params *p)  \
+    {                                                                                             \
+        const T *x = (const T *)xv;                                                               \
+        XT_##yname *y = (XT_##yname *)yv;                                                         \
+        for (size_t i = 0; i < n; i++)                                                            \
+            y[i] = ONE_##yname(qlinear_dequantize_one((int32_t)x[i], p));                         \
     }
 
-QL_QUANTIZED_TYPES(QUANTIZE_KERNELS)
+QL_QUANTIZED_TYPES(QUANTIZE_KERNEL, f32)
+QL_QUANTIZED_TYPES(QUANTIZE_KERNEL, f16)
+QL_QUANTIZED_TYPES(DEQUANTIZE_KERNEL, f32)
+QL_QUANTIZED_TYPES(DEQUANTIZE_KERNEL, f16)
 
 /* int32 x: its zero point is 0 (checked), and float32(x) rounds like numpy's astype */
 static void i32_dequantize_f32__scalar(const void *xv, void *yv, size_t n,
@@ -60,10 +61,4 @@ static void i32_dequantize_f16__scalar(const void *xv, void *yv, size_t n,
         y[i] = simdops_f32_to_f16((float)x[i] * p->scale);
 }
 
-#define QL_TIER scalar
-int qlinear_register__scalar(simdops_kernel_table *t)
-{
-    QL_QUANTIZED_TYPES(QL_SET_QUANTIZE)
-    QL_DEQUANTIZED_TYPES(QL_SET_DEQUANTIZE)
-    return 1;
-}
+SIMDOPS_DEFINE_REGISTER(qlinear, QLINEAR_KERNELS)

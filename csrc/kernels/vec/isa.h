@@ -38,7 +38,9 @@
 #define SIMDOPS_COMPILE_NEON 0
 #endif
 
-/* The register function of a tier whose flags were missing. */
+/* The register function of a kernel file whose ISA is not compiled in: its
+ * flags were missing, or the file is another architecture's (dispatch names
+ * every listed file's register function on every target). */
 #define SIMDOPS_TIER_NOT_COMPILED(op, isa)                    \
     int op##_register__##isa(simdops_kernel_table *t)         \
     {                                                         \
