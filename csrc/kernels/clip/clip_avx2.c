@@ -1,49 +1,14 @@
-/* AVX2 (+F16C) clip kernels, bit-exact with clip_scalar.c. Each *_v function
- * maps 32 bytes of elements; SIMDOPS_AVX2_MAP runs it over the row. */
+/* AVX2 (+F16C) clip kernels, bit-exact with clip_scalar.c: the shared body
+ * (clip_body.h) for every integer and float kind, and here what is AVX2's
+ * own: float16 in key space and integer ScaleBias through double. Each *_v
+ * function maps 32 bytes of elements; SIMDOPS_AVX2_MAP runs it over the row. */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX2
 #define SIMDOPS_TIER avx2
-#include "kernels/vec/avx2_util.h"
-
-/* minps/maxps return their second operand when either is NaN, so this is
- * t = hi < x ? hi : x; y = lo > t ? lo : t, NaN x and -0.0 included. */
-static inline __m256i f32_clip_v(__m256i v, __m256 lo, __m256 hi)
-{
-    return _mm256_castps_si256(_mm256_max_ps(lo, _mm256_min_ps(hi, _mm256_castsi256_ps(v))));
-}
-
-static inline __m256i f64_clip_v(__m256i v, __m256d lo, __m256d hi)
-{
-    return _mm256_castpd_si256(_mm256_max_pd(lo, _mm256_min_pd(hi, _mm256_castsi256_pd(v))));
-}
-
-#define INT_CLIP_V(name, vmin, vmax)                                   \
-    static inline __m256i name(__m256i v, __m256i lo, __m256i hi)      \
-    {                                                                  \
-        return vmax(lo, vmin(hi, v));                                  \
-    }
-INT_CLIP_V(u8_clip_v, _mm256_min_epu8, _mm256_max_epu8)
-INT_CLIP_V(i8_clip_v, _mm256_min_epi8, _mm256_max_epi8)
-INT_CLIP_V(u16_clip_v, _mm256_min_epu16, _mm256_max_epu16)
-INT_CLIP_V(i16_clip_v, _mm256_min_epi16, _mm256_max_epi16)
-INT_CLIP_V(u32_clip_v, _mm256_min_epu32, _mm256_max_epu32)
-INT_CLIP_V(i32_clip_v, _mm256_min_epi32, _mm256_max_epi32)
-
-static inline __m256i i64_clip_v(__m256i v, __m256i lo, __m256i hi)
-{
-    __m256i t = _mm256_blendv_epi8(v, hi, _mm256_cmpgt_epi64(v, hi));
-    return _mm256_blendv_epi8(t, lo, _mm256_cmpgt_epi64(lo, t));
-}
-
-/* Unsigned 64-bit: flip the sign bit of everything (bounds come flipped), so
- * signed compares order them; flip the result back. */
-static inline __m256i u64_clip_v(__m256i v, __m256i lo_flipped, __m256i hi_flipped)
-{
-    const __m256i s = _mm256_set1_epi64x(INT64_MIN);
-    return _mm256_xor_si256(i64_clip_v(_mm256_xor_si256(v, s), lo_flipped, hi_flipped), s);
-}
+#include "kernels/vec/avx2.h"
+#include "kernels/clip/clip_body.h"
 
 /* float16 without converting: in key space (see avx2_util.h), x > hi is
  * key > gt_bound and x < lo is key < lt_bound, exactly as the scalar float
@@ -76,58 +41,13 @@ static f16_bounds f16_bounds_of(const simdops_clip_params *p)
     return c;
 }
 
-static void f32_clip__avx2(const void *x, void *y, size_t n, const simdops_clip_params *p)
-{
-    const __m256 lo = _mm256_set1_ps(p->min.f32), hi = _mm256_set1_ps(p->max.f32);
-    SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_clip_v, lo, hi);
-}
-
-static void f64_clip__avx2(const void *x, void *y, size_t n, const simdops_clip_params *p)
-{
-    const __m256d lo = _mm256_set1_pd(p->min.f64), hi = _mm256_set1_pd(p->max.f64);
-    SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_clip_v, lo, hi);
-}
-
 static void f16_clip__avx2(const void *x, void *y, size_t n, const simdops_clip_params *p)
 {
     const f16_bounds c = f16_bounds_of(p);
     SIMDOPS_AVX2_MAP(x, y, n * 2, 2, f16_clip_v, c.gt, c.lt, c.lo_h, c.hsel);
 }
 
-#define INT_CLIP_KERNEL(name, fn, esize, set1, ST, field)                                \
-    static void name(const void *x, void *y, size_t n, const simdops_clip_params *p)     \
-    {                                                                                    \
-        const __m256i lo = set1((ST)p->min.field), hi = set1((ST)p->max.field);          \
-        SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, lo, hi);                          \
-    }
-INT_CLIP_KERNEL(u8_clip__avx2, u8_clip_v, 1, _mm256_set1_epi8, char, u8)
-INT_CLIP_KERNEL(i8_clip__avx2, i8_clip_v, 1, _mm256_set1_epi8, char, i8)
-INT_CLIP_KERNEL(u16_clip__avx2, u16_clip_v, 2, _mm256_set1_epi16, short, u16)
-INT_CLIP_KERNEL(i16_clip__avx2, i16_clip_v, 2, _mm256_set1_epi16, short, i16)
-INT_CLIP_KERNEL(u32_clip__avx2, u32_clip_v, 4, _mm256_set1_epi32, int, u32)
-INT_CLIP_KERNEL(i32_clip__avx2, i32_clip_v, 4, _mm256_set1_epi32, int, i32)
-INT_CLIP_KERNEL(i64_clip__avx2, i64_clip_v, 8, _mm256_set1_epi64x, long long, i64)
-
-static void u64_clip__avx2(const void *x, void *y, size_t n, const simdops_clip_params *p)
-{
-    const __m256i lo = _mm256_set1_epi64x((long long)(p->min.u64 ^ 0x8000000000000000ull));
-    const __m256i hi = _mm256_set1_epi64x((long long)(p->max.u64 ^ 0x8000000000000000ull));
-    SIMDOPS_AVX2_MAP(x, y, n * 8, 8, u64_clip_v, lo, hi);
-}
-
 /* ---- ScaleBias: g = x*scale + bias, multiply then add (no FMA). ---- */
-
-static inline __m256i f32_clip_sb_v(__m256i v, __m256 s, __m256 b, __m256 lo, __m256 hi)
-{
-    __m256 g = _mm256_add_ps(_mm256_mul_ps(_mm256_castsi256_ps(v), s), b);
-    return f32_clip_v(_mm256_castps_si256(g), lo, hi);
-}
-
-static inline __m256i f64_clip_sb_v(__m256i v, __m256d s, __m256d b, __m256d lo, __m256d hi)
-{
-    __m256d g = _mm256_add_pd(_mm256_mul_pd(_mm256_castsi256_pd(v), s), b);
-    return f64_clip_v(_mm256_castpd_si256(g), lo, hi);
-}
 
 /* float16: g in float32, rounded once to half, then clipped as a half. */
 static inline __m256i f16_clip_sb_v(__m256i h, __m256 s, __m256 b, __m256i gt_bound,
@@ -138,22 +58,6 @@ static inline __m256i f16_clip_sb_v(__m256i h, __m256 s, __m256 b, __m256i gt_bo
     __m128i g0 = _mm256_cvtps_ph(_mm256_add_ps(_mm256_mul_ps(f0, s), b), _MM_FROUND_TO_NEAREST_INT);
     __m128i g1 = _mm256_cvtps_ph(_mm256_add_ps(_mm256_mul_ps(f1, s), b), _MM_FROUND_TO_NEAREST_INT);
     return f16_clip_v(_mm256_set_m128i(g1, g0), gt_bound, lt_bound, lo_h, hsel);
-}
-
-static void f32_clip_scale_bias__avx2(const void *x, void *y, size_t n,
-                                      const simdops_clip_params *p)
-{
-    const __m256 s = _mm256_set1_ps(p->scale), b = _mm256_set1_ps(p->bias);
-    const __m256 lo = _mm256_set1_ps(p->min.f32), hi = _mm256_set1_ps(p->max.f32);
-    SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_clip_sb_v, s, b, lo, hi);
-}
-
-static void f64_clip_scale_bias__avx2(const void *x, void *y, size_t n,
-                                      const simdops_clip_params *p)
-{
-    const __m256d s = _mm256_set1_pd((double)p->scale), b = _mm256_set1_pd((double)p->bias);
-    const __m256d lo = _mm256_set1_pd(p->min.f64), hi = _mm256_set1_pd(p->max.f64);
-    SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_clip_sb_v, s, b, lo, hi);
 }
 
 static void f16_clip_scale_bias__avx2(const void *x, void *y, size_t n,
@@ -263,11 +167,9 @@ INT_CLIP_SB_KERNEL(i32_clip_scale_bias__avx2, i32_clip_sb_v, 4, INT32_MIN, INT32
                    p->min.i32, p->max.i32)
 
 #define CLIP_KERNELS(X)                                                                           \
-    X(clip, f32) X(clip, f16) X(clip, f64) X(clip, u8) X(clip, i8) X(clip, u16) X(clip, i16)       \
-    X(clip, u32) X(clip, i32) X(clip, u64) X(clip, i64)                                           \
-    X(clip_scale_bias, f32) X(clip_scale_bias, f16) X(clip_scale_bias, f64)                       \
-    X(clip_scale_bias, u8) X(clip_scale_bias, i8) X(clip_scale_bias, u16)                         \
-    X(clip_scale_bias, i16) X(clip_scale_bias, u32) X(clip_scale_bias, i32)
+    CLIP_BODY_KERNELS(X) X(clip, f16) X(clip_scale_bias, f16) X(clip_scale_bias, u8)               \
+    X(clip_scale_bias, i8) X(clip_scale_bias, u16) X(clip_scale_bias, i16)                        \
+    X(clip_scale_bias, u32) X(clip_scale_bias, i32)
 SIMDOPS_DEFINE_REGISTER(clip, CLIP_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(clip, avx2)

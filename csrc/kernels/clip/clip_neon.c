@@ -1,62 +1,15 @@
 /* clip kernels for NEON (AArch64 Advanced SIMD). Same results as
- * clip_scalar.c bit for bit: t = hi < x ? hi : x; y = lo > t ? lo : t. */
+ * clip_scalar.c bit for bit: t = hi < x ? hi : x; y = lo > t ? lo : t. The
+ * integer and float kinds come from the shared body (clip_body.h over
+ * vec/neon.h); here float16 through float32 and integer ScaleBias. */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_NEON
 #include "core/fp16.h"
-#include "kernels/vec/neon_util.h"
-
-#define CLIP_KERNEL(name, SUF, VT, field, ESIZE)                                       \
-    static void name(const void *x, void *y, size_t n, const simdops_clip_params *p)   \
-    {                                                                                  \
-        const VT lo = vdupq_n_##SUF(p->min.field), hi = vdupq_n_##SUF(p->max.field);   \
-        SIMDOPS_NEON_MAP4(VT, simdops_ld_##SUF, simdops_st_##SUF, ESIZE, x, y, n, OP); \
-    }
-/* Integers up to 32 bits: min and max are exactly the two selects. */
-#define OP(v) vmaxq_u8(lo, vminq_u8(hi, v))
-CLIP_KERNEL(u8_clip__neon, u8, uint8x16_t, u8, 1)
-#undef OP
-#define OP(v) vmaxq_s8(lo, vminq_s8(hi, v))
-CLIP_KERNEL(i8_clip__neon, s8, int8x16_t, i8, 1)
-#undef OP
-#define OP(v) vmaxq_u16(lo, vminq_u16(hi, v))
-CLIP_KERNEL(u16_clip__neon, u16, uint16x8_t, u16, 2)
-#undef OP
-#define OP(v) vmaxq_s16(lo, vminq_s16(hi, v))
-CLIP_KERNEL(i16_clip__neon, s16, int16x8_t, i16, 2)
-#undef OP
-#define OP(v) vmaxq_u32(lo, vminq_u32(hi, v))
-CLIP_KERNEL(u32_clip__neon, u32, uint32x4_t, u32, 4)
-#undef OP
-#define OP(v) vmaxq_s32(lo, vminq_s32(hi, v))
-CLIP_KERNEL(i32_clip__neon, s32, int32x4_t, i32, 4)
-#undef OP
-/* 64-bit lanes have no min/max instruction: compare and select. Floats use
- * the same shape so that a NaN x (every compare false) passes through. */
-#define CLIP_SEL(fn, SUF, VT)                                                   \
-    static inline VT fn(VT v, VT lo, VT hi)                                     \
-    {                                                                           \
-        VT t = vbslq_##SUF(vcltq_##SUF(hi, v), hi, v);                          \
-        return vbslq_##SUF(vcgtq_##SUF(lo, t), lo, t);                          \
-    }
-CLIP_SEL(clip_u64_v, u64, uint64x2_t)
-CLIP_SEL(clip_s64_v, s64, int64x2_t)
-CLIP_SEL(clip_f32_v, f32, float32x4_t)
-CLIP_SEL(clip_f64_v, f64, float64x2_t)
-#undef CLIP_SEL
-#define OP(v) clip_u64_v(v, lo, hi)
-CLIP_KERNEL(u64_clip__neon, u64, uint64x2_t, u64, 8)
-#undef OP
-#define OP(v) clip_s64_v(v, lo, hi)
-CLIP_KERNEL(i64_clip__neon, s64, int64x2_t, i64, 8)
-#undef OP
-#define OP(v) clip_f32_v(v, lo, hi)
-CLIP_KERNEL(f32_clip__neon, f32, float32x4_t, f32, 4)
-#undef OP
-#define OP(v) clip_f64_v(v, lo, hi)
-CLIP_KERNEL(f64_clip__neon, f64, float64x2_t, f64, 8)
-#undef OP
+#define SIMDOPS_TIER neon
+#include "kernels/vec/neon.h"
+#include "kernels/clip/clip_body.h"
 
 /* float16: compare widened values, output the bits of the chosen operand
  * (g itself, or the half bits of max / min), as clip_scalar.c does. */
@@ -80,27 +33,6 @@ static void f16_clip__neon(const void *x, void *y, size_t n, const simdops_clip_
     F16_CLIP_SETUP;
 #define OP(v) f16_clip_v(v, lo, hi, lo_h, hi_h)
     SIMDOPS_NEON_MAP4(uint16x8_t, simdops_ld_u16, simdops_st_u16, 2, x, y, n, OP);
-#undef OP
-}
-
-/* ScaleBias, floats: multiply then add, two roundings (no FMA). */
-static void f32_clip_scale_bias__neon(const void *x, void *y, size_t n,
-                                      const simdops_clip_params *p)
-{
-    const float32x4_t lo = vdupq_n_f32(p->min.f32), hi = vdupq_n_f32(p->max.f32);
-    const float32x4_t s = vdupq_n_f32(p->scale), b = vdupq_n_f32(p->bias);
-#define OP(v) clip_f32_v(vaddq_f32(vmulq_f32(v, s), b), lo, hi)
-    SIMDOPS_NEON_MAP4(float32x4_t, simdops_ld_f32, simdops_st_f32, 4, x, y, n, OP);
-#undef OP
-}
-
-static void f64_clip_scale_bias__neon(const void *x, void *y, size_t n,
-                                      const simdops_clip_params *p)
-{
-    const float64x2_t lo = vdupq_n_f64(p->min.f64), hi = vdupq_n_f64(p->max.f64);
-    const float64x2_t s = vdupq_n_f64((double)p->scale), b = vdupq_n_f64((double)p->bias);
-#define OP(v) clip_f64_v(vaddq_f64(vmulq_f64(v, s), b), lo, hi)
-    SIMDOPS_NEON_MAP4(float64x2_t, simdops_ld_f64, simdops_st_f64, 8, x, y, n, OP);
 #undef OP
 }
 
@@ -201,30 +133,11 @@ CLIP_INT_SB(u32_clip_scale_bias__neon, u32, uint32x4_t, u32, 4, SIMDOPS_NEON_MAP
 CLIP_INT_SB(i32_clip_scale_bias__neon, s32, int32x4_t, i32, 4, SIMDOPS_NEON_MAP4)
 #undef OP
 
-int clip_register__neon(simdops_kernel_table *t)
-{
-    t->clip[SIMDOPS_UINT8] = u8_clip__neon;
-    t->clip[SIMDOPS_INT8] = i8_clip__neon;
-    t->clip[SIMDOPS_UINT16] = u16_clip__neon;
-    t->clip[SIMDOPS_INT16] = i16_clip__neon;
-    t->clip[SIMDOPS_UINT32] = u32_clip__neon;
-    t->clip[SIMDOPS_INT32] = i32_clip__neon;
-    t->clip[SIMDOPS_UINT64] = u64_clip__neon;
-    t->clip[SIMDOPS_INT64] = i64_clip__neon;
-    t->clip[SIMDOPS_FLOAT32] = f32_clip__neon;
-    t->clip[SIMDOPS_FLOAT64] = f64_clip__neon;
-    t->clip[SIMDOPS_FLOAT16] = f16_clip__neon;
-    t->clip_scale_bias[SIMDOPS_UINT8] = u8_clip_scale_bias__neon;
-    t->clip_scale_bias[SIMDOPS_INT8] = i8_clip_scale_bias__neon;
-    t->clip_scale_bias[SIMDOPS_UINT16] = u16_clip_scale_bias__neon;
-    t->clip_scale_bias[SIMDOPS_INT16] = i16_clip_scale_bias__neon;
-    t->clip_scale_bias[SIMDOPS_UINT32] = u32_clip_scale_bias__neon;
-    t->clip_scale_bias[SIMDOPS_INT32] = i32_clip_scale_bias__neon;
-    t->clip_scale_bias[SIMDOPS_FLOAT32] = f32_clip_scale_bias__neon;
-    t->clip_scale_bias[SIMDOPS_FLOAT64] = f64_clip_scale_bias__neon;
-    t->clip_scale_bias[SIMDOPS_FLOAT16] = f16_clip_scale_bias__neon;
-    return 1;
-}
+#define CLIP_KERNELS(X)                                                                           \
+    CLIP_BODY_KERNELS(X) X(clip, f16) X(clip_scale_bias, f16) X(clip_scale_bias, u8)               \
+    X(clip_scale_bias, i8) X(clip_scale_bias, u16) X(clip_scale_bias, i16)                        \
+    X(clip_scale_bias, u32) X(clip_scale_bias, i32)
+SIMDOPS_DEFINE_REGISTER(clip, CLIP_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(clip, neon)
 #endif

@@ -1,8 +1,8 @@
-/* clip kernels for SSE2: y = max(lo, min(hi, g(x))) as clip_scalar.c.
- * Lanes SSE2 cannot min/max directly are XORed into a domain it can
- * (i8 -> epu8, u16 -> epi16, u32 -> epi32 by compare + select), float16
- * compares order-preserving integer keys, and integer ScaleBias runs in
- * double as the scalar kernel does. 64-bit integers stay scalar: without
+/* clip kernels for SSE2: y = max(lo, min(hi, g(x))) as clip_scalar.c. The
+ * integer and float kinds come from the shared body (clip_body.h over
+ * vec/sse2.h, which builds the min/max SSE2 lacks); here float16 compares
+ * order-preserving integer keys, and integer ScaleBias runs in double as the
+ * scalar kernel does. 64-bit integers stay scalar: without
  * pcmpgtq (SSE4.2) two emulated 64-bit compares and selects cost more than
  * the scalar compare + cmov loop (measured ~0.8x). */
 #include "kernels/registry.h"
@@ -11,127 +11,9 @@
 #if SIMDOPS_COMPILE_SSE2
 #include "core/fp16.h"
 #include "kernels/vec/sse_util.h"
-
-/* Integer lanes: bounds pre-XORed with `f`, the flip that makes the
- * available instruction order the lanes as the type does. */
-typedef struct iclip {
-    __m128i lo, hi, f;
-} iclip;
-
-#define ICLIP_INIT(name, field, set1, flip)                              \
-    static void name(iclip *c, const simdops_clip_params *p)             \
-    {                                                                    \
-        c->f = flip;                                                     \
-        c->lo = _mm_xor_si128(set1(p->min.field), c->f);                 \
-        c->hi = _mm_xor_si128(set1(p->max.field), c->f);                 \
-    }
-
-static __m128i set1_u8(uint8_t v) { return _mm_set1_epi8((char)v); }
-static __m128i set1_i8(int8_t v) { return _mm_set1_epi8((char)v); }
-static __m128i set1_u16(uint16_t v) { return _mm_set1_epi16((short)v); }
-static __m128i set1_i16(int16_t v) { return _mm_set1_epi16((short)v); }
-static __m128i set1_u32(uint32_t v) { return _mm_set1_epi32((int)v); }
-static __m128i set1_i32(int32_t v) { return _mm_set1_epi32((int)v); }
-
-ICLIP_INIT(u8_init, u8, set1_u8, _mm_setzero_si128())
-ICLIP_INIT(i8_init, i8, set1_i8, _mm_set1_epi8((char)0x80))
-ICLIP_INIT(u16_init, u16, set1_u16, _mm_set1_epi16((short)0x8000))
-ICLIP_INIT(i16_init, i16, set1_i16, _mm_setzero_si128())
-ICLIP_INIT(u32_init, u32, set1_u32, _mm_set1_epi32((int)0x80000000u))
-ICLIP_INIT(i32_init, i32, set1_i32, _mm_setzero_si128())
-
-static inline __m128i u8_op(__m128i x, const iclip *c)
-{
-    return _mm_max_epu8(c->lo, _mm_min_epu8(c->hi, x));
-}
-
-static inline __m128i i8_op(__m128i x, const iclip *c)
-{
-    x = _mm_xor_si128(x, c->f);
-    return _mm_xor_si128(_mm_max_epu8(c->lo, _mm_min_epu8(c->hi, x)), c->f);
-}
-
-static inline __m128i u16_op(__m128i x, const iclip *c)
-{
-    x = _mm_xor_si128(x, c->f);
-    return _mm_xor_si128(_mm_max_epi16(c->lo, _mm_min_epi16(c->hi, x)), c->f);
-}
-
-static inline __m128i i16_op(__m128i x, const iclip *c)
-{
-    return _mm_max_epi16(c->lo, _mm_min_epi16(c->hi, x));
-}
-
-static inline __m128i u32_op(__m128i x, const iclip *c)
-{
-    x = _mm_xor_si128(x, c->f);
-    return _mm_xor_si128(sseu_max_epi32(c->lo, sseu_min_epi32(c->hi, x)), c->f);
-}
-
-static inline __m128i i32_op(__m128i x, const iclip *c)
-{
-    return sseu_max_epi32(c->lo, sseu_min_epi32(c->hi, x));
-}
-
-SSEU_MAP_KERNEL(u8_clip__sse2, simdops_clip_params, 1, 4, iclip, u8_init, u8_op)
-SSEU_MAP_KERNEL(i8_clip__sse2, simdops_clip_params, 1, 4, iclip, i8_init, i8_op)
-SSEU_MAP_KERNEL(u16_clip__sse2, simdops_clip_params, 2, 4, iclip, u16_init, u16_op)
-SSEU_MAP_KERNEL(i16_clip__sse2, simdops_clip_params, 2, 4, iclip, i16_init, i16_op)
-SSEU_MAP_KERNEL(u32_clip__sse2, simdops_clip_params, 4, 4, iclip, u32_init, u32_op)
-SSEU_MAP_KERNEL(i32_clip__sse2, simdops_clip_params, 4, 4, iclip, i32_init, i32_op)
-
-/* float32 / float64, with and without ScaleBias: minps/maxps with the bound
- * first reproduce `hi < x ? hi : x` and `lo > t ? lo : t`, NaN and -0.0 included. */
-typedef struct f32clip {
-    __m128 lo, hi, s, b;
-} f32clip;
-
-typedef struct f64clip {
-    __m128d lo, hi, s, b;
-} f64clip;
-
-static void f32_init(f32clip *c, const simdops_clip_params *p)
-{
-    c->lo = _mm_set1_ps(p->min.f32);
-    c->hi = _mm_set1_ps(p->max.f32);
-    c->s = _mm_set1_ps(p->scale);
-    c->b = _mm_set1_ps(p->bias);
-}
-
-static void f64_init(f64clip *c, const simdops_clip_params *p)
-{
-    c->lo = _mm_set1_pd(p->min.f64);
-    c->hi = _mm_set1_pd(p->max.f64);
-    c->s = _mm_set1_pd((double)p->scale);
-    c->b = _mm_set1_pd((double)p->bias);
-}
-
-static inline __m128i f32_op(__m128i v, const f32clip *c)
-{
-    return _mm_castps_si128(_mm_max_ps(c->lo, _mm_min_ps(c->hi, _mm_castsi128_ps(v))));
-}
-
-static inline __m128i f32_sb_op(__m128i v, const f32clip *c)
-{
-    __m128 g = _mm_add_ps(_mm_mul_ps(_mm_castsi128_ps(v), c->s), c->b);
-    return _mm_castps_si128(_mm_max_ps(c->lo, _mm_min_ps(c->hi, g)));
-}
-
-static inline __m128i f64_op(__m128i v, const f64clip *c)
-{
-    return _mm_castpd_si128(_mm_max_pd(c->lo, _mm_min_pd(c->hi, _mm_castsi128_pd(v))));
-}
-
-static inline __m128i f64_sb_op(__m128i v, const f64clip *c)
-{
-    __m128d g = _mm_add_pd(_mm_mul_pd(_mm_castsi128_pd(v), c->s), c->b);
-    return _mm_castpd_si128(_mm_max_pd(c->lo, _mm_min_pd(c->hi, g)));
-}
-
-SSEU_MAP_KERNEL(f32_clip__sse2, simdops_clip_params, 4, 4, f32clip, f32_init, f32_op)
-SSEU_MAP_KERNEL(f64_clip__sse2, simdops_clip_params, 8, 4, f64clip, f64_init, f64_op)
-SSEU_MAP_KERNEL(f32_clip_scale_bias__sse2, simdops_clip_params, 4, 4, f32clip, f32_init, f32_sb_op)
-SSEU_MAP_KERNEL(f64_clip_scale_bias__sse2, simdops_clip_params, 8, 4, f64clip, f64_init, f64_sb_op)
+#define SIMDOPS_TIER sse2
+#include "kernels/vec/sse2.h"
+#include "kernels/clip/clip_body.h"
 
 /* float16 without ScaleBias, in the integer domain. key(h) = +-(h & 0x7fff)
  * orders non-NaN halves as their values (+0 and -0 equal). For float bounds
@@ -260,27 +142,11 @@ SSEU_MAP_KERNEL(i16_clip_scale_bias__sse2, simdops_clip_params, 2, 2, sseu_sb, i
 SSEU_MAP_KERNEL(u32_clip_scale_bias__sse2, simdops_clip_params, 4, 2, sseu_sb, u32_sb_init, u32_sb_op)
 SSEU_MAP_KERNEL(i32_clip_scale_bias__sse2, simdops_clip_params, 4, 4, sseu_sb, i32_sb_init, i32_sb_op)
 
-int clip_register__sse2(simdops_kernel_table *t)
-{
-    t->clip[SIMDOPS_UINT8] = u8_clip__sse2;
-    t->clip[SIMDOPS_INT8] = i8_clip__sse2;
-    t->clip[SIMDOPS_UINT16] = u16_clip__sse2;
-    t->clip[SIMDOPS_INT16] = i16_clip__sse2;
-    t->clip[SIMDOPS_UINT32] = u32_clip__sse2;
-    t->clip[SIMDOPS_INT32] = i32_clip__sse2;
-    t->clip[SIMDOPS_FLOAT32] = f32_clip__sse2;
-    t->clip[SIMDOPS_FLOAT64] = f64_clip__sse2;
-    t->clip[SIMDOPS_FLOAT16] = f16_clip__sse2;
-    t->clip_scale_bias[SIMDOPS_UINT8] = u8_clip_scale_bias__sse2;
-    t->clip_scale_bias[SIMDOPS_INT8] = i8_clip_scale_bias__sse2;
-    t->clip_scale_bias[SIMDOPS_UINT16] = u16_clip_scale_bias__sse2;
-    t->clip_scale_bias[SIMDOPS_INT16] = i16_clip_scale_bias__sse2;
-    t->clip_scale_bias[SIMDOPS_UINT32] = u32_clip_scale_bias__sse2;
-    t->clip_scale_bias[SIMDOPS_INT32] = i32_clip_scale_bias__sse2;
-    t->clip_scale_bias[SIMDOPS_FLOAT32] = f32_clip_scale_bias__sse2;
-    t->clip_scale_bias[SIMDOPS_FLOAT64] = f64_clip_scale_bias__sse2;
-    return 1;
-}
+#define CLIP_KERNELS(X)                                                                           \
+    CLIP_BODY_KERNELS(X) X(clip, f16) X(clip_scale_bias, u8) X(clip_scale_bias, i8)                \
+    X(clip_scale_bias, u16) X(clip_scale_bias, i16) X(clip_scale_bias, u32)                       \
+    X(clip_scale_bias, i32)
+SIMDOPS_DEFINE_REGISTER(clip, CLIP_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(clip, sse2)
 #endif

@@ -2,7 +2,9 @@
  * The rest inherit: float, u8, i16 and float16 clip and u8/i32/float
  * ScaleBias use nothing SSE4.1 adds; 64-bit clip stays scalar (pcmpgtq is
  * SSE4.2, see clip_sse2.c). Native pminsb/pminuw/pminsd/pminud replace the
- * SSE2 emulations; ScaleBias gains pmovsx widening, packusdw and roundpd. */
+ * SSE2 emulations in the shared body (clip_body.h over vec/sse41.h, whose
+ * kind lists name just those four); ScaleBias gains pmovsx widening,
+ * packusdw and roundpd. */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
@@ -10,44 +12,9 @@
 #include <smmintrin.h>
 
 #include "kernels/vec/sse_util.h"
-
-typedef struct iclip {
-    __m128i lo, hi;
-} iclip;
-
-static void i8_init(iclip *c, const simdops_clip_params *p)
-{
-    c->lo = _mm_set1_epi8((char)p->min.i8);
-    c->hi = _mm_set1_epi8((char)p->max.i8);
-}
-
-static void u16_init(iclip *c, const simdops_clip_params *p)
-{
-    c->lo = _mm_set1_epi16((short)p->min.u16);
-    c->hi = _mm_set1_epi16((short)p->max.u16);
-}
-
-static void u32_init(iclip *c, const simdops_clip_params *p)
-{
-    c->lo = _mm_set1_epi32((int)p->min.u32);
-    c->hi = _mm_set1_epi32((int)p->max.u32);
-}
-
-static void i32_init(iclip *c, const simdops_clip_params *p)
-{
-    c->lo = _mm_set1_epi32((int)p->min.i32);
-    c->hi = _mm_set1_epi32((int)p->max.i32);
-}
-
-static inline __m128i i8_op(__m128i x, const iclip *c) { return _mm_max_epi8(c->lo, _mm_min_epi8(c->hi, x)); }
-static inline __m128i u16_op(__m128i x, const iclip *c) { return _mm_max_epu16(c->lo, _mm_min_epu16(c->hi, x)); }
-static inline __m128i u32_op(__m128i x, const iclip *c) { return _mm_max_epu32(c->lo, _mm_min_epu32(c->hi, x)); }
-static inline __m128i i32_op(__m128i x, const iclip *c) { return _mm_max_epi32(c->lo, _mm_min_epi32(c->hi, x)); }
-
-SSEU_MAP_KERNEL(i8_clip__sse41, simdops_clip_params, 1, 4, iclip, i8_init, i8_op)
-SSEU_MAP_KERNEL(u16_clip__sse41, simdops_clip_params, 2, 4, iclip, u16_init, u16_op)
-SSEU_MAP_KERNEL(u32_clip__sse41, simdops_clip_params, 4, 4, iclip, u32_init, u32_op)
-SSEU_MAP_KERNEL(i32_clip__sse41, simdops_clip_params, 4, 4, iclip, i32_init, i32_op)
+#define SIMDOPS_TIER sse41
+#include "kernels/vec/sse41.h"
+#include "kernels/clip/clip_body.h"
 
 /* Integer ScaleBias (see sseu_sb_epi32): results lie in [lo, hi], inside the
  * type, so the saturating packs are exact. */
@@ -105,18 +72,10 @@ SSEU_MAP_KERNEL(u16_clip_scale_bias__sse41, simdops_clip_params, 2, 2, sseu_sb, 
 SSEU_MAP_KERNEL(i16_clip_scale_bias__sse41, simdops_clip_params, 2, 2, sseu_sb, i16_sb_init, i16_sb_op)
 SSEU_MAP_KERNEL(u32_clip_scale_bias__sse41, simdops_clip_params, 4, 2, sseu_sb, u32_sb_init, u32_sb_op)
 
-int clip_register__sse41(simdops_kernel_table *t)
-{
-    t->clip[SIMDOPS_INT8] = i8_clip__sse41;
-    t->clip[SIMDOPS_UINT16] = u16_clip__sse41;
-    t->clip[SIMDOPS_UINT32] = u32_clip__sse41;
-    t->clip[SIMDOPS_INT32] = i32_clip__sse41;
-    t->clip_scale_bias[SIMDOPS_INT8] = i8_clip_scale_bias__sse41;
-    t->clip_scale_bias[SIMDOPS_UINT16] = u16_clip_scale_bias__sse41;
-    t->clip_scale_bias[SIMDOPS_INT16] = i16_clip_scale_bias__sse41;
-    t->clip_scale_bias[SIMDOPS_UINT32] = u32_clip_scale_bias__sse41;
-    return 1;
-}
+#define CLIP_KERNELS(X)                                                                           \
+    CLIP_BODY_KERNELS(X) X(clip_scale_bias, i8) X(clip_scale_bias, u16) X(clip_scale_bias, i16)    \
+    X(clip_scale_bias, u32)
+SIMDOPS_DEFINE_REGISTER(clip, CLIP_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(clip, sse41)
 #endif

@@ -1,88 +1,15 @@
-/* AVX2 (+F16C) shrink kernels, bit-exact with shrink_scalar.c. Each *_v
- * function maps 32 bytes of elements; SIMDOPS_AVX2_MAP runs it over the row.
- * The x > thr branch is blended last, as the scalar tests it first. */
+/* AVX2 (+F16C) shrink kernels, bit-exact with shrink_scalar.c: float32 and
+ * float64 from the shared body (shrink_body.h), and here float16 through
+ * vcvtph2ps/vcvtps2ph and the integers. Each *_v function maps 32 bytes of
+ * elements; SIMDOPS_AVX2_MAP runs it over the row. The x > thr branch is
+ * blended last, as the scalar tests it first. */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX2
-#include "kernels/vec/avx2_util.h"
-
-/* Floats: the neither-branch gives +0, or x itself when x is NaN. */
-static inline __m256i f32_shrink_v(__m256i v, __m256 thr, __m256 neg_thr, __m256 b)
-{
-    const __m256 x = _mm256_castsi256_ps(v);
-    const __m256 nan = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
-    __m256 r = _mm256_and_ps(x, nan);
-    r = _mm256_blendv_ps(r, _mm256_add_ps(x, b), _mm256_cmp_ps(x, neg_thr, _CMP_LT_OQ));
-    r = _mm256_blendv_ps(r, _mm256_sub_ps(x, b), _mm256_cmp_ps(x, thr, _CMP_GT_OQ));
-    return _mm256_castps_si256(r);
-}
-
-static inline __m256i f64_shrink_v(__m256i v, __m256d thr, __m256d neg_thr, __m256d b)
-{
-    const __m256d x = _mm256_castsi256_pd(v);
-    const __m256d nan = _mm256_cmp_pd(x, x, _CMP_UNORD_Q);
-    __m256d r = _mm256_and_pd(x, nan);
-    r = _mm256_blendv_pd(r, _mm256_add_pd(x, b), _mm256_cmp_pd(x, neg_thr, _CMP_LT_OQ));
-    r = _mm256_blendv_pd(r, _mm256_sub_pd(x, b), _mm256_cmp_pd(x, thr, _CMP_GT_OQ));
-    return _mm256_castpd_si256(r);
-}
-
-/* The usual parameters (neg_thr == -thr, thr >= 0, bias not NaN) allow
- * fewer compares, which bound these kernels: x > thr or x < -thr is
- * |x| > thr on the magnitude bits (NaN lands above too), and then
- * y = x - (b with x's sign flipped in), as x - (-b) == x + b exactly.
- * A NaN x takes its own bits (the subtraction would quiet a signaling one).
- * Not under MXCSR.DAZ, where the scalar's compares see denormals as 0. */
-static inline __m256i f32_shrink_sym_v(__m256i v, __m256i thr_bits, __m256 b)
-{
-    const __m256i mag = _mm256_and_si256(v, _mm256_set1_epi32(0x7fffffff));
-    const __m256i keep = _mm256_cmpgt_epi32(mag, thr_bits);
-    const __m256i nan = _mm256_cmpgt_epi32(mag, _mm256_set1_epi32(0x7f800000));
-    const __m256 bx = _mm256_xor_ps(b, _mm256_castsi256_ps(_mm256_xor_si256(v, mag)));
-    __m256 r = _mm256_sub_ps(_mm256_castsi256_ps(v), bx);
-    r = _mm256_blendv_ps(r, _mm256_castsi256_ps(v), _mm256_castsi256_ps(nan));
-    return _mm256_and_si256(_mm256_castps_si256(r), keep);
-}
-
-/* ... and when also bias <= thr (softshrink: bias == thr), one operation fewer, on the
- * magnitude: y = (|x| - b) with x's sign, as x -/+ b == +-(|x| - b) exactly (round to
- * nearest is symmetric), never zero since |x| > thr >= b, so the sign is always x's.
- * A NaN |x| - b is replaced by |x| itself by min/max, which return their second
- * operand bit for bit when the first is NaN; b >= 0 makes |x| - b <= |x| (min), b < 0
- * makes it >= |x| (max), so a number passes through unchanged. */
-#define SHRINK_MAG_V(name, V, AND, OR, CAST_F, CAST_I, CMPGT, SUB, SEL, ABS)         \
-    static inline __m256i name(__m256i v, __m256i thr_bits, V b)                       \
-    {                                                                                  \
-        const __m256i mag = AND(v, ABS);                                               \
-        const V m = CAST_F(mag);                                                       \
-        const V r = SEL(SUB(m, b), m);                                                 \
-        return AND(OR(CAST_I(r), _mm256_xor_si256(v, mag)), CMPGT(mag, thr_bits));     \
-    }
-SHRINK_MAG_V(f32_shrink_mag_min_v, __m256, _mm256_and_si256, _mm256_or_si256,
-             _mm256_castsi256_ps, _mm256_castps_si256, _mm256_cmpgt_epi32, _mm256_sub_ps,
-             _mm256_min_ps, _mm256_set1_epi32(0x7fffffff))
-SHRINK_MAG_V(f32_shrink_mag_max_v, __m256, _mm256_and_si256, _mm256_or_si256,
-             _mm256_castsi256_ps, _mm256_castps_si256, _mm256_cmpgt_epi32, _mm256_sub_ps,
-             _mm256_max_ps, _mm256_set1_epi32(0x7fffffff))
-SHRINK_MAG_V(f64_shrink_mag_min_v, __m256d, _mm256_and_si256, _mm256_or_si256,
-             _mm256_castsi256_pd, _mm256_castpd_si256, _mm256_cmpgt_epi64, _mm256_sub_pd,
-             _mm256_min_pd, _mm256_set1_epi64x(INT64_MAX))
-SHRINK_MAG_V(f64_shrink_mag_max_v, __m256d, _mm256_and_si256, _mm256_or_si256,
-             _mm256_castsi256_pd, _mm256_castpd_si256, _mm256_cmpgt_epi64, _mm256_sub_pd,
-             _mm256_max_pd, _mm256_set1_epi64x(INT64_MAX))
-#undef SHRINK_MAG_V
-
-static inline __m256i f64_shrink_sym_v(__m256i v, __m256i thr_bits, __m256d b)
-{
-    const __m256i mag = _mm256_and_si256(v, _mm256_set1_epi64x(INT64_MAX));
-    const __m256i keep = _mm256_cmpgt_epi64(mag, thr_bits);
-    const __m256i nan = _mm256_cmpgt_epi64(mag, _mm256_set1_epi64x(0x7ff0000000000000ll));
-    const __m256d bx = _mm256_xor_pd(b, _mm256_castsi256_pd(_mm256_xor_si256(v, mag)));
-    __m256d r = _mm256_sub_pd(_mm256_castsi256_pd(v), bx);
-    r = _mm256_blendv_pd(r, _mm256_castsi256_pd(v), _mm256_castsi256_pd(nan));
-    return _mm256_and_si256(_mm256_castpd_si256(r), keep);
-}
+#define SIMDOPS_TIER avx2
+#include "kernels/vec/avx2.h"
+#include "kernels/shrink/shrink_body.h"
 
 /* float16: x -/+ b in float32 with one rounding to half (vcvtps2ph, which
  * bounds these kernels). Lanes of neither branch come out as +0 from the
@@ -130,50 +57,6 @@ static inline __m256i f16_shrink0_v(__m256i h, __m256i bound)
 {
     const __m256i mag = _mm256_and_si256(h, _mm256_set1_epi16(0x7fff));
     return _mm256_and_si256(h, _mm256_cmpgt_epi16(mag, bound));
-}
-
-/* Which float32/float64 form the parameters allow (one rule for both types). */
-enum shrink_form { SHRINK_GENERAL, SHRINK_SYM, SHRINK_MAG_MIN, SHRINK_MAG_MAX };
-static enum shrink_form float_shrink_form(double t, double nt, double bias)
-{
-    if (!(t >= 0.0 && nt == -t && bias == bias) || (_mm_getcsr() & SIMDOPS_MXCSR_DAZ))
-        return SHRINK_GENERAL;
-    if (bias > t)
-        return SHRINK_SYM;
-    return bias >= 0.0 ? SHRINK_MAG_MIN : SHRINK_MAG_MAX;
-}
-
-static void f32_shrink__avx2(const void *x, void *y, size_t n, const simdops_shrink_params *p)
-{
-    const float t = p->thr.f32, nt = p->neg_thr.f32, bias = p->bias.f32;
-    const __m256 b = _mm256_set1_ps(bias);
-    const __m256i thr_bits = _mm256_set1_epi32((int)(simdops_f32_bits(t) & 0x7fffffffu));
-    switch (float_shrink_form(t, nt, bias)) {
-    case SHRINK_MAG_MIN: SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_shrink_mag_min_v, thr_bits, b); break;
-    case SHRINK_MAG_MAX: SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_shrink_mag_max_v, thr_bits, b); break;
-    case SHRINK_SYM: SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_shrink_sym_v, thr_bits, b); break;
-    default: {
-        const __m256 thr = _mm256_set1_ps(t), neg_thr = _mm256_set1_ps(nt);
-        SIMDOPS_AVX2_MAP(x, y, n * 4, 4, f32_shrink_v, thr, neg_thr, b);
-    }
-    }
-}
-
-static void f64_shrink__avx2(const void *x, void *y, size_t n, const simdops_shrink_params *p)
-{
-    const double t = p->thr.f64, nt = p->neg_thr.f64, bias = p->bias.f64;
-    const __m256d b = _mm256_set1_pd(bias);
-    const __m256i thr_bits =
-        _mm256_set1_epi64x((long long)(simdops_f64_bits(t) & 0x7fffffffffffffffull));
-    switch (float_shrink_form(t, nt, bias)) {
-    case SHRINK_MAG_MIN: SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_shrink_mag_min_v, thr_bits, b); break;
-    case SHRINK_MAG_MAX: SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_shrink_mag_max_v, thr_bits, b); break;
-    case SHRINK_SYM: SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_shrink_sym_v, thr_bits, b); break;
-    default: {
-        const __m256d thr = _mm256_set1_pd(t), neg_thr = _mm256_set1_pd(nt);
-        SIMDOPS_AVX2_MAP(x, y, n * 8, 8, f64_shrink_v, thr, neg_thr, b);
-    }
-    }
 }
 
 static void f16_shrink__avx2(const void *x, void *y, size_t n, const simdops_shrink_params *p)
@@ -309,19 +192,10 @@ SHRINK_INT_KERNEL(i16_shrink__avx2, i16_shrink_v, int16_t, uint16_t, i16, INT16_
 SHRINK_INT_KERNEL(u32_shrink__avx2, u32_shrink_v, uint32_t, uint32_t, u32, 0, UINT32_MAX, 4, _mm256_set1_epi32, int)
 SHRINK_INT_KERNEL(i32_shrink__avx2, i32_shrink_v, int32_t, uint32_t, i32, INT32_MIN, INT32_MAX, 4, _mm256_set1_epi32, int)
 
-int shrink_register__avx2(simdops_kernel_table *t)
-{
-    t->shrink[SIMDOPS_FLOAT32] = f32_shrink__avx2;
-    t->shrink[SIMDOPS_FLOAT16] = f16_shrink__avx2;
-    t->shrink[SIMDOPS_FLOAT64] = f64_shrink__avx2;
-    t->shrink[SIMDOPS_UINT8] = u8_shrink__avx2;
-    t->shrink[SIMDOPS_INT8] = i8_shrink__avx2;
-    t->shrink[SIMDOPS_UINT16] = u16_shrink__avx2;
-    t->shrink[SIMDOPS_INT16] = i16_shrink__avx2;
-    t->shrink[SIMDOPS_UINT32] = u32_shrink__avx2;
-    t->shrink[SIMDOPS_INT32] = i32_shrink__avx2;
-    return 1;
-}
+#define SHRINK_KERNELS(X)                                                                         \
+    SHRINK_BODY_KERNELS(X) X(shrink, f16) X(shrink, u8) X(shrink, i8) X(shrink, u16)               \
+    X(shrink, i16) X(shrink, u32) X(shrink, i32)
+SIMDOPS_DEFINE_REGISTER(shrink, SHRINK_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(shrink, avx2)
 #endif

@@ -1,10 +1,13 @@
 /* shrink kernels for NEON (AArch64 Advanced SIMD), bit for bit those of
- * shrink_scalar.c: both branches computed, then selected by the compares. */
+ * shrink_scalar.c: both branches computed, then selected by the compares.
+ * float32 and float64 come from the shared body (shrink_body.h). */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_NEON
-#include "kernels/vec/neon_util.h"
+#define SIMDOPS_TIER neon
+#include "kernels/vec/neon.h"
+#include "kernels/shrink/shrink_body.h"
 
 /* Integers: x > thr -> clamp(x, sub_lo, sub_hi) - B, x < neg_thr ->
  * clamp(x, add_lo, add_hi) + B, else 0; wrapping add/sub never wrap once x is
@@ -45,32 +48,6 @@ SHRINK_INT(u32_shrink__neon, u32, uint32x4_t, u32, 4)
 SHRINK_INT(i32_shrink__neon, s32, int32x4_t, i32, 4)
 #undef OP
 
-/* Floats: the "otherwise" lanes give +0.0 (all bits clear) unless x is NaN,
- * which passes through with its own bits: x & (x != x). */
-#define SHRINK_FLOAT(name, SUF, USUF, VT, UVT, field, ESIZE)                                    \
-    static inline VT name##_v(VT v, VT thr, VT neg_thr, VT b)                                   \
-    {                                                                                           \
-        UVT gt = vcgtq_##SUF(v, thr), lt = vcltq_##SUF(v, neg_thr);                             \
-        UVT bits = vreinterpretq_##USUF##_##SUF(v);                                             \
-        UVT nan = vbicq_##USUF(bits, vceqq_##SUF(v, v));                                        \
-        UVT sub = vreinterpretq_##USUF##_##SUF(vsubq_##SUF(v, b));                              \
-        UVT add = vreinterpretq_##USUF##_##SUF(vaddq_##SUF(v, b));                              \
-        return vreinterpretq_##SUF##_##USUF(vbslq_##USUF(gt, sub, vbslq_##USUF(lt, add, nan))); \
-    }                                                                                           \
-    static void name(const void *x, void *y, size_t n, const simdops_shrink_params *p)          \
-    {                                                                                           \
-        const VT thr = vdupq_n_##SUF(p->thr.field), neg_thr = vdupq_n_##SUF(p->neg_thr.field);  \
-        const VT b = vdupq_n_##SUF(p->bias.field);                                              \
-        SIMDOPS_NEON_MAP4(VT, simdops_ld_##SUF, simdops_st_##SUF, ESIZE, x, y, n, OP);          \
-    }
-
-#define OP(v) f32_shrink__neon_v(v, thr, neg_thr, b)
-SHRINK_FLOAT(f32_shrink__neon, f32, u32, float32x4_t, uint32x4_t, f32, 4)
-#undef OP
-#define OP(v) f64_shrink__neon_v(v, thr, neg_thr, b)
-SHRINK_FLOAT(f64_shrink__neon, f64, u64, float64x2_t, uint64x2_t, f64, 8)
-#undef OP
-
 /* float16: compares and x -/+ bias in float32, one rounding back to half
  * (as shrink_scalar.c); a NaN keeps the input's half bits. */
 static inline uint16x8_t f16_shrink_v(uint16x8_t h, float32x4_t thr, float32x4_t neg_thr,
@@ -94,19 +71,10 @@ static void f16_shrink__neon(const void *x, void *y, size_t n, const simdops_shr
 #undef OP
 }
 
-int shrink_register__neon(simdops_kernel_table *t)
-{
-    t->shrink[SIMDOPS_UINT8] = u8_shrink__neon;
-    t->shrink[SIMDOPS_INT8] = i8_shrink__neon;
-    t->shrink[SIMDOPS_UINT16] = u16_shrink__neon;
-    t->shrink[SIMDOPS_INT16] = i16_shrink__neon;
-    t->shrink[SIMDOPS_UINT32] = u32_shrink__neon;
-    t->shrink[SIMDOPS_INT32] = i32_shrink__neon;
-    t->shrink[SIMDOPS_FLOAT32] = f32_shrink__neon;
-    t->shrink[SIMDOPS_FLOAT64] = f64_shrink__neon;
-    t->shrink[SIMDOPS_FLOAT16] = f16_shrink__neon;
-    return 1;
-}
+#define SHRINK_KERNELS(X)                                                                         \
+    SHRINK_BODY_KERNELS(X) X(shrink, f16) X(shrink, u8) X(shrink, i8) X(shrink, u16)               \
+    X(shrink, i16) X(shrink, u32) X(shrink, i32)
+SIMDOPS_DEFINE_REGISTER(shrink, SHRINK_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(shrink, neon)
 #endif

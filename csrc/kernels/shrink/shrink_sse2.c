@@ -1,4 +1,5 @@
-/* shrink kernels for SSE2, as shrink_scalar.c. Integers: both branches are
+/* shrink kernels for SSE2, as shrink_scalar.c: float32 and float64 from the
+ * shared body (shrink_body.h), and here the integers: both branches are
  * computed and selected by their (exclusive: neg_thr <= 0 <= thr) masks, the
  * zero branch being what neither mask keeps. Lanes SSE2 cannot compare or
  * min/max directly are XORed into a domain it can; the wrapping +-B then
@@ -8,6 +9,9 @@
 
 #if SIMDOPS_COMPILE_SSE2
 #include "kernels/vec/sse_util.h"
+#define SIMDOPS_TIER sse2
+#include "kernels/vec/sse2.h"
+#include "kernels/shrink/shrink_body.h"
 
 
 /* u8 compares flipped (pcmpgtb is signed), clamps unflipped (pmaxub/pminub). */
@@ -92,63 +96,10 @@ SSEU_MAP_KERNEL(i16_shrink__sse2, simdops_shrink_params, 2, 4, ishrink, i16_init
 SSEU_MAP_KERNEL(u32_shrink__sse2, simdops_shrink_params, 4, 4, ishrink, u32_init, x32_op)
 SSEU_MAP_KERNEL(i32_shrink__sse2, simdops_shrink_params, 4, 4, ishrink, i32_init, x32_op)
 
-/* Floats: a NaN x fails both compares and is kept by the unordered mask;
- * everything else outside the branches becomes +0.0 (all bits clear). */
-typedef struct f32shrink {
-    __m128 thr, nthr, b;
-} f32shrink;
-
-typedef struct f64shrink {
-    __m128d thr, nthr, b;
-} f64shrink;
-
-static void f32_init(f32shrink *c, const simdops_shrink_params *p)
-{
-    c->thr = _mm_set1_ps(p->thr.f32);
-    c->nthr = _mm_set1_ps(p->neg_thr.f32);
-    c->b = _mm_set1_ps(p->bias.f32);
-}
-
-static void f64_init(f64shrink *c, const simdops_shrink_params *p)
-{
-    c->thr = _mm_set1_pd(p->thr.f64);
-    c->nthr = _mm_set1_pd(p->neg_thr.f64);
-    c->b = _mm_set1_pd(p->bias.f64);
-}
-
-static inline __m128i f32_op(__m128i v, const f32shrink *c)
-{
-    __m128 x = _mm_castsi128_ps(v);
-    __m128 gt = _mm_cmpgt_ps(x, c->thr), lt = _mm_cmplt_ps(x, c->nthr);
-    __m128 nan = _mm_cmpunord_ps(x, x);
-    __m128 y = _mm_or_ps(_mm_and_ps(gt, _mm_sub_ps(x, c->b)), _mm_and_ps(lt, _mm_add_ps(x, c->b)));
-    return _mm_castps_si128(_mm_or_ps(y, _mm_and_ps(nan, x)));
-}
-
-static inline __m128i f64_op(__m128i v, const f64shrink *c)
-{
-    __m128d x = _mm_castsi128_pd(v);
-    __m128d gt = _mm_cmpgt_pd(x, c->thr), lt = _mm_cmplt_pd(x, c->nthr);
-    __m128d nan = _mm_cmpunord_pd(x, x);
-    __m128d y = _mm_or_pd(_mm_and_pd(gt, _mm_sub_pd(x, c->b)), _mm_and_pd(lt, _mm_add_pd(x, c->b)));
-    return _mm_castpd_si128(_mm_or_pd(y, _mm_and_pd(nan, x)));
-}
-
-SSEU_MAP_KERNEL(f32_shrink__sse2, simdops_shrink_params, 4, 4, f32shrink, f32_init, f32_op)
-SSEU_MAP_KERNEL(f64_shrink__sse2, simdops_shrink_params, 8, 4, f64shrink, f64_init, f64_op)
-
-int shrink_register__sse2(simdops_kernel_table *t)
-{
-    t->shrink[SIMDOPS_UINT8] = u8_shrink__sse2;
-    t->shrink[SIMDOPS_INT8] = i8_shrink__sse2;
-    t->shrink[SIMDOPS_UINT16] = u16_shrink__sse2;
-    t->shrink[SIMDOPS_INT16] = i16_shrink__sse2;
-    t->shrink[SIMDOPS_UINT32] = u32_shrink__sse2;
-    t->shrink[SIMDOPS_INT32] = i32_shrink__sse2;
-    t->shrink[SIMDOPS_FLOAT32] = f32_shrink__sse2;
-    t->shrink[SIMDOPS_FLOAT64] = f64_shrink__sse2;
-    return 1;
-}
+#define SHRINK_KERNELS(X)                                                                         \
+    SHRINK_BODY_KERNELS(X) X(shrink, u8) X(shrink, i8) X(shrink, u16) X(shrink, i16)               \
+    X(shrink, u32) X(shrink, i32)
+SIMDOPS_DEFINE_REGISTER(shrink, SHRINK_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(shrink, sse2)
 #endif
