@@ -50,18 +50,25 @@ typedef enum simdops_dtype {
     SIMDOPS_DTYPE_COUNT = 12
 } simdops_dtype;
 
-/* Operations, and the role a dtype plays in them (for simdops_op_supports). */
+/* Operations, and the role a dtype plays in them (for simdops_op_supports):
+ * X(NAME, code, message name). The code is simdops_error.op's value (ABI: a
+ * line keeps its code); the message name starts simdops_error_format's text. */
+#define SIMDOPS_OPS(X)                                                                         \
+    X(NONE, 0, "")                                                                             \
+    X(CLIP, 1, "clip")                                                                         \
+    X(CLIP_SCALE_BIAS, 2, "clip")              /* clip with scale/bias given */                \
+    X(SHRINK, 3, "shrink")                                                                     \
+    X(HARDMAX, 4, "hardmax")                                                                   \
+    X(REQUANT, 5, "quantize")                  /* input dtype (int32) */                       \
+    X(REQUANT_OUT, 6, "quantize")              /* output dtype (uint8, int8, int16) */         \
+    X(QUANTIZE_LINEAR, 7, "quantize_linear")   /* ONNX QuantizeLinear: output (u8/i8/u16/i16) */ \
+    X(DEQUANTIZE_LINEAR, 8, "dequantize_linear") /* ONNX DequantizeLinear: input (+ int32) */
+
 typedef enum simdops_op {
-    SIMDOPS_OP_NONE = 0,
-    SIMDOPS_OP_CLIP = 1,
-    SIMDOPS_OP_CLIP_SCALE_BIAS = 2, /* clip with scale/bias given */
-    SIMDOPS_OP_SHRINK = 3,
-    SIMDOPS_OP_HARDMAX = 4,
-    SIMDOPS_OP_REQUANT = 5,         /* input dtype (int32) */
-    SIMDOPS_OP_REQUANT_OUT = 6,     /* output dtype (uint8, int8, int16) */
-    SIMDOPS_OP_QUANTIZE_LINEAR = 7,   /* ONNX QuantizeLinear: output dtype (u8/i8/u16/i16) */
-    SIMDOPS_OP_DEQUANTIZE_LINEAR = 8, /* ONNX DequantizeLinear: input dtype (+ int32) */
-    SIMDOPS_OP_COUNT = 9
+#define SIMDOPS_X_OP_ENUM(name, code, text) SIMDOPS_OP_##name = code,
+    SIMDOPS_OPS(SIMDOPS_X_OP_ENUM)
+#undef SIMDOPS_X_OP_ENUM
+    SIMDOPS_OP_COUNT
 } simdops_op;
 
 typedef enum simdops_status {
@@ -337,7 +344,8 @@ const char *simdops_reason_name(int reason);
 const char *simdops_status_message(int status);
 /* "x", "min", ...; "" for SIMDOPS_ARG_NONE or an unknown value. */
 const char *simdops_arg_name(int arg);
-/* "clip", "shrink", "hardmax", "quantize"; "" when unknown. */
+/* The op's message name (SIMDOPS_OPS: "clip", "shrink", "hardmax", "quantize", ...);
+ * "" when unknown. */
 const char *simdops_op_name(int op);
 /* Writes the full message ("clip: min is NaN") into buf (always terminated
  * when cap > 0); returns the length it needed, like snprintf. */

@@ -102,6 +102,23 @@ cdef extern from "simdops/simdops.h" nogil:
     int simdops_known_isas(const char **names, int cap)
     const char *simdops_cpu_features()
 
+# The C lists' identifiers by code, expanded by the C preprocessor (Cython
+# cannot expand an X-macro): SIMDOPS_OPS's names for _core.op_members.
+cdef extern from *:
+    """
+    #include "simdops/simdops.h"
+    static const char *simdops_py_op_member(int op)
+    {
+        switch (op) {
+    #define SIMDOPS_X_PY_OP_MEMBER(name, code, text) case code: return "SIMDOPS_OP_" #name;
+        SIMDOPS_OPS(SIMDOPS_X_PY_OP_MEMBER)
+    #undef SIMDOPS_X_PY_OP_MEMBER
+        }
+        return "";
+    }
+    """
+    const char *simdops_py_op_member(int op)
+
 cdef extern from "driver/strided.h" nogil:
     int simdops_self_overlaps(const simdops_tensor *t)
     int simdops_same_layout(const simdops_tensor *a, const simdops_tensor *b)
