@@ -1,5 +1,5 @@
-/* Parameter rules (params.c) and the requantization families' rules and kernel
- * choice (requant_families.c); the private layout of a prepared handle. */
+/* Parameter rules: clip's and shrink's (params.c), requant's of every family and
+ * its kernel choice (requant_families.c); the private layout of a prepared handle. */
 #ifndef SIMDOPS_PARAMS_H
 #define SIMDOPS_PARAMS_H
 
@@ -14,6 +14,9 @@ int simdops_clip_params_init(simdops_dtype dtype, simdops_number min, simdops_nu
 int simdops_shrink_params_init(simdops_dtype dtype, simdops_number bias,
                                simdops_number threshold, simdops_shrink_params *p,
                                simdops_error *err);
+
+/* ------------------------------------------------------------------ requant (requant_families.c) */
+
 int simdops_requant_params_init(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
                                 int64_t offset, const int64_t *min, const int64_t *max,
                                 simdops_requant_params *p, simdops_error *err);
