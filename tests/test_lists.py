@@ -1,9 +1,15 @@
 """The hand-written restatements of C's lists that no preprocessor can reach
-(the Cython enum declarations) against the lists themselves, as _core reports
-them: a member missing from either side fails here, named."""
+(the Cython enum declarations, the stubs' Literals, the tests' references)
+against the lists themselves, as _core reports them: a member missing from
+either side fails here, named."""
+import ast
 import os
 import re
 
+import numpy as np
+import pytest
+
+import reference
 import simdops
 from simdops import _core
 
@@ -63,3 +69,69 @@ def test_every_op_accepts_some_dtype():
     assert "clip_scale_bias" in names and "dequantize_linear" in names, names
     empty = [op for op in names if not _core.op_dtypes(op)]
     assert not empty, f"ops no dtype supports: {empty}"
+
+
+def _array_roundings():
+    return [name for name, _code, _lo, _hi, array_api in _core.roundings() if array_api]
+
+
+def test_rounding_codes_run_from_zero():
+    rows = _core.roundings()
+    assert [code for _, code, _, _, _ in rows] == list(range(len(rows)))
+    names = [name for name, *_ in rows]
+    assert len(set(names)) == len(names), names
+    assert names[0] == "double"  # the default of rounding=
+    assert all(lo <= hi for _, _, lo, hi, _ in rows), rows
+
+
+def test_capi_types_rounding_enum_is_the_family_list():
+    _compare(_pxd_enum(_read("capi_types.pxd"), "simdops_rounding"),
+             _core._rounding_members() + ["SIMDOPS_ROUNDING_COUNT"],
+             "capi_types.pxd's simdops_rounding")
+
+
+def test_capi_rounding_constants_are_the_family_list():
+    declared = re.findall(r'^\s+enum: (ROUNDING_\w+) "(\w+)"', _read("capi.pxd"), re.M)
+    for short, c_name in declared:
+        assert "SIMDOPS_" + short == c_name, f"capi.pxd names {c_name} {short}"
+    _compare([c for _, c in declared], _core._rounding_members(), "capi.pxd's ROUNDING_ enums")
+
+
+def _stub_literal(name, alias):
+    tree = ast.parse(_read(name))
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and [t.id for t in node.targets] == [alias]
+                and isinstance(node.value, ast.Subscript)):
+            elts = node.value.slice.elts if isinstance(node.value.slice, ast.Tuple) \
+                else [node.value.slice]
+            return [e.value for e in elts]
+    raise AssertionError(f"{name} has no {alias} = Literal[...]")
+
+
+@pytest.mark.parametrize("stub", ["_core.pyi", "dask.pyi"])
+def test_stub_rounding_literal_is_the_array_families(stub):
+    _compare(_stub_literal(stub, "_Rounding"), _array_roundings(), f"{stub}'s _Rounding")
+
+
+def test_every_array_family_has_a_reference():
+    # tests/reference.py reads each family from the runtimes' sources; a family the
+    # C list gains must gain its reference too
+    x = np.array([-2**31, -7, 0, 5, 2**31 - 1], np.int32)
+    for name in _array_roundings():
+        try:
+            want = reference.requant_family(x, 1 << 30, 3, 1, rounding=name)
+        except KeyError:
+            raise AssertionError(f"tests/reference.py has no family {name!r}") from None
+        got = simdops.quantize_down_int32(x, 1 << 30, 3, 1, rounding=name)
+        assert got.tolist() == want.tolist(), name
+
+
+@pytest.mark.parametrize("row", _core.roundings(), ids=lambda r: r[0])
+def test_shift_range_is_what_the_family_accepts(row):
+    name, code, lo, hi, _ = row
+    x = np.arange(-8, 8, dtype=np.int32)
+    for shift in (lo, hi):
+        _core._requant_family(x, 1 << 30, shift, 0, rounding=code)
+    for shift in (lo - 1, hi + 1):
+        with pytest.raises(ValueError, match="shift must be in"):
+            _core._requant_family(x, 1 << 30, shift, 0, rounding=code)

@@ -23,7 +23,8 @@ static const char *const arg_names[SIMDOPS_ARG_COUNT] = {
 #define SIMDOPS_X_OP_LINE(name, code, text) +1
 /* Every code from 0 to SIMDOPS_OP_COUNT - 1 has its line: a missing one would
  * leave a NULL name for simdops_error_format to print. */
-typedef char simdops_ops_every_code[(0 SIMDOPS_OPS(SIMDOPS_X_OP_LINE)) == SIMDOPS_OP_COUNT ? 1 : -1];
+typedef char every_code_below_SIMDOPS_OP_COUNT_needs_its_SIMDOPS_OPS_line
+    [(0 SIMDOPS_OPS(SIMDOPS_X_OP_LINE)) == SIMDOPS_OP_COUNT ? 1 : -1];
 #undef SIMDOPS_X_OP_LINE
 
 static const char *const op_names[SIMDOPS_OP_COUNT] = {

@@ -9,14 +9,30 @@
 #include "core/internal.h"
 #include "rules/rules.h"
 
+/* What the code below relies on in the family lists: the public codes run from
+ * 0 to SIMDOPS_ROUNDING_COUNT - 1, one line each (so the internal tags, from
+ * SIMDOPS_ROUNDING_COUNT on, are none of them; two lines with one code are a
+ * duplicate case in the kernel choice), and every shift range ends at 31 (the
+ * SHIFT_RANGE_FOR message says so). */
+#define SIMDOPS_X_ROUNDING_LINE(...) +1
+typedef char every_code_below_SIMDOPS_ROUNDING_COUNT_needs_its_SIMDOPS_ROUNDINGS_line
+    [(0 SIMDOPS_ROUNDINGS(SIMDOPS_X_ROUNDING_LINE)) == SIMDOPS_ROUNDING_COUNT ? 1 : -1];
+#undef SIMDOPS_X_ROUNDING_LINE
+#define SIMDOPS_X_ROUNDING_HI(name, code, py, api, lo, hi, pt, pc) &&(hi) == 31
+typedef char every_SIMDOPS_ROUNDINGS_shift_range_must_end_at_31
+    [(1 SIMDOPS_ROUNDINGS(SIMDOPS_X_ROUNDING_HI)) ? 1 : -1];
+#undef SIMDOPS_X_ROUNDING_HI
+
 void simdops_requant_shift_range(int family, int32_t *lo, int32_t *hi)
 {
-    *hi = 31;
     switch (family) {
-    case SIMDOPS_ROUNDING_SINGLE: *lo = -30; break; /* total right shift 31 + shift >= 1 */
-    case SIMDOPS_ROUNDING_FLOOR: *lo = 0; break;    /* ACL: a plain right shift */
-    default: *lo = -31; break;
+#define SIMDOPS_X_SHIFT_RANGE(name, code, py, api, lo_, hi_, pt, pc)                              \
+    case code: *lo = lo_; *hi = hi_; return;
+        SIMDOPS_ROUNDINGS(SIMDOPS_X_SHIFT_RANGE)
+#undef SIMDOPS_X_SHIFT_RANGE
     }
+    *lo = 1; /* no public family: no shift is valid */
+    *hi = 0;
 }
 
 int simdops_requant_check_shift_for(int family, int64_t shift, int64_t index, simdops_error *err)
@@ -25,7 +41,8 @@ int simdops_requant_check_shift_for(int family, int64_t shift, int64_t index, si
     simdops_requant_shift_range(family, &lo, &hi);
     if (shift >= lo && shift <= hi)
         return SIMDOPS_OK;
-    if (family == SIMDOPS_ROUNDING_DOUBLE || family == SIMDOPS_ROUNDING_DOUBLE_TIES_UP)
+    /* gemmlowp's whole range has its own message; a narrower one names its low end */
+    if (lo == -31 && hi == 31)
         simdops_fail_value(err, SIMDOPS_R_SHIFT_RANGE, SIMDOPS_ARG_SHIFT, shift, 0);
     else
         simdops_fail_value(err, SIMDOPS_R_SHIFT_RANGE_FOR, SIMDOPS_ARG_SHIFT, shift, lo);
@@ -121,24 +138,22 @@ int simdops_requant_check_scales(const float *scale, int64_t n, int *below_one,
 simdops_requant_fn simdops_requant_kernel(const simdops_kernel_table *t, int family, int slot)
 {
     switch (family) {
-    case SIMDOPS_ROUNDING_DOUBLE_TIES_UP: return t->requant_ties_up[slot];
-    case SIMDOPS_ROUNDING_SINGLE: return t->requant_single[slot];
-    case SIMDOPS_ROUNDING_FLOOR: return t->requant_floor[slot];
-    case SIMDOPS_ROUNDING_FP: return t->requant_fp[slot];
-    default: return t->requant[slot];
+#define SIMDOPS_X_FAMILY_KERNEL(name, code, py, api, lo, hi, pt, pc) case code: return t->pt[slot];
+        SIMDOPS_REQUANT_FAMILIES(SIMDOPS_X_FAMILY_KERNEL)
+#undef SIMDOPS_X_FAMILY_KERNEL
     }
+    return NULL;
 }
 
 simdops_requant_pc_fn simdops_requant_pc_kernel(const simdops_kernel_table *t, int family,
                                                 int slot)
 {
     switch (family) {
-    case SIMDOPS_ROUNDING_DOUBLE_TIES_UP: return t->requant_ties_up_pc[slot];
-    case SIMDOPS_ROUNDING_SINGLE: return t->requant_single_pc[slot];
-    case SIMDOPS_ROUNDING_FLOOR: return t->requant_floor_pc[slot];
-    case SIMDOPS_ROUNDING_FP: return t->requant_fp_pc[slot];
-    default: return t->requant_pc[slot];
+#define SIMDOPS_X_FAMILY_PC_KERNEL(name, code, py, api, lo, hi, pt, pc) case code: return t->pc[slot];
+        SIMDOPS_REQUANT_FAMILIES(SIMDOPS_X_FAMILY_PC_KERNEL)
+#undef SIMDOPS_X_FAMILY_PC_KERNEL
     }
+    return NULL;
 }
 
 static void store_requant(simdops_prepared *p, simdops_prepared_impl *impl, simdops_dtype out)
@@ -198,7 +213,7 @@ int simdops_prepare_requant_rounding(simdops_dtype out_dtype, int rounding, int6
     SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
     if (!p)
         return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
-    if (rounding < SIMDOPS_ROUNDING_DOUBLE || rounding > SIMDOPS_ROUNDING_FLOOR)
+    if (rounding < 0 || rounding >= SIMDOPS_ROUNDING_COUNT)
         return simdops_fail_value(err, SIMDOPS_R_ROUNDING_UNKNOWN, SIMDOPS_ARG_ROUNDING, rounding, 0);
     /* the widest range here; the family's own range below */
     memset(&impl, 0, sizeof(impl));
@@ -222,7 +237,7 @@ int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int roundi
     simdops_error scratch;
     int s;
     SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
-    if (rounding < SIMDOPS_ROUNDING_DOUBLE || rounding > SIMDOPS_ROUNDING_FLOOR)
+    if (rounding < 0 || rounding >= SIMDOPS_ROUNDING_COUNT)
         return simdops_fail_value(err, SIMDOPS_R_ROUNDING_UNKNOWN, SIMDOPS_ARG_ROUNDING, rounding, 0);
     if ((s = simdops_prepare_requant_clamped(out_dtype, multiplier,
                                              shift < -31 || shift > 31 ? 0 : shift, offset, min,

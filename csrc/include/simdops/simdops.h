@@ -419,11 +419,26 @@ int simdops_prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t
  *                 y = clamp(q); shift in [0, 31]
  * with l = max(-shift, 0), r = max(shift, 0), clamp to [min, max] (min/max as for
  * simdops_prepare_requant) saturated to out_dtype. */
-#define SIMDOPS_ROUNDING_DOUBLE 0
-#define SIMDOPS_ROUNDING_DOUBLE_TIES_UP 1
-#define SIMDOPS_ROUNDING_SINGLE 2
-#define SIMDOPS_ROUNDING_FLOOR 3
-#define SIMDOPS_ROUNDING_FP 4 /* the float families (simdops_prepare_requant_fp) */
+/* X(NAME, code, name, array_api, shift_lo, shift_hi, per-tensor entry, per-channel entry):
+ * the code is what simdops_prepare_requant_rounding takes (ABI: a line keeps its
+ * code, codes run 0, 1, ... without gaps); name is the Python name, array_api 1 when
+ * quantize_down_int32's rounding= takes it (FLOOR is reached through simdops.acl);
+ * [shift_lo, shift_hi] is the family's shift range: SINGLE's total right shift
+ * 31 + shift must be >= 1 (TFLite's [1, 62], XNNPACK rndnu's [16, 55]), FLOOR
+ * (ACL QUANTIZE_DOWN) is a plain right shift; the last two name the library's
+ * kernel-table entries that run the family. */
+#define SIMDOPS_ROUNDINGS(X)                                                                   \
+    X(DOUBLE, 0, "double", 1, -31, 31, requant, requant_pc)                                    \
+    X(DOUBLE_TIES_UP, 1, "double_ties_up", 1, -31, 31, requant_ties_up, requant_ties_up_pc)    \
+    X(SINGLE, 2, "single", 1, -30, 31, requant_single, requant_single_pc)                      \
+    X(FLOOR, 3, "floor", 0, 0, 31, requant_floor, requant_floor_pc)
+
+typedef enum simdops_rounding {
+#define SIMDOPS_X_ROUNDING_ENUM(name, code, ...) SIMDOPS_ROUNDING_##name = code,
+    SIMDOPS_ROUNDINGS(SIMDOPS_X_ROUNDING_ENUM)
+#undef SIMDOPS_X_ROUNDING_ENUM
+    SIMDOPS_ROUNDING_COUNT
+} simdops_rounding;
 /* simdops_prepare_requant with a rounding family; DOUBLE is simdops_prepare_requant. */
 int simdops_prepare_requant_rounding(simdops_dtype out_dtype, int rounding, int64_t multiplier,
                                      int64_t shift, int64_t offset, const int64_t *min,

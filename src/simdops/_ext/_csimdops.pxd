@@ -102,8 +102,9 @@ cdef extern from "simdops/simdops.h" nogil:
     int simdops_known_isas(const char **names, int cap)
     const char *simdops_cpu_features()
 
-# The C lists' identifiers by code, expanded by the C preprocessor (Cython
-# cannot expand an X-macro): SIMDOPS_OPS's names for _core.op_members.
+# The C lists' columns by code, expanded by the C preprocessor (Cython cannot
+# expand an X-macro): SIMDOPS_OPS's members for _core.op_members, SIMDOPS_ROUNDINGS's
+# members, names and array_api flags for _core.roundings.
 cdef extern from *:
     """
     #include "simdops/simdops.h"
@@ -116,8 +117,38 @@ cdef extern from *:
         }
         return "";
     }
+    static const char *simdops_py_rounding_member(int r)
+    {
+        switch (r) {
+    #define SIMDOPS_X_PY_ROUNDING_MEMBER(name, code, ...) case code: return "SIMDOPS_ROUNDING_" #name;
+        SIMDOPS_ROUNDINGS(SIMDOPS_X_PY_ROUNDING_MEMBER)
+    #undef SIMDOPS_X_PY_ROUNDING_MEMBER
+        }
+        return "";
+    }
+    static const char *simdops_py_rounding_name(int r)
+    {
+        switch (r) {
+    #define SIMDOPS_X_PY_ROUNDING_NAME(name, code, py, ...) case code: return py;
+        SIMDOPS_ROUNDINGS(SIMDOPS_X_PY_ROUNDING_NAME)
+    #undef SIMDOPS_X_PY_ROUNDING_NAME
+        }
+        return "";
+    }
+    static int simdops_py_rounding_array_api(int r)
+    {
+        switch (r) {
+    #define SIMDOPS_X_PY_ROUNDING_API(name, code, py, api, ...) case code: return api;
+        SIMDOPS_ROUNDINGS(SIMDOPS_X_PY_ROUNDING_API)
+    #undef SIMDOPS_X_PY_ROUNDING_API
+        }
+        return 0;
+    }
     """
     const char *simdops_py_op_member(int op)
+    const char *simdops_py_rounding_member(int r)
+    const char *simdops_py_rounding_name(int r)
+    int simdops_py_rounding_array_api(int r)
 
 cdef extern from "driver/strided.h" nogil:
     int simdops_self_overlaps(const simdops_tensor *t)
@@ -129,6 +160,7 @@ cdef extern from "rules/checks.h" nogil:
 
 cdef extern from "core/internal.h" nogil:
     ctypedef void (*simdops_any_fn)()
+    void simdops_requant_shift_range(int family, int32_t *lo, int32_t *hi)
     int simdops_prepare_requant_clamped(simdops_dtype out_dtype, int64_t multiplier,
                                         int64_t shift, int64_t offset, int64_t min, int64_t max,
                                         simdops_prepared *p, simdops_error *err)
