@@ -52,6 +52,13 @@ def ref_fp(a, scale, zp, lo, hi, precision, ties):
     return round_half(v, ties == "away") + zp
 
 
+# each fixed-point family of rounding= beyond the default, with its shift range (C's list)
+REFS = {"single": ref_single, "double_ties_up": ref_ties_up}
+SHIFTS = {name: (lo, hi) for name, _code, lo, hi, _api in simdops._core.roundings()}
+INTEGER_FAMILIES = [name for name, code, _lo, _hi, array_api in simdops._core.roundings()
+                    if array_api and name != "double"]  # "double": tests/test_requant.py
+
+
 def isas():
     return simdops.available_isas()
 
@@ -70,10 +77,10 @@ def bounds(dt, k):
 
 @pytest.mark.parametrize("isa", isas())
 @pytest.mark.parametrize("dt", list(OUT))
-@pytest.mark.parametrize("rounding", ["single", "double_ties_up"])
+@pytest.mark.parametrize("rounding", INTEGER_FAMILIES)
 def test_integer_families_per_tensor(isa, dt, rounding):
-    ref = ref_single if rounding == "single" else ref_ties_up
-    shifts = range(-30, 32) if rounding == "single" else range(-31, 32)
+    ref = REFS[rounding]
+    shifts = range(SHIFTS[rounding][0], SHIFTS[rounding][1] + 1)
     for k, shift in enumerate(shifts):
         m = int(RNG.choice([2**31 - 1, -2**31, 2**30, 1 << 23, 12345677,
                             int(RNG.integers(-2**31, 2**31))]))
@@ -98,7 +105,8 @@ def test_single_per_channel(isa, dt):
     x = inputs(64 * 37).reshape(64, 37)
     m = RNG.integers(-2**31, 2**31, 37, dtype=np.int64)
     m[:10] = RNG.integers(1 << 23, 1 << 24, 10)
-    s = RNG.integers(-30, 32, 37).astype(np.int64)  # int64 arrays are accepted
+    s = RNG.integers(SHIFTS["single"][0], SHIFTS["single"][1] + 1, 37).astype(np.int64)
+    # (int64 arrays are accepted)
     bias = RNG.integers(-5000, 5000, 37).astype(np.int32)
     offset = 0 if dt == "int16" else 3
     with simdops.use_isa(isa):
@@ -287,7 +295,7 @@ def test_acl_quantize_down(isa, dt, per_channel):
     for shift in (0, 1, 13, 31):
         mult = int(RNG.integers(-2**31, 2**31))
         mults = RNG.integers(-2**31, 2**31, 19).tolist()
-        shifts = RNG.integers(0, 32, 19).tolist()
+        shifts = RNG.integers(SHIFTS["floor"][0], SHIFTS["floor"][1] + 1, 19).tolist()
         info = acl.GEMMLowpOutputStageInfo(
             type=acl.GEMMLowpOutputStageType.QUANTIZE_DOWN, gemmlowp_offset=-77,
             gemmlowp_multiplier=mult, gemmlowp_shift=shift, gemmlowp_min_bound=lo + 2,
@@ -353,7 +361,7 @@ def test_dask_families_match_eager():
     sc = (RNG.random(24) * 0.02).astype(np.float32)
     bias = RNG.integers(-1000, 1000, 24).astype(np.int32)
     m = RNG.integers(1 << 30, 2**31, 24)
-    s = RNG.integers(-30, 32, 24)
+    s = RNG.integers(SHIFTS["single"][0], SHIFTS["single"][1] + 1, 24)
     for precision, ties in (("float32", "even"), ("float64", "away")):
         np.testing.assert_array_equal(
             sd.requantize_fp32(dx, sc, 3, bias=bias, out_dtype="int8", precision=precision,
@@ -362,7 +370,7 @@ def test_dask_families_match_eager():
                                     ties=ties))
         np.testing.assert_array_equal(sd.requantize_fp32(dx, 0.01, 200).compute(),
                                       simdops.requantize_fp32(x, 0.01, 200))
-    for rounding in ("single", "double_ties_up"):
+    for rounding in INTEGER_FAMILIES:
         np.testing.assert_array_equal(
             sd.quantize_down_int32(dx, m, s, 5, bias=da.from_array(bias, chunks=5),
                                    rounding=rounding).compute(),

@@ -12,21 +12,30 @@ import reference as ref
 import simdops
 
 INT32 = st.integers(ref.INT32_MIN, ref.INT32_MAX)
+# the fixed-point families of rounding= beyond the default (ops_requant covers it), with
+# their shift ranges: C's list
+SHIFTS = {name: (lo, hi) for name, _code, lo, hi, array_api in simdops._core.roundings()
+          if array_api and name != "double"}
 
 
 def _wrap32(v):
     return (v + 2**31) % 2**32 - 2**31
 
 
-def _integer(a, m, shift, offset, lo, hi, rounding):
-    if rounding == "single":
-        t = 31 + shift
-        return min(max(((a * m + (1 << (t - 1))) >> t) + offset, lo), hi)
+def _single(a, m, shift, offset, lo, hi):
+    t = 31 + shift
+    return min(max(((a * m + (1 << (t - 1))) >> t) + offset, lo), hi)
+
+
+def _ties_up(a, m, shift, offset, lo, hi):
     left, right = max(-shift, 0), max(shift, 0)
     q = (_wrap32(a << left) * m + (1 << 30)) >> 31
     if right:
         q = (q + (1 << (right - 1))) >> right
     return min(max(_wrap32(q + offset), lo), hi)
+
+
+INTEGER_REFERENCES = {"single": _single, "double_ties_up": _ties_up}
 
 
 def _float(a, scale, zp, lo, hi, precision, ties):
@@ -44,7 +53,7 @@ def _float(a, scale, zp, lo, hi, precision, ties):
 
 
 @given(data=st.data(), out_dtype=st.sampled_from(("uint8", "int8", "int16")),
-       family=st.sampled_from(("single", "double_ties_up", "fp32", "fp64away", "fp32away")),
+       family=st.sampled_from((*SHIFTS, "fp32", "fp64away", "fp32away")),
        out_mode=st.sampled_from(("none", "fresh", "alias")), vs=SEEDS)
 def prop_requant_families(data, out_dtype, family, out_mode, vs):
     case = Case(data, np.int32, out_dtype, out_mode, vs)
@@ -58,8 +67,8 @@ def prop_requant_families(data, out_dtype, family, out_mode, vs):
         bias = np.array(data.draw(st.lists(INT32, min_size=channels, max_size=channels)), np.int32)
     lo = data.draw(st.integers(tlo, thi), "min")
     hi = data.draw(st.integers(lo, thi), "max")
-    if family in ("single", "double_ties_up"):
-        srange = st.integers(-30 if family == "single" else -31, 31)
+    if family in SHIFTS:
+        srange = st.integers(*SHIFTS[family])
         if per_channel:
             mult = np.array(data.draw(st.lists(INT32, min_size=channels, max_size=channels)),
                             np.int64)  # int64 vectors are taken when the values fit
@@ -78,7 +87,7 @@ def prop_requant_families(data, out_dtype, family, out_mode, vs):
         def one(a, k):
             # min == max: ACL's "no clamp" of quantize_down_int32
             blo, bhi = (tlo, thi) if lo == hi else (lo, hi)
-            return _integer(a, m_of(k), s_of(k), offset, blo, bhi, family)
+            return INTEGER_REFERENCES[family](a, m_of(k), s_of(k), offset, blo, bhi)
     else:
         precision = "float64" if family == "fp64away" else "float32"
         ties = "away" if family.endswith("away") else "even"

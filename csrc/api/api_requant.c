@@ -1,5 +1,5 @@
 /* The N-d requant entry points: output type and parameters come prepared
- * (params.c); here the per-channel vectors are checked and made contiguous,
+ * (requant_families.c); here the per-channel vectors are checked and made contiguous,
  * the per-channel shifts range-checked, and the strided driver run with the
  * calling thread's kernels. */
 #include <stdlib.h>

@@ -13,7 +13,9 @@ enum simdops_requant_out { SIMDOPS_RQ_U8 = 0, SIMDOPS_RQ_I8 = 1, SIMDOPS_RQ_I16 
 /* Bytes of one output element of a requant slot. */
 static inline size_t simdops_requant_out_size(int out) { return out == SIMDOPS_RQ_I16 ? 2 : 1; }
 
+/* An op's bit in a dtype row's ops mask: the SIMDOPS_OPS line's code. */
 #define SIMDOPS_OPBIT(op) (1u << SIMDOPS_OP_##op)
+typedef char simdops_op_bits_fit_unsigned[SIMDOPS_OP_COUNT <= 32 ? 1 : -1];
 #define SIMDOPS_FLOAT_OPS (SIMDOPS_OPBIT(CLIP) | SIMDOPS_OPBIT(CLIP_SCALE_BIAS) | SIMDOPS_OPBIT(SHRINK) | SIMDOPS_OPBIT(HARDMAX))
 #define SIMDOPS_INT_OPS (SIMDOPS_OPBIT(CLIP) | SIMDOPS_OPBIT(CLIP_SCALE_BIAS) | SIMDOPS_OPBIT(SHRINK))
 /* ONNX Quantize/DequantizeLinear's integer side */

@@ -21,9 +21,18 @@ static const char *const arg_names[SIMDOPS_ARG_COUNT] = {
 #undef SIMDOPS_X_ARG_NAME
 };
 
-static const char *const op_names[SIMDOPS_OP_COUNT] = {"", "clip", "clip", "shrink", "hardmax",
-                                                       "quantize", "quantize",
-                                                       "quantize_linear", "dequantize_linear"};
+#define SIMDOPS_X_OP_LINE(name, code, text) +1
+/* Every code from 0 to SIMDOPS_OP_COUNT - 1 has its line: a missing one would
+ * leave a NULL name for simdops_error_format to print. */
+typedef char every_code_below_SIMDOPS_OP_COUNT_needs_its_SIMDOPS_OPS_line
+    [(0 SIMDOPS_OPS(SIMDOPS_X_OP_LINE)) == SIMDOPS_OP_COUNT ? 1 : -1];
+#undef SIMDOPS_X_OP_LINE
+
+static const char *const op_names[SIMDOPS_OP_COUNT] = {
+#define SIMDOPS_X_OP_NAME(name, code, text) [code] = text,
+    SIMDOPS_OPS(SIMDOPS_X_OP_NAME)
+#undef SIMDOPS_X_OP_NAME
+};
 
 int simdops_reason_status(int reason)
 {
@@ -59,7 +68,17 @@ const char *simdops_arg_name(int arg)
     return arg >= 0 && arg < SIMDOPS_ARG_COUNT ? arg_names[arg] : "";
 }
 
-const char *simdops_op_name(int op) { return op >= 0 && op < SIMDOPS_OP_COUNT ? op_names[op] : ""; }
+const char *simdops_op_name(int op)
+{
+    /* one case per line: two lines with one code are a duplicate case */
+    switch (op) {
+#define SIMDOPS_X_OP_CASE(name, code, text) case code:
+        SIMDOPS_OPS(SIMDOPS_X_OP_CASE)
+#undef SIMDOPS_X_OP_CASE
+        return op_names[op];
+    }
+    return "";
+}
 
 int simdops_fail_value(simdops_error *err, int reason, int arg, int64_t value, int64_t expected)
 {

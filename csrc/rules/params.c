@@ -1,8 +1,9 @@
 /* Parameter validation and conversion (docs/semantics.md), done once per call (or once
  * per prepared handle): floats round to nearest even into the tensor's type,
  * integers truncate toward zero and saturate; exact integers of any size
- * (SIMDOPS_NUM_BIG) round correctly. Every rule about parameter values lives
- * here. */
+ * (SIMDOPS_NUM_BIG) round correctly. Every rule about clip's and shrink's
+ * parameter values lives here; requant's, of every family, in requant_families.c
+ * (neither file calls the other). */
 #include <math.h>
 #include <string.h>
 
@@ -287,59 +288,6 @@ int simdops_shrink_params_init(simdops_dtype dtype, simdops_number bias,
     return SIMDOPS_OK;
 }
 
-/* The per-tensor requant parameters with bounds [lo, hi] that always clamp. */
-static int requant_params_bounded(simdops_dtype out, int64_t multiplier, int64_t shift,
-                                  int64_t offset, int64_t lo, int64_t hi,
-                                  simdops_requant_params *p, simdops_error *err)
-{
-    int s;
-    if (!simdops_dtype_valid(out))
-        return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, SIMDOPS_ARG_OUT_DTYPE, out, 0);
-    if (!simdops_op_supports(SIMDOPS_OP_REQUANT_OUT, out))
-        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_OUT_DTYPE, out, 0);
-    if ((s = simdops_check_int32(SIMDOPS_ARG_MULTIPLIER, multiplier, err)))
-        return s;
-    if ((s = simdops_requant_check_shift_for(SIMDOPS_ROUNDING_DOUBLE, shift, -1, err)))
-        return s;
-    if ((s = simdops_check_int32(SIMDOPS_ARG_OFFSET, offset, err)))
-        return s;
-    /* QSYMM16 is symmetric: ACL's int16 stage has no offset */
-    if (out == SIMDOPS_INT16 && offset != 0)
-        return simdops_fail_value(err, SIMDOPS_R_QSYMM16_OFFSET, SIMDOPS_ARG_OFFSET, offset, 0);
-    if ((s = simdops_check_bound(out, SIMDOPS_ARG_MIN, lo, err)) ||
-        (s = simdops_check_bound(out, SIMDOPS_ARG_MAX, hi, err)) ||
-        (s = simdops_check_min_max(lo, hi, err)))
-        return s;
-    memset(p, 0, sizeof(*p));
-    p->multiplier = (int32_t)multiplier;
-    p->left_shift = shift < 0 ? (int32_t)-shift : 0;
-    p->right_shift = shift > 0 ? (int32_t)shift : 0;
-    p->offset = (int32_t)offset;
-    p->min = (int32_t)lo;
-    p->max = (int32_t)hi;
-    return SIMDOPS_OK;
-}
-
-int simdops_requant_params_init(simdops_dtype out, int64_t multiplier, int64_t shift,
-                                int64_t offset, const int64_t *min, const int64_t *max,
-                                simdops_requant_params *p, simdops_error *err)
-{
-    const simdops_dtype_row *r = &simdops_dtype_rows[simdops_dtype_valid(out) ? out : 0];
-    int64_t lo, hi;
-    int s;
-    /* ACL 18.03: min == max means no clamp; neither given is ACL's default 0, 0;
-     * one given: the other is the output type's bound */
-    lo = min ? *min : (max ? r->lo : 0);
-    hi = max ? *max : (min ? r->hi : 0);
-    if ((s = requant_params_bounded(out, multiplier, shift, offset, lo, hi, p, err)))
-        return s;
-    if (lo == hi) {
-        p->min = (int32_t)r->lo;
-        p->max = (int32_t)r->hi;
-    }
-    return SIMDOPS_OK;
-}
-
 /* ------------------------------------------------------------------ prepared handles */
 
 typedef char simdops_prepared_fits[sizeof(simdops_prepared_impl) <= sizeof(simdops_prepared) ? 1 : -1];
@@ -384,41 +332,4 @@ int simdops_prepare_shrink(simdops_dtype dtype, simdops_number bias, simdops_num
         return s;
     store(p, &impl, SIMDOPS_OP_SHRINK, dtype);
     return SIMDOPS_OK;
-}
-
-/* Both requant prepare forms: bounded != 0 takes min/max as bounds that
- * always clamp (min == max included), else as simdops_requant_params_init. */
-static int prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
-                           int64_t offset, const int64_t *min, const int64_t *max, int bounded,
-                           simdops_prepared *p, simdops_error *err)
-{
-    simdops_error scratch;
-    simdops_prepared_impl impl;
-    int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
-    if (!p)
-        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
-    memset(&impl, 0, sizeof(impl));
-    s = bounded ? requant_params_bounded(out_dtype, multiplier, shift, offset, *min, *max,
-                                         &impl.u.requant, err)
-                : simdops_requant_params_init(out_dtype, multiplier, shift, offset, min, max,
-                                              &impl.u.requant, err);
-    if (s)
-        return s;
-    store(p, &impl, SIMDOPS_OP_REQUANT, out_dtype);
-    return SIMDOPS_OK;
-}
-
-int simdops_prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
-                            int64_t offset, const int64_t *min, const int64_t *max,
-                            simdops_prepared *p, simdops_error *err)
-{
-    return prepare_requant(out_dtype, multiplier, shift, offset, min, max, 0, p, err);
-}
-
-int simdops_prepare_requant_clamped(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
-                                    int64_t offset, int64_t min, int64_t max,
-                                    simdops_prepared *p, simdops_error *err)
-{
-    return prepare_requant(out_dtype, multiplier, shift, offset, &min, &max, 1, p, err);
 }

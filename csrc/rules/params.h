@@ -1,5 +1,5 @@
-/* Parameter rules (params.c) and the requantization families' rules and kernel
- * choice (requant_families.c); the private layout of a prepared handle. */
+/* Parameter rules: clip's and shrink's (params.c), requant's of every family and
+ * its kernel choice (requant_families.c); the private layout of a prepared handle. */
 #ifndef SIMDOPS_PARAMS_H
 #define SIMDOPS_PARAMS_H
 
@@ -14,6 +14,24 @@ int simdops_clip_params_init(simdops_dtype dtype, simdops_number min, simdops_nu
 int simdops_shrink_params_init(simdops_dtype dtype, simdops_number bias,
                                simdops_number threshold, simdops_shrink_params *p,
                                simdops_error *err);
+
+/* ------------------------------------------------------------------ requant (requant_families.c) */
+
+/* The families only the library names, in SIMDOPS_ROUNDINGS's columns: the float
+ * families (simdops_prepare_requant_fp; no shift, not a rounding= name). Their
+ * tags follow the public codes, so no public rounding can take one. */
+#define SIMDOPS_INTERNAL_FAMILIES(X)                                                           \
+    X(FP, SIMDOPS_ROUNDING_COUNT, "fp", 0, 1, 0, requant_fp, requant_fp_pc)
+
+enum simdops_internal_family {
+#define SIMDOPS_X_INTERNAL_FAMILY_ENUM(name, code, ...) SIMDOPS_ROUNDING_##name = code,
+    SIMDOPS_INTERNAL_FAMILIES(SIMDOPS_X_INTERNAL_FAMILY_ENUM)
+#undef SIMDOPS_X_INTERNAL_FAMILY_ENUM
+};
+
+/* Every family a prepared requant handle can carry (simdops_requant_params.family). */
+#define SIMDOPS_REQUANT_FAMILIES(X) SIMDOPS_ROUNDINGS(X) SIMDOPS_INTERNAL_FAMILIES(X)
+
 int simdops_requant_params_init(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
                                 int64_t offset, const int64_t *min, const int64_t *max,
                                 simdops_requant_params *p, simdops_error *err);
@@ -30,10 +48,8 @@ int simdops_prepare_requant_clamped(simdops_dtype out_dtype, int64_t multiplier,
 /* Every shift[k] in [-31, 31], else SIMDOPS_R_SHIFT_RANGE with the index. */
 int simdops_requant_check_shifts(const int32_t *shift, int64_t n, simdops_error *err);
 
-/* The shift range of a rounding family (SIMDOPS_ROUNDING_*): the one place it
- * is stated. double/double_ties_up [-31, 31]; single [-30, 31] (total right
- * shift 31 + shift in [1, 62]: TFLite's [1, 62], XNNPACK rndnu's [16, 55]);
- * floor (ACL QUANTIZE_DOWN) [0, 31]. */
+/* The shift range of a public family, its SIMDOPS_ROUNDINGS line's; an empty
+ * range (lo > hi) for any other code. */
 void simdops_requant_shift_range(int family, int32_t *lo, int32_t *hi);
 /* shift (index -1 for per tensor) in its family's range, else SHIFT_RANGE /
  * SHIFT_RANGE_FOR with the index. */
@@ -49,7 +65,8 @@ int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int roundi
                                              int64_t multiplier, int64_t shift, int64_t offset,
                                              int64_t min, int64_t max, simdops_prepared *p,
                                              simdops_error *err);
-/* The kernel of a family: the table's entry for p->family (per tensor / per channel). */
+/* The kernel of a family: its SIMDOPS_REQUANT_FAMILIES line's table entry (per
+ * tensor / per channel); NULL for a code no line has. */
 simdops_requant_fn simdops_requant_kernel(const simdops_kernel_table *t, int family, int slot);
 simdops_requant_pc_fn simdops_requant_pc_kernel(const simdops_kernel_table *t, int family,
                                                 int slot);

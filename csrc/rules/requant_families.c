@@ -1,6 +1,8 @@
-/* The requantization families' parameter rules (shift ranges, float scales,
- * zero points) and their kernel selection: the one place each is stated. The
- * per-element formulas are in simdops.h and csrc/kernels/requant/requant_families.h. */
+/* Requant's parameter rules, of every family (the gemmlowp/ACL default's
+ * multiplier, shift, offset and bounds; the other families' shift ranges, float
+ * scales, zero points), the prepared handles, and each family's kernel choice:
+ * the one place each is stated. The per-element formulas are in simdops.h and
+ * csrc/kernels/requant/requant_families.h. Nothing here calls params.c. */
 #include <math.h>
 #include <string.h>
 
@@ -9,15 +11,32 @@
 #include "core/kernel_abi.h"
 #include "kernels/registry.h"
 #include "rules/params.h"
+#include "rules/rules.h"
+
+/* What the code below relies on in the family lists: the public codes run from
+ * 0 to SIMDOPS_ROUNDING_COUNT - 1, one line each (so the internal tags, from
+ * SIMDOPS_ROUNDING_COUNT on, are none of them; two lines with one code are a
+ * duplicate case in the kernel choice), and every shift range ends at 31 (the
+ * SHIFT_RANGE_FOR message says so). */
+#define SIMDOPS_X_ROUNDING_LINE(...) +1
+typedef char every_code_below_SIMDOPS_ROUNDING_COUNT_needs_its_SIMDOPS_ROUNDINGS_line
+    [(0 SIMDOPS_ROUNDINGS(SIMDOPS_X_ROUNDING_LINE)) == SIMDOPS_ROUNDING_COUNT ? 1 : -1];
+#undef SIMDOPS_X_ROUNDING_LINE
+#define SIMDOPS_X_ROUNDING_HI(name, code, py, api, lo, hi, pt, pc) &&(hi) == 31
+typedef char every_SIMDOPS_ROUNDINGS_shift_range_must_end_at_31
+    [(1 SIMDOPS_ROUNDINGS(SIMDOPS_X_ROUNDING_HI)) ? 1 : -1];
+#undef SIMDOPS_X_ROUNDING_HI
 
 void simdops_requant_shift_range(int family, int32_t *lo, int32_t *hi)
 {
-    *hi = 31;
     switch (family) {
-    case SIMDOPS_ROUNDING_SINGLE: *lo = -30; break; /* total right shift 31 + shift >= 1 */
-    case SIMDOPS_ROUNDING_FLOOR: *lo = 0; break;    /* ACL: a plain right shift */
-    default: *lo = -31; break;
+#define SIMDOPS_X_SHIFT_RANGE(name, code, py, api, lo_, hi_, pt, pc)                              \
+    case code: *lo = lo_; *hi = hi_; return;
+        SIMDOPS_ROUNDINGS(SIMDOPS_X_SHIFT_RANGE)
+#undef SIMDOPS_X_SHIFT_RANGE
     }
+    *lo = 1; /* no public family: no shift is valid */
+    *hi = 0;
 }
 
 int simdops_requant_check_shift_for(int family, int64_t shift, int64_t index, simdops_error *err)
@@ -26,12 +45,66 @@ int simdops_requant_check_shift_for(int family, int64_t shift, int64_t index, si
     simdops_requant_shift_range(family, &lo, &hi);
     if (shift >= lo && shift <= hi)
         return SIMDOPS_OK;
-    if (family == SIMDOPS_ROUNDING_DOUBLE || family == SIMDOPS_ROUNDING_DOUBLE_TIES_UP)
+    /* gemmlowp's whole range has its own message; a narrower one names its low end */
+    if (lo == -31 && hi == 31)
         simdops_fail_value(err, SIMDOPS_R_SHIFT_RANGE, SIMDOPS_ARG_SHIFT, shift, 0);
     else
         simdops_fail_value(err, SIMDOPS_R_SHIFT_RANGE_FOR, SIMDOPS_ARG_SHIFT, shift, lo);
     err->index = index;
     return err->status;
+}
+
+/* The per-tensor requant parameters with bounds [lo, hi] that always clamp. */
+static int requant_params_bounded(simdops_dtype out, int64_t multiplier, int64_t shift,
+                                  int64_t offset, int64_t lo, int64_t hi,
+                                  simdops_requant_params *p, simdops_error *err)
+{
+    int s;
+    if (!simdops_dtype_valid(out))
+        return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, SIMDOPS_ARG_OUT_DTYPE, out, 0);
+    if (!simdops_op_supports(SIMDOPS_OP_REQUANT_OUT, out))
+        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_OUT_DTYPE, out, 0);
+    if ((s = simdops_check_int32(SIMDOPS_ARG_MULTIPLIER, multiplier, err)))
+        return s;
+    if ((s = simdops_requant_check_shift_for(SIMDOPS_ROUNDING_DOUBLE, shift, -1, err)))
+        return s;
+    if ((s = simdops_check_int32(SIMDOPS_ARG_OFFSET, offset, err)))
+        return s;
+    /* QSYMM16 is symmetric: ACL's int16 stage has no offset */
+    if (out == SIMDOPS_INT16 && offset != 0)
+        return simdops_fail_value(err, SIMDOPS_R_QSYMM16_OFFSET, SIMDOPS_ARG_OFFSET, offset, 0);
+    if ((s = simdops_check_bound(out, SIMDOPS_ARG_MIN, lo, err)) ||
+        (s = simdops_check_bound(out, SIMDOPS_ARG_MAX, hi, err)) ||
+        (s = simdops_check_min_max(lo, hi, err)))
+        return s;
+    memset(p, 0, sizeof(*p));
+    p->multiplier = (int32_t)multiplier;
+    p->left_shift = shift < 0 ? (int32_t)-shift : 0;
+    p->right_shift = shift > 0 ? (int32_t)shift : 0;
+    p->offset = (int32_t)offset;
+    p->min = (int32_t)lo;
+    p->max = (int32_t)hi;
+    return SIMDOPS_OK;
+}
+
+int simdops_requant_params_init(simdops_dtype out, int64_t multiplier, int64_t shift,
+                                int64_t offset, const int64_t *min, const int64_t *max,
+                                simdops_requant_params *p, simdops_error *err)
+{
+    const simdops_dtype_row *r = &simdops_dtype_rows[simdops_dtype_valid(out) ? out : 0];
+    int64_t lo, hi;
+    int s;
+    /* ACL 18.03: min == max means no clamp; neither given is ACL's default 0, 0;
+     * one given: the other is the output type's bound */
+    lo = min ? *min : (max ? r->lo : 0);
+    hi = max ? *max : (min ? r->hi : 0);
+    if ((s = requant_params_bounded(out, multiplier, shift, offset, lo, hi, p, err)))
+        return s;
+    if (lo == hi) {
+        p->min = (int32_t)r->lo;
+        p->max = (int32_t)r->hi;
+    }
+    return SIMDOPS_OK;
 }
 
 /* One branch-free pass over the magnitudes' bit patterns (it vectorises with
@@ -69,24 +142,22 @@ int simdops_requant_check_scales(const float *scale, int64_t n, int *below_one,
 simdops_requant_fn simdops_requant_kernel(const simdops_kernel_table *t, int family, int slot)
 {
     switch (family) {
-    case SIMDOPS_ROUNDING_DOUBLE_TIES_UP: return t->requant_ties_up[slot];
-    case SIMDOPS_ROUNDING_SINGLE: return t->requant_single[slot];
-    case SIMDOPS_ROUNDING_FLOOR: return t->requant_floor[slot];
-    case SIMDOPS_ROUNDING_FP: return t->requant_fp[slot];
-    default: return t->requant[slot];
+#define SIMDOPS_X_FAMILY_KERNEL(name, code, py, api, lo, hi, pt, pc) case code: return t->pt[slot];
+        SIMDOPS_REQUANT_FAMILIES(SIMDOPS_X_FAMILY_KERNEL)
+#undef SIMDOPS_X_FAMILY_KERNEL
     }
+    return NULL;
 }
 
 simdops_requant_pc_fn simdops_requant_pc_kernel(const simdops_kernel_table *t, int family,
                                                 int slot)
 {
     switch (family) {
-    case SIMDOPS_ROUNDING_DOUBLE_TIES_UP: return t->requant_ties_up_pc[slot];
-    case SIMDOPS_ROUNDING_SINGLE: return t->requant_single_pc[slot];
-    case SIMDOPS_ROUNDING_FLOOR: return t->requant_floor_pc[slot];
-    case SIMDOPS_ROUNDING_FP: return t->requant_fp_pc[slot];
-    default: return t->requant_pc[slot];
+#define SIMDOPS_X_FAMILY_PC_KERNEL(name, code, py, api, lo, hi, pt, pc) case code: return t->pc[slot];
+        SIMDOPS_REQUANT_FAMILIES(SIMDOPS_X_FAMILY_PC_KERNEL)
+#undef SIMDOPS_X_FAMILY_PC_KERNEL
     }
+    return NULL;
 }
 
 static void store_requant(simdops_prepared *p, simdops_prepared_impl *impl, simdops_dtype out)
@@ -96,6 +167,43 @@ static void store_requant(simdops_prepared *p, simdops_prepared_impl *impl, simd
     impl->dtype = out;
     memset(p, 0, sizeof(*p));
     memcpy(p, impl, sizeof(*impl));
+}
+
+/* Both requant prepare forms: bounded != 0 takes min/max as bounds that
+ * always clamp (min == max included), else as simdops_requant_params_init. */
+static int prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
+                           int64_t offset, const int64_t *min, const int64_t *max, int bounded,
+                           simdops_prepared *p, simdops_error *err)
+{
+    simdops_error scratch;
+    simdops_prepared_impl impl;
+    int s;
+    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    if (!p)
+        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
+    memset(&impl, 0, sizeof(impl));
+    s = bounded ? requant_params_bounded(out_dtype, multiplier, shift, offset, *min, *max,
+                                         &impl.u.requant, err)
+                : simdops_requant_params_init(out_dtype, multiplier, shift, offset, min, max,
+                                              &impl.u.requant, err);
+    if (s)
+        return s;
+    store_requant(p, &impl, out_dtype);
+    return SIMDOPS_OK;
+}
+
+int simdops_prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
+                            int64_t offset, const int64_t *min, const int64_t *max,
+                            simdops_prepared *p, simdops_error *err)
+{
+    return prepare_requant(out_dtype, multiplier, shift, offset, min, max, 0, p, err);
+}
+
+int simdops_prepare_requant_clamped(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
+                                    int64_t offset, int64_t min, int64_t max,
+                                    simdops_prepared *p, simdops_error *err)
+{
+    return prepare_requant(out_dtype, multiplier, shift, offset, &min, &max, 1, p, err);
 }
 
 int simdops_prepare_requant_rounding(simdops_dtype out_dtype, int rounding, int64_t multiplier,
@@ -109,7 +217,7 @@ int simdops_prepare_requant_rounding(simdops_dtype out_dtype, int rounding, int6
     SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
     if (!p)
         return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
-    if (rounding < SIMDOPS_ROUNDING_DOUBLE || rounding > SIMDOPS_ROUNDING_FLOOR)
+    if (rounding < 0 || rounding >= SIMDOPS_ROUNDING_COUNT)
         return simdops_fail_value(err, SIMDOPS_R_ROUNDING_UNKNOWN, SIMDOPS_ARG_ROUNDING, rounding, 0);
     /* the widest range here; the family's own range below */
     memset(&impl, 0, sizeof(impl));
@@ -133,7 +241,7 @@ int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int roundi
     simdops_error scratch;
     int s;
     SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
-    if (rounding < SIMDOPS_ROUNDING_DOUBLE || rounding > SIMDOPS_ROUNDING_FLOOR)
+    if (rounding < 0 || rounding >= SIMDOPS_ROUNDING_COUNT)
         return simdops_fail_value(err, SIMDOPS_R_ROUNDING_UNKNOWN, SIMDOPS_ARG_ROUNDING, rounding, 0);
     if ((s = simdops_prepare_requant_clamped(out_dtype, multiplier,
                                              shift < -31 || shift > 31 ? 0 : shift, offset, min,

@@ -6,21 +6,26 @@
 
 static int32_t fam_s32(uint64_t bits) { return (int32_t)(uint32_t)bits; }
 
-static int family_of(int kind)
+/* The family whose SIMDOPS_REQUANT_FAMILIES line names the entry (per tensor or
+ * per channel); 0 when no line does. */
+static int family_of(int kind, int *family, int *pc)
 {
-    if (kind == SIMDOPS_KE_requant_single || kind == SIMDOPS_KE_requant_single_pc)
-        return SIMDOPS_ROUNDING_SINGLE;
-    if (kind == SIMDOPS_KE_requant_ties_up || kind == SIMDOPS_KE_requant_ties_up_pc)
-        return SIMDOPS_ROUNDING_DOUBLE_TIES_UP;
-    if (kind == SIMDOPS_KE_requant_floor || kind == SIMDOPS_KE_requant_floor_pc)
-        return SIMDOPS_ROUNDING_FLOOR;
-    return SIMDOPS_ROUNDING_FP;
+#define FAM_ENTRY(name, code, py, api, lo, hi, pt, pc_)                                           \
+    if (kind == SIMDOPS_KE_##pt || kind == SIMDOPS_KE_##pc_) {                                   \
+        *family = code;                                                                           \
+        *pc = kind == SIMDOPS_KE_##pc_;                                                          \
+        return 1;                                                                                 \
+    }
+    SIMDOPS_REQUANT_FAMILIES(FAM_ENTRY)
+#undef FAM_ENTRY
+    return 0;
 }
 
+/* A per-channel entry (the per-channel signature), by its family line. */
 static int is_pc(int kind)
 {
-    return kind == SIMDOPS_KE_requant_single_pc || kind == SIMDOPS_KE_requant_ties_up_pc ||
-           kind == SIMDOPS_KE_requant_floor_pc || kind == SIMDOPS_KE_requant_fp_pc;
+    int family, pc;
+    return family_of(kind, &family, &pc) && pc;
 }
 
 static int32_t fam_multiplier(void)
@@ -327,8 +332,13 @@ static void test_fp_cycles(const target *t)
 
 void test_requant_families(const target *t)
 {
-    const int fam = family_of(t->kind);
+    int fam, pc;
     simdops_requant_params p;
+    if (!family_of(t->kind, &fam, &pc)) {
+        fail_head(t, "no line of SIMDOPS_REQUANT_FAMILIES names this entry", 0, 0, 0);
+        printf("\n");
+        return;
+    }
     for (size_t n = 0; n <= MAXN; n++) {
         for (int rep = 0; rep < 6; rep++) {
             size_t offs[6];
@@ -342,7 +352,7 @@ void test_requant_families(const target *t)
             fam_case(t, &p, n, offs, rep % 2);
         }
     }
-    if (fam == SIMDOPS_ROUNDING_FP && is_pc(t->kind))
+    if (fam == SIMDOPS_ROUNDING_FP && pc)
         test_fp_cycles(t);
     /* every shift of the family's range with the extreme multipliers */
     if (fam != SIMDOPS_ROUNDING_FP) {

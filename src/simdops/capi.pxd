@@ -58,12 +58,15 @@ cdef extern from "simdops/simdops_capi.h" nogil:
     const dtype_t UINT64 "SIMDOPS_UINT64"
     const dtype_t INT64 "SIMDOPS_INT64"
 
+    const op_t OP_NONE "SIMDOPS_OP_NONE"
     const op_t OP_CLIP "SIMDOPS_OP_CLIP"
     const op_t OP_CLIP_SCALE_BIAS "SIMDOPS_OP_CLIP_SCALE_BIAS"
     const op_t OP_SHRINK "SIMDOPS_OP_SHRINK"
     const op_t OP_HARDMAX "SIMDOPS_OP_HARDMAX"
     const op_t OP_REQUANT "SIMDOPS_OP_REQUANT"
     const op_t OP_REQUANT_OUT "SIMDOPS_OP_REQUANT_OUT"
+    const op_t OP_QUANTIZE_LINEAR "SIMDOPS_OP_QUANTIZE_LINEAR"
+    const op_t OP_DEQUANTIZE_LINEAR "SIMDOPS_OP_DEQUANTIZE_LINEAR"
 
     const status_t OK "SIMDOPS_OK"
     const status_t E_DTYPE "SIMDOPS_E_DTYPE"

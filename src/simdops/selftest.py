@@ -166,8 +166,10 @@ def _requant_floor(x, o, out_dtype, per_channel):
     kw = {"bias": rng.integers(-2**31, 2**31, n, dtype=np.int64).astype(np.int32)} \
         if per_channel else {}
     mult = rng.integers(-2**31, 2**31, n, dtype=np.int64).astype(np.int32) if per_channel else 3
-    shift = rng.integers(0, 32, n).astype(np.int32) if per_channel else 12
-    _core._requant_family(x, mult, shift, 5 if out_dtype != "int16" else 0, rounding=3,
+    lo, hi = _shift_range(_core.ROUNDING_FLOOR)
+    shift = rng.integers(lo, hi + 1, n).astype(np.int32) if per_channel else 12
+    _core._requant_family(x, mult, shift, 5 if out_dtype != "int16" else 0,
+                          rounding=_core.ROUNDING_FLOOR,
                           out_dtype=out_dtype, out=o, **kw)
 
 
@@ -204,6 +206,14 @@ def _hardmax_axis0(x, o):
         simdops.hardmax(x, axis=0, out=o)
 
 
+def _shift_range(family):
+    """A family's (by name or code) shift range, from C's list."""
+    for name, code, lo, hi, _array_api in _core.roundings():
+        if family in (name, code):
+            return lo, hi
+    raise KeyError(f"no requantization family {family!r}")
+
+
 def _requant(x, o, out_dtype, offset, mult, shift, bounds=False, bias=False, rounding="double"):
     n = x.shape[0]
     kw = {}
@@ -214,7 +224,8 @@ def _requant(x, o, out_dtype, offset, mult, shift, bounds=False, bias=False, rou
         rng = np.random.default_rng(n)
         kw["bias"] = rng.integers(-2**31, 2**31, n, dtype=np.int64).astype(np.int32)
         mult = rng.integers(-2**31, 2**31, n, dtype=np.int64).astype(np.int32)
-        shift = rng.integers(-30 if rounding == "single" else -31, 32, n).astype(np.int32)
+        lo, hi = _shift_range(rounding)
+        shift = rng.integers(lo, hi + 1, n).astype(np.int32)
     simdops.quantize_down_int32(x, mult, shift, offset, out_dtype=out_dtype, out=o,
                                 rounding=rounding, **kw)
 

@@ -50,18 +50,25 @@ typedef enum simdops_dtype {
     SIMDOPS_DTYPE_COUNT = 12
 } simdops_dtype;
 
-/* Operations, and the role a dtype plays in them (for simdops_op_supports). */
+/* Operations, and the role a dtype plays in them (for simdops_op_supports):
+ * X(NAME, code, message name). The code is simdops_error.op's value (ABI: a
+ * line keeps its code); the message name starts simdops_error_format's text. */
+#define SIMDOPS_OPS(X)                                                                         \
+    X(NONE, 0, "")                                                                             \
+    X(CLIP, 1, "clip")                                                                         \
+    X(CLIP_SCALE_BIAS, 2, "clip")              /* clip with scale/bias given */                \
+    X(SHRINK, 3, "shrink")                                                                     \
+    X(HARDMAX, 4, "hardmax")                                                                   \
+    X(REQUANT, 5, "quantize")                  /* input dtype (int32) */                       \
+    X(REQUANT_OUT, 6, "quantize")              /* output dtype (uint8, int8, int16) */         \
+    X(QUANTIZE_LINEAR, 7, "quantize_linear")   /* ONNX QuantizeLinear: output (u8/i8/u16/i16) */ \
+    X(DEQUANTIZE_LINEAR, 8, "dequantize_linear") /* ONNX DequantizeLinear: input (+ int32) */
+
 typedef enum simdops_op {
-    SIMDOPS_OP_NONE = 0,
-    SIMDOPS_OP_CLIP = 1,
-    SIMDOPS_OP_CLIP_SCALE_BIAS = 2, /* clip with scale/bias given */
-    SIMDOPS_OP_SHRINK = 3,
-    SIMDOPS_OP_HARDMAX = 4,
-    SIMDOPS_OP_REQUANT = 5,         /* input dtype (int32) */
-    SIMDOPS_OP_REQUANT_OUT = 6,     /* output dtype (uint8, int8, int16) */
-    SIMDOPS_OP_QUANTIZE_LINEAR = 7,   /* ONNX QuantizeLinear: output dtype (u8/i8/u16/i16) */
-    SIMDOPS_OP_DEQUANTIZE_LINEAR = 8, /* ONNX DequantizeLinear: input dtype (+ int32) */
-    SIMDOPS_OP_COUNT = 9
+#define SIMDOPS_X_OP_ENUM(name, code, text) SIMDOPS_OP_##name = code,
+    SIMDOPS_OPS(SIMDOPS_X_OP_ENUM)
+#undef SIMDOPS_X_OP_ENUM
+    SIMDOPS_OP_COUNT
 } simdops_op;
 
 typedef enum simdops_status {
@@ -337,7 +344,8 @@ const char *simdops_reason_name(int reason);
 const char *simdops_status_message(int status);
 /* "x", "min", ...; "" for SIMDOPS_ARG_NONE or an unknown value. */
 const char *simdops_arg_name(int arg);
-/* "clip", "shrink", "hardmax", "quantize"; "" when unknown. */
+/* The op's message name (SIMDOPS_OPS: "clip", "shrink", "hardmax", "quantize", ...);
+ * "" when unknown. */
 const char *simdops_op_name(int op);
 /* Writes the full message ("clip: min is NaN") into buf (always terminated
  * when cap > 0); returns the length it needed, like snprintf. */
@@ -411,11 +419,26 @@ int simdops_prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t
  *                 y = clamp(q); shift in [0, 31]
  * with l = max(-shift, 0), r = max(shift, 0), clamp to [min, max] (min/max as for
  * simdops_prepare_requant) saturated to out_dtype. */
-#define SIMDOPS_ROUNDING_DOUBLE 0
-#define SIMDOPS_ROUNDING_DOUBLE_TIES_UP 1
-#define SIMDOPS_ROUNDING_SINGLE 2
-#define SIMDOPS_ROUNDING_FLOOR 3
-#define SIMDOPS_ROUNDING_FP 4 /* the float families (simdops_prepare_requant_fp) */
+/* X(NAME, code, name, array_api, shift_lo, shift_hi, per-tensor entry, per-channel entry):
+ * the code is what simdops_prepare_requant_rounding takes (ABI: a line keeps its
+ * code, codes run 0, 1, ... without gaps); name is the Python name, array_api 1 when
+ * quantize_down_int32's rounding= takes it (FLOOR is reached through simdops.acl);
+ * [shift_lo, shift_hi] is the family's shift range: SINGLE's total right shift
+ * 31 + shift must be >= 1 (TFLite's [1, 62], XNNPACK rndnu's [16, 55]), FLOOR
+ * (ACL QUANTIZE_DOWN) is a plain right shift; the last two name the library's
+ * kernel-table entries that run the family. */
+#define SIMDOPS_ROUNDINGS(X)                                                                   \
+    X(DOUBLE, 0, "double", 1, -31, 31, requant, requant_pc)                                    \
+    X(DOUBLE_TIES_UP, 1, "double_ties_up", 1, -31, 31, requant_ties_up, requant_ties_up_pc)    \
+    X(SINGLE, 2, "single", 1, -30, 31, requant_single, requant_single_pc)                      \
+    X(FLOOR, 3, "floor", 0, 0, 31, requant_floor, requant_floor_pc)
+
+typedef enum simdops_rounding {
+#define SIMDOPS_X_ROUNDING_ENUM(name, code, ...) SIMDOPS_ROUNDING_##name = code,
+    SIMDOPS_ROUNDINGS(SIMDOPS_X_ROUNDING_ENUM)
+#undef SIMDOPS_X_ROUNDING_ENUM
+    SIMDOPS_ROUNDING_COUNT
+} simdops_rounding;
 /* simdops_prepare_requant with a rounding family; DOUBLE is simdops_prepare_requant. */
 int simdops_prepare_requant_rounding(simdops_dtype out_dtype, int rounding, int64_t multiplier,
                                      int64_t shift, int64_t offset, const int64_t *min,

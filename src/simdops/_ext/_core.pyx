@@ -34,15 +34,28 @@ cdef dict _dtype_by_name = _DTYPE_BY_NAME
 cdef bint _LITTLE = sys.byteorder == "little"
 
 
+def op_names():
+    """The ops' message names by simdops_op code (what error messages start with:
+    "clip", "shrink", "quantize", ...), from C's SIMDOPS_OPS."""
+    return [(<bytes>simdops_op_name(op)).decode() for op in range(SIMDOPS_OP_COUNT)]
+
+
+def op_members():
+    """The simdops_op members by code ("SIMDOPS_OP_NONE", "SIMDOPS_OP_CLIP", ...),
+    from C's SIMDOPS_OPS: what the Cython declarations of the enum must list."""
+    return [(<bytes>simdops_py_op_member(op)).decode() for op in range(SIMDOPS_OP_COUNT)]
+
+
+# "clip_scale_bias" -> SIMDOPS_OP_CLIP_SCALE_BIAS: every op but NONE, by its member's name
+cdef dict _op_codes = {m[len("SIMDOPS_OP_"):].lower(): code
+                       for code, m in enumerate(op_members()) if code}
+
+
 def op_dtypes(str op):
     """Names of the dtypes a C op accepts ("clip", "clip_scale_bias", "shrink",
     "hardmax", "requant", "requant_out", "quantize_linear" (its output),
     "dequantize_linear" (its input)), from the C dtype table."""
-    code = {"clip": SIMDOPS_OP_CLIP, "clip_scale_bias": SIMDOPS_OP_CLIP_SCALE_BIAS,
-            "shrink": SIMDOPS_OP_SHRINK, "hardmax": SIMDOPS_OP_HARDMAX,
-            "requant": SIMDOPS_OP_REQUANT, "requant_out": SIMDOPS_OP_REQUANT_OUT,
-            "quantize_linear": SIMDOPS_OP_QUANTIZE_LINEAR,
-            "dequantize_linear": SIMDOPS_OP_DEQUANTIZE_LINEAR}[op]
+    code = _op_codes[op]
     return tuple(name for d, name in DTYPE_NAMES.items()
                  if simdops_op_supports(code, <simdops_dtype>d))
 

@@ -2,11 +2,32 @@
 # names, the float families' requantize_fp32, and integer vectors of other
 # widths. Every rule is C's (csrc/rules/requant_families.c); here only translation.
 
-_ROUNDINGS = {"double": 0, "double_ties_up": 1, "single": 2}
+
+def roundings():
+    """The requantization families of C's SIMDOPS_ROUNDINGS, by code: (name, code,
+    shift_lo, shift_hi, array_api), where [shift_lo, shift_hi] is the shift range the
+    family accepts and array_api tells whether quantize_down_int32's rounding= takes
+    the name ("floor", ACL's QUANTIZE_DOWN, is reached through simdops.acl)."""
+    cdef int32_t lo, hi
+    out = []
+    for code in range(SIMDOPS_ROUNDING_COUNT):
+        simdops_requant_shift_range(code, &lo, &hi)
+        out.append(((<bytes>simdops_py_rounding_name(code)).decode(), code, lo, hi,
+                    bool(simdops_py_rounding_array_api(code))))
+    return out
+
+
+def _rounding_members():
+    """The simdops_rounding members by code ("SIMDOPS_ROUNDING_DOUBLE", ...)."""
+    return [(<bytes>simdops_py_rounding_member(code)).decode()
+            for code in range(SIMDOPS_ROUNDING_COUNT)]
+
+
+_ROUNDINGS = {name: code for name, code, _lo, _hi, array_api in roundings() if array_api}
 _FP_PRECISIONS = {"float32": 0, "float64": 1}  # SIMDOPS_FP_FLOAT64
 _FP_TIES = {"even": 0, "away": 2}  # SIMDOPS_FP_TIES_AWAY
 FP_MODE_ACL = 4  # SIMDOPS_FP_ACL: ACL's QUANTIZE_DOWN_FLOAT order (simdops.acl)
-ROUNDING_FLOOR = 3  # SIMDOPS_ROUNDING_FLOOR: ACL's QUANTIZE_DOWN (simdops.acl)
+ROUNDING_FLOOR = SIMDOPS_ROUNDING_FLOOR  # ACL's QUANTIZE_DOWN (simdops.acl)
 
 
 cdef dict _rounding_codes = _ROUNDINGS
@@ -14,7 +35,7 @@ cdef dict _rounding_codes = _ROUNDINGS
 
 cdef int _rounding_value(object rounding) except -1:
     if rounding is "double":  # the default (an interned constant): no dict probe
-        return 0
+        return SIMDOPS_ROUNDING_DOUBLE
     code = _rounding_codes.get(rounding) if type(rounding) is str else None
     if code is not None:
         return code

@@ -102,6 +102,54 @@ cdef extern from "simdops/simdops.h" nogil:
     int simdops_known_isas(const char **names, int cap)
     const char *simdops_cpu_features()
 
+# The C lists' columns by code, expanded by the C preprocessor (Cython cannot
+# expand an X-macro): SIMDOPS_OPS's members for _core.op_members, SIMDOPS_ROUNDINGS's
+# members, names and array_api flags for _core.roundings.
+cdef extern from *:
+    """
+    #include "simdops/simdops.h"
+    static const char *simdops_py_op_member(int op)
+    {
+        switch (op) {
+    #define SIMDOPS_X_PY_OP_MEMBER(name, code, text) case code: return "SIMDOPS_OP_" #name;
+        SIMDOPS_OPS(SIMDOPS_X_PY_OP_MEMBER)
+    #undef SIMDOPS_X_PY_OP_MEMBER
+        }
+        return "";
+    }
+    static const char *simdops_py_rounding_member(int r)
+    {
+        switch (r) {
+    #define SIMDOPS_X_PY_ROUNDING_MEMBER(name, code, ...) case code: return "SIMDOPS_ROUNDING_" #name;
+        SIMDOPS_ROUNDINGS(SIMDOPS_X_PY_ROUNDING_MEMBER)
+    #undef SIMDOPS_X_PY_ROUNDING_MEMBER
+        }
+        return "";
+    }
+    static const char *simdops_py_rounding_name(int r)
+    {
+        switch (r) {
+    #define SIMDOPS_X_PY_ROUNDING_NAME(name, code, py, ...) case code: return py;
+        SIMDOPS_ROUNDINGS(SIMDOPS_X_PY_ROUNDING_NAME)
+    #undef SIMDOPS_X_PY_ROUNDING_NAME
+        }
+        return "";
+    }
+    static int simdops_py_rounding_array_api(int r)
+    {
+        switch (r) {
+    #define SIMDOPS_X_PY_ROUNDING_API(name, code, py, api, ...) case code: return api;
+        SIMDOPS_ROUNDINGS(SIMDOPS_X_PY_ROUNDING_API)
+    #undef SIMDOPS_X_PY_ROUNDING_API
+        }
+        return 0;
+    }
+    """
+    const char *simdops_py_op_member(int op)
+    const char *simdops_py_rounding_member(int r)
+    const char *simdops_py_rounding_name(int r)
+    int simdops_py_rounding_array_api(int r)
+
 cdef extern from "driver/strided.h" nogil:
     int simdops_self_overlaps(const simdops_tensor *t)
     int simdops_same_layout(const simdops_tensor *a, const simdops_tensor *b)
@@ -111,6 +159,7 @@ cdef extern from "rules/checks.h" nogil:
                              simdops_error *err)
 
 cdef extern from "rules/params.h" nogil:
+    void simdops_requant_shift_range(int family, int32_t *lo, int32_t *hi)
     int simdops_prepare_requant_clamped(simdops_dtype out_dtype, int64_t multiplier,
                                         int64_t shift, int64_t offset, int64_t min, int64_t max,
                                         simdops_prepared *p, simdops_error *err)
