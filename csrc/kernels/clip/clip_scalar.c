@@ -2,6 +2,7 @@
  * SSE's minps/maxps so that a NaN x passes through unchanged (docs/semantics.md). */
 #include "kernels/registry.h"
 #include "core/fp16.h"
+#define SIMDOPS_TIER scalar
 
 #define CLIP_INT_KERNEL(T, field, name)                                              \
     static void name(const void *xv, void *yv, size_t n, const simdops_clip_params *p) \
@@ -116,27 +117,10 @@ static void f16_clip_scale_bias__scalar(const void *xv, void *yv, size_t n,
     }
 }
 
-int clip_register__scalar(simdops_kernel_table *t)
-{
-    t->clip[SIMDOPS_UINT8] = u8_clip__scalar;
-    t->clip[SIMDOPS_INT8] = i8_clip__scalar;
-    t->clip[SIMDOPS_UINT16] = u16_clip__scalar;
-    t->clip[SIMDOPS_INT16] = i16_clip__scalar;
-    t->clip[SIMDOPS_UINT32] = u32_clip__scalar;
-    t->clip[SIMDOPS_INT32] = i32_clip__scalar;
-    t->clip[SIMDOPS_UINT64] = u64_clip__scalar;
-    t->clip[SIMDOPS_INT64] = i64_clip__scalar;
-    t->clip[SIMDOPS_FLOAT32] = f32_clip__scalar;
-    t->clip[SIMDOPS_FLOAT64] = f64_clip__scalar;
-    t->clip[SIMDOPS_FLOAT16] = f16_clip__scalar;
-    t->clip_scale_bias[SIMDOPS_UINT8] = u8_clip_scale_bias__scalar;
-    t->clip_scale_bias[SIMDOPS_INT8] = i8_clip_scale_bias__scalar;
-    t->clip_scale_bias[SIMDOPS_UINT16] = u16_clip_scale_bias__scalar;
-    t->clip_scale_bias[SIMDOPS_INT16] = i16_clip_scale_bias__scalar;
-    t->clip_scale_bias[SIMDOPS_UINT32] = u32_clip_scale_bias__scalar;
-    t->clip_scale_bias[SIMDOPS_INT32] = i32_clip_scale_bias__scalar;
-    t->clip_scale_bias[SIMDOPS_FLOAT32] = f32_clip_scale_bias__scalar;
-    t->clip_scale_bias[SIMDOPS_FLOAT64] = f64_clip_scale_bias__scalar;
-    t->clip_scale_bias[SIMDOPS_FLOAT16] = f16_clip_scale_bias__scalar;
-    return 1;
-}
+#define CLIP_KERNELS(X)                                                                       \
+    X(clip, u8) X(clip, i8) X(clip, u16) X(clip, i16) X(clip, u32) X(clip, i32) X(clip, u64)  \
+    X(clip, i64) X(clip, f32) X(clip, f64) X(clip, f16) X(clip_scale_bias, u8)                \
+    X(clip_scale_bias, i8) X(clip_scale_bias, u16) X(clip_scale_bias, i16)                    \
+    X(clip_scale_bias, u32) X(clip_scale_bias, i32) X(clip_scale_bias, f32)                   \
+    X(clip_scale_bias, f64) X(clip_scale_bias, f16)
+SIMDOPS_DEFINE_REGISTER(clip, CLIP_KERNELS)

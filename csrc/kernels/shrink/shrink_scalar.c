@@ -3,6 +3,7 @@
  * simdops_shrink_params), so the subtraction itself never wraps. */
 #include "kernels/registry.h"
 #include "core/fp16.h"
+#define SIMDOPS_TIER scalar
 
 #define SHRINK_INT_KERNEL(T, UT, field, name)                                          \
     static void name(const void *xv, void *yv, size_t n, const simdops_shrink_params *p) \
@@ -75,16 +76,7 @@ static void f16_shrink__scalar(const void *xv, void *yv, size_t n, const simdops
     }
 }
 
-int shrink_register__scalar(simdops_kernel_table *t)
-{
-    t->shrink[SIMDOPS_UINT8] = u8_shrink__scalar;
-    t->shrink[SIMDOPS_INT8] = i8_shrink__scalar;
-    t->shrink[SIMDOPS_UINT16] = u16_shrink__scalar;
-    t->shrink[SIMDOPS_INT16] = i16_shrink__scalar;
-    t->shrink[SIMDOPS_UINT32] = u32_shrink__scalar;
-    t->shrink[SIMDOPS_INT32] = i32_shrink__scalar;
-    t->shrink[SIMDOPS_FLOAT32] = f32_shrink__scalar;
-    t->shrink[SIMDOPS_FLOAT64] = f64_shrink__scalar;
-    t->shrink[SIMDOPS_FLOAT16] = f16_shrink__scalar;
-    return 1;
-}
+#define SHRINK_KERNELS(X)                                                                    \
+    X(shrink, u8) X(shrink, i8) X(shrink, u16) X(shrink, i16) X(shrink, u32) X(shrink, i32)  \
+    X(shrink, f32) X(shrink, f64) X(shrink, f16)
+SIMDOPS_DEFINE_REGISTER(shrink, SHRINK_KERNELS)

@@ -10,6 +10,7 @@
 #include <smmintrin.h>
 
 #include "kernels/vec/sse_util.h"
+#define SIMDOPS_TIER sse41
 
 /* u32 works XORed with 2^31 (pcmpgtd is signed); B is flipped too, since
  * (c ^ f) -+ (B ^ f) == c -+ B modulo 2^32. */
@@ -43,13 +44,9 @@ SSEU_MAP_KERNEL(i8_shrink__sse41, simdops_shrink_params, 1, 4, ishrink, i8_init,
 SSEU_MAP_KERNEL(u32_shrink__sse41, simdops_shrink_params, 4, 4, ishrink, u32_init, x32_op)
 SSEU_MAP_KERNEL(i32_shrink__sse41, simdops_shrink_params, 4, 4, ishrink, i32_init, x32_op)
 
-int shrink_register__sse41(simdops_kernel_table *t)
-{
-    t->shrink[SIMDOPS_INT8] = i8_shrink__sse41;
-    t->shrink[SIMDOPS_UINT32] = u32_shrink__sse41;
-    t->shrink[SIMDOPS_INT32] = i32_shrink__sse41;
-    return 1;
-}
+#define SHRINK_KERNELS(X)                        \
+    X(shrink, i8) X(shrink, u32) X(shrink, i32)
+SIMDOPS_DEFINE_REGISTER(shrink, SHRINK_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(shrink, sse41)
 #endif
