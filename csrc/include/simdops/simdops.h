@@ -439,6 +439,11 @@ typedef enum simdops_rounding {
 #undef SIMDOPS_X_ROUNDING_ENUM
     SIMDOPS_ROUNDING_COUNT
 } simdops_rounding;
+/* The released codes were macros: each still names itself, so `#ifdef` tests keep working. */
+#define SIMDOPS_ROUNDING_DOUBLE SIMDOPS_ROUNDING_DOUBLE
+#define SIMDOPS_ROUNDING_DOUBLE_TIES_UP SIMDOPS_ROUNDING_DOUBLE_TIES_UP
+#define SIMDOPS_ROUNDING_SINGLE SIMDOPS_ROUNDING_SINGLE
+#define SIMDOPS_ROUNDING_FLOOR SIMDOPS_ROUNDING_FLOOR
 /* simdops_prepare_requant with a rounding family; DOUBLE is simdops_prepare_requant. */
 int simdops_prepare_requant_rounding(simdops_dtype out_dtype, int rounding, int64_t multiplier,
                                      int64_t shift, int64_t offset, const int64_t *min,
