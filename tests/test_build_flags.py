@@ -107,3 +107,22 @@ def test_header_version_check(tmp_path):
     header.write_text("#define SIMDOPS_VERSION_MAJOR 1\n#define SIMDOPS_VERSION_MINOR 3\n")
     with pytest.raises(RuntimeError, match="disagree"):
         isa_build.check_header_version(str(pyproject), str(header))
+
+
+def test_every_kernel_file_tier_is_a_listed_tier():
+    # A kernel file whose tier has no line in SIMDOPS_TIERS compiles and registers nothing:
+    # its tier silently vanishes (available_isas() just ends lower). Every suffix of a kernel
+    # file built for this architecture must name a tier simdops knows here.
+    import platform
+
+    import simdops
+    x86 = platform.machine().lower() in ("x86_64", "amd64", "i386", "i686", "x86")
+    arm = platform.machine().lower() in ("aarch64", "arm64")
+    if not (x86 or arm):
+        pytest.skip("neither x86 nor arm64")
+    here = [t for t in KERNEL_TIERS if (t == "neon") == arm or t == "scalar"]
+    known = set(simdops._core.known_isas())
+    missing = [t for t in here if t not in known]
+    assert not missing, (f"kernel files for tier(s) {missing} (csrc/kernels/<op>/<op>_<tier>.c) "
+                         f"but no such line in SIMDOPS_TIERS (csrc/kernels/registry.h); known: "
+                         f"{sorted(known)}")
