@@ -18,6 +18,9 @@ if not (os.path.isdir(os.path.join(CSRC, "core")) and os.path.isdir(os.path.join
     # the wheel's tests run from a copy of tests/ beside an installed package
     pytest.skip("the source tree (csrc/, src/simdops/_ext) is not here", allow_module_level=True)
 
+# pytest-run-parallel: ast.parse from two threads at once raises SystemError on CPython 3.11
+pytestmark = pytest.mark.thread_unsafe(reason="ast.parse is not thread-safe on CPython 3.11")
+
 C_LAYERS = ("core", "kernels", "dispatch", "driver", "rules", "api")  # lowest first
 
 # (source, included) edges allowed to point up, each with its reason: none. A kernel that

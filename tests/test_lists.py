@@ -13,6 +13,9 @@ import reference
 import simdops
 from simdops import _core
 
+# pytest-run-parallel: ast.parse from two threads at once raises SystemError on CPython 3.11
+pytestmark = pytest.mark.thread_unsafe(reason="ast.parse is not thread-safe on CPython 3.11")
+
 PACKAGE = os.path.dirname(simdops.__file__)
 
 
