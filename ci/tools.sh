@@ -17,6 +17,9 @@ for isa in $("$PY" -c 'import simdops; print(" ".join(simdops.available_isas()))
     "$out/rqbench" 1 "$isa"
 done
 "$PY" tools/kernel_bench.py --rounds 1
+# the bench's tier check (each tier's own kernels against its parent's, every available ISA,
+# one quick round): reported, not asserted, like the table below
+"$PY" -m simdops bench --tiers --quick --repeat 1 --sample-time 0.001 | sed -n '/^tier check/,$p'
 # the instruction issue rates behind docs/performance.md's bounds (a few seconds; reported)
 "$out/portbench" 5000000
 # Per tier: each tier that has kernels of its own against its parent, in cache (64K,

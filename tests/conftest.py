@@ -11,6 +11,22 @@ from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+# CPython 3.11's ast.parse is not thread-safe ("SystemError: AST constructor recursion depth
+# mismatch" when two threads parse at once): hypothesis parses lambda sources with it, and
+# pytest-run-parallel (.ci/run) runs each test on two threads. One lock around it.
+if sys.version_info < (3, 12):
+    import ast
+    import threading
+
+    _AST_LOCK = threading.RLock()
+    _ast_parse = ast.parse
+
+    def _parse_one_at_a_time(*args, **kwargs):
+        with _AST_LOCK:
+            return _ast_parse(*args, **kwargs)
+
+    ast.parse = _parse_one_at_a_time
+
 import simdops  # noqa: E402
 from reference import mismatch_report  # noqa: E402
 
