@@ -17,6 +17,7 @@
 #include "kernels/registry.h"
 #include "dispatch/dispatch.h"
 #include "driver/requant_channels.h"
+#include "rules/params.h" /* SIMDOPS_ROUNDING_FP: the float families' internal tag */
 #include "bench_util.h"
 
 /* PERIOD: the N-d driver repeats the channel arrays to at least 512 elements
