@@ -68,3 +68,11 @@ def test_the_real_tier_parents_form_a_tree_rooted_at_scalar():
             seen.add(tier)
             tier = parents[tier]
         assert "scalar" in seen
+
+
+def test_quantize_slots_are_named_by_the_output_type_too():
+    # quantize_f32's slots are indexed by the quantized (output) type, like requant's
+    case = {"kernel_entry": "quantize_f32", "dtype": "float32", "out_dtype": "uint8"}
+    assert tiers.slot_dtype(case) == "uint8"
+    case = {"kernel_entry": "dequantize_f32", "dtype": "uint8", "out_dtype": "float32"}
+    assert tiers.slot_dtype(case) == "uint8"

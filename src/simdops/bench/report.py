@@ -5,6 +5,7 @@ import statistics
 
 from simdops.bench.machine import describe
 from simdops.bench.runner import BASELINES, COPY, NUMPY, ORT, TORCH
+from simdops.bench.tiers import slot_dtype
 
 RATIO_COLUMNS = ((COPY, "x copy"), (NUMPY, "x numpy"), (TORCH, "x torch"), (ORT, "x ORT"))
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
@@ -14,8 +15,7 @@ def _inherited(case, result, origins):
     """True when the ISA runs a lower tier's kernel for this case."""
     if result["kind"] != "simdops":
         return False
-    dtype = case["out_dtype"] if case["op"].startswith("requant") else case["dtype"]
-    origin = origins.get(result["isa"], {}).get(f"{case['kernel_entry']}/{dtype}")
+    origin = origins.get(result["isa"], {}).get(f"{case['kernel_entry']}/{slot_dtype(case)}")
     return origin is not None and origin != result["isa"]
 
 

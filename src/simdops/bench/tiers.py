@@ -12,9 +12,10 @@ import simdops
 TOLERANCE = 0.03    # the machine's noise between interleaved rounds of one run
 
 
-def _slot_dtype(case):
-    """The dtype naming the case's kernel slot (requant entries: the output type)."""
-    if case["kernel_entry"].startswith("requant"):
+def slot_dtype(case):
+    """The dtype naming the kernel slot a case runs: the output type for the requant and
+    quantize entries (their slots are indexed by it), x's type for the others."""
+    if case["kernel_entry"].startswith(("requant", "quantize_")):
         return case["out_dtype"]
     return case["dtype"]
 
@@ -35,7 +36,7 @@ def check(report, parents=None):
     origins = report["machine"]["kernel_origins"]
     rows = []
     for case in report["cases"]:
-        key = f"{case['kernel_entry']}/{_slot_dtype(case)}"
+        key = f"{case['kernel_entry']}/{slot_dtype(case)}"
         for tier, parent in parents.items():
             if parent is None or origins.get(tier, {}).get(key) != tier:
                 continue            # the tier runs an inherited kernel: nothing to check
