@@ -125,8 +125,9 @@ def _refuse_non_numeric(obj, arr: np.ndarray, name: str, int32: bool) -> None:
     # only Python ints numpy could not fit in int64 / uint64 are left
     if int32:
         raise ValueError(f"{name} has values outside the int32 range")
+    from simdops import _core  # (imported here: _core imports this module)
     raise ValueError(f"{name} holds integers that no 64-bit integer type holds "
-                     f"(e.g. {max(arr.flat, key=abs)})")
+                     f"(e.g. {_core._int_text(max(arr.flat, key=abs))})")
 
 
 def as_input(obj, name: str, int32: bool = False) -> np.ndarray:

@@ -268,6 +268,14 @@ def _channel_blocks(v, channel_chunks):
     return da.from_array(arr, chunks=(channel_chunks,), name=False)
 
 
+def _as_int32_input(x):
+    """Plain Python ints are int32 here, as for the eager requantization functions
+    (dask alone would make them int64); a value beyond int32 is refused now."""
+    if not isinstance(x, da.Array) and not hasattr(x, "dtype"):
+        return _interop.as_input(x, "x", int32=True)
+    return x
+
+
 def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, max=None,
                         out_dtype="uint8", rounding="double"):
     """Lazy ``simdops.quantize_down_int32`` (ACL's fixed-point output stage,
@@ -313,11 +321,7 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
     >>> sd.quantize_down_int32(acc, 1 << 30, 1, 10, out_dtype="int8").compute()
     array([[-15,  10,  35, 127]], dtype=int8)
     """
-    if not isinstance(x, da.Array) and not hasattr(x, "dtype"):
-        # plain Python ints are int32 here, as for simdops.quantize_down_int32
-        # (dask alone would make them int64); a value beyond int32 is refused now
-        x = _interop.as_input(x, "x", int32=True)
-    x = _as_dask(x)
+    x = _as_dask(_as_int32_input(x))
     return _lazy_requant(
         x, _requant_block, (multiplier, shift, bias),
         lambda sx, m, s, b: simdops.quantize_down_int32(sx, m, s, offset, bias=b, min=min,
@@ -362,7 +366,7 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
     >>> sd.requantize_fp32(acc, 0.1, 128).compute()
     array([ 98, 128, 130, 228], dtype=uint8)
     """
-    x = _as_dask(x)
+    x = _as_dask(_as_int32_input(x))
     return _lazy_requant(
         x, _requant_fp_block, (scale, bias),
         lambda sx, sc, b: simdops.requantize_fp32(sx, sc, zero_point, bias=b, min=min, max=max,

@@ -81,7 +81,7 @@ cdef int _raise(const simdops_error *err, str func=None) except -1:
     raise _EXCEPTIONS.get(err.status, ValueError)(message)
 
 
-cdef str _int_text(object v):
+cpdef str _int_text(object v):
     """An int for a message: its digits up to 40 of them, else its size (str() of
     a huge int is slow, and past 4,300 digits Python refuses to make it)."""
     cdef object n = int(v)
@@ -397,6 +397,36 @@ def hardmax(x, axis=-1, *, out=None):
     cdef _Buf ob = _out_buf(out, xb, xb.t.dtype)
     with nogil:
         status = simdops_hardmax(&xb.t, &ob.t, naxes, axes, &err)
+    if status:
+        _raise(&err)
+    return _result(ob, out)
+
+
+def _hardmax_unit_axis(x, *, out=None):
+    """hardmax over one axis of extent 1 appended to x and out (ONNX Hardmax-1's
+    coercion of x to [N, 1] at axis = ndim): every element 1, out checked by C as
+    for any hardmax call (dtype, shape, layout, writable)."""
+    cdef _Buf xb = _buf(x, "x")
+    cdef _Buf ob = _out_buf(out, xb, xb.t.dtype)
+    cdef simdops_tensor xt = xb.t, ot = ob.t
+    cdef int64_t axis = xt.ndim
+    cdef simdops_error err
+    cdef int status
+    memset(&err, 0, sizeof(err))
+    err.op = SIMDOPS_OP_HARDMAX
+    if out is not None and simdops_check_same_shape(&xb.t, &ob.t, xb.t.dtype, &err):
+        _raise(&err)  # before the appended axis, so that the message counts x's dimensions
+    if xt.ndim >= SIMDOPS_MAX_DIMS or ot.ndim >= SIMDOPS_MAX_DIMS:
+        raise ValueError(f"hardmax: x has {xt.ndim} dimensions; the [N, 1] coercion at "
+                         f"axis = ndim needs one more, at most {SIMDOPS_MAX_DIMS}")
+    xt.shape[xt.ndim] = 1
+    xt.strides[xt.ndim] = 0
+    xt.ndim += 1
+    ot.shape[ot.ndim] = 1
+    ot.strides[ot.ndim] = 0
+    ot.ndim += 1
+    with nogil:
+        status = simdops_hardmax(&xt, &ot, 1, &axis, &err)
     if status:
         _raise(&err)
     return _result(ob, out)

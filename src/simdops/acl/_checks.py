@@ -70,7 +70,7 @@ def _check_bounds(lo, hi, lo_name, hi_name):
     stage's own.)"""
     for arg, name, v in (("min", lo_name, lo), ("max", hi_name, hi)):
         if _core.check_int32(arg, v) is not None:
-            return _error(f"{name} is {v}; outside the int32 range")
+            return _error(f"{name} is {_core._int_text(v)}; outside the int32 range")
     return Status()
 
 

@@ -84,11 +84,7 @@ def hardmax(x, axis=None, *, opset=13, out=None):
                          f"dimensions (opset {opset} accepts [-{ndim}, {top}])")
     a = a + ndim if a < 0 else a
     if a == ndim:  # coerced to [N, 1]: every element is its row's maximum
-        y = _core.hardmax(np.asarray(x)[..., None], -1)[..., 0]
-        if out is None:
-            return y
-        np.copyto(out, y)
-        return out
+        return _core._hardmax_unit_axis(x, out=out)
     return _core.hardmax(x, tuple(range(a, ndim)), out=out)
 
 
