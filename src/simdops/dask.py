@@ -321,13 +321,23 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
     >>> sd.quantize_down_int32(acc, 1 << 30, 1, 10, out_dtype="int8").compute()
     array([[-15,  10,  35, 127]], dtype=int8)
     """
+    return _quantize_down(x, multiplier, shift, offset, bias, min, max, out_dtype, rounding,
+                          simdops.quantize_down_int32)
+
+
+def _quantize_down(x, multiplier, shift, offset, bias, min, max, out_dtype, rounding, eager):
+    """quantize_down_int32 and _to_uint8: eager is the simdops function the call
+    stands for, which checks the parameters (its messages name it)."""
     x = _as_dask(_as_int32_input(x))
-    return _lazy_requant(
-        x, _requant_block, (multiplier, shift, bias),
-        lambda sx, m, s, b: simdops.quantize_down_int32(sx, m, s, offset, bias=b, min=min,
-                                                        max=max, out_dtype=out_dtype,
-                                                        rounding=rounding),
-        dict(offset=offset, min=min, max=max, rounding=rounding))
+    if eager is simdops.quantize_down_int32:
+        def probe(sx, m, s, b):
+            return eager(sx, m, s, offset, bias=b, min=min, max=max, out_dtype=out_dtype,
+                         rounding=rounding)
+    else:
+        def probe(sx, m, s, b):
+            return eager(sx, m, s, offset, bias=b, min=min, max=max, rounding=rounding)
+    return _lazy_requant(x, _requant_block, (multiplier, shift, bias), probe,
+                         dict(offset=offset, min=min, max=max, rounding=rounding))
 
 
 def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, out_dtype="uint8",
@@ -446,5 +456,5 @@ def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min
     >>> sd.quantize_down_int32_to_uint8(acc, 1 << 30, 1, 10).compute()
     array([  0,  10,  35, 255], dtype=uint8)
     """
-    return quantize_down_int32(x, multiplier, shift, offset, bias=bias, min=min, max=max,
-                               out_dtype="uint8", rounding=rounding)
+    return _quantize_down(x, multiplier, shift, offset, bias, min, max, "uint8", rounding,
+                          simdops.quantize_down_int32_to_uint8)
