@@ -555,7 +555,7 @@ int simdops_shrink_onnx(const simdops_tensor *x, const simdops_tensor *y, simdop
                         simdops_number lambd, simdops_error *err);
 
 /* ------------------------------------------------------------------ ISA control
- * Names: "scalar", "sse2", "sse41", "avx2", "neon". A call runs on the calling
+ * Names: "scalar", "sse2", "sse41", "avx2", "avx512", "neon". A call runs on the calling
  * thread's forced tier if it set one, else on the process tier (the best
  * available, or SIMDOPS_ISA chosen at import). */
 
