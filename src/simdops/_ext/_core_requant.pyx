@@ -207,8 +207,9 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
         s = 1.0
     elif isinstance(scale, numbers.Real) and not isinstance(scale, (bool, np.bool_)):
         s = _real_scale(scale, not (mode & 1), "requantize_fp32")  # 1: SIMDOPS_FP_FLOAT64
-    elif (PyObject_CheckBuffer(scale) or hasattr(scale, "__dlpack__") or
-          (hasattr(scale, "__len__") and not isinstance(scale, (str, bytes, bytearray)))):
+    elif not isinstance(scale, (str, bytes, bytearray, bool, np.bool_)) and (
+            PyObject_CheckBuffer(scale) or hasattr(scale, "__dlpack__") or
+            hasattr(scale, "__len__")):
         sb = _scale_vector(scale, mode, "requantize_fp32")
         s = 1.0
     else:
