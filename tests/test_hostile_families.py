@@ -537,3 +537,25 @@ def test_semantics_tier_sentence_matches_the_kernel_table():
                 want = {"scalar": "scalar", "sse2": "scalar", "sse41": "scalar",
                         "avx2": "avx2"}.get(isa, ("avx2", "avx512"))
                 assert tier in ((want,) if isinstance(want, str) else want), (isa, entry, tier)
+
+
+def test_dask_per_channel_vectors_from_dlpack_and_negative_torch_views():
+    pytest.importorskip("dask.array")
+    torch = _torch()
+    import dask.array as da
+    import simdops.dask as sd
+    x = np.arange(-40, 40, dtype=np.int32).reshape(10, 8) * 997
+    dx = da.from_array(x, chunks=(3, 3))
+    m = [1 << 30] * 4 + [3 << 28] * 4
+    s = [0, 1, 2, 3, -1, 0, 1, 2]
+    b = [1, -2, 3, -4, 5, -6, 7, -8]
+    sc = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
+    want = simdops.quantize_down_int32(x, np.array(m, np.int32), np.array(s, np.int32), 3,
+                                       bias=np.array(b, np.int32), out_dtype="int8")
+    got = sd.quantize_down_int32(dx, _neg_view(torch, m, torch.int32),
+                                 DLPackOnly(np.array(s, np.int32)), 3,
+                                 bias=_neg_view(torch, b, torch.int32), out_dtype="int8")
+    np.testing.assert_array_equal(got.compute(), want)
+    got = sd.requantize_fp32(dx, _neg_view(torch, sc, torch.float32), 4,
+                             bias=DLPackOnly(np.array(b, np.int32)))
+    np.testing.assert_array_equal(got.compute(), ref_fp32(x, np.array(sc, np.float32), 4, bias=b))

@@ -245,6 +245,15 @@ def _requant_fp_block(block, scale, bias, *, offset, min, max, out_dtype, as_lis
         precision=precision, ties=ties))
 
 
+def _dlpack_as_array(v, name):
+    """A per-channel vector given as a DLPack tensor (torch, an object with only
+    __dlpack__) read as the numpy API reads it (a torch view's negative bit
+    applied); anything else unchanged."""
+    if v is None or isinstance(v, (da.Array, np.ndarray)) or not hasattr(v, "__dlpack__"):
+        return v
+    return _interop.as_input(v, name)
+
+
 def _is_per_channel(v):
     return isinstance(v, da.Array) or (v is not None and np.ndim(v) != 0)
 
@@ -329,6 +338,8 @@ def _quantize_down(x, multiplier, shift, offset, bias, min, max, out_dtype, roun
     """quantize_down_int32 and _to_uint8: eager is the simdops function the call
     stands for, which checks the parameters (its messages name it)."""
     x = _as_dask(_as_int32_input(x))
+    multiplier, shift, bias = (_dlpack_as_array(v, name) for v, name in
+                               ((multiplier, "multiplier"), (shift, "shift"), (bias, "bias")))
     if eager is simdops.quantize_down_int32:
         def probe(sx, m, s, b):
             return eager(sx, m, s, offset, bias=b, min=min, max=max, out_dtype=out_dtype,
@@ -377,6 +388,7 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
     array([ 98, 128, 130, 228], dtype=uint8)
     """
     x = _as_dask(_as_int32_input(x))
+    scale, bias = _dlpack_as_array(scale, "scale"), _dlpack_as_array(bias, "bias")
     return _lazy_requant(
         x, _requant_fp_block, (scale, bias),
         lambda sx, sc, b: simdops.requantize_fp32(sx, sc, zero_point, bias=b, min=min, max=max,
