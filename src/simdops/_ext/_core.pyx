@@ -81,13 +81,7 @@ cdef int _raise(const simdops_error *err, str func=None) except -1:
     raise _EXCEPTIONS.get(err.status, ValueError)(message)
 
 
-cpdef str _int_text(object v):
-    """An int for a message: its digits up to 40 of them, else its size (str() of
-    a huge int is slow, and past 4,300 digits Python refuses to make it)."""
-    cdef object n = int(v)
-    if n.bit_length() <= 128:
-        return str(n)
-    return f"{'-' if n < 0 else ''}<an int of {n.bit_length()} bits>"
+cdef object _int_text = _interop.int_text  # a huge int in a message: its size
 
 
 # ---------------------------------------------------------------- buffers

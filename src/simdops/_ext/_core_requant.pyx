@@ -86,6 +86,8 @@ cdef double _real_scale(object v, bint f32, str func) except? -1.0:
     if not f32 or not (_is_int(v) or isinstance(v, Fraction)) or not (
             fabs(d) < 3.4028234663852886e38):  # beyond FLT_MAX: C refuses it
         return d
+    if _is_int(v) and -(1 << 53) <= v <= (1 << 53):  # the double is the int itself
+        return d
     exact = int(v) if _is_int(v) else v
     if Fraction(d) == exact:
         return d

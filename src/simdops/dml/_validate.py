@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from simdops import _core
+from simdops._interop import int_text
 from simdops.dml._execute import CompiledOperator
 from simdops.dml._types import (
     _FLOATS, _INT_RANGE, _UINT32_MAX, _UINT64_MAX, NEWEST_FEATURE_LEVEL,
@@ -165,7 +166,7 @@ def _param_error(error, fields: dict, dt, given: dict) -> InvalidArgumentError:
         return InvalidArgumentError(f"{field} is NaN; it must be a number (±inf allowed)")
     if error.reason == "NEGATIVE_THRESHOLD":
         value = given[error.arg]
-        text = _core._int_text(value) if isinstance(value, int) else repr(value)
+        text = int_text(value) if isinstance(value, int) else repr(value)
         return InvalidArgumentError(f"{field} is {text}; must be >= 0")
     if error.reason == "SCALE_BIAS_64BIT":
         return InvalidArgumentError(
@@ -204,7 +205,8 @@ def _scalar_union_value(value, field: str, dt):
         value = int(value)
     if not lo <= value <= hi:
         raise InvalidArgumentError(
-            f"{field} is {_core._int_text(value)}; not representable as MinMaxDataType {dt.name} ({lo} to {hi})")
+            f"{field} is {int_text(value)}; not representable as MinMaxDataType {dt.name} "
+            f"({lo} to {hi})")
     return value
 
 
