@@ -151,9 +151,12 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
     ----------
     x : array-like of int32
         The accumulators.
-    scale : float or float32 1-D array
-        Finite; a float is rounded once to float32 (under precision="float32"); an
-        array gives one scale per channel (length = x's last dimension).
+    scale : real number or 1-D array-like of floats
+        Finite. A real number (int, float, numpy scalar, Fraction) is rounded once to
+        float32 (to float64 under precision="float64"). An array-like (buffer, DLPack
+        tensor, list) gives one float32 scale per channel (length = x's last
+        dimension); other float or integer types are rounded once to float32, and under
+        precision="float64" must already be float32 values.
     zero_point : int, default 0
         The output zero point, within out_dtype's range.
     bias : int32 1-D array-like, optional
@@ -173,10 +176,11 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
     Raises
     ------
     TypeError
-        x is not int32, a per-channel scale array is not float32, out_dtype is not one
-        of the three.
+        x is not int32, scale is not a real number or an array of them, out_dtype is not
+        one of the three.
     ValueError
-        A scale that is not finite (as float32 under precision="float32"), zero_point
+        A scale that is not finite (as float32 under precision="float32"), a per-channel
+        scale float32 does not hold under precision="float64", zero_point
         or bounds outside out_dtype's range, min > max, an unknown precision or ties,
         per-channel lengths that differ from the last dimension.
 

@@ -46,7 +46,8 @@ def shrink(x, bias=0.0, lambd=0.5, *, out=None):
     x : array-like
         Any ONNX numeric type simdops has: float16/32/64, 8/16/32/64-bit integers.
     bias, lambd : float
-        lambd may be negative (ONNX does not forbid it); NaN is allowed and compares false.
+        lambd may be negative (ONNX does not forbid it); a NaN lambd compares false
+        (every element 0, as the reference gives). A NaN bias is a ValueError.
     out : writable buffer, optional
         x's shape and dtype; may be x.
     """
