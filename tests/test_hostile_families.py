@@ -187,6 +187,8 @@ def test_per_channel_float_scales_not_finite_as_float32_are_named_with_the_index
 def test_per_channel_integer_scales_beyond_a_double_are_refused():
     with pytest.raises(ValueError, match="scale"):
         simdops.requantize_fp32(X4.reshape(1, 4), np.array([2**62 + 1, 1, 1, 1], np.int64))
+    with pytest.raises(ValueError, match="scale"):
+        simdops.requantize_fp32(X4.reshape(1, 4), np.array([2**63 - 1, 1, 1, 1], np.int64))
 
 
 # ------------------------------------------------------------------ vectors read like x

@@ -112,8 +112,12 @@ cdef _Buf _scale_vector(object v, int mode, str func):
     if (isinstance(v, np.ndarray) and v.dtype != np.float32 and v.dtype.kind in "fiu"
             and v.dtype.isnative):
         d = np.ascontiguousarray(v, dtype=np.float64)
-        if v.dtype.kind in "iu" and v.size and (d.astype(v.dtype) != v).any():
-            raise ValueError(f"{func}: scale holds integers a double does not hold exactly")
+        if v.dtype.kind in "iu" and v.size:
+            with np.errstate(invalid="ignore"):  # 2**63 does not cast back: it differs
+                inexact = (d.astype(v.dtype) != v).any()
+            if inexact:
+                raise ValueError(f"{func}: scale holds integers a double does not hold "
+                                 f"exactly")
         f = np.empty(d.shape, np.float32)
         src = d.reshape(-1)
         dst = f.reshape(-1)
