@@ -205,8 +205,10 @@ def test_errors():
         simdops.requantize_fp32(x, 0.5, 300)
     with pytest.raises(ValueError, match="scale must be finite"):
         simdops.requantize_fp32(x.reshape(2, 2), np.array([1, np.inf], np.float32))
-    with pytest.raises(TypeError, match="scale has dtype float64"):
-        simdops.requantize_fp32(x.reshape(2, 2), np.array([1.0, 2.0]))
+    with pytest.raises(ValueError, match=r"scale = 0\.1 at index 1 is not a float32 value"):
+        simdops.requantize_fp32(x.reshape(2, 2), np.array([1.0, 0.1]), precision="float64")
+    with pytest.raises(TypeError, match="scale"):
+        simdops.requantize_fp32(x.reshape(2, 2), np.array([1.0, 2.0j]))
     with pytest.raises(ValueError, match="precision"):
         simdops.requantize_fp32(x, 0.5, precision="float16")
     with pytest.raises(ValueError, match="int32 range"):

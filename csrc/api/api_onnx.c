@@ -218,7 +218,6 @@ int simdops_shrink_onnx(const simdops_tensor *x, const simdops_tensor *y, simdop
                         simdops_number lambd, simdops_error *err)
 {
     simdops_error scratch;
-    simdops_clip_params f32; /* the attributes rounded once to float32 (clip's conversion) */
     onnx_shrink_ctx c;
     simdops_tensor xin;
     void *tmp;
@@ -226,15 +225,11 @@ int simdops_shrink_onnx(const simdops_tensor *x, const simdops_tensor *y, simdop
     SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_SHRINK);
     if ((s = simdops_check_tensor(x, SIMDOPS_ARG_X, err)))
         return s;
-    if (number_is_nan(bias))
-        return simdops_fail(err, SIMDOPS_R_NAN, SIMDOPS_ARG_BIAS);
-    if (number_is_nan(lambd))
-        return simdops_fail(err, SIMDOPS_R_NAN, SIMDOPS_ARG_THRESHOLD);
-    if ((s = simdops_clip_params_init(SIMDOPS_FLOAT32, bias, lambd, NULL, NULL, &f32, err)))
+    /* a NaN lambd compares false: every element 0, as ONNX's formula gives */
+    if ((s = simdops_f32_attribute(bias, SIMDOPS_ARG_BIAS, 0, &c.bias, err)) ||
+        (s = simdops_f32_attribute(lambd, SIMDOPS_ARG_LAMBD, 1, &c.lambd, err)))
         return s;
     c.dtype = x->dtype;
-    c.bias = f32.min.f32;
-    c.lambd = f32.max.f32;
     if ((s = simdops_check_output(x, y, x->dtype, err)) ||
         (s = simdops_input_view(x, y, &xin, &tmp, err)))
         return s;

@@ -219,6 +219,18 @@ int simdops_clip_params_init(simdops_dtype dtype, simdops_number min, simdops_nu
     return SIMDOPS_OK;
 }
 
+int simdops_f32_attribute(simdops_number v, int arg, int allow_nan, float *out,
+                          simdops_error *err)
+{
+    int s;
+    if ((s = check_number(v, arg, err)))
+        return s;
+    if (is_nan(v) && !allow_nan)
+        return simdops_fail(err, SIMDOPS_R_NAN, arg);
+    *out = to_f32(v);
+    return SIMDOPS_OK;
+}
+
 static simdops_value int_value(simdops_dtype d, int64_t v)
 {
     simdops_number n;

@@ -15,6 +15,11 @@ int simdops_shrink_params_init(simdops_dtype dtype, simdops_number bias,
                                simdops_number threshold, simdops_shrink_params *p,
                                simdops_error *err);
 
+/* An ONNX FLOAT attribute (Shrink's bias, lambd) rounded once to float32; NaN
+ * refused (SIMDOPS_R_NAN naming arg) unless allow_nan. */
+int simdops_f32_attribute(simdops_number v, int arg, int allow_nan, float *out,
+                          simdops_error *err);
+
 /* ------------------------------------------------------------------ requant (requant_families.c) */
 
 /* The families only the library names, in SIMDOPS_ROUNDINGS's columns: the float
@@ -59,6 +64,13 @@ int simdops_requant_check_shift_for(int family, int64_t shift, int64_t index, si
  * float(acc) * scale reaches 2^31, which lets float kernels skip a clamp. */
 int simdops_requant_check_scales(const float *scale, int64_t n, int *below_one,
                                  simdops_error *err);
+/* Per-channel float scales given as doubles, for the float families' kernels,
+ * which read float32: each rounded once to float32 (nearest even). Under
+ * SIMDOPS_FP_FLOAT64 (the scales widened exactly) a value float32 does not hold
+ * exactly is refused (SCALE_NOT_F32), as is one that is not finite as a float32
+ * (NOT_FINITE_SCALE), each with its index. */
+int simdops_requant_scales_from_f64(const double *src, int64_t n, int mode, float *dst,
+                                    simdops_error *err);
 /* simdops_prepare_requant_clamped with a rounding family (the acl layer's
  * QUANTIZE_DOWN: SIMDOPS_ROUNDING_FLOOR). */
 int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int rounding,

@@ -114,6 +114,25 @@ int simdops_requant_params_init(simdops_dtype out, int64_t multiplier, int64_t s
  * tells whether any scale is not finite (m > the largest finite float's) and
  * whether any is not below one (m > the float below 1.0's). Only an array that
  * fails is searched again, for its first offender. */
+int simdops_requant_scales_from_f64(const double *src, int64_t n, int mode, float *dst,
+                                    simdops_error *err)
+{
+    for (int64_t k = 0; k < n; k++) {
+        float f = simdops_f32_from_f64(src[k]);
+        int reason = !isfinite(f) ? SIMDOPS_R_NOT_FINITE_SCALE
+                     : (mode & SIMDOPS_FP_FLOAT64) && (double)f != src[k] ? SIMDOPS_R_SCALE_NOT_F32
+                                                                          : SIMDOPS_R_NONE;
+        if (reason != SIMDOPS_R_NONE) {
+            simdops_fail(err, reason, SIMDOPS_ARG_SCALE);
+            err->fvalue = src[k];
+            err->index = k;
+            return err->status;
+        }
+        dst[k] = f;
+    }
+    return SIMDOPS_OK;
+}
+
 int simdops_requant_check_scales(const float *scale, int64_t n, int *below_one,
                                  simdops_error *err)
 {

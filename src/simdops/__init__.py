@@ -1,10 +1,12 @@
-"""simdops: bit-exact SIMD CPU kernels for DirectML's CLIP, SHRINK, HARDMAX and
-Arm Compute Library's gemmlowp output stage.
+"""simdops: bit-exact SIMD CPU kernels for DirectML's CLIP, SHRINK, HARDMAX, Arm Compute
+Library's gemmlowp output stages, the requantization of LiteRT / TFLite, ONNX Runtime,
+XNNPACK and PyTorch, and ONNX's Clip, Shrink, Hardmax, QuantizeLinear and DequantizeLinear.
 
 The array API: clip, shrink, hardmax, quantize_down_int32, quantize_down_int32_to_uint8,
 requantize_fp32, quantize_multiplier (each documented: help(simdops.clip)); ISA control: isa,
 available_isas, use_isa; C/Cython reuse: get_include. Descriptor layers: simdops.dml
-(DirectML), simdops.acl (Arm Compute Library); Dask: simdops.dask.
+(DirectML), simdops.acl (Arm Compute Library); ONNX's semantics: simdops.onnx; Dask:
+simdops.dask.
 """
 import os as _os
 import threading as _threading
@@ -26,7 +28,7 @@ __all__ = [
 
 def isa() -> str:
     """The calling thread's ISA: its use_isa tier inside a use_isa block, else
-    the process tier ("scalar", "sse2", "sse41", "avx2" or "neon")."""
+    the process tier ("scalar", "sse2", "sse41", "avx2", "avx512" or "neon")."""
     return _core.isa()
 
 

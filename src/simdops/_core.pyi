@@ -1,6 +1,7 @@
 """Type stubs for simdops._core, the Cython module behind the array API
 (simdops re-exports clip, shrink, hardmax, quantize_down_int32*)."""
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any, Literal, TypeVar, overload
 
 from numpy.typing import NDArray
@@ -56,13 +57,13 @@ _Rounding = Literal["double", "double_ties_up", "single"]
 
 @overload
 def requantize_fp32(
-    x: Input, scale: float | Input, zero_point: int = 0, *, bias: Input | None = None,
+    x: Input, scale: float | Fraction | Input, zero_point: int = 0, *, bias: Input | None = None,
     min: int | None = None, max: int | None = None, out_dtype: _RequantOutDtype = "uint8",
     precision: Literal["float32", "float64"] = "float32", ties: Literal["even", "away"] = "even",
     out: None = None) -> NDArray[Any]: ...
 @overload
 def requantize_fp32(
-    x: Input, scale: float | Input, zero_point: int = 0, *, bias: Input | None = None,
+    x: Input, scale: float | Fraction | Input, zero_point: int = 0, *, bias: Input | None = None,
     min: int | None = None, max: int | None = None, out_dtype: _RequantOutDtype = "uint8",
     precision: Literal["float32", "float64"] = "float32", ties: Literal["even", "away"] = "even",
     out: _Out) -> _Out: ...

@@ -101,6 +101,15 @@ def _from_dlpack(obj, name: str) -> np.ndarray:
                         f"{type(e).__name__}: {e}") from e
 
 
+def int_text(v) -> str:
+    """An int for a message: its digits up to 128 bits of it, else its size (str() of a
+    huge int is slow, and past 4,300 digits Python refuses to make it)."""
+    n = int(v)
+    if n.bit_length() <= 128:
+        return str(n)
+    return f"{'-' if n < 0 else ''}<an int of {n.bit_length()} bits>"
+
+
 def _non_numbers(arr: np.ndarray):
     """The elements of an object array that are not real numbers (lazily)."""
     return (v for v in arr.flat
@@ -126,7 +135,7 @@ def _refuse_non_numeric(obj, arr: np.ndarray, name: str, int32: bool) -> None:
     if int32:
         raise ValueError(f"{name} has values outside the int32 range")
     raise ValueError(f"{name} holds integers that no 64-bit integer type holds "
-                     f"(e.g. {max(arr.flat, key=abs)})")
+                     f"(e.g. {int_text(max(arr.flat, key=abs))})")
 
 
 def as_input(obj, name: str, int32: bool = False) -> np.ndarray:

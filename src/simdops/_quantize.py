@@ -23,6 +23,8 @@ import numbers
 
 import numpy as np
 
+from simdops._interop import int_text
+
 CONVENTIONS = ("acl", "tflite", "xnnpack")
 
 
@@ -54,7 +56,7 @@ def _scales_array(scale):
         try:
             return np.asarray(float(scale), dtype=np.float64)
         except OverflowError:  # an int beyond float's range
-            raise ValueError(f"scale = {scale!r} is too large") from None
+            raise ValueError(f"scale = {int_text(scale)} is too large") from None
     if isinstance(scale, (str, bytes)) or scale is None:
         raise TypeError(f"scale must be a real number or an array of them, "
                         f"got {type(scale).__name__}")

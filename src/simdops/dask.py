@@ -245,6 +245,15 @@ def _requant_fp_block(block, scale, bias, *, offset, min, max, out_dtype, as_lis
         precision=precision, ties=ties))
 
 
+def _dlpack_as_array(v, name):
+    """A per-channel vector given as a DLPack tensor (torch, an object with only
+    __dlpack__) read as the numpy API reads it (a torch view's negative bit
+    applied); anything else unchanged."""
+    if v is None or isinstance(v, (da.Array, np.ndarray)) or not hasattr(v, "__dlpack__"):
+        return v
+    return _interop.as_input(v, name)
+
+
 def _is_per_channel(v):
     return isinstance(v, da.Array) or (v is not None and np.ndim(v) != 0)
 
@@ -266,6 +275,14 @@ def _channel_blocks(v, channel_chunks):
         return v.rechunk((channel_chunks,))
     arr = np.asarray(v)
     return da.from_array(arr, chunks=(channel_chunks,), name=False)
+
+
+def _as_int32_input(x):
+    """Plain Python ints are int32 here, as for the eager requantization functions
+    (dask alone would make them int64); a value beyond int32 is refused now."""
+    if not isinstance(x, da.Array) and not hasattr(x, "dtype"):
+        return _interop.as_input(x, "x", int32=True)
+    return x
 
 
 def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, max=None,
@@ -313,17 +330,25 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
     >>> sd.quantize_down_int32(acc, 1 << 30, 1, 10, out_dtype="int8").compute()
     array([[-15,  10,  35, 127]], dtype=int8)
     """
-    if not isinstance(x, da.Array) and not hasattr(x, "dtype"):
-        # plain Python ints are int32 here, as for simdops.quantize_down_int32
-        # (dask alone would make them int64); a value beyond int32 is refused now
-        x = _interop.as_input(x, "x", int32=True)
-    x = _as_dask(x)
-    return _lazy_requant(
-        x, _requant_block, (multiplier, shift, bias),
-        lambda sx, m, s, b: simdops.quantize_down_int32(sx, m, s, offset, bias=b, min=min,
-                                                        max=max, out_dtype=out_dtype,
-                                                        rounding=rounding),
-        dict(offset=offset, min=min, max=max, rounding=rounding))
+    return _quantize_down(x, multiplier, shift, offset, bias, min, max, out_dtype, rounding,
+                          simdops.quantize_down_int32)
+
+
+def _quantize_down(x, multiplier, shift, offset, bias, min, max, out_dtype, rounding, eager):
+    """quantize_down_int32 and _to_uint8: eager is the simdops function the call
+    stands for, which checks the parameters (its messages name it)."""
+    x = _as_dask(_as_int32_input(x))
+    multiplier, shift, bias = (_dlpack_as_array(v, name) for v, name in
+                               ((multiplier, "multiplier"), (shift, "shift"), (bias, "bias")))
+    if eager is simdops.quantize_down_int32:
+        def probe(sx, m, s, b):
+            return eager(sx, m, s, offset, bias=b, min=min, max=max, out_dtype=out_dtype,
+                         rounding=rounding)
+    else:
+        def probe(sx, m, s, b):
+            return eager(sx, m, s, offset, bias=b, min=min, max=max, rounding=rounding)
+    return _lazy_requant(x, _requant_block, (multiplier, shift, bias), probe,
+                         dict(offset=offset, min=min, max=max, rounding=rounding))
 
 
 def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, out_dtype="uint8",
@@ -362,7 +387,8 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
     >>> sd.requantize_fp32(acc, 0.1, 128).compute()
     array([ 98, 128, 130, 228], dtype=uint8)
     """
-    x = _as_dask(x)
+    x = _as_dask(_as_int32_input(x))
+    scale, bias = _dlpack_as_array(scale, "scale"), _dlpack_as_array(bias, "bias")
     return _lazy_requant(
         x, _requant_fp_block, (scale, bias),
         lambda sx, sc, b: simdops.requantize_fp32(sx, sc, zero_point, bias=b, min=min, max=max,
@@ -442,5 +468,5 @@ def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min
     >>> sd.quantize_down_int32_to_uint8(acc, 1 << 30, 1, 10).compute()
     array([  0,  10,  35, 255], dtype=uint8)
     """
-    return quantize_down_int32(x, multiplier, shift, offset, bias=bias, min=min, max=max,
-                               out_dtype="uint8", rounding=rounding)
+    return _quantize_down(x, multiplier, shift, offset, bias, min, max, "uint8", rounding,
+                          simdops.quantize_down_int32_to_uint8)

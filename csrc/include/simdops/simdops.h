@@ -148,7 +148,10 @@ typedef enum simdops_status {
     X(SHIFT_RANGE_FOR, SIMDOPS_E_PARAM, "%A must be in [%E, 31] for this rounding, got %V%J")   \
     X(ROUNDING_UNKNOWN, SIMDOPS_E_PARAM, "%A: unknown requantization rounding or mode %V")     \
     X(NOT_FINITE_SCALE, SIMDOPS_E_PARAM, "%A must be finite, got %N%J")                        \
-    X(ZERO_POINT_RANGE, SIMDOPS_E_PARAM, "%A = %V is outside [%L, %H], the range of %D")
+    X(ZERO_POINT_RANGE, SIMDOPS_E_PARAM, "%A = %V is outside [%L, %H], the range of %D")      \
+    X(SCALE_NOT_F32, SIMDOPS_E_PARAM,                                                          \
+      "%A = %N%J is not a float32 value; the float64 mode widens float32 per-channel scales "  \
+      "exactly and does not round them (round them to float32 first)")
 
 typedef enum simdops_reason {
 #define SIMDOPS_X_REASON_ENUM(name, status, message) SIMDOPS_R_##name,
@@ -179,7 +182,8 @@ typedef enum simdops_reason {
     F(ROWS, "rows")                                                                            \
     F(COLS, "cols")                                                                            \
     F(ROUNDING, "rounding")                                                                    \
-    F(ZERO_POINT, "zero_point")
+    F(ZERO_POINT, "zero_point")                                                                \
+    F(LAMBD, "lambd")
 
 typedef enum simdops_arg {
 #define SIMDOPS_X_ARG_ENUM(name, text) SIMDOPS_ARG_##name,
@@ -544,12 +548,14 @@ int simdops_clip_onnx(const simdops_tensor *x, const simdops_tensor *y, const si
 /* ONNX Shrink, any dtype: bias and lambd rounded to float32; computed in
  * float32 (float16, float32, 8/16-bit integers) or float64 (float64, 32/64-bit
  * integers); NaN gives 0; integer results truncate toward zero and saturate.
- * NaN bias / lambd: SIMDOPS_E_PARAM. */
+ * A NaN lambd compares false (every element 0, as ONNX's formula gives); a NaN
+ * bias: SIMDOPS_E_PARAM (arg bias; the reference's integer results would be
+ * undefined). */
 int simdops_shrink_onnx(const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,
                         simdops_number lambd, simdops_error *err);
 
 /* ------------------------------------------------------------------ ISA control
- * Names: "scalar", "sse2", "sse41", "avx2", "neon". A call runs on the calling
+ * Names: "scalar", "sse2", "sse41", "avx2", "avx512", "neon". A call runs on the calling
  * thread's forced tier if it set one, else on the process tier (the best
  * available, or SIMDOPS_ISA chosen at import). */
 

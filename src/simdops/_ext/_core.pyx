@@ -8,7 +8,9 @@ values, shapes, axes, overlap) is checked in C once; a failing call comes back
 with a reason, which _raise turns into TypeError / ValueError / MemoryError
 with the message C formats (it names the argument and the value).
 """
+import numbers
 import sys
+from fractions import Fraction
 
 import numpy as np
 
@@ -18,7 +20,7 @@ cimport cython
 
 from cpython.buffer cimport (PyBUF_RECORDS, PyBUF_RECORDS_RO, PyBuffer_Release,
                              PyObject_CheckBuffer, PyObject_GetBuffer)
-from libc.math cimport INFINITY
+from libc.math cimport INFINITY, fabs, nextafter
 from libc.stdint cimport INT64_MAX, INT64_MIN, int32_t, int64_t, uint64_t
 from libc.string cimport memset
 
@@ -65,11 +67,21 @@ def op_dtypes(str op):
 _EXCEPTIONS = {SIMDOPS_E_DTYPE: TypeError, SIMDOPS_E_NOMEM: MemoryError}
 
 
-cdef int _raise(const simdops_error *err) except -1:
-    """Raises the exception of a failed call, with C's message."""
+cdef int _raise(const simdops_error *err, str func=None) except -1:
+    """Raises the exception of a failed call, with C's message. func: the public
+    function called, named instead of C's op name where they differ (C names
+    every requantization call "quantize")."""
     cdef char buf[1024]
     simdops_error_format(err, buf, sizeof(buf))
-    raise _EXCEPTIONS.get(err.status, ValueError)((<bytes>buf).decode(errors="replace"))
+    message = (<bytes>buf).decode(errors="replace")
+    if func is not None:
+        op = (<bytes>simdops_op_name(err.op)).decode()
+        if op and op != func and message.startswith(op + ": "):
+            message = func + message[len(op):].replace(f"; {op} supports:", f"; {func} supports:")
+    raise _EXCEPTIONS.get(err.status, ValueError)(message)
+
+
+cdef object _int_text = _interop.int_text  # a huge int in a message: its size
 
 
 # ---------------------------------------------------------------- buffers
@@ -158,8 +170,8 @@ cdef int64_t _int64(object v, str name) except? -1:
     try:
         return int(v)
     except OverflowError:
-        raise ValueError(f"{name} = {v} is outside the int32 range (it does not even fit "
-                         f"64 bits)") from None
+        raise ValueError(f"{name} = {_int_text(v)} is outside the int32 range (it does not "
+                         f"even fit 64 bits)") from None
 
 
 # ---------------------------------------------------------------- ops
@@ -314,6 +326,9 @@ cdef int _read_axes(object axis, int ndim, int64_t *axes) except -1:
     if _is_int(axis):
         axes[0] = _axis_value(axis)
         return 1
+    if isinstance(axis, (str, bytes, bytearray, memoryview)):  # iterable, but not of axes
+        raise TypeError(f"hardmax: axis must be an int or a tuple of ints, "
+                        f"got {type(axis).__name__}")
     try:
         it = iter(axis)
     except TypeError:
@@ -381,28 +396,48 @@ def hardmax(x, axis=-1, *, out=None):
     return _result(ob, out)
 
 
+def _hardmax_unit_axis(x, *, out=None):
+    """hardmax over one axis of extent 1 appended to x and out (ONNX Hardmax-1's
+    coercion of x to [N, 1] at axis = ndim): every element 1, out checked by C as
+    for any hardmax call (dtype, shape, layout, writable)."""
+    cdef _Buf xb = _buf(x, "x")
+    cdef _Buf ob = _out_buf(out, xb, xb.t.dtype)
+    cdef simdops_tensor xt = xb.t, ot = ob.t
+    cdef int64_t axis = xt.ndim
+    cdef simdops_error err
+    cdef int status
+    memset(&err, 0, sizeof(err))
+    err.op = SIMDOPS_OP_HARDMAX
+    if out is not None and simdops_check_same_shape(&xb.t, &ob.t, xb.t.dtype, &err):
+        _raise(&err)  # before the appended axis, so that the message counts x's dimensions
+    if xt.ndim >= SIMDOPS_MAX_DIMS or ot.ndim >= SIMDOPS_MAX_DIMS:
+        raise ValueError(f"hardmax: x has {xt.ndim} dimensions; the [N, 1] coercion at "
+                         f"axis = ndim needs one more, at most {SIMDOPS_MAX_DIMS}")
+    xt.shape[xt.ndim] = 1
+    xt.strides[xt.ndim] = 0
+    xt.ndim += 1
+    ot.shape[ot.ndim] = 1
+    ot.strides[ot.ndim] = 0
+    ot.ndim += 1
+    with nogil:
+        status = simdops_hardmax(&xt, &ot, 1, &axis, &err)
+    if status:
+        _raise(&err)
+    return _result(ob, out)
+
+
 cdef _Buf _channel_array(object v, str name):
-    """A per-channel int32 vector: any buffer (C checks dtype and length), or a
-    sequence of ints converted to int32."""
+    """A per-channel int32 vector: any buffer (C checks dtype and length), or what
+    x accepts (DLPack tensors, sequences of ints, which become int32: _interop)."""
+    if not PyObject_CheckBuffer(v):
+        v = _interop.as_input(v, name, True)
     if (isinstance(v, np.ndarray) and v.dtype.kind in "iu" and v.dtype.isnative
             and v.dtype != np.int32):
         v = _int_array_to_int32(v, name)  # e.g. int64 multipliers whose values fit
-    if not PyObject_CheckBuffer(v):
-        try:
-            arr = np.asarray(v)
-        except Exception:
-            raise TypeError(f"{name} must be an int32 array or a sequence of ints") from None
-        if arr.size == 0:
-            arr = arr.astype(np.int32)  # an empty list is an empty int32 vector
-        if arr.dtype.kind not in "iu":
-            raise TypeError(f"{name} must hold integers, got {arr.dtype}")
-        if arr.size and (arr.min() < -(1 << 31) or arr.max() >= (1 << 31)):
-            raise ValueError(f"{name} has values outside the int32 range")
-        v = arr.astype(np.int32)
     return _buf(v, name)
 
 
-cdef simdops_dtype _requant_out_dtype(object out_dtype) except *:
+cdef simdops_dtype _requant_out_dtype(object out_dtype, str func="quantize") except *:
     code = _dtype_by_name.get(out_dtype) if type(out_dtype) is str else None
     if code is not None:
         name = out_dtype
@@ -410,10 +445,10 @@ cdef simdops_dtype _requant_out_dtype(object out_dtype) except *:
         try:
             name = np.dtype(out_dtype).name
         except TypeError:
-            raise TypeError(f"quantize: out_dtype {out_dtype!r} is not a dtype") from None
+            raise TypeError(f"{func}: out_dtype {out_dtype!r} is not a dtype") from None
         code = _dtype_by_name.get(name)
         if code is None:
-            raise TypeError(f"quantize: out_dtype must be uint8, int8 or int16, got {name}")
+            raise TypeError(f"{func}: out_dtype must be uint8, int8 or int16, got {name}")
     return <simdops_dtype><int>code
 
 
@@ -487,8 +522,9 @@ def quantize_down_int32(x, multiplier, shift, offset=0, *, bias=None, min=None, 
     >>> simdops.quantize_down_int32(acc, m, s, 0, out_dtype="int8", min=-10, max=10)
     array([[-10,   0,  10]], dtype=int8)
     """
-    return _requant(x, multiplier, shift, offset, bias, min, max, _requant_out_dtype(out_dtype),
-                    out, _rounding_value(rounding))
+    return _requant(x, multiplier, shift, offset, bias, min, max,
+                    _requant_out_dtype(out_dtype, "quantize_down_int32"), out,
+                    _rounding_value(rounding, "quantize_down_int32"), "quantize_down_int32")
 
 
 def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min=0, max=0,
@@ -529,11 +565,13 @@ def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min
     array([ 91, 100, 131], dtype=uint8)
     """
     return _requant(x, multiplier, shift, offset, bias, min, max, SIMDOPS_UINT8, out,
-                    _rounding_value(rounding))
+                    _rounding_value(rounding, "quantize_down_int32_to_uint8"),
+                    "quantize_down_int32_to_uint8")
 
 
 cdef object _requant(object x, object multiplier, object shift, object offset, object bias,
-                     object min, object max, simdops_dtype od, object out, int rounding=0):
+                     object min, object max, simdops_dtype od, object out, int rounding=0,
+                     str func=None):
     cdef _Buf xb = _buf(x, "x", False, True)
     cdef _Buf bb = None, mb = None, sb = None
     cdef simdops_prepared prep
@@ -554,16 +592,16 @@ cdef object _requant(object x, object multiplier, object shift, object offset, o
         hi = _int64(max, "max")
     if simdops_prepare_requant_rounding(od, rounding, m, s, off, NULL if min is None else &lo,
                                         NULL if max is None else &hi, &prep, &err):
-        _raise(&err)
+        _raise(&err, func)
     if bias is not None:
         bb = _channel_array(bias, "bias")
     cdef _Buf ob = _out_buf(out, xb, od)
-    _run_requant(&prep, xb, ob, bb, mb, sb)
+    _run_requant(&prep, xb, ob, bb, mb, sb, func)
     return _result(ob, out)
 
 
 cdef object _run_requant(const simdops_prepared *prep, _Buf xb, _Buf ob, _Buf bb, _Buf mb,
-                         _Buf sb):
+                         _Buf sb, str func=None):
     """The prepared requant of xb into ob (per-channel vectors None or buffers)."""
     cdef simdops_error err
     cdef int status
@@ -573,7 +611,7 @@ cdef object _run_requant(const simdops_prepared *prep, _Buf xb, _Buf ob, _Buf bb
                                           NULL if mb is None else &mb.t,
                                           NULL if sb is None else &sb.t, &err)
     if status:
-        _raise(&err)
+        _raise(&err, func)
     return ob.obj
 
 

@@ -159,12 +159,18 @@ def dequantize_linear(x, x_scale, x_zero_point=None, *, axis=1, out=None):
     return _result(ob, out)
 
 
-cdef object _onnx_bound(object v):
-    """A bound given as a 0-d / one-element array (ONNX's tensor inputs) becomes its
-    Python number; None stays None."""
-    if v is None or not hasattr(v, "shape"):
+cdef object _onnx_bound(object v, str name):
+    """A bound given as a 0-d / one-element array (ONNX's tensor inputs; anything x
+    accepts: buffers, DLPack tensors, torch views with the negative bit) becomes its
+    Python number; None and plain numbers stay as they are."""
+    if v is None or type(v) is float or type(v) is int:
         return v
-    arr = np.asarray(v)
+    if PyObject_CheckBuffer(v):
+        arr = np.asarray(v)
+    elif hasattr(v, "shape") or hasattr(v, "__dlpack__"):
+        arr = _interop.as_input(v, name)
+    else:
+        return v  # _number says what a bound must be
     if arr.size != 1:
         raise ValueError(f"clip: a bound must be a scalar or one element, got shape {arr.shape}")
     return arr.reshape(()).item()
@@ -173,8 +179,8 @@ cdef object _onnx_bound(object v):
 def onnx_clip(x, min=None, max=None, *, out=None):
     """simdops.onnx.clip (see there)."""
     cdef _Buf xb = _buf(x, "x")
-    min = _onnx_bound(min)
-    max = _onnx_bound(max)
+    min = _onnx_bound(min, "min")
+    max = _onnx_bound(max, "max")
     cdef simdops_number lo, hi
     if min is not None:
         lo = _number(min, "min")

@@ -33,26 +33,26 @@ ROUNDING_FLOOR = SIMDOPS_ROUNDING_FLOOR  # ACL's QUANTIZE_DOWN (simdops.acl)
 cdef dict _rounding_codes = _ROUNDINGS
 
 
-cdef int _rounding_value(object rounding) except -1:
+cdef int _rounding_value(object rounding, str func) except -1:
     if rounding is "double":  # the default (an interned constant): no dict probe
         return SIMDOPS_ROUNDING_DOUBLE
     code = _rounding_codes.get(rounding) if type(rounding) is str else None
     if code is not None:
         return code
-    raise ValueError(f"quantize: rounding must be one of {', '.join(map(repr, _ROUNDINGS))}, "
+    raise ValueError(f"{func}: rounding must be one of {', '.join(map(repr, _ROUNDINGS))}, "
                      f"got {rounding!r}")
 
 
 cdef dict _fp_precision_codes = _FP_PRECISIONS, _fp_ties_codes = _FP_TIES
 
 
-cdef int _fp_mode_value(object precision, object ties) except -1:
+cdef int _fp_mode_value(object precision, object ties, str func) except -1:
     if precision is "float32" and ties is "even":  # the defaults (interned): no dict probes
         return 0
     if type(precision) is not str or precision not in _fp_precision_codes:
-        raise ValueError(f"quantize: precision must be 'float32' or 'float64', got {precision!r}")
+        raise ValueError(f"{func}: precision must be 'float32' or 'float64', got {precision!r}")
     if type(ties) is not str or ties not in _fp_ties_codes:
-        raise ValueError(f"quantize: ties must be 'even' or 'away', got {ties!r}")
+        raise ValueError(f"{func}: ties must be 'even' or 'away', got {ties!r}")
     return _fp_precision_codes[precision] | _fp_ties_codes[ties]
 
 
@@ -69,6 +69,67 @@ def _requant_family(x, multiplier, shift, offset=0, *, int rounding, bias=None, 
     descriptor layers (ACL's QUANTIZE_DOWN is family 3)."""
     return _requant(x, multiplier, shift, offset, bias, min, max, _requant_out_dtype(out_dtype),
                     out, rounding)
+
+
+cdef double _real_scale(object v, bint f32, str func) except? -1.0:
+    """A real number (int, float, numpy scalar, Fraction, any numbers.Real) as the
+    double C takes. float() rounds it once to double; for float32 (f32) C rounds
+    that double again, which can differ from rounding the number once only when
+    the double lands exactly halfway between two float32s: then it is moved one
+    double toward the number itself, to the side the number lies on."""
+    cdef double d
+    try:
+        d = float(v)
+    except OverflowError:
+        text = _int_text(v) if _is_int(v) else type(v).__name__
+        raise ValueError(f"{func}: scale = {text} is not finite as a double") from None
+    if not f32 or not (_is_int(v) or isinstance(v, Fraction)) or not (
+            fabs(d) < 3.4028234663852886e38):  # beyond FLT_MAX: C refuses it
+        return d
+    if _is_int(v) and -(1 << 53) <= v <= (1 << 53):  # the double is the int itself
+        return d
+    exact = int(v) if _is_int(v) else v
+    if Fraction(d) == exact:
+        return d
+    above = exact > Fraction(d)
+    lo = float(np.float32(d))
+    hi = float(np.nextafter(np.float32(d), np.float32(np.inf if d > lo else -np.inf)))
+    if d != lo and lo + (hi - lo) / 2 == d:  # halfway between the float32s lo and hi
+        return nextafter(d, INFINITY if above else -INFINITY)
+    return d
+
+
+cdef _Buf _scale_vector(object v, int mode, str func):
+    """Per-channel scales: what x accepts (_interop for objects without the buffer
+    protocol); float64, float16 or integer arrays become float32 through C's
+    conversion (simdops_requant_scales_from_f64), which rounds once or refuses."""
+    cdef simdops_error err
+    cdef const double[::1] src
+    cdef float[::1] dst
+    cdef int status = 0
+    if not PyObject_CheckBuffer(v):
+        v = _interop.as_input(v, "scale")
+    if (isinstance(v, np.ndarray) and v.dtype != np.float32 and v.dtype.kind in "fiu"
+            and v.dtype.isnative):
+        d = np.ascontiguousarray(v, dtype=np.float64)
+        if v.dtype.kind in "iu" and v.size:
+            with np.errstate(invalid="ignore"):  # 2**63 does not cast back: it differs
+                inexact = (d.astype(v.dtype) != v).any()
+            if inexact:
+                raise ValueError(f"{func}: scale holds integers a double does not hold "
+                                 f"exactly")
+        f = np.empty(d.shape, np.float32)
+        src = d.reshape(-1)
+        dst = f.reshape(-1)
+        if src.shape[0]:
+            with nogil:
+                status = simdops_requant_scales_from_f64(&src[0], src.shape[0], mode, &dst[0],
+                                                         &err)
+        if status:
+            err.op = SIMDOPS_OP_REQUANT
+            _raise(&err, func)
+        v = f
+    return _buf(v, "scale")
 
 
 def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, out_dtype="uint8",
@@ -94,9 +155,12 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
     ----------
     x : array-like of int32
         The accumulators.
-    scale : float or float32 1-D array
-        Finite; a float is rounded once to float32 (under precision="float32"); an
-        array gives one scale per channel (length = x's last dimension).
+    scale : real number or 1-D array-like of floats
+        Finite. A real number (int, float, numpy scalar, Fraction) is rounded once to
+        float32 (to float64 under precision="float64"). An array-like (buffer, DLPack
+        tensor, list) gives one float32 scale per channel (length = x's last
+        dimension); other float or integer types are rounded once to float32, and under
+        precision="float64" must already be float32 values.
     zero_point : int, default 0
         The output zero point, within out_dtype's range.
     bias : int32 1-D array-like, optional
@@ -116,10 +180,11 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
     Raises
     ------
     TypeError
-        x is not int32, a per-channel scale array is not float32, out_dtype is not one
-        of the three.
+        x is not int32, scale is not a real number or an array of them, out_dtype is not
+        one of the three.
     ValueError
-        A scale that is not finite (as float32 under precision="float32"), zero_point
+        A scale that is not finite (as float32 under precision="float32"), a per-channel
+        scale float32 does not hold under precision="float64", zero_point
         or bounds outside out_dtype's range, min > max, an unknown precision or ties,
         per-channel lengths that differ from the last dimension.
 
@@ -138,25 +203,29 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
     cdef int64_t lo = 0, hi = 0
     cdef double s = 0.0
     cdef int mode
-    cdef simdops_dtype od = _requant_out_dtype(out_dtype)
+    cdef simdops_dtype od = _requant_out_dtype(out_dtype, "requantize_fp32")
     cdef int status
-    mode = _fp_mode_value(precision, ties)
+    mode = _fp_mode_value(precision, ties, "requantize_fp32")
     if type(scale) is float:  # the common per-tensor call: no isinstance walk
         s = <double>scale
     elif type(scale) is np.ndarray:  # per channel
-        if _array_view(scale, False, &scale_view):  # scale, an argument, outlives the call
+        # scale, an argument, outlives the call
+        if _array_view(scale, False, &scale_view) and scale_view.dtype == SIMDOPS_FLOAT32:
             scales = &scale_view
         else:
-            sb = _buf(scale, "scale")
+            sb = _scale_vector(scale, mode, "requantize_fp32")
         s = 1.0
-    elif isinstance(scale, (float, int, np.floating, np.integer)) and not isinstance(scale, bool):
-        try:
-            s = float(scale)
-        except OverflowError:
-            raise ValueError(f"quantize: scale = {scale} is not finite as a double") from None
+    elif isinstance(scale, numbers.Real) and not isinstance(scale, (bool, np.bool_)):
+        s = _real_scale(scale, not (mode & 1), "requantize_fp32")  # 1: SIMDOPS_FP_FLOAT64
+    elif not isinstance(scale, (str, bytes, bytearray, bool, np.bool_)) and (
+            PyObject_CheckBuffer(scale) or hasattr(scale, "__dlpack__") or
+            hasattr(scale, "__len__")):
+        sb = _scale_vector(scale, mode, "requantize_fp32")
+        s = 1.0
     else:
-        sb = _buf(scale if PyObject_CheckBuffer(scale) else np.asarray(scale), "scale")
-        s = 1.0
+        raise TypeError(f"requantize_fp32: scale must be a real number (int, float, Fraction, "
+                        f"numpy scalar) or one float32 per channel (a 1-D array or a sequence "
+                        f"of floats), got {type(scale).__name__}")
     cdef int64_t zp = _int64(zero_point, "zero_point")
     if min is not None:
         lo = _int64(min, "min")
@@ -164,13 +233,13 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
         hi = _int64(max, "max")
     if simdops_prepare_requant_fp(od, s, zp, NULL if min is None else &lo,
                                   NULL if max is None else &hi, mode, &prep, &err):
-        _raise(&err)
+        _raise(&err, "requantize_fp32")
     if bias is not None:
         bb = _channel_array(bias, "bias")
     if sb is not None:
         scales = &sb.t
     cdef _Buf ob = _out_buf(out, xb, od)
-    _run_requant_fp(&prep, xb, ob, bb, scales)
+    _run_requant_fp(&prep, xb, ob, bb, scales, "requantize_fp32")
     return _result(ob, out)
 
 
@@ -205,14 +274,14 @@ def _requant_fp_mode(x, scale, zero_point, *, int mode, bias=None, min=None, max
 
 
 cdef object _run_requant_fp(const simdops_prepared *prep, _Buf xb, _Buf ob, _Buf bb,
-                            const simdops_tensor *scales):
+                            const simdops_tensor *scales, str func=None):
     cdef simdops_error err
     cdef int status
     with nogil:
         status = simdops_requant_fp_prepared(prep, &xb.t, &ob.t,
                                              NULL if bb is None else &bb.t, scales, &err)
     if status:
-        _raise(&err)
+        _raise(&err, func)
     return ob.obj
 
 
@@ -229,6 +298,18 @@ def prepare_requant_family_clamped(int out_dtype, int rounding, multiplier, shif
                                                 &err):
         _raise(&err)
     return p
+
+
+def check_requant_fp(int out_dtype, int mode, scale, zero_point, min, max):
+    """None when simdops_prepare_requant_fp accepts these (a per-tensor scale), else
+    the CoreError: the acl layer's QUANTIZE_DOWN_FLOAT validation."""
+    cdef simdops_error err
+    cdef simdops_prepared prep
+    cdef int64_t lo = _int64(min, "min"), hi = _int64(max, "max")
+    if simdops_prepare_requant_fp(<simdops_dtype>out_dtype, float(scale),
+                                  _int64(zero_point, "zero_point"), &lo, &hi, mode, &prep, &err):
+        return _core_error(&err)
+    return None
 
 
 def check_requant_family(int out_dtype, int rounding, multiplier, shift, offset, min, max):

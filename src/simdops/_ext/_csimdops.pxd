@@ -160,6 +160,8 @@ cdef extern from "rules/checks.h" nogil:
 
 cdef extern from "rules/params.h" nogil:
     void simdops_requant_shift_range(int family, int32_t *lo, int32_t *hi)
+    int simdops_requant_scales_from_f64(const double *src, int64_t n, int mode, float *dst,
+                                        simdops_error *err)
     int simdops_prepare_requant_clamped(simdops_dtype out_dtype, int64_t multiplier,
                                         int64_t shift, int64_t offset, int64_t min, int64_t max,
                                         simdops_prepared *p, simdops_error *err)

@@ -8,6 +8,7 @@ from typing import Optional, Tuple
 import numpy as np
 
 from simdops import _core
+from simdops._interop import int_text
 from simdops.acl._types import (
     _CORE_DTYPE, DataType, Status, _acl_dims, _describe, _Described, _error, _range, _type_name)
 
@@ -70,7 +71,7 @@ def _check_bounds(lo, hi, lo_name, hi_name):
     stage's own.)"""
     for arg, name, v in (("min", lo_name, lo), ("max", hi_name, hi)):
         if _core.check_int32(arg, v) is not None:
-            return _error(f"{name} is {v}; outside the int32 range")
+            return _error(f"{name} is {int_text(v)}; outside the int32 range")
     return Status()
 
 

@@ -13,7 +13,6 @@ Both write QASYMM8 or QASYMM8_SIGNED; the bounds clamp as the fixed-point stage'
 arithmetic and every parameter rule are C's (simdops' requantization families)."""
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
@@ -39,11 +38,7 @@ def validate(input, bias, output, info) -> Status:
         if info.is_quantized_per_channel:
             return _error("QUANTIZE_DOWN_FLOAT has one gemmlowp_real_multiplier; per-channel "
                           "quantization is not supported")
-        if not math.isfinite(info.gemmlowp_real_multiplier) or not math.isfinite(
-                np.float32(info.gemmlowp_real_multiplier)):
-            return _error(f"gemmlowp_real_multiplier is {info.gemmlowp_real_multiplier}; "
-                          f"it must be finite as a float32")
-        return Status()
+        return _check_float_stage(info, out_type, blo, bhi)
     if info.is_quantized_per_channel:
         status = _check_stage_channels(info, din)
         if not status:
@@ -70,6 +65,32 @@ def validate(input, bias, output, info) -> Status:
                 return _error(f"{name} is {error.value}; outside the int32 range")
             return _error(error.message)
     return Status()
+
+
+# C's argument names -> the fields of GEMMLowpOutputStageInfo they come from
+_FLOAT_FIELDS = {"scale": "gemmlowp_real_multiplier", "zero_point": "gemmlowp_offset",
+                 "min": "gemmlowp_min_bound", "max": "gemmlowp_max_bound"}
+
+
+def _check_float_stage(info, out_type, lo, hi) -> Status:
+    """C's rules for QUANTIZE_DOWN_FLOAT's parameters (those run() applies), as a Status
+    naming the field."""
+    try:
+        error = _core.check_requant_fp(_CORE_DTYPE[out_type], _core.FP_MODE_ACL,
+                                       info.gemmlowp_real_multiplier, info.gemmlowp_offset,
+                                       lo, hi)
+    except ValueError as e:  # an int beyond 64 bits, refused before C: "zero_point = ..."
+        arg, _, rest = str(e).partition(" = ")
+        return _error(f"{_FLOAT_FIELDS.get(arg, arg)} = {rest}")
+    if error is None:
+        return Status()
+    name = _FLOAT_FIELDS.get(error.arg, error.arg)
+    if error.reason == "NOT_FINITE_SCALE":
+        return _error(f"{name} is {info.gemmlowp_real_multiplier}; it must be finite as a "
+                      f"float32")
+    if error.reason == "INT32_RANGE":
+        return _error(f"{name} is {error.value}; outside the int32 range")
+    return _error(error.message)
 
 
 def configure(din, dout, x, y, b, info):

@@ -234,12 +234,22 @@ class GEMMLowpOutputStageInfo:
                 raise ValueError(f"{name} has {'more than 2**63' if count is None else count} "
                                  f"entries; at most {_MAX_CHANNELS} "
                                  f"(one per channel)")
-            set_(self, name, tuple(_coerce_int(v, f"{name} entries") for v in values))
+            # a bounded read: an iterator that outruns its length is refused, not followed
+            read = tuple(itertools.islice(values, count + 1))
+            if len(read) != count:
+                raise ValueError(f"{name}: len() says {count} entries but iterating it gave "
+                                 f"{'more' if len(read) > count else len(read)}")
+            set_(self, name, tuple(_coerce_int(v, f"{name} entries") for v in read))
         set_(self, "is_quantized_per_channel", bool(self.is_quantized_per_channel))
         if isinstance(self.gemmlowp_real_multiplier, bool) or not isinstance(
                 self.gemmlowp_real_multiplier, (int, float, np.floating, np.integer)):
             raise TypeError("gemmlowp_real_multiplier must be a real number")
-        set_(self, "gemmlowp_real_multiplier", float(self.gemmlowp_real_multiplier))
+        try:
+            set_(self, "gemmlowp_real_multiplier", float(self.gemmlowp_real_multiplier))
+        except OverflowError:  # an int beyond a double's range
+            raise ValueError(f"gemmlowp_real_multiplier is an int of "
+                             f"{int(self.gemmlowp_real_multiplier).bit_length()} bits; it must "
+                             f"be finite as a float32") from None
         if self.output_data_type is not None:
             set_(self, "output_data_type", _coerce_data_type(
                 self.output_data_type, "GEMMLowpOutputStageInfo.output_data_type", "or None"))

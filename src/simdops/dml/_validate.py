@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from simdops import _core
+from simdops._interop import int_text
 from simdops.dml._execute import CompiledOperator
 from simdops.dml._types import (
     _FLOATS, _INT_RANGE, _UINT32_MAX, _UINT64_MAX, NEWEST_FEATURE_LEVEL,
@@ -164,7 +165,9 @@ def _param_error(error, fields: dict, dt, given: dict) -> InvalidArgumentError:
     if error.reason == "NAN":
         return InvalidArgumentError(f"{field} is NaN; it must be a number (±inf allowed)")
     if error.reason == "NEGATIVE_THRESHOLD":
-        return InvalidArgumentError(f"{field} is {given[error.arg]!r}; must be >= 0")
+        value = given[error.arg]
+        text = int_text(value) if isinstance(value, int) else repr(value)
+        return InvalidArgumentError(f"{field} is {text}; must be >= 0")
     if error.reason == "SCALE_BIAS_64BIT":
         return InvalidArgumentError(
             f"ScaleBias is given but the tensors are {dt.name}; DirectML has no ScaleBias "
@@ -202,7 +205,8 @@ def _scalar_union_value(value, field: str, dt):
         value = int(value)
     if not lo <= value <= hi:
         raise InvalidArgumentError(
-            f"{field} is {value}; not representable as MinMaxDataType {dt.name} ({lo} to {hi})")
+            f"{field} is {int_text(value)}; not representable as MinMaxDataType {dt.name} "
+            f"({lo} to {hi})")
     return value
 
 

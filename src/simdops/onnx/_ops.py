@@ -46,7 +46,8 @@ def shrink(x, bias=0.0, lambd=0.5, *, out=None):
     x : array-like
         Any ONNX numeric type simdops has: float16/32/64, 8/16/32/64-bit integers.
     bias, lambd : float
-        lambd may be negative (ONNX does not forbid it); NaN is allowed and compares false.
+        lambd may be negative (ONNX does not forbid it); a NaN lambd compares false
+        (every element 0, as the reference gives). A NaN bias is a ValueError.
     out : writable buffer, optional
         x's shape and dtype; may be x.
     """
@@ -84,11 +85,7 @@ def hardmax(x, axis=None, *, opset=13, out=None):
                          f"dimensions (opset {opset} accepts [-{ndim}, {top}])")
     a = a + ndim if a < 0 else a
     if a == ndim:  # coerced to [N, 1]: every element is its row's maximum
-        y = _core.hardmax(np.asarray(x)[..., None], -1)[..., 0]
-        if out is None:
-            return y
-        np.copyto(out, y)
-        return out
+        return _core._hardmax_unit_axis(x, out=out)
     return _core.hardmax(x, tuple(range(a, ndim)), out=out)
 
 
