@@ -47,6 +47,8 @@
  *        v = floor(u), and the packs' saturation is the reference's clamp.
  *     With no window, exact ties (c an integer) round up instead of to even; a
  *     window shifted by tau would miss them too (the harness's mutants).
+ *     The unfused window holds for the fused form too (its E is smaller), so a
+ *     compiler that contracted the AVX2 multiply and add would stay exact.
  *  3. Lanes clamped to Wlo (w < Wlo before the max, -inf, NaN): v = tmin - 1,
  *     stored as tmin. For a number, RN(P) < Wlo means P < Wlo + K/2, so
  *     z + zp < tmin - 1 + 2K (the errors of 2, scaled by at most |z| for far
