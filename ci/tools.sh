@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The micro-benchmarks under tools/ still build and run against the current
-# code: the C ones (cbench, rqbench: built like the harness, -Wall -Wextra
-# -Werror; portbench: the issue rates of the instructions that bound the
+# code: the C ones (cbench, rqbench, qlinear_sweep: built like the harness, -Wall
+# -Wextra -Werror; portbench: the issue rates of the instructions that bound the
 # kernels, printed) for one round of every case, and tools/kernel_bench.py for one
 # round against the installed simdops. They measure nothing here (one round
-# on a shared machine); this only keeps them working.
+# on a shared machine); this only keeps them working. One check is asserted:
+# qlinear_sweep's reduced exhaustive check (about 15 s).
 # Usage: ci/tools.sh [python]  (a python with simdops installed; default: python3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,10 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 CFLAGS_EXTRA=-Werror bash tools/cbench.sh "$out"
 "$out/cbench" "" 1
+# QuantizeLinear float32 -> 8 bits without the divider: every input of a few 2^24-pattern
+# slices per parameter set against the scalar kernel (asserted; the full 2^32 sweep is
+# `qlinear_sweep all`, minutes)
+"$out/qlinear_sweep" ci
 for isa in $("$PY" -c 'import simdops; print(" ".join(simdops.available_isas()))'); do
     "$out/rqbench" 1 "$isa"
 done

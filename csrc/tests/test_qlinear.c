@@ -43,6 +43,41 @@ static float random_x(const simdops_qlinear_params *p, int32_t lo, int32_t hi)
     }
 }
 
+/* Inputs for the 8-bit float32 kernels without the divider (qlinear_q8_recip.h):
+ * most lanes are ordinary quotients (so most 64-lane blocks take the fast
+ * path), a few sit where that path must hand over or saturate: exact ties and
+ * quotients within a few 2^-16 of a half-integer (its error window is 2^-14
+ * wide, the reference's own double rounding up to 2^-16), the clamp edges, the
+ * ends of its one-binade range (|x / s| near 128..400), far beyond it (up to
+ * 2^30 and random bit patterns), NaNs with any payload and +-inf. */
+static float window_x(const simdops_qlinear_params *p, int32_t lo, int32_t hi)
+{
+    uint32_t r = below(4000);
+    double q;
+    if (r >= 60) { /* an ordinary quotient with a random fraction */
+        q = (double)(lo - 3 - p->zero_point) + (double)below((uint32_t)(hi - lo + 6) << 16) / 65536.0;
+        return (float)(q * (double)p->scale);
+    }
+    if (r < 4) /* +-inf, a NaN of either sign with a random payload */
+        return simdops_f32_from_bits(r < 2 ? 0x7f800000u | (uint32_t)r << 31
+                                            : (uint32_t)r << 31 | 0x7f800000u | (1u + below(0x7fffffu)));
+    if (r < 8)
+        return simdops_f32_from_bits((uint32_t)rnd());
+    if (r < 12) /* far beyond the fast path's range: up to 2^30 scales */
+        q = (chance(50) ? 1.0 : -1.0) * ldexp(1.0 + (double)below(1u << 20) / 1048576.0, 9 + (int)below(22));
+    else if (r < 16) /* near where the fast path's range ends: |x / s| 128 .. 400 */
+        q = (chance(50) ? 1.0 : -1.0) * (128.0 + (double)below(272 << 8) / 256.0);
+    else /* a half-integer (a tie), or within 16 * 2^-16 of one */
+        q = (double)(lo - 2 - p->zero_point + (int32_t)below((uint32_t)(hi - lo + 4))) + 0.5 +
+            (r < 30 ? 0.0 : ((double)below(33) - 16.0) / 65536.0);
+    {
+        uint32_t b = simdops_f32_bits((float)(q * (double)p->scale));
+        if (chance(30))
+            b += (uint32_t)below(5) - 2u;
+        return simdops_f32_from_bits(b);
+    }
+}
+
 static int32_t independent_quantize(float q, int32_t zp, int32_t lo, int32_t hi)
 {
     double r;
@@ -119,41 +154,49 @@ static void qlinear_case(const target *t, const simdops_qlinear_params *p, size_
     free_buf(gb);
 }
 
-void test_qlinear(const target *t)
+/* one random case of length n; windows: float32 x drawn by window_x */
+static void qlinear_random_case(const target *t, size_t n, int windows)
 {
     const int quant = is_quantize(t->kind), half = half_side(t->kind);
     const simdops_dtype_row *r = &simdops_dtype_rows[t->idx];
     const int32_t lo = (int32_t)r->lo, hi = (int32_t)r->hi;
     const int is = DT[t->idx].size;
     unsigned char src[MAXN * 8];
-    for (size_t n = 0; n <= MAXN; n++) {
-        for (int rep = 0; rep < 6; rep++) {
-            simdops_qlinear_params p;
-            size_t xo = adjust_off(t, rand_off(), quant ? (half ? 2 : 4) : is);
-            size_t yo = adjust_off(t, rand_off(), quant ? is : (half ? 2 : 4));
-            memset(&p, 0, sizeof(p));
-            p.div_f16 = quant && half && chance(50);
-            p.scale = random_scale(p.div_f16);
-            if (t->idx == SIMDOPS_INT32)
-                p.zero_point = 0;
-            else if (chance(20))
-                p.zero_point = chance(50) ? lo : hi;
+    simdops_qlinear_params p;
+    size_t xo = adjust_off(t, rand_off(), quant ? (half ? 2 : 4) : is);
+    size_t yo = adjust_off(t, rand_off(), quant ? is : (half ? 2 : 4));
+    memset(&p, 0, sizeof(p));
+    p.div_f16 = quant && half && chance(50);
+    p.scale = random_scale(p.div_f16);
+    if (t->idx == SIMDOPS_INT32)
+        p.zero_point = 0;
+    else if (chance(20))
+        p.zero_point = chance(50) ? lo : hi;
+    else
+        p.zero_point = lo + (int32_t)below((uint32_t)(hi - lo + 1));
+    p.qlo = (float)(lo - p.zero_point);
+    p.qhi = (float)(hi - p.zero_point);
+    for (size_t i = 0; i < n; i++) {
+        if (quant) {
+            float v = windows ? window_x(&p, lo, hi) : random_x(&p, lo, hi);
+            if (half)
+                put_elem(src, i, 2, chance(20) ? (uint16_t)rnd() : simdops_f32_to_f16(v));
             else
-                p.zero_point = lo + (int32_t)below((uint32_t)(hi - lo + 1));
-            p.qlo = (float)(lo - p.zero_point);
-            p.qhi = (float)(hi - p.zero_point);
-            for (size_t i = 0; i < n; i++) {
-                if (quant) {
-                    float v = random_x(&p, lo, hi);
-                    if (half)
-                        put_elem(src, i, 2, chance(20) ? (uint16_t)rnd() : simdops_f32_to_f16(v));
-                    else
-                        put_elem(src, i, 4, simdops_f32_bits(v));
-                } else {
-                    put_elem(src, i, is, rnd());
-                }
-            }
-            qlinear_case(t, &p, n, src, xo, yo);
+                put_elem(src, i, 4, simdops_f32_bits(v));
+        } else {
+            put_elem(src, i, is, rnd());
         }
     }
+    qlinear_case(t, &p, n, src, xo, yo);
+}
+
+void test_qlinear(const target *t)
+{
+    const int windows = is_quantize(t->kind) && !half_side(t->kind) && DT[t->idx].size == 1;
+    for (size_t n = 0; n <= MAXN; n++)
+        for (int rep = 0; rep < 6; rep++)
+            qlinear_random_case(t, n, 0);
+    /* float32 -> 8 bits: whole blocks of the divider-free path (64 lanes at most) */
+    for (int rep = 0; windows && rep < 3000; rep++)
+        qlinear_random_case(t, 64 + below(MAXN - 63), 1);
 }

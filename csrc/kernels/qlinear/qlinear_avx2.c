@@ -68,6 +68,18 @@ static inline __m256i ql_q8_round(__m256 q, __m256 hi)
 {
     return _mm256_cvttps_epi32(_mm256_round_ps(_mm256_min_ps(hi, q), RN));
 }
+/* the divider-free 8-bit step (qlinear_q8_recip.h); the tier does not
+ * require FMA, so the product is rounded before the add (the proof covers it) */
+#define QL_RECIP_FMA 0
+static inline __m256 ql_mul_add(__m256 x, __m256 r, __m256 a) { return _mm256_add_ps(_mm256_mul_ps(x, r), a); }
+static inline __m256i ql_bits(__m256 v) { return _mm256_castps_si256(v); }
+static inline int ql_window_any(__m256i b0, __m256i b1, __m256i b2, __m256i b3, __m256i mask)
+{
+    /* the smallest masked fraction of the four, lane by lane, is zero somewhere */
+    __m256i f = _mm256_min_epu32(_mm256_min_epu32(_mm256_and_si256(b0, mask), _mm256_and_si256(b1, mask)),
+                                 _mm256_min_epu32(_mm256_and_si256(b2, mask), _mm256_and_si256(b3, mask)));
+    return !_mm256_testz_si256(_mm256_cmpeq_epi32(f, _mm256_setzero_si256()), _mm256_set1_epi32(-1));
+}
 static inline __m256i ql_packs_i32(__m256i a, __m256i b) { return _mm256_packs_epi32(a, b); }
 static inline __m256i ql_adds_i16(__m256i a, __m256i b) { return _mm256_adds_epi16(a, b); }
 static inline __m256i ql_packs_i16(__m256i a, __m256i b) { return _mm256_packs_epi16(a, b); }

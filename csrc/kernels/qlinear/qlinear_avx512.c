@@ -50,6 +50,15 @@ static inline __m512i ql_q8_round(__m512 q, __m512 hi)
 {
     return _mm512_cvt_roundps_epi32(_mm512_min_ps(hi, q), RN);
 }
+/* the divider-free 8-bit step (qlinear_q8_recip.h) */
+#define QL_RECIP_FMA 1
+static inline __m512 ql_mul_add(__m512 x, __m512 r, __m512 a) { return _mm512_fmadd_ps(x, r, a); }
+static inline __m512i ql_bits(__m512 v) { return _mm512_castps_si512(v); }
+static inline int ql_window_any(__m512i b0, __m512i b1, __m512i b2, __m512i b3, __m512i mask)
+{
+    return (_mm512_testn_epi32_mask(b0, mask) | _mm512_testn_epi32_mask(b1, mask) |
+            _mm512_testn_epi32_mask(b2, mask) | _mm512_testn_epi32_mask(b3, mask)) != 0;
+}
 static inline __m512i ql_packs_i32(__m512i a, __m512i b) { return _mm512_packs_epi32(a, b); }
 static inline __m512i ql_adds_i16(__m512i a, __m512i b) { return _mm512_adds_epi16(a, b); }
 static inline __m512i ql_packs_i16(__m512i a, __m512i b) { return _mm512_packs_epi16(a, b); }

@@ -19,7 +19,9 @@
  *   QL_HAS_F16         1: float16 in and out (F16C), else float32 only
  *   QL_MASKED_TAIL     1: the tail is one masked vector a step (ql_tail_mask,
  *                      ql_put_<t>); 0: element by element through the reference
- *   QL_FAST8           1: the 8-bit outputs of float32 start with ql_q8_steps
+ *   QL_FAST8           1: the 8-bit outputs of float32 start with ql_q8_recip_steps
+ *                      (qlinear_q8_recip.h: no divider where proven exact, else
+ *                      ql_q8_steps; its own names are listed there)
  *   QL_PFX             the intrinsics' prefix (_mm, _mm256, _mm512): this header
  *                      makes ql_set1, ql_set1_i32, ql_set1_i16, ql_div, ql_mul,
  *                      ql_sub_i32 and ql_cvt_f32 (int32 -> float) from it
@@ -46,6 +48,8 @@ static inline QL_V ql_div(QL_V a, QL_V b) { return QL_INTRIN(_div_ps)(a, b); }
 static inline QL_V ql_mul(QL_V a, QL_V b) { return QL_INTRIN(_mul_ps)(a, b); }
 static inline QL_VI ql_sub_i32(QL_VI a, QL_VI b) { return QL_INTRIN(_sub_epi32)(a, b); }
 static inline QL_V ql_cvt_f32(QL_VI v) { return QL_INTRIN(_cvtepi32_ps)(v); }
+static inline QL_V ql_max(QL_V a, QL_V b) { return QL_INTRIN(_max_ps)(a, b); }
+static inline QL_VI ql_srai14(QL_VI a) { return QL_INTRIN(_srai_epi32)(a, 14); }
 
 #define QL_XT_f32 float
 #define QL_XT_f16 uint16_t
@@ -87,8 +91,9 @@ static inline size_t ql_q8_steps(const float *x, void *y, size_t n, const simdop
     }
     return i;
 }
-#define QL_FAST_u8(x, y, n, p) ql_q8_steps(x, y, n, p, 0)
-#define QL_FAST_i8(x, y, n, p) ql_q8_steps(x, y, n, p, 1)
+#include "qlinear_q8_recip.h"
+#define QL_FAST_u8(x, y, n, p) ql_q8_recip_steps(x, y, n, p, 0)
+#define QL_FAST_i8(x, y, n, p) ql_q8_recip_steps(x, y, n, p, 1)
 #else
 #define QL_FAST_u8(x, y, n, p) 0
 #define QL_FAST_i8(x, y, n, p) 0
