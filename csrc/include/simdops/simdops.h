@@ -148,7 +148,10 @@ typedef enum simdops_status {
     X(SHIFT_RANGE_FOR, SIMDOPS_E_PARAM, "%A must be in [%E, 31] for this rounding, got %V%J")   \
     X(ROUNDING_UNKNOWN, SIMDOPS_E_PARAM, "%A: unknown requantization rounding or mode %V")     \
     X(NOT_FINITE_SCALE, SIMDOPS_E_PARAM, "%A must be finite, got %N%J")                        \
-    X(ZERO_POINT_RANGE, SIMDOPS_E_PARAM, "%A = %V is outside [%L, %H], the range of %D")
+    X(ZERO_POINT_RANGE, SIMDOPS_E_PARAM, "%A = %V is outside [%L, %H], the range of %D")      \
+    X(OUT_SHARES_INPUT, SIMDOPS_E_OVERLAP,                                                     \
+      "out shares memory with %A; requantization's 1-D kernels write another type than they "  \
+      "read and need out disjoint from x and from every vector they read (y == x included)")
 
 typedef enum simdops_reason {
 #define SIMDOPS_X_REASON_ENUM(name, status, message) SIMDOPS_R_##name,
@@ -179,7 +182,11 @@ typedef enum simdops_reason {
     F(ROWS, "rows")                                                                            \
     F(COLS, "cols")                                                                            \
     F(ROUNDING, "rounding")                                                                    \
-    F(ZERO_POINT, "zero_point")
+    F(ZERO_POINT, "zero_point")                                                                \
+    F(Y_SCALE, "y_scale")              /* simdops_quantize_linear's scale, as ONNX names it */  \
+    F(Y_ZERO_POINT, "y_zero_point")                                                            \
+    F(X_SCALE, "x_scale")              /* simdops_dequantize_linear's */                         \
+    F(X_ZERO_POINT, "x_zero_point")
 
 typedef enum simdops_arg {
 #define SIMDOPS_X_ARG_ENUM(name, text) SIMDOPS_ARG_##name,
