@@ -3,15 +3,26 @@
 # the integer type), the output array is made, C checks and runs.
 
 cdef _Buf _scale_buf(object v, str name):
-    """A scale buffer; a Python number or sequence becomes float32 (ONNX's
-    tensor(float))."""
-    if PyObject_CheckBuffer(v):
+    """A scale buffer. A real number (a Python int or float, a numpy scalar of a
+    type other than float32/float16: np.float64 is a Python float) or a sequence
+    of them becomes float32 (ONNX's tensor(float)); float32/float16 arrays are
+    used as they are (C refuses other dtypes, naming the argument). None, strings,
+    bools and other objects are a TypeError: None used to become a NaN scale."""
+    if isinstance(v, _NPGENERIC) and v.dtype.char not in "fe":
+        v = v.item()  # a numpy number is its Python value (bool, complex: refused below)
+    if PyObject_CheckBuffer(v) or hasattr(v, "__dlpack__"):
         return _buf(v, name)
+    if type(v) is bool or v is None or isinstance(v, (str, bytes, complex)):
+        raise TypeError(f"{name} must be a float32/float16 array or a real number, "
+                        f"got {type(v).__name__}")
     try:
-        arr = np.asarray(v, dtype=np.float32) if not hasattr(v, "__dlpack__") else v
+        arr = np.asarray(v)
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a float32/float16 array or a number") from None
-    return _buf(arr, name)
+        raise TypeError(f"{name} must be a float32/float16 array or a real number") from None
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be a float32/float16 array or real numbers, got "
+                        f"{type(v).__name__} holding {arr.dtype}")
+    return _buf(arr.astype(np.float32), name)
 
 
 cdef _Buf _zero_point_buf(object v, str name, object dtype_name):
