@@ -12,7 +12,7 @@ cdef _Buf _scale_buf(object v, str name):
         v = v.item()  # a numpy number is its Python value (bool, complex: refused below)
     if PyObject_CheckBuffer(v) or hasattr(v, "__dlpack__"):
         return _buf(v, name)
-    if type(v) is bool or v is None or isinstance(v, (str, bytes, complex)):
+    if type(v) is bool or v is None or isinstance(v, (str, complex)):
         raise TypeError(f"{name} must be a float32/float16 array or a real number, "
                         f"got {type(v).__name__}")
     try:
