@@ -55,9 +55,10 @@ def quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, out=None):
         float32 or float16, any shape and strides.
     y_scale : array-like or float
         float32 or float16: a scalar / one element (per tensor), or 1-D of x's
-        extent on ``axis`` (per axis). A Python number becomes float32. float16 x
-        with a float16 scale divides in float16 (as the reference's numpy does);
-        any other pairing divides in float32.
+        extent on ``axis`` (per axis). A real number (Python or numpy, e.g.
+        ``np.float64``) or a list of them becomes float32. float16 x with a
+        float16 scale divides in float16 (as the reference's numpy does); any
+        other pairing divides in float32.
     y_zero_point : array-like or int, optional
         Same shape as ``y_scale``; its dtype is the output type (uint8, int8,
         uint16, int16). A Python int takes out's dtype, else uint8. Default 0.
@@ -74,7 +75,8 @@ def quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, out=None):
     Raises
     ------
     TypeError
-        Unsupported dtype of x, scale, zero point or out; zero point and out disagree.
+        Unsupported dtype of x, scale, zero point or out; zero point and out disagree;
+        a scale that is no real number (None, a string, a bool).
     ValueError
         Scale / zero point of the wrong shape, axis out of range, zero point values
         outside the output type.
@@ -125,8 +127,9 @@ def dequantize_linear(x, x_scale, x_zero_point=None, *, axis=1, out=None):
         uint8, int8, uint16, int16 or int32 (int32 has no zero point but 0).
     x_scale : array-like or float
         float32 or float16, a scalar / one element (per tensor) or 1-D of x's extent
-        on ``axis``; its dtype is the output type unless ``out`` is given. A Python
-        number becomes float32.
+        on ``axis``; its dtype is the output type unless ``out`` is given. A real
+        number (Python or numpy) or a list of them becomes float32; None, strings and
+        bools are a TypeError.
     x_zero_point : array-like or int, optional
         Same shape as the scale and x's dtype (a Python int takes x's dtype). Default 0.
     axis : int
