@@ -60,6 +60,28 @@ def test_float64_scale_array_is_refused_naming_the_scale():
         so.quantize_linear(X, np.array([0.5]))
 
 
+def test_scale_as_a_huge_python_int():
+    # a real number, not an object: rounded to float32, or refused beyond its range
+    assert so.quantize_linear(np.array([2.0**101], np.float32), 2**100).tolist() == [2]
+    with pytest.raises(ValueError, match=r"^y_scale: an int of 1329 bits is beyond float32"):
+        so.quantize_linear(X, 10**400)
+
+
+@pytest.mark.parametrize("bound", [np.array(None), np.array("0.5"), np.array([None])],
+                         ids=["None", "str", "[None]"])
+def test_clip_bound_array_holding_no_number_is_a_type_error(bound):
+    # an object array holding None read as an absent bound (x came back unclipped)
+    with pytest.raises(TypeError, match=r"^min must be a number"):
+        so.clip(X, bound, 0.5)
+    with pytest.raises(TypeError, match=r"^max must be a number"):
+        so.clip(X, None, bound)
+
+
+def test_clip_bound_array_of_two_names_the_bound():
+    with pytest.raises(ValueError, match=r"^clip: max must be a scalar or one element"):
+        so.clip(X, None, np.zeros(2, np.float32))
+
+
 def test_run_node_with_an_omitted_scale_names_it():
     onnx = _onnx()
     for op, name in (("QuantizeLinear", "y_scale"), ("DequantizeLinear", "x_scale")):

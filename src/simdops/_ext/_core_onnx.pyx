@@ -15,6 +15,13 @@ cdef _Buf _scale_buf(object v, str name):
     if type(v) is bool or v is None or isinstance(v, (str, complex)):
         raise TypeError(f"{name} must be a float32/float16 array or a real number, "
                         f"got {type(v).__name__}")
+    if type(v) is int:  # any size (numpy would make an int past 64 bits an object)
+        try:
+            return _buf(np.asarray(v, dtype=np.float32), name)
+        except OverflowError:
+            # (formatting v itself may exceed Python's digit limit: say its size)
+            raise ValueError(f"{name}: an int of {v.bit_length()} bits is beyond float32's "
+                             f"range") from None
     try:
         arr = np.asarray(v)
     except (TypeError, ValueError):
@@ -173,22 +180,26 @@ def dequantize_linear(x, x_scale, x_zero_point=None, *, axis=1, out=None):
     return _result(ob, out)
 
 
-cdef object _onnx_bound(object v):
+cdef object _onnx_bound(object v, str name):
     """A bound given as a 0-d / one-element array (ONNX's tensor inputs) becomes its
-    Python number; None stays None."""
+    Python number; None stays None. An array that holds no number (an object array
+    holding None used to read as an absent bound) is a TypeError naming the bound."""
     if v is None or not hasattr(v, "shape"):
         return v
     arr = np.asarray(v)
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be a number or a one-element numeric array, got an "
+                        f"array of dtype {arr.dtype}")
     if arr.size != 1:
-        raise ValueError(f"clip: a bound must be a scalar or one element, got shape {arr.shape}")
+        raise ValueError(f"clip: {name} must be a scalar or one element, got shape {arr.shape}")
     return arr.reshape(()).item()
 
 
 def onnx_clip(x, min=None, max=None, *, out=None):
     """simdops.onnx.clip (see there)."""
     cdef _Buf xb = _buf(x, "x")
-    min = _onnx_bound(min)
-    max = _onnx_bound(max)
+    min = _onnx_bound(min, "min")
+    max = _onnx_bound(max, "max")
     cdef simdops_number lo, hi
     if min is not None:
         lo = _number(min, "min")
