@@ -8,6 +8,8 @@ cdef _Buf _scale_buf(object v, str name):
     of them becomes float32 (ONNX's tensor(float)); float32/float16 arrays are
     used as they are (C refuses other dtypes, naming the argument). None, strings,
     bools and other objects are a TypeError: None used to become a NaN scale."""
+    if type(v) is float:  # the common case, as before: one conversion
+        return _buf(np.asarray(v, dtype=np.float32), name)
     if isinstance(v, _NPGENERIC) and v.dtype.char not in "fe":
         v = v.item()  # a numpy number is its Python value (bool, complex: refused below)
     if PyObject_CheckBuffer(v) or hasattr(v, "__dlpack__"):
