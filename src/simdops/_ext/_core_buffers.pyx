@@ -204,12 +204,13 @@ cdef _Buf _buf(object obj, str name, bint writable=False, bint int32=False):
     if PyObject_CheckBuffer(obj):
         if isinstance(obj, (_NDARRAY, _NPGENERIC)):
             dt = obj.dtype
-            if dt.kind in "mM":
+            kind = dt.kind
+            if kind in "mM":
                 # numpy exports datetime scalars as raw bytes and refuses such arrays
                 # with a message naming no argument: name it, as for any other dtype
                 raise TypeError(f"{name} has dtype {dt}; datetime64 and timedelta64 are "
                                 f"not numbers simdops computes on (view them as int64 first)")
-            if dt.isbuiltin == 2:
+            if kind == "V" and dt.isbuiltin == 2:
                 # a dtype registered from outside numpy (ml_dtypes' bfloat16, float8_*,
                 # int4): numpy's buffer export refuses it naming nothing
                 raise TypeError(f"{name} has dtype {dt}, which simdops does not support "

@@ -2,6 +2,10 @@
 # only: scale and zero point become buffers (Python numbers as float32 /
 # the integer type), the output array is made, C checks and runs.
 
+# numpy scalars a scale keeps as they are (C takes float32 and float16 scales)
+cdef tuple _KEPT_SCALAR_TYPES = (np.float32, np.float16)
+
+
 cdef _Buf _scale_buf(object v, str name):
     """A scale buffer. A real number (a Python int or float, a numpy scalar of a
     type other than float32/float16: np.float64 is a Python float) or a sequence
@@ -10,7 +14,7 @@ cdef _Buf _scale_buf(object v, str name):
     bools and other objects are a TypeError: None used to become a NaN scale."""
     if type(v) is float:  # the common case, as before: one conversion
         return _buf(np.asarray(v, dtype=np.float32), name)
-    if isinstance(v, _NPGENERIC) and v.dtype.char not in "fe":
+    if isinstance(v, _NPGENERIC) and not isinstance(v, _KEPT_SCALAR_TYPES):
         v = v.item()  # a numpy number is its Python value (bool, complex: refused below)
     if PyObject_CheckBuffer(v) or hasattr(v, "__dlpack__"):
         return _buf(v, name)
