@@ -15,7 +15,8 @@
 
 /* n >= 0 and its bytes (at the larger element size) below
  * SIMDOPS_BYTES_LIMIT, so the overlap test below cannot wrap; x and y not
- * NULL when n > 0, element-aligned; y == x (when in_place_ok) or disjoint. */
+ * NULL when n > 0, element-aligned; y == x (when in_place_ok is 1) or
+ * disjoint (in_place_ok < 0: the caller checks overlap itself). */
 static int check_1d(const void *x, const void *y, int64_t n, size_t ex, size_t ey, int in_place_ok,
                     simdops_error *err)
 {
@@ -35,7 +36,15 @@ static int check_1d(const void *x, const void *y, int64_t n, size_t ex, size_t e
         return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_X);
     if (ya % ey)
         return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_OUT);
+    if (in_place_ok < 0)
+        return SIMDOPS_OK;
     return simdops_check_disjoint(x, (uint64_t)n * ex, y, (uint64_t)n * ey, in_place_ok, err);
+}
+
+/* The bytes a requant call writes (n checked by check_1d) */
+static uint64_t requant_out_bytes(const simdops_prepared_impl *impl, int64_t n)
+{
+    return (uint64_t)n * simdops_dtype_rows[impl->dtype].size;
 }
 
 int simdops_clip_1d(const simdops_prepared *p, const void *x, void *y, int64_t n,
@@ -114,17 +123,35 @@ int simdops_hardmax_rows(simdops_dtype dtype, const void *x, void *y, int64_t ro
     return simdops_hardmax_run(simdops_current_kernels(), &xt, &yt, last_axis);
 }
 
-/* The checks both requant forms make: handle, x/y, bias alignment. */
+/* A vector of n int32 / float32 the kernel reads beside x (bias, multipliers,
+ * shifts, scales): element-aligned, and apart from y's ylen bytes (a kernel
+ * reads it while it writes y, so a shared byte would give each tier's
+ * order of reads and writes; its results differed between tiers). */
+static int check_vector(const void *v, int64_t n, int arg, const void *y, uint64_t ylen,
+                        simdops_error *err)
+{
+    if ((uintptr_t)v % 4)
+        return simdops_fail(err, SIMDOPS_R_MISALIGNED, arg);
+    return simdops_check_out_apart(v, (uint64_t)n * 4, arg, y, ylen, err);
+}
+
+/* The checks every requant form makes: handle, x/y (apart: int32 in, another
+ * type out, so y == x is no in-place form), bias. */
 static int requant_1d_checks(const simdops_prepared *p, const int32_t *x, const void *y,
                              int64_t n, const int32_t *bias, simdops_prepared_impl *impl,
                              simdops_error *err)
 {
     int s;
     if ((s = simdops_prepared_load(p, SIMDOPS_OP_REQUANT, SIMDOPS_OP_REQUANT, impl, err)) ||
-        (s = check_1d(x, y, n, 4, simdops_dtype_rows[impl->dtype].size, 0, err)))
+        (s = check_1d(x, y, n, 4, simdops_dtype_rows[impl->dtype].size, -1, err)))
         return s;
-    if (n > 0 && bias && (uintptr_t)bias % 4)
-        return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_BIAS);
+    if (n == 0)
+        return SIMDOPS_OK;
+    if ((s = simdops_check_out_apart(x, (uint64_t)n * 4, SIMDOPS_ARG_X, y,
+                                     requant_out_bytes(impl, n), err)))
+        return s;
+    if (bias && (s = check_vector(bias, n, SIMDOPS_ARG_BIAS, y, requant_out_bytes(impl, n), err)))
+        return s;
     return SIMDOPS_OK;
 }
 
@@ -159,10 +186,10 @@ int simdops_requant_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, 
             return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_MULTIPLIER);
         if (!shifts)
             return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_SHIFT);
-        if ((uintptr_t)multipliers % 4)
-            return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_MULTIPLIER);
-        if ((uintptr_t)shifts % 4)
-            return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_SHIFT);
+        if ((s = check_vector(multipliers, n, SIMDOPS_ARG_MULTIPLIER, y,
+                              requant_out_bytes(&impl, n), err)) ||
+            (s = check_vector(shifts, n, SIMDOPS_ARG_SHIFT, y, requant_out_bytes(&impl, n), err)))
+            return s;
         for (int64_t k = 0; k < n; k++)
             if ((s = simdops_requant_check_shift_for(impl.u.requant.family, shifts[k], k, err)))
                 return s;
@@ -193,8 +220,8 @@ int simdops_requant_fp_pc_1d(const simdops_prepared *p, const int32_t *x, void *
     if (n > 0) {
         if (!scales)
             return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_SCALE);
-        if ((uintptr_t)scales % 4)
-            return simdops_fail(err, SIMDOPS_R_MISALIGNED, SIMDOPS_ARG_SCALE);
+        if ((s = check_vector(scales, n, SIMDOPS_ARG_SCALE, y, requant_out_bytes(&impl, n), err)))
+            return s;
         if ((s = simdops_requant_check_scales(scales, n, &below_one, err)))
             return s;
     }

@@ -3,7 +3,8 @@
  * driver.
  *
  * Clip: min > max (after conversion to x's type) gives max: the kernel runs
- * with min = max. A NaN bound (float types) gives that NaN for every non-NaN
+ * with min = max, and float types store max's bits for every non-NaN element
+ * (numpy's minimum returns max there, -0.0 vs +0.0 included). A NaN bound (float types) gives that NaN for every non-NaN
  * element; a NaN element stays itself, except with both bounds given on
  * float32/float64, where numpy's clip returns the bound's NaN for it too
  * (measured, numpy 2.4). Where an element equals a bound the element is kept
@@ -33,9 +34,10 @@ typedef struct onnx_clip_ctx {
     simdops_clip_fn kernel;
     simdops_clip_params params;
     simdops_dtype dtype;
-    int nan_bound;  /* a bound is NaN: y = nan_bits, or x where x is NaN and keep_nan_x */
+    int fill;       /* y = fill_bits, or x where x is NaN and keep_nan_x: a NaN bound
+                     * (its NaN), or min > max (max, bit for bit) */
     int keep_nan_x;
-    uint64_t nan_bits;
+    uint64_t fill_bits;
 } onnx_clip_ctx;
 
 static void clip_row(const void *x, void *y, size_t n, size_t k0, const void *ctxv)
@@ -43,13 +45,13 @@ static void clip_row(const void *x, void *y, size_t n, size_t k0, const void *ct
     const onnx_clip_ctx *c = (const onnx_clip_ctx *)ctxv;
     const int keep = c->keep_nan_x;
     (void)k0;
-    if (!c->nan_bound) {
+    if (!c->fill) {
         c->kernel(x, y, n, &c->params);
         return;
     }
     switch (c->dtype) {
     case SIMDOPS_FLOAT32: {
-        const uint32_t b = (uint32_t)c->nan_bits;
+        const uint32_t b = (uint32_t)c->fill_bits;
         for (size_t i = 0; i < n; i++) {
             float v = ((const float *)x)[i];
             if (keep && v != v)
@@ -65,14 +67,14 @@ static void clip_row(const void *x, void *y, size_t n, size_t k0, const void *ct
             if (keep && v != v)
                 ((double *)y)[i] = v;
             else
-                memcpy((double *)y + i, &c->nan_bits, 8);
+                memcpy((double *)y + i, &c->fill_bits, 8);
         }
         break;
     default: /* float16 */
         for (size_t i = 0; i < n; i++) {
             uint16_t h = ((const uint16_t *)x)[i];
             int nan = (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu);
-            ((uint16_t *)y)[i] = keep && nan ? h : (uint16_t)c->nan_bits;
+            ((uint16_t *)y)[i] = keep && nan ? h : (uint16_t)c->fill_bits;
         }
         break;
     }
@@ -124,23 +126,34 @@ int simdops_clip_onnx(const simdops_tensor *x, const simdops_tensor *y, const si
     if (simdops_dtype_is_float(x->dtype) && (number_is_nan(lo) || number_is_nan(hi))) {
         /* numpy: max(x, NaN min) is that NaN, then min(NaN, max) keeps it */
         double nan = number_is_nan(lo) ? lo.f : hi.f;
-        c.nan_bound = 1;
+        c.fill = 1;
         c.keep_nan_x = !(min && max) || x->dtype == SIMDOPS_FLOAT16;
         if (x->dtype == SIMDOPS_FLOAT32) {
             float f = (float)nan;
-            c.nan_bits = simdops_f32_bits(f);
+            c.fill_bits = simdops_f32_bits(f);
         } else if (x->dtype == SIMDOPS_FLOAT64) {
-            c.nan_bits = simdops_f64_bits(nan);
+            c.fill_bits = simdops_f64_bits(nan);
         } else {
-            c.nan_bits = simdops_f64_to_f16(nan);
+            c.fill_bits = simdops_f64_to_f16(nan);
         }
         lo.f = number_is_nan(lo) ? 0.0 : lo.f;
         hi.f = number_is_nan(hi) ? 0.0 : hi.f;
     }
     if ((s = simdops_clip_params_init(x->dtype, lo, hi, NULL, NULL, &c.params, err)))
         return s;
-    if (above(x->dtype, &c.params.min, &c.params.max))
-        c.params.min = c.params.max; /* ONNX >= 11 text: min > max gives max */
+    if (above(x->dtype, &c.params.min, &c.params.max)) {
+        /* ONNX >= 11 text: min > max gives max; numpy (onnx.reference) gives its bits
+         * for every non-NaN element, +0.0 and -0.0 included, where clamping with
+         * min = max would keep an element equal to max with the other sign */
+        c.params.min = c.params.max;
+        if (simdops_dtype_is_float(x->dtype) && !c.fill) {
+            c.fill = 1;
+            c.keep_nan_x = 1;
+            c.fill_bits = x->dtype == SIMDOPS_FLOAT32   ? simdops_f32_bits(c.params.max.f32)
+                          : x->dtype == SIMDOPS_FLOAT64 ? simdops_f64_bits(c.params.max.f64)
+                                                        : simdops_f64_to_f16(c.params.max.f32);
+        }
+    }
     c.kernel = simdops_current_kernels()->clip[x->dtype];
     if ((s = simdops_check_output(x, y, x->dtype, err)) ||
         (s = simdops_input_view(x, y, &xin, &tmp, err)))

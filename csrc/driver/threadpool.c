@@ -71,6 +71,33 @@ int simdops_parallel_for(int64_t n_items, int64_t grain, simdops_range_fn fn, vo
 
 #include "driver/glibc_compat.h" /* after <pthread.h>: keeps wheels at manylinux_2_17 */
 
+/* The floating-point control state a job runs under: the caller's. A
+ * single-threaded call runs under whatever the calling thread set (x86 MXCSR:
+ * rounding, flush-to-zero, denormals-are-zero; aarch64 FPCR: rounding, FZ),
+ * e.g. torch.set_flush_denormal(True); so that every thread count gives the
+ * same bits, a worker takes the caller's state for the job's chunks and
+ * restores its own after (threads.md). The x86 exception flags (MXCSR bits
+ * 0-5) are sticky status, not control: not copied. */
+#if defined(__x86_64__) || defined(_M_X64) || defined(__SSE__)
+#include <xmmintrin.h>
+typedef unsigned int fp_control;
+static fp_control fp_control_get(void) { return _mm_getcsr() & ~0x3Fu; }
+static void fp_control_set(fp_control v) { _mm_setcsr(v); }
+#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+typedef uint64_t fp_control;
+static fp_control fp_control_get(void)
+{
+    uint64_t v;
+    __asm__ __volatile__("mrs %0, fpcr" : "=r"(v));
+    return v;
+}
+static void fp_control_set(fp_control v) { __asm__ __volatile__("msr fpcr, %0" : : "r"(v)); }
+#else /* no control state the kernels depend on that we know how to read */
+typedef int fp_control;
+static fp_control fp_control_get(void) { return 0; }
+static void fp_control_set(fp_control v) { (void)v; }
+#endif
+
 /* Chunks per participating thread: more than one so that a thread that gets
  * descheduled does not hold up the whole call. */
 enum { CHUNKS_PER_THREAD = 4 };
@@ -82,6 +109,7 @@ typedef struct job {
     int64_t next, done; /* chunks claimed / finished */
     int helpers_left;   /* workers that may still join */
     int status;
+    fp_control fp;      /* the caller's floating-point control state */
 } job;
 
 static struct {
@@ -124,11 +152,18 @@ static void *worker_main(void *arg)
     pthread_mutex_lock(&pool.lock);
     for (;;) {
         job *j;
+        fp_control own, callers;
         while (!has_work(pool.current))
             pthread_cond_wait(&pool.wake, &pool.lock);
+        own = fp_control_get();
         j = pool.current;
         j->helpers_left--;
+        callers = j->fp; /* j is not read after run_chunks: the caller may return */
+        if (callers != own)
+            fp_control_set(callers);
         run_chunks(j);
+        if (callers != own)
+            fp_control_set(own);
     }
     return NULL; /* not reached: workers live as long as the process */
 }
@@ -211,6 +246,7 @@ int simdops_parallel_for(int64_t n_items, int64_t grain, simdops_range_fn fn, vo
     j.next = j.done = 0;
     j.helpers_left = helpers;
     j.status = SIMDOPS_OK;
+    j.fp = fp_control_get();
     pool.busy = 1;
     pool.current = &j;
     STORE_I64(&jobs_run, jobs_run + 1); /* only written under pool.lock */

@@ -121,3 +121,17 @@ int simdops_input_view(const simdops_tensor *x, const simdops_tensor *y, simdops
     *xin = *x;
     return SIMDOPS_OK;
 }
+
+int simdops_param_view(const simdops_tensor *v, const simdops_tensor *y, int arg,
+                       simdops_tensor *vin, void **tmp, simdops_error *err)
+{
+    *tmp = NULL;
+    if (v && simdops_may_overlap(v, y)) {
+        if (simdops_contiguous_copy(v, vin, tmp))
+            return simdops_fail(err, SIMDOPS_R_NOMEM, arg);
+        return SIMDOPS_OK;
+    }
+    if (v)
+        *vin = *v;
+    return SIMDOPS_OK;
+}

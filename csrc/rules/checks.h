@@ -38,4 +38,12 @@ int simdops_check_within(const simdops_tensor *t, const void *base, size_t len, 
 int simdops_input_view(const simdops_tensor *x, const simdops_tensor *y, simdops_tensor *xin,
                        void **tmp, simdops_error *err);
 
+/* A parameter tensor read while y is written (per-channel scales and zero
+ * points): *vin = v, or a contiguous copy of v (to free via *tmp) when their
+ * bytes overlap, so the call reads what v held before it, as if the inputs
+ * were copied first (a later channel would otherwise read what an earlier
+ * one wrote). v may be NULL (not given: *vin untouched). NOMEM names arg. */
+int simdops_param_view(const simdops_tensor *v, const simdops_tensor *y, int arg,
+                       simdops_tensor *vin, void **tmp, simdops_error *err);
+
 #endif

@@ -41,6 +41,14 @@ int simdops_check_disjoint(const void *x, uint64_t xlen, const void *y, uint64_t
     return SIMDOPS_OK;
 }
 
+int simdops_check_out_apart(const void *in, uint64_t inlen, int arg, const void *y,
+                            uint64_t ylen, simdops_error *err)
+{
+    if (simdops_ranges_overlap(in, inlen, y, ylen))
+        return simdops_fail(err, SIMDOPS_R_OUT_SHARES_INPUT, arg);
+    return SIMDOPS_OK;
+}
+
 int simdops_reduced_axes(int ndim, int naxes, const int64_t *axes, int *reduced,
                          simdops_error *err)
 {

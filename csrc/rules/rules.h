@@ -23,6 +23,12 @@ int simdops_ranges_overlap(const void *a, uint64_t alen, const void *b, uint64_t
 int simdops_check_disjoint(const void *x, uint64_t xlen, const void *y, uint64_t ylen,
                            int same_address_ok, simdops_error *err);
 
+/* An input's byte range [in, in + inlen) and the output's [y, y + ylen)
+ * share no byte (the same address included): else OUT_SHARES_INPUT naming
+ * the input (arg). For kernels with no in-place form. */
+int simdops_check_out_apart(const void *in, uint64_t inlen, int arg, const void *y,
+                            uint64_t ylen, simdops_error *err);
+
 /* axes[0..naxes) (negative from the end) as reduced[0..ndim) flags: each in
  * [-ndim, ndim), none repeated, at least one (AXES_EMPTY, AXIS_RANGE,
  * AXIS_REPEATED with index = the entry's position). reduced must be zeroed. */

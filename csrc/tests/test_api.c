@@ -426,6 +426,8 @@ static void test_messages(void)
                  SIMDOPS_E_SHAPE, "NDIM", "at most 64", "ndim = 65");
 }
 
+void simdops_test_api_hostile(long *pass, long *fail); /* test_api_hostile.c */
+
 void simdops_test_public_api(long *pass, long *fail)
 {
     g_api_pass = pass;
@@ -438,5 +440,6 @@ void simdops_test_public_api(long *pass, long *fail)
     test_invalid_numbers();
     test_messages();
     test_big_number_helper();
-    test_oversized_views(); /* last: before the fix, hardmax crashed here */
+    test_oversized_views(); /* before the fix, hardmax crashed here */
+    simdops_test_api_hostile(pass, fail);
 }

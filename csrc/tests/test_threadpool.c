@@ -201,6 +201,100 @@ static void test_copy_elements(void)
     }
 }
 
+/* ---- the caller's floating-point mode on every thread
+ * (x86 MXCSR FTZ | DAZ, aarch64 FPCR FZ): every chunk of a split job must run
+ * under the caller's control state, whichever thread runs it, and workers
+ * must not keep it after the job. */
+#if defined(__x86_64__) || defined(_M_X64) || defined(__SSE__)
+#include <xmmintrin.h>
+#define HAVE_FP_MODE 1
+static unsigned long fp_mode_get(void) { return _mm_getcsr() & ~0x3Fu; }
+static void fp_mode_set(unsigned long v) { _mm_setcsr((unsigned)v); }
+static const unsigned long FLUSH_BITS = 0x8040u; /* FTZ, DAZ */
+#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+#define HAVE_FP_MODE 1
+static unsigned long fp_mode_get(void)
+{
+    uint64_t v;
+    __asm__ __volatile__("mrs %0, fpcr" : "=r"(v));
+    return (unsigned long)v;
+}
+static void fp_mode_set(unsigned long v)
+{
+    uint64_t w = v;
+    __asm__ __volatile__("msr fpcr, %0" : : "r"(w));
+}
+static const unsigned long FLUSH_BITS = 1ul << 24; /* FZ */
+#else
+#define HAVE_FP_MODE 0
+#endif
+
+#if HAVE_FP_MODE
+enum { FP_ITEMS = 64 };
+
+typedef struct fp_seen {
+    unsigned long mode[FP_ITEMS];
+    int flushed[FP_ITEMS]; /* a denormal product came out as zero */
+    pthread_t caller;
+    int other_threads; /* chunks a worker ran (under lock) */
+    pthread_mutex_t lock;
+} fp_seen;
+
+static int record_fp_mode(void *ctx, int64_t begin, int64_t end)
+{
+    fp_seen *f = (fp_seen *)ctx;
+    volatile float tiny = 1e-40f, one = 1.0f, spin = 0.0f;
+    for (int k = 0; k < 20000; k++) /* long enough for the workers to take chunks */
+        spin = spin + one;
+    for (int64_t i = begin; i < end; i++) {
+        f->mode[i] = fp_mode_get();
+        f->flushed[i] = tiny * one == 0.0f;
+    }
+    if (!pthread_equal(pthread_self(), f->caller)) {
+        pthread_mutex_lock(&f->lock);
+        f->other_threads++;
+        pthread_mutex_unlock(&f->lock);
+    }
+    return spin > 0.0f ? 0 : 1;
+}
+
+static void run_fp_mode(fp_seen *f, unsigned long mode, int want_flushed, const char *what)
+{
+    int ok = 1;
+    f->caller = pthread_self();
+    check(simdops_parallel_for(FP_ITEMS, 1, record_fp_mode, f) == 0, what, 0, 0);
+    for (int i = 0; i < FP_ITEMS; i++)
+        ok &= f->mode[i] == mode && f->flushed[i] == want_flushed;
+    check(ok, what, (long)mode, want_flushed);
+}
+
+static void test_fp_mode(void)
+{
+    static fp_seen f;
+    unsigned long plain = fp_mode_get() & ~FLUSH_BITS, flush = plain | FLUSH_BITS;
+    unsigned long saved = fp_mode_get();
+    pthread_mutex_init(&f.lock, NULL);
+    f.other_threads = 0;
+    fp_mode_set(plain);
+    simdops_set_num_threads(4); /* workers start in the default mode */
+    for (int round = 0; round < 20; round++)
+        run_fp_mode(&f, plain, 0, "a chunk ran in another mode than the caller's (default)");
+    fp_mode_set(flush);
+    for (int round = 0; round < 20; round++)
+        run_fp_mode(&f, flush, 1, "a chunk ran without the caller's flush-to-zero mode");
+    simdops_set_num_threads(6); /* two more workers, started while the caller flushes */
+    for (int round = 0; round < 20; round++)
+        run_fp_mode(&f, flush, 1, "a chunk ran without the caller's flush-to-zero mode (6)");
+    fp_mode_set(plain);
+    for (int round = 0; round < 20; round++)
+        run_fp_mode(&f, plain, 0, "a worker kept flush-to-zero after the caller's job");
+    check(f.other_threads > 0, "no worker ran a chunk of the floating-point mode jobs",
+          f.other_threads, 0);
+    fp_mode_set(saved);
+    pthread_mutex_destroy(&f.lock);
+}
+#endif
+
 void test_threadpool(long *pass, long *fail)
 {
     static coverage c; /* large: not on the stack */
@@ -231,6 +325,9 @@ void test_threadpool(long *pass, long *fail)
         check(simdops_pool_jobs() == jobs, "a job under two grains stayed inline",
               (long)simdops_pool_jobs(), (long)jobs);
         test_concurrent_callers();
+#if HAVE_FP_MODE
+        test_fp_mode();
+#endif
         /* set by ci/neon.sh: qemu-user cannot start threads in a forked child */
         if (getenv("SIMDOPS_HARNESS_NO_FORK"))
             printf("threadpool: fork test skipped (SIMDOPS_HARNESS_NO_FORK)\n");

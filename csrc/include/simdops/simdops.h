@@ -151,7 +151,10 @@ typedef enum simdops_status {
     X(ZERO_POINT_RANGE, SIMDOPS_E_PARAM, "%A = %V is outside [%L, %H], the range of %D")      \
     X(SCALE_NOT_F32, SIMDOPS_E_PARAM,                                                          \
       "%A = %N%J is not a float32 value; the float64 mode widens float32 per-channel scales "  \
-      "exactly and does not round them (round them to float32 first)")
+      "exactly and does not round them (round them to float32 first)")                         \
+    X(OUT_SHARES_INPUT, SIMDOPS_E_OVERLAP,                                                     \
+      "out shares memory with %A; requantization's 1-D kernels write another type than they "  \
+      "read and need out disjoint from x and from every vector they read (y == x included)")
 
 typedef enum simdops_reason {
 #define SIMDOPS_X_REASON_ENUM(name, status, message) SIMDOPS_R_##name,
@@ -183,7 +186,11 @@ typedef enum simdops_reason {
     F(COLS, "cols")                                                                            \
     F(ROUNDING, "rounding")                                                                    \
     F(ZERO_POINT, "zero_point")                                                                \
-    F(LAMBD, "lambd")
+    F(LAMBD, "lambd")                                                                          \
+    F(Y_SCALE, "y_scale")              /* simdops_quantize_linear's scale, as ONNX names it */  \
+    F(Y_ZERO_POINT, "y_zero_point")                                                            \
+    F(X_SCALE, "x_scale")              /* simdops_dequantize_linear's */                         \
+    F(X_ZERO_POINT, "x_zero_point")
 
 typedef enum simdops_arg {
 #define SIMDOPS_X_ARG_ENUM(name, text) SIMDOPS_ARG_##name,
@@ -498,7 +505,9 @@ int simdops_requant_prepared(const simdops_prepared *p, const simdops_tensor *x,
 
 /* ------------------------------------------------------------------ contiguous 1-D kernels
  * n elements (n >= 0) at element-aligned pointers (any C array is); y == x is
- * in-place, otherwise x and y must not overlap. They run on the calling
+ * in-place, otherwise x and y must not overlap. The requant 1-D kernels (int32
+ * in, another type out) have no in-place form: y must share no byte with x,
+ * bias or the per-channel vectors (SIMDOPS_E_OVERLAP, OUT_SHARES_INPUT). They run on the calling
  * thread's tier, read x, write y, take no GIL. Statuses: SIMDOPS_E_PARAM
  * (NULL pointer with n > 0, n < 0, misaligned, handle of another op),
  * SIMDOPS_E_OVERLAP. */
@@ -531,7 +540,10 @@ int simdops_requant_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, 
  * x's dtype (0 for int32). scale/zero_point: 0-d or one element (per tensor),
  * or 1-D of x's extent on `axis` (per axis; axis negative counts from the
  * end). NaN quantizes to the type's minimum, +-inf and out-of-range
- * quotients saturate (x / 0 is +-inf or NaN and follows the same rule). */
+ * quotients saturate (x / 0 is +-inf or NaN and follows the same rule).
+ * Errors name scale / zero_point as ONNX does: y_scale / y_zero_point
+ * (quantize), x_scale / x_zero_point (dequantize). A per-axis scale or zero
+ * point that overlaps y is read as if copied first; an empty x returns at once. */
 int simdops_quantize_linear(const simdops_tensor *x, const simdops_tensor *scale,
                             const simdops_tensor *zero_point, int64_t axis,
                             const simdops_tensor *y, simdops_error *err);

@@ -202,11 +202,19 @@ cdef _Buf _buf(object obj, str name, bint writable=False, bint int32=False):
     if type(obj) is _NDARRAY and b.take_array(obj, writable):
         return b
     if PyObject_CheckBuffer(obj):
-        if isinstance(obj, (_NDARRAY, _NPGENERIC)) and obj.dtype.kind in "mM":
-            # numpy exports datetime scalars as raw bytes and refuses such arrays
-            # with a message naming no argument: name it, as for any other dtype
-            raise TypeError(f"{name} has dtype {obj.dtype}; datetime64 and timedelta64 are "
-                            f"not numbers simdops computes on (view them as int64 first)")
+        if isinstance(obj, (_NDARRAY, _NPGENERIC)):
+            dt = obj.dtype
+            kind = dt.kind
+            if kind in "mM":
+                # numpy exports datetime scalars as raw bytes and refuses such arrays
+                # with a message naming no argument: name it, as for any other dtype
+                raise TypeError(f"{name} has dtype {dt}; datetime64 and timedelta64 are "
+                                f"not numbers simdops computes on (view them as int64 first)")
+            if kind == "V" and dt.isbuiltin == 2:
+                # a dtype registered from outside numpy (ml_dtypes' bfloat16, float8_*,
+                # int4): numpy's buffer export refuses it naming nothing
+                raise TypeError(f"{name} has dtype {dt}, which simdops does not support "
+                                f"(it computes on numpy's float16/32/64 and integer types)")
         b.acquire(obj, name, writable)
         return b
     arr = _interop.as_output(obj, name) if writable else _interop.as_input(obj, name, int32)

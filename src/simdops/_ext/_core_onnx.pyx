@@ -2,16 +2,40 @@
 # only: scale and zero point become buffers (Python numbers as float32 /
 # the integer type), the output array is made, C checks and runs.
 
+# numpy scalars a scale keeps as they are (C takes float32 and float16 scales)
+cdef tuple _KEPT_SCALAR_TYPES = (np.float32, np.float16)
+
+
 cdef _Buf _scale_buf(object v, str name):
-    """A scale buffer; a Python number or sequence becomes float32 (ONNX's
-    tensor(float))."""
-    if PyObject_CheckBuffer(v):
+    """A scale buffer. A real number (a Python int or float, a numpy scalar of a
+    type other than float32/float16: np.float64 is a Python float) or a sequence
+    of them becomes float32 (ONNX's tensor(float)); float32/float16 arrays are
+    used as they are (C refuses other dtypes, naming the argument). None, strings,
+    bools and other objects are a TypeError: None used to become a NaN scale."""
+    if type(v) is float:  # the common case, as before: one conversion
+        return _buf(np.asarray(v, dtype=np.float32), name)
+    if isinstance(v, _NPGENERIC) and not isinstance(v, _KEPT_SCALAR_TYPES):
+        v = v.item()  # a numpy number is its Python value (bool, complex: refused below)
+    if PyObject_CheckBuffer(v) or hasattr(v, "__dlpack__"):
         return _buf(v, name)
+    if type(v) is bool or v is None or isinstance(v, (str, complex)):
+        raise TypeError(f"{name} must be a float32/float16 array or a real number, "
+                        f"got {type(v).__name__}")
+    if type(v) is int:  # any size (numpy would make an int past 64 bits an object)
+        try:
+            return _buf(np.asarray(v, dtype=np.float32), name)
+        except OverflowError:
+            # (formatting v itself may exceed Python's digit limit: say its size)
+            raise ValueError(f"{name}: an int of {v.bit_length()} bits is beyond float32's "
+                             f"range") from None
     try:
-        arr = np.asarray(v, dtype=np.float32) if not hasattr(v, "__dlpack__") else v
+        arr = np.asarray(v)
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a float32/float16 array or a number") from None
-    return _buf(arr, name)
+        raise TypeError(f"{name} must be a float32/float16 array or a real number") from None
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be a float32/float16 array or real numbers, got "
+                        f"{type(v).__name__} holding {arr.dtype}")
+    return _buf(arr.astype(np.float32), name)
 
 
 cdef _Buf _zero_point_buf(object v, str name, object dtype_name):
@@ -44,9 +68,10 @@ def quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, out=None):
         float32 or float16, any shape and strides.
     y_scale : array-like or float
         float32 or float16: a scalar / one element (per tensor), or 1-D of x's
-        extent on ``axis`` (per axis). A Python number becomes float32. float16 x
-        with a float16 scale divides in float16 (as the reference's numpy does);
-        any other pairing divides in float32.
+        extent on ``axis`` (per axis). A real number (Python or numpy, e.g.
+        ``np.float64``) or a list of them becomes float32. float16 x with a
+        float16 scale divides in float16 (as the reference's numpy does); any
+        other pairing divides in float32.
     y_zero_point : array-like or int, optional
         Same shape as ``y_scale``; its dtype is the output type (uint8, int8,
         uint16, int16). A Python int takes out's dtype, else uint8. Default 0.
@@ -63,7 +88,8 @@ def quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, out=None):
     Raises
     ------
     TypeError
-        Unsupported dtype of x, scale, zero point or out; zero point and out disagree.
+        Unsupported dtype of x, scale, zero point or out; zero point and out disagree;
+        a scale that is no real number (None, a string, a bool).
     ValueError
         Scale / zero point of the wrong shape, axis out of range, zero point values
         outside the output type.
@@ -114,8 +140,9 @@ def dequantize_linear(x, x_scale, x_zero_point=None, *, axis=1, out=None):
         uint8, int8, uint16, int16 or int32 (int32 has no zero point but 0).
     x_scale : array-like or float
         float32 or float16, a scalar / one element (per tensor) or 1-D of x's extent
-        on ``axis``; its dtype is the output type unless ``out`` is given. A Python
-        number becomes float32.
+        on ``axis``; its dtype is the output type unless ``out`` is given. A real
+        number (Python or numpy) or a list of them becomes float32; None, strings and
+        bools are a TypeError.
     x_zero_point : array-like or int, optional
         Same shape as the scale and x's dtype (a Python int takes x's dtype). Default 0.
     axis : int
@@ -162,7 +189,9 @@ def dequantize_linear(x, x_scale, x_zero_point=None, *, axis=1, out=None):
 cdef object _onnx_bound(object v, str name):
     """A bound given as a 0-d / one-element array (ONNX's tensor inputs; anything x
     accepts: buffers, DLPack tensors, torch views with the negative bit) becomes its
-    Python number; None and plain numbers stay as they are."""
+    Python number; None and plain numbers stay as they are. An array that holds no number
+    (an object array holding None used to read as an absent bound) is a TypeError naming
+    the bound."""
     if v is None or type(v) is float or type(v) is int:
         return v
     if PyObject_CheckBuffer(v):
@@ -171,8 +200,11 @@ cdef object _onnx_bound(object v, str name):
         arr = _interop.as_input(v, name)
     else:
         return v  # _number says what a bound must be
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be a number or a one-element numeric array, got an "
+                        f"array of dtype {arr.dtype}")
     if arr.size != 1:
-        raise ValueError(f"clip: a bound must be a scalar or one element, got shape {arr.shape}")
+        raise ValueError(f"clip: {name} must be a scalar or one element, got shape {arr.shape}")
     return arr.reshape(()).item()
 
 

@@ -8,6 +8,11 @@ _FIRST_OPSET = {"Clip": 6, "Shrink": 9, "Hardmax": 1, "QuantizeLinear": 10,
                 "DequantizeLinear": 10}
 
 
+# The output types the profile computes, by op: what output_dtype may name.
+_OUTPUT_TYPES = {"QuantizeLinear": ("UINT8", "INT8", "UINT16", "INT16"),
+                 "DequantizeLinear": ("FLOAT", "FLOAT16")}
+
+
 def _attributes(node):
     import onnx.helper  # absolute: the real onnx package, not simdops.onnx
 
@@ -20,6 +25,49 @@ def _newest_opset():
     return onnx.defs.onnx_opset_version()
 
 
+def _opset(opset, op):
+    """The model's opset as an int in [the op's first version, the newest the
+    installed onnx knows]; a str, float or bool is a TypeError."""
+    import operator
+
+    newest = _newest_opset()
+    if opset is None:
+        return newest
+    if isinstance(opset, bool):
+        raise TypeError("run_node: opset must be an int, got bool")
+    try:
+        opset = operator.index(opset)
+    except TypeError:
+        raise TypeError(f"run_node: opset must be an int, got {type(opset).__name__} "
+                        f"{opset!r}") from None
+    if not _FIRST_OPSET[op] <= opset <= newest:
+        raise ValueError(f"run_node: {op} runs at opsets {_FIRST_OPSET[op]} to {newest} (the "
+                         f"newest the installed onnx knows), got {opset}")
+    return opset
+
+
+def _check_node(node, op, opset):
+    """What onnx.checker refuses (attributes the op's version does not have or of
+    another type, too many inputs or outputs), as a ValueError; an empty name for a
+    required input is a TypeError naming the input (ONNX's name for it)."""
+    import onnx.checker
+    import onnx.defs
+
+    schema = onnx.defs.get_schema(op, opset)
+    for k, (formal, name) in enumerate(zip(schema.inputs, node.input)):
+        if name == "" and formal.option == onnx.defs.OpSchema.FormalParameterOption.Single:
+            raise TypeError(f"run_node: {op}'s {formal.name} (input {k}) is required; the node "
+                            f"gives ''")
+    ctx = onnx.checker.C.CheckerContext()
+    ctx.ir_version = onnx.IR_VERSION
+    ctx.opset_imports = {"": opset}
+    try:
+        onnx.checker.C.check_node(node.SerializeToString(), ctx,
+                                  onnx.checker.C.LexicalScopeContext())
+    except onnx.checker.ValidationError as e:
+        raise ValueError(f"run_node: invalid {op}-{schema.since_version} node: {e}") from None
+
+
 def run_node(node, inputs, opset=None):
     """Runs an ``onnx.NodeProto`` (Clip, Shrink, Hardmax, QuantizeLinear,
     DequantizeLinear; default domain) on numpy inputs; returns a list of outputs.
@@ -30,28 +78,36 @@ def run_node(node, inputs, opset=None):
     inputs : sequence
         One array per ``node.input``; ``None`` for an omitted optional input (``''``).
     opset : int, optional
-        The default-domain opset of the model; default: the newest the installed
-        ``onnx`` package knows.
+        The default-domain opset of the model, from the op's first version to the
+        newest the installed ``onnx`` package knows (the default).
 
     Raises
     ------
+    TypeError
+        ``node`` is not a NodeProto; ``opset`` is not an int; a required input is
+        omitted.
     ValueError
         An op type or attribute outside the profile (float8/int4/blocked
-        quantization, ``output_dtype`` disagreeing with the zero point, ...).
+        quantization, ``output_dtype`` disagreeing with the zero point, ...); a node
+        ``onnx.checker`` refuses (an attribute its version does not have or of
+        another type, too many inputs).
     """
+    import onnx
+
+    if not isinstance(node, onnx.NodeProto):
+        raise TypeError(f"run_node: node must be an onnx.NodeProto, got {type(node).__name__}")
     if node.domain not in ("", "ai.onnx"):
         raise ValueError(f"run_node: domain {node.domain!r} is not ONNX's default domain")
     op = node.op_type
     if op not in _FIRST_OPSET:
         raise ValueError(f"run_node: {op} is not in the simdops ONNX profile "
                          f"({', '.join(_FIRST_OPSET)})")
-    opset = _newest_opset() if opset is None else int(opset)
-    if opset < _FIRST_OPSET[op]:
-        raise ValueError(f"run_node: {op} needs opset >= {_FIRST_OPSET[op]}, got {opset}")
+    opset = _opset(opset, op)
     inputs = list(inputs)
     if len(inputs) != len(node.input):
         raise ValueError(f"run_node: {op} node has {len(node.input)} inputs, got "
                          f"{len(inputs)} arrays")
+    _check_node(node, op, opset)
     inputs = [None if name == "" else v for name, v in zip(node.input, inputs)]
     inputs += [None] * (3 - len(inputs))
     attrs = _attributes(node)
@@ -75,6 +131,24 @@ def run_node(node, inputs, opset=None):
     return [_dequantize(inputs, attrs)]
 
 
+def _output_dtype(op, attrs):
+    """output_dtype as a numpy dtype, or None when absent (0 = UNDEFINED); a code
+    that is no TensorProto type, or a type outside the profile, is a ValueError."""
+    import onnx
+
+    code = attrs.get("output_dtype", 0)
+    if not code:
+        return None
+    if code not in onnx.TensorProto.DataType.values():
+        raise ValueError(f"run_node: {op} output_dtype {code} is not an ONNX TensorProto "
+                         f"data type")
+    name = onnx.TensorProto.DataType.Name(code)
+    if name not in _OUTPUT_TYPES[op]:
+        raise ValueError(f"run_node: {op} output_dtype {name} ({code}) is outside the simdops "
+                         f"profile ({', '.join(_OUTPUT_TYPES[op])})")
+    return _onnx_dtype(code)
+
+
 def _onnx_dtype(code):
     import onnx.helper
 
@@ -88,8 +162,8 @@ def _quantize(inputs, attrs):
         raise ValueError("run_node: QuantizeLinear saturate=0 applies to float8 only")
     x, scale, zp = inputs[:3]
     out = None
-    if attrs.get("output_dtype"):
-        dt = _onnx_dtype(attrs["output_dtype"])
+    dt = _output_dtype("QuantizeLinear", attrs)
+    if dt is not None:
         if zp is not None and np.asarray(zp).dtype != dt:
             raise ValueError("run_node: output_dtype disagrees with the zero point's type")
         if zp is None:
@@ -102,6 +176,7 @@ def _dequantize(inputs, attrs):
 
     x, scale, zp = inputs[:3]
     out = None
-    if attrs.get("output_dtype"):
-        out = np.empty(np.shape(x), _onnx_dtype(attrs["output_dtype"]))
+    dt = _output_dtype("DequantizeLinear", attrs)
+    if dt is not None:
+        out = np.empty(np.shape(x), dt)
     return _ops.dequantize_linear(x, scale, zp, axis=attrs.get("axis", 1), out=out)
