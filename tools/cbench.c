@@ -352,11 +352,12 @@ int main(int argc, char **argv)
     printf("isa %s, %d rounds\n", simdops_isa(), rounds);
 
     struct { const char *label; int64_t rows, cols, axis; } hm[] = {
+        {"hardmax f32 64x1024 axis 1", 64, 1024, 1},
         {"hardmax f32 1024x1024 axis 1", 1024, 1024, 1},
         {"hardmax f32 4096x1024 axis 1", 4096, 1024, 1},
         {"hardmax f32 1024x4096 axis 0", 1024, 4096, 0},
     };
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < (int)(sizeof hm / sizeof hm[0]); k++) {
         if (!strstr(hm[k].label, only))
             continue;
         tensor_2d(&c.x, c.xd, SIMDOPS_FLOAT32, hm[k].rows, hm[k].cols);
