@@ -11,7 +11,8 @@
  * "hardmax bound 1024x1024" splits hardmax into its memory traffic: a read of
  * x (a max over it at full vector width), a write of y (memset) and the
  * argmax scan alone; hardmax can be no faster than read + write, which is
- * the traffic of a copy (docs/performance.md). */
+ * the traffic of a copy (docs/performance.md). "hardmax bound axis 0" does the
+ * same for the column scan along axis 0 of 1024x4096 (streamed zeros). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,22 @@ static void do_two_pass(void *p)
         y[r * c->cols + (int64_t)at[r]] = 1.0f;
 }
 
+/* The axis-0 column scan alone over rows x cols (no write of y): what the
+ * driver's vertical scan runs, best and its indices kept in L1. */
+static void do_cols_scan(void *p)
+{
+    static float best[4096];
+    static int64_t bi[4096];
+    ctx *c = p;
+    simdops_argmax_cols_fn scan = simdops_current_kernels()->argmax_cols[SIMDOPS_FLOAT32];
+    const float *x = c->xd;
+    memcpy(best, x, (size_t)c->cols * 4);
+    memset(bi, 0, sizeof bi);
+    for (int64_t r = 1; r < c->rows; r++)
+        scan(x + r * c->cols, (size_t)c->cols, r, best, bi);
+    c->sink = best[bi[0] & 7];
+}
+
 /* A read of x at full vector width that keeps the core busy with no more
  * than one max per vector: the read bandwidth the scan competes with. */
 #if CBENCH_X86
@@ -235,6 +252,72 @@ static void do_vector_copy(void *p)
     }
 #endif
     memmove(c->yd, c->xd, c->bytes);
+}
+
+/* y zeroed with non-temporal stores (what the driver writes past the
+ * streaming threshold), then fenced. */
+static void do_stream_zero(void *p)
+{
+    ctx *c = p;
+#if CBENCH_X86
+    char *y = c->yd;
+    size_t head = (size_t)(0u - (uintptr_t)y) & 63, i;
+    memset(y, 0, head);
+    for (i = head; i + 64 <= c->bytes; i += 64) {
+        _mm_stream_si128((__m128i *)(y + i), _mm_setzero_si128());
+        _mm_stream_si128((__m128i *)(y + i + 16), _mm_setzero_si128());
+        _mm_stream_si128((__m128i *)(y + i + 32), _mm_setzero_si128());
+        _mm_stream_si128((__m128i *)(y + i + 48), _mm_setzero_si128());
+    }
+    memset(y + i, 0, c->bytes - i);
+    _mm_sfence();
+#else
+    memset(c->yd, 0, c->bytes);
+#endif
+}
+
+/* hardmax along axis 0 of 1024x4096 float32 (16 MiB, past the streaming
+ * threshold) split like hardmax_bound: the column scan against a bare read of
+ * the same bytes, and the streamed write. */
+static void hardmax_axis0_bound(ctx *c, int rounds)
+{
+    enum { N_PARTS = 5 };
+    static const char *names[N_PARTS] = {"copy (memcpy)", "read (max loop)", "write (NT zeros)",
+                                         "column scan", "hardmax axis 0"};
+    bench_fn parts[N_PARTS] = {do_copy, do_read, do_stream_zero, do_cols_scan, do_hardmax};
+    double best[N_PARTS], r_scan[BENCH_MAX_ROUNDS], r_hm[BENCH_MAX_ROUNDS];
+    int reps[N_PARTS];
+    c->rows = 1024;
+    c->cols = 4096;
+    tensor_2d(&c->x, c->xd, SIMDOPS_FLOAT32, c->rows, c->cols);
+    tensor_2d(&c->y, c->yd, SIMDOPS_FLOAT32, c->rows, c->cols);
+    c->axis = 0;
+    c->bytes = (size_t)(c->rows * c->cols * 4);
+    for (int k = 0; k < N_PARTS; k++) {
+        reps[k] = bench_reps(parts[k], c);
+        best[k] = 1e9;
+    }
+    rounds = bench_clamp_rounds(rounds);
+    for (int r = 0; r < rounds; r++) {
+        double t[N_PARTS];
+        for (int j = 0; j < N_PARTS; j++) {
+            int k = (j + r) % N_PARTS;
+            t[k] = bench_time(parts[k], c, reps[k]);
+            best[k] = t[k] < best[k] ? t[k] : best[k];
+        }
+        r_scan[r] = t[3] / t[1];
+        r_hm[r] = t[0] / t[4];
+    }
+    printf("hardmax bound axis 0 1024x4096 float32 (16 MiB in, 16 MiB out; fastest of %d rounds):\n",
+           rounds);
+    for (int k = 0; k < N_PARTS; k++)
+        printf("  %-18s %8.1f us  %6.2f GB/s of x\n", names[k], best[k] * 1e6,
+               (double)c->bytes / best[k] * 1e-9);
+    printf("  column scan / read:     %.2f (fastest times)  median %.2f\n", best[3] / best[1],
+           bench_median(r_scan, rounds));
+    printf("  (scan + NT write) / copy: %.2f   copy/hardmax %.2f (fastest)  median %.2f\n",
+           (best[3] + best[2]) / best[0], best[0] / best[4], bench_median(r_hm, rounds));
+    fflush(stdout);
 }
 
 static void hardmax_bound(ctx *c, int rounds)
@@ -352,11 +435,12 @@ int main(int argc, char **argv)
     printf("isa %s, %d rounds\n", simdops_isa(), rounds);
 
     struct { const char *label; int64_t rows, cols, axis; } hm[] = {
+        {"hardmax f32 64x1024 axis 1", 64, 1024, 1},
         {"hardmax f32 1024x1024 axis 1", 1024, 1024, 1},
         {"hardmax f32 4096x1024 axis 1", 4096, 1024, 1},
         {"hardmax f32 1024x4096 axis 0", 1024, 4096, 0},
     };
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < (int)(sizeof hm / sizeof hm[0]); k++) {
         if (!strstr(hm[k].label, only))
             continue;
         tensor_2d(&c.x, c.xd, SIMDOPS_FLOAT32, hm[k].rows, hm[k].cols);
@@ -367,6 +451,8 @@ int main(int argc, char **argv)
     }
     if (strstr("hardmax bound 1024x1024", only))
         hardmax_bound(&c, rounds);
+    if (strstr("hardmax bound axis 0", only))
+        hardmax_axis0_bound(&c, rounds);
 
     struct { const char *label; simdops_dtype dt; int64_t n; bench_fn f; double a, b; } ew[] = {
         {"shrink f16 b=.5 64K", SIMDOPS_FLOAT16, 1 << 16, do_shrink, 0.5, 0.5},

@@ -3,11 +3,16 @@
  * instruction. The arithmetic behind docs/performance.md's "bounds" section:
  * a kernel cannot run faster than the busiest port its instructions share.
  *
- * Each test runs 8 independent chains (so latency hides) of one instruction,
- * or of a pair, for N iterations; the time divided by the instruction count is
- * converted to cycles with a clock measured by a dependent chain of integer adds
- * (1 cycle each). A pair that takes the sum of its two parts' times shares a
- * port; one that takes the larger runs on separate ports.
+ * Throughput rows run 8 chains of one instruction, or of a pair, for N
+ * iterations, where no chain feeds one instruction's result back into its own
+ * input except through a 1-2 cycle operation (min, add, ...), so latency hides;
+ * the time divided by the instruction count is converted to cycles with a
+ * clock measured by a dependent chain of integer adds (1 cycle each). A pair
+ * that takes the sum of its two parts' times shares a port; one that takes the
+ * larger runs on separate ports. Latency rows ("latency, 1 chain") run one
+ * chain that feeds each result into the next instruction: cycles per link.
+ * (A round trip vcvtph2ps -> vcvtps2ph fed back into itself, even 8 of them,
+ * measures the pair's latency / 8, not its throughput.)
  *
  *   bash tools/cbench.sh /tmp/kb && /tmp/kb/portbench [iterations=20000000]
  *
@@ -23,32 +28,30 @@
 static double now(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); /* the thread's own time: shared cores */
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* GHz from a chain of dependent 1-cycle adds */
-static double clock_ghz(long n)
+/* Seconds for n links of a chain of dependent 1-cycle integer adds: 4n cycles */
+static double add_chain(long n)
 {
     unsigned long x = 1;
-    double best = 1e30;
-    for (int r = 0; r < 3; r++) {
-        double t0 = now(), t;
-        for (long i = 0; i < n; i++)
-            __asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0" : "+r"(x));
-        t = now() - t0;
-        best = t < best ? t : best;
-    }
-    return 4.0 * (double)n / best / 1e9;
+    double t0 = now();
+    for (long i = 0; i < n; i++)
+        __asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0" : "+r"(x));
+    return now() - t0;
 }
 
 /* keeps a value in a register and opaque to the optimiser */
 #define KEEP(v) __asm__ volatile("" : "+v"(v))
 #define R8(op) op(0) op(1) op(2) op(3) op(4) op(5) op(6) op(7)
 
-static double g_ghz;
 static long g_n;
+static double g_ghz_lo = 1e30, g_ghz_hi = 0;
 
+/* Each of 5 rounds times the add chain right before the body, so the cycle
+ * count survives a clock that moves with the load of a shared machine; the
+ * fewest cycles of the rounds is printed. */
 #define BENCH(name, count, decl, body)                                                     \
     do {                                                                                   \
         __m512 c = _mm512_set1_ps(0.999f);                                                 \
@@ -56,15 +59,18 @@ static long g_n;
         decl;                                                                              \
         double best = 1e30;                                                                \
         (void)c, (void)ci;                                                                 \
-        for (int r = 0; r < 3; r++) {                                                      \
-            double t0 = now(), t;                                                          \
+        for (int r = 0; r < 5; r++) {                                                      \
+            double tc = add_chain(g_n), t0 = now(), t, cyc;                                \
             for (long i = 0; i < g_n; i++) {                                               \
                 body                                                                       \
             }                                                                              \
             t = now() - t0;                                                                \
-            best = t < best ? t : best;                                                    \
+            cyc = t / tc * 4.0 * (double)g_n;                                              \
+            best = cyc < best ? cyc : best;                                                \
+            g_ghz_lo = 4.0 * g_n / tc / 1e9 < g_ghz_lo ? 4.0 * g_n / tc / 1e9 : g_ghz_lo;  \
+            g_ghz_hi = 4.0 * g_n / tc / 1e9 > g_ghz_hi ? 4.0 * g_n / tc / 1e9 : g_ghz_hi;  \
         }                                                                                  \
-        printf("  %-44s %5.2f\n", name, best * g_ghz * 1e9 / (double)g_n / (count));      \
+        printf("  %-52s %6.2f\n", name, best / (double)g_n / (count));                    \
     } while (0)
 
 #define DECL_PS __m512 a0 = _mm512_set1_ps(1.1f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, \
@@ -88,7 +94,27 @@ static long g_n;
 #define PH2PS(k) a##k = _mm512_cvtph_ps(_mm512_castsi512_si256(b##k)); KEEP(a##k); KEEP(b##k);
 #define PS2PH(k) b##k = _mm512_castsi256_si512(_mm512_cvtps_ph(a##k, 0)); KEEP(a##k); KEEP(b##k);
 #define CVT_MIN(k) CVT_IN(k) MINPS(k)
+/* each result fed into the other: 8 round-trip chains */
 #define PH_ROUND(k) PH2PS(k) PS2PH(k)
+/* the same two instructions on inputs that stay put: independent pairs */
+#define PH_PAIR(k) { __m512 t_ = _mm512_cvtph_ps(_mm512_castsi512_si256(b##k)); \
+                     __m256i u_ = _mm512_cvtps_ph(a##k, 0); KEEP(t_); KEEP(u_); KEEP(a##k); KEEP(b##k); }
+/* float16 shrink's arithmetic per 16 halves, independent across iterations:
+ * convert, subtract (or the FMA form), round to half (or with a zeroing mask) */
+#define PH_SUB_PH(k) { __m512 t_ = _mm512_sub_ps(_mm512_cvtph_ps(_mm512_castsi512_si256(b##k)), c); \
+                       __m256i u_ = _mm512_cvtps_ph(t_, 0); KEEP(u_); KEEP(b##k); }
+#define PH_FMA_PH(k) { __m512 t_ = _mm512_fnmadd_ps(c, one, _mm512_cvtph_ps(_mm512_castsi512_si256(b##k))); \
+                       __m256i u_ = _mm512_cvtps_ph(t_, 0); KEEP(u_); KEEP(b##k); }
+#define PH_SUB_PHZ(k) { __m512 t_ = _mm512_sub_ps(_mm512_cvtph_ps(_mm512_castsi512_si256(b##k)), c); \
+                        __m256i u_ = _mm512_maskz_cvtps_ph((__mmask16)0x5a5a, t_, 0); KEEP(u_); KEEP(b##k); }
+#define FMA1(k) a##k = _mm512_fnmadd_ps(c, one, a##k); KEEP(a##k);
+/* latency: one chain through each instruction */
+#define DECL_1 __m512 a0 = _mm512_set1_ps(1.1f)
+#define DECL_1I __m512i b0 = _mm512_set1_epi32(0x3c003c00)
+#define LAT_PH_ROUND a0 = _mm512_cvtph_ps(_mm512_castsi512_si256(b0)); KEEP(a0); \
+                     b0 = _mm512_castsi256_si512(_mm512_cvtps_ph(a0, 0)); KEEP(b0);
+#define LAT_SUB a0 = _mm512_sub_ps(a0, c); KEEP(a0);
+#define LAT_FMA a0 = _mm512_fnmadd_ps(c, one, a0); KEEP(a0);
 #define PH2PS_SUB(k) PH2PS(k) SUBPS(k)
 #define SUBPS(k) a##k = _mm512_sub_ps(a##k, c); KEEP(a##k);
 #define CVT_MUL(k) CVT_IN(k) MULPS(k)
@@ -97,6 +123,7 @@ static long g_n;
 /* loads from L1: the pointer made opaque each iteration so they are not hoisted */
 #define LOADZ(k) b##k = _mm512_loadu_si512(line + 16 * k); KEEP(b##k);
 #define LOADZ_ADD(k) b##k = _mm512_add_epi32(b##k, _mm512_loadu_si512(line + 16 * k)); KEEP(b##k);
+#define DECL_ONE __m512 one = _mm512_set1_ps(1.0f); KEEP(one)
 #define DECL_LINE int32_t *line = g_lines; __asm__ volatile("" : "+r"(line))
 static int32_t g_lines[16 * 8] __attribute__((aligned(64)));
 
@@ -109,9 +136,9 @@ int main(int argc, char **argv)
         printf("portbench: this CPU has no AVX-512 F+BW; nothing measured\n");
         return 0;
     }
-    g_ghz = clock_ghz(g_n);
-    printf("portbench: clock %.2f GHz (dependent integer adds); core cycles per instruction,\n"
-           "8 independent chains, best of 3 runs of %ld iterations\n", g_ghz, g_n);
+    printf("portbench: core cycles per instruction (per pair, per triple), clocked by a chain\n"
+           "of dependent integer adds timed before each of 5 runs of %ld iterations; the\n"
+           "fewest cycles of the 5\n", g_n);
     BENCH("vcvtdq2ps zmm", 8, DECL_PS; DECL_I, R8(CVT_IN));
     BENCH("vcvtps2dq zmm", 8, DECL_PS; DECL_I, R8(CVT_OUT));
     BENCH("vminps zmm", 8, DECL_PS, R8(MINPS));
@@ -134,8 +161,17 @@ int main(int argc, char **argv)
     BENCH("vcvtph2ps ymm -> zmm", 8, DECL_PS; DECL_I, R8(PH2PS));
     BENCH("vcvtps2ph zmm -> ymm", 8, DECL_PS; DECL_I, R8(PS2PH));
     BENCH("vsubps zmm", 8, DECL_PS, R8(SUBPS));
-    BENCH("pair vcvtph2ps + vcvtps2ph (per pair)", 8, DECL_PS; DECL_I, R8(PH_ROUND));
+    BENCH("vfnmadd231ps zmm", 8, DECL_PS; DECL_ONE, R8(FMA1));
+    BENCH("pair vcvtph2ps + vcvtps2ph, independent (per pair)", 8, DECL_PS; DECL_I, R8(PH_PAIR));
+    BENCH("pair vcvtph2ps + vcvtps2ph, 8 round-trip chains", 8, DECL_PS; DECL_I, R8(PH_ROUND));
     BENCH("pair vcvtph2ps + vsubps (per pair)", 8, DECL_PS; DECL_I, R8(PH2PS_SUB));
+    BENCH("vcvtph2ps + vsubps + vcvtps2ph (per triple)", 8, DECL_I, R8(PH_SUB_PH));
+    BENCH("vcvtph2ps + vfnmadd + vcvtps2ph (per triple)", 8, DECL_I; DECL_ONE, R8(PH_FMA_PH));
+    BENCH("vcvtph2ps + vsubps + vcvtps2ph{z} (per triple)", 8, DECL_I, R8(PH_SUB_PHZ));
+    BENCH("latency, 1 chain: vcvtph2ps -> vcvtps2ph", 1, DECL_1; DECL_1I, LAT_PH_ROUND);
+    BENCH("latency, 1 chain: vsubps", 1, DECL_1, LAT_SUB);
+    BENCH("latency, 1 chain: vfnmadd231ps", 1, DECL_1; DECL_ONE, LAT_FMA);
+    printf("clock seen by the add chains: %.2f-%.2f GHz\n", g_ghz_lo, g_ghz_hi);
     return 0;
 }
 

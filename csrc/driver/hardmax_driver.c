@@ -6,6 +6,7 @@
 
 #include "driver/threadpool.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,25 +138,107 @@ static void write_group(char *y, const dims *r, int64_t at, simdops_dtype dtype)
     put01(y + y_offset(r, at), dtype, 1);
 }
 
-/* Rows of y that follow each other in memory are zeroed together, up to
- * ZERO_RUN_BYTES (and ZERO_RUN_ROWS rows) at a time, once all of them have been
- * read (so in place is safe): one memset of 32 KiB or more ran hardmax 1024x1024
- * at 0.80-0.95 of a copy where one memset per 4 KiB row ran it at 0.52-0.70
- * (measured in one process, interleaved with the copy; docs/performance.md). */
-enum { ZERO_RUN_BYTES = 65536, ZERO_RUN_ROWS = 256 };
+/* Rows of y that follow each other in memory are written together, once all
+ * of them have been read (so in place is safe): their zeros in one pass, then
+ * their ones. In cache a run is the whole call (all rows scanned, one memset
+ * of y, the ones: at 1024x1024 float32 0.81-0.86 of a copy where runs of 64
+ * KiB ran 0.64-0.77 and one memset per 4 KiB row 0.52-0.70; measured in one
+ * process, interleaved with the copy; docs/performance.md). Past the streaming
+ * threshold a run is 64 KiB: its lines are written with non-temporal stores,
+ * each row's one inside its line (a one stored afterwards would read the line
+ * back from memory), while the next rows' x is still in L2. */
+enum { ZERO_RUN_BYTES = 65536, ZERO_RUN_ROWS = 256, CACHED_RUN_ROWS = 65536 };
 
 typedef struct zero_run {
-    size_t row_bytes;          /* bytes of one row of y; 0: rows are not contiguous */
-    char *y;                   /* first row of the run */
-    size_t rows;               /* rows in the run */
-    size_t at[ZERO_RUN_ROWS];  /* their answers */
+    size_t row_bytes;            /* bytes of one row of y; 0: rows are not contiguous */
+    size_t max_bytes, max_rows;  /* a run's limits */
+    char *y;                     /* first row of the run */
+    size_t rows;                 /* rows in the run */
+    size_t *at;                  /* their answers: stack_at, or max_rows on the heap */
+    size_t stack_at[ZERO_RUN_ROWS];
 } zero_run;
+
+/* Sets the run's limits for a call of `rows` rows of row_bytes each: the whole
+ * call in cache (answers on the heap when there are more than ZERO_RUN_ROWS;
+ * without the memory, runs of ZERO_RUN_ROWS), 64 KiB runs when streaming. */
+static void run_init(zero_run *run, size_t row_bytes, size_t rows, int stream)
+{
+    run->row_bytes = row_bytes;
+    run->rows = 0;
+    run->at = run->stack_at;
+    run->max_rows = ZERO_RUN_ROWS;
+    run->max_bytes = stream ? ZERO_RUN_BYTES : SIZE_MAX;
+    if (!stream && row_bytes && rows > ZERO_RUN_ROWS) {
+        size_t want = rows < CACHED_RUN_ROWS ? rows : CACHED_RUN_ROWS;
+        size_t *heap = (size_t *)malloc(want * sizeof(size_t));
+        if (heap) {
+            run->at = heap;
+            run->max_rows = want;
+        }
+    }
+}
+
+static void run_free(zero_run *run)
+{
+    if (run->at != run->stack_at)
+        free(run->at);
+}
+
+#if HM_STREAM_ZERO
+/* The run's bytes from y's first 64-byte line on written with non-temporal
+ * stores, a line holding ones built in an aligned buffer first; the partial
+ * lines at both ends (and the ones in them) with plain stores. Needs y
+ * aligned to the element size, so that no element straddles a line. */
+static void run_stream(const zero_run *run, simdops_dtype dtype)
+{
+    size_t es = simdops_dtype_size(dtype), nb = run->rows * run->row_bytes;
+    char *y = run->y;
+    size_t head = (size_t)(0u - (uintptr_t)y) & (SIMDOPS_STREAM_LINE - 1);
+    size_t end = head + (nb - head) / 64 * 64, i, k = 0, one = run->at[0] * es;
+    const __m128i z = _mm_setzero_si128();
+    memset(y, 0, head);
+    while (k < run->rows && one < head) /* ones in the head: written below */
+        one = ++k < run->rows ? k * run->row_bytes + run->at[k] * es : SIZE_MAX;
+    for (i = head; i < end; i += 64) {
+        if (one < i + 64) {
+            SIMDOPS_ALIGNED_64 char line[64];
+            memset(line, 0, sizeof line);
+            do {
+                put01(line + (one - i), dtype, 1);
+                one = ++k < run->rows ? k * run->row_bytes + run->at[k] * es : SIZE_MAX;
+            } while (one < i + 64);
+            _mm_stream_si128((__m128i *)(y + i), _mm_load_si128((const __m128i *)line));
+            _mm_stream_si128((__m128i *)(y + i + 16), _mm_load_si128((const __m128i *)(line + 16)));
+            _mm_stream_si128((__m128i *)(y + i + 32), _mm_load_si128((const __m128i *)(line + 32)));
+            _mm_stream_si128((__m128i *)(y + i + 48), _mm_load_si128((const __m128i *)(line + 48)));
+        } else {
+            _mm_stream_si128((__m128i *)(y + i), z);
+            _mm_stream_si128((__m128i *)(y + i + 16), z);
+            _mm_stream_si128((__m128i *)(y + i + 32), z);
+            _mm_stream_si128((__m128i *)(y + i + 48), z);
+        }
+    }
+    memset(y + end, 0, nb - end);
+    for (k = 0; k < run->rows; k++) { /* the ones outside [head, end) */
+        size_t at = k * run->row_bytes + run->at[k] * es;
+        if (at < head || at >= end)
+            put01(y + at, dtype, 1);
+    }
+}
+#endif
 
 static void run_flush(zero_run *run, simdops_dtype dtype, int stream)
 {
     size_t es = simdops_dtype_size(dtype);
     if (run->rows == 0)
         return;
+#if HM_STREAM_ZERO
+    if (stream && run->rows * run->row_bytes >= 256 && (uintptr_t)run->y % es == 0) {
+        run_stream(run, dtype);
+        run->rows = 0;
+        return;
+    }
+#endif
     zero_bytes(run->y, run->rows * run->row_bytes, stream); /* 0.0: all-zero bits in every float type */
     for (size_t i = 0; i < run->rows; i++)
         put01(run->y + i * run->row_bytes + run->at[i] * es, dtype, 1);
@@ -166,8 +249,8 @@ static void run_flush(zero_run *run, simdops_dtype dtype, int stream)
 static void run_add(zero_run *run, char *yg, size_t at, simdops_dtype dtype, int stream)
 {
     if (run->rows > 0 && (yg != run->y + run->rows * run->row_bytes ||
-                          run->rows == ZERO_RUN_ROWS ||
-                          (run->rows + 1) * run->row_bytes > ZERO_RUN_BYTES))
+                          run->rows == run->max_rows ||
+                          (run->rows + 1) * run->row_bytes > run->max_bytes))
         run_flush(run, dtype, stream);
     if (run->rows == 0)
         run->y = yg;
@@ -272,13 +355,14 @@ int simdops_hardmax_run(const simdops_kernel_table *kt, const simdops_tensor *x,
         int contiguous = r.n == 0 || (r.n == 1 && r.sx[0] == (int64_t)es);
         char *row = NULL;
         int64_t kidx[SIMDOPS_MAX_DIMS] = {0}, gx = 0, gy = 0;
-        zero_run run = {0};
-        run.row_bytes = r.n == 1 && r.sy[0] == (int64_t)es ? (size_t)nr * es : 0;
+        zero_run run;
         if (!contiguous) {
             row = (char *)malloc((size_t)nr * es);
             if (!row)
                 return SIMDOPS_E_NOMEM;
         }
+        run_init(&run, r.n == 1 && r.sy[0] == (int64_t)es ? (size_t)nr * es : 0,
+                 (size_t)dims_count(&kept), stream);
         do {
             const char *xg = (const char *)x->data + gx;
             size_t at;
@@ -298,6 +382,7 @@ int simdops_hardmax_run(const simdops_kernel_table *kt, const simdops_tensor *x,
                 write_group((char *)y->data + gy, &r, (int64_t)at, x->dtype);
         } while (dims_next(&kept, kidx, &gx, &gy));
         run_flush(&run, x->dtype, stream);
+        run_free(&run);
         free(row);
     }
     stream_fence(stream);

@@ -1,6 +1,9 @@
 /* Kernel harness: the argmax entries behind hardmax (one row, and a block of
- * columns) against the scalar tier. */
+ * columns) against the scalar tier, and the hardmax driver run with them. */
 #include "harness.h"
+
+#include "driver/hardmax_driver.h"
+#include "kernels/vec/stream_store.h"
 
 /* ---------------------------------------------------------------- argmax */
 /* Row data for argmax: NaN-free or not, ties, +-0, maxima at chosen places. */
@@ -157,6 +160,104 @@ static void argmax_cols_case(const target *t, const void *row, const void *best,
     free_buf(wi);
 }
 
+/* ------------------------------------------------------- the driver */
+/* simdops_hardmax_run over a rows x cols block with this target's kernel (the
+ * rest of the table scalar), reduced along axis, against the reference
+ * kernel applied to each group and a one-hot built here. threshold moves the
+ * streaming decision: SIZE_MAX keeps the whole call in one cached run (the
+ * answers on the heap past 256 rows), 0 streams 64 KiB runs with the ones
+ * inside the non-temporal lines. y starts yoff bytes into a buffer that ends
+ * at a guard page (yoff not a multiple of the element size: the plain-store
+ * path); in place, y is x. */
+static void hardmax_driver_case(const target *t, size_t rows, size_t cols, int axis, size_t yoff,
+                                int inplace, size_t threshold, int mode)
+{
+    const int dt = t->idx, es = DT[dt].size;
+    const size_t bytes = rows * cols * (size_t)es, saved = simdops_stream_threshold;
+    unsigned char *x = malloc(bytes), *want = calloc(bytes, 1), *yb, *y;
+    int reduced[2] = {axis == 0, axis == 1}, s, ok;
+    simdops_kernel_table kt = *simdops_scalar_kernels();
+    simdops_tensor tx, ty;
+    if (!x || !want) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    for (size_t r = 0; r < rows; r++)
+        gen_argmax_data(x + r * cols * (size_t)es, cols, dt, mode + (int)r);
+    if (axis == 1) {
+        for (size_t r = 0; r < rows; r++) {
+            size_t at = ((simdops_argmax_row_fn)t->ref)(x + r * cols * (size_t)es, cols);
+            put_elem(want, r * cols + at, es, dbl_bits(dt, 1.0));
+        }
+        kt.argmax_row[dt] = (simdops_argmax_row_fn)t->fn;
+    } else {
+        unsigned char *best = malloc(cols * (size_t)es);
+        int64_t *bi = calloc(cols, sizeof(int64_t));
+        if (!best || !bi) {
+            fprintf(stderr, "out of memory\n");
+            exit(2);
+        }
+        memcpy(best, x, cols * (size_t)es);
+        for (size_t r = 1; r < rows; r++)
+            ((simdops_argmax_cols_fn)t->ref)(x + r * cols * (size_t)es, cols, (int64_t)r, best, bi);
+        for (size_t j = 0; j < cols; j++)
+            put_elem(want, (size_t)bi[j] * cols + j, es, dbl_bits(dt, 1.0));
+        free(best);
+        free(bi);
+        kt.argmax_cols[dt] = (simdops_argmax_cols_fn)t->fn;
+    }
+    if (inplace)
+        yoff -= yoff % (size_t)es; /* the kernels read x element-aligned */
+    yb = alloc_buf(yoff + bytes);
+    y = yb + yoff;
+    if (inplace)
+        memcpy(y, x, bytes);
+    memset(&tx, 0, sizeof tx);
+    tx.data = inplace ? (void *)y : (void *)x;
+    tx.dtype = (simdops_dtype)dt;
+    tx.ndim = 2;
+    tx.shape[0] = (int64_t)rows;
+    tx.shape[1] = (int64_t)cols;
+    tx.strides[0] = (int64_t)(cols * (size_t)es);
+    tx.strides[1] = es;
+    ty = tx;
+    ty.data = y;
+    simdops_stream_threshold = threshold;
+    s = simdops_hardmax_run(&kt, &tx, &ty, reduced);
+    simdops_stream_threshold = saved;
+    ok = s == SIMDOPS_OK && memcmp(y, want, bytes) == 0 && canary_ok(yb, 0, yoff);
+    if (ok) {
+        g_pass++;
+    } else {
+        fail_head(t, "driver", rows * cols, yoff, (size_t)inplace);
+        if (printing())
+            printf("%zux%zu axis %d threshold %zu status %d\n", rows, cols, axis, threshold, s);
+    }
+    free_buf(yb);
+    free(x);
+    free(want);
+}
+
+static void test_hardmax_driver(const target *t)
+{
+    /* rows x cols: one-row runs past 64 KiB, runs cut by bytes and by rows, rows
+     * shorter than a line (several ones in one line, ones in the partial lines) */
+    static const size_t SHAPES[][2] = {{1, 1},   {3, 5},    {300, 3},  {70, 100},
+                                       {5, 20000}, {41, 5000}, {600, 128}, {1200, 17}};
+    static const size_t THRESHOLDS[] = {0, (size_t)-1};
+    int mode = 0;
+    for (size_t k = 0; k < sizeof(SHAPES) / sizeof(SHAPES[0]); k++)
+        for (size_t h = 0; h < 2; h++)
+            for (int v = 0; v < 4; v++) {
+                /* y on a line, 16 bytes past one (numpy), misaligned, in place */
+                static const size_t YOFF[] = {0, 16, 3, 16};
+                size_t rows = SHAPES[k][0], cols = SHAPES[k][1];
+                hardmax_driver_case(t, rows, cols, t->kind == K_ARGMAX_ROW ? 1 : 0,
+                                    YOFF[v] + (v == 2 ? 64 * below(4) : 0), v == 3,
+                                    THRESHOLDS[h], mode++);
+            }
+}
+
 enum { LONG_ROW_MAX = 1027 };
 static const size_t LONG_ROWS[] = {255, 256, 257, 300, 511, 640, 1024, LONG_ROW_MAX};
 
@@ -185,8 +286,10 @@ void test_argmax(const target *t)
                 argmax_row_case(t, xl, LONG_ROWS[k], rand_off(), mode + (int)k);
             }
         }
+        test_hardmax_driver(t);
         return;
     }
+    test_hardmax_driver(t);
     for (size_t cols = 0; cols <= MAXN; cols++) {
         for (int rep = 0; rep < 6; rep++) {
             gen_argmax_data(x, cols, dt, rep * 3 + (int)cols);

@@ -361,6 +361,20 @@ void test_elementwise(const target *t)
             }
         }
     }
+    /* float16 shrink over every half (all 65536 bit patterns: both zeros,
+     * subnormals, +-inf, every NaN payload), for biases and thresholds where
+     * x - b rounds twice (float32, then half) and where it is exact */
+    if (t->kind == K_SHRINK && dt == SIMDOPS_FLOAT16) {
+        static const double HALF_PAIRS[][2] = {{0.5, 0.5},     {1e-3, 0.0},   {-0.5, 0.25},
+                                               {5.96e-8, 0.0}, {65504.0, 0.0}, {-65504.0, 0.0},
+                                               {0.33325195, 1.0}, {6.1e-5, 0.0}, {2.0, INFINITY}};
+        static unsigned char all[65536 * 2];
+        for (size_t i = 0; i < 65536; i++)
+            put_elem(all, i, 2, i);
+        for (size_t k = 0; k < sizeof(HALF_PAIRS) / sizeof(HALF_PAIRS[0]); k++)
+            if (make_shrink(dt, numf(HALF_PAIRS[k][0]), numf(HALF_PAIRS[k][1]), &p))
+                ew_case(t, &p, all, 65536, rand_off(), rand_off(), rand_off());
+    }
     /* parameter sweep: special numbers against each other */
     for (int i = 0; i < NSPECIAL; i++) {
         for (int j = 0; j < 6; j++) {

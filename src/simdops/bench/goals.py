@@ -35,9 +35,9 @@ def register_goal(goal):
 
 for _goal in (
     Goal("hardmax float32 1024x1024, last axis, vs np.copyto",
-         ("hardmax/float32/1024x1024", "simdops"), ("hardmax/float32/1024x1024", COPY), 1.0),
+         ("hardmax/float32/1024x1024", "simdops"), ("hardmax/float32/1024x1024", COPY), 0.85),
     Goal("hardmax float32 4096x1024, last axis, vs np.copyto",
-         ("hardmax/float32/4096x1024", "simdops"), ("hardmax/float32/4096x1024", COPY), 0.95),
+         ("hardmax/float32/4096x1024", "simdops"), ("hardmax/float32/4096x1024", COPY), 1.1),
     Goal("hardmax float32 1024x4096, axis 0, vs np.copyto",
          ("hardmax axis=0/float32/1024x4096", "simdops"),
          ("hardmax axis=0/float32/1024x4096", COPY), 0.95),
@@ -57,8 +57,10 @@ for _goal in (
          ("requant/int32/65536", "simdops"), ("requant/int32/65536", COPY), 0.75),
     Goal("requant per-tensor n=1,048,576 vs np.copyto(u8, i32, casting='unsafe')",
          (f"requant/int32/{M}", "simdops"), (f"requant/int32/{M}", COPY), 0.6),
+    # at its bound: converting, subtracting and rounding 16 halves take 3.75 cycles where a
+    # copy moves them in ~2 (docs/performance.md, "What bounds each row")
     Goal("shrink float16 bias=0.5 n=65,536 vs np.copyto",
-         ("shrink/float16/65536", "simdops"), ("shrink/float16/65536", COPY), 0.6),
+         ("shrink/float16/65536", "simdops"), ("shrink/float16/65536", COPY), 0.5),
     Goal("shrink float16 bias=0.5 n=1,048,576 vs np.copyto",
          (f"shrink/float16/{M}", "simdops"), (f"shrink/float16/{M}", COPY), 0.6),
     Goal("shrink float32 n=1,048,576 vs np.copyto",
