@@ -113,6 +113,14 @@ const char *simdops_kernel_slot_name(int e, int slot)
     return d == SIMDOPS_UNKNOWN ? NULL : simdops_dtype_name(d);
 }
 
+int simdops_kernel_slot_is_output(int e)
+{
+    /* requant slots are output slots; QuantizeLinear's slots are its integer type,
+     * which is the output (DequantizeLinear's is the input). */
+    return e >= 0 && e < SIMDOPS_KE_COUNT &&
+           (entries[e].rq || entries[e].op == SIMDOPS_OP_QUANTIZE_LINEAR);
+}
+
 int simdops_kernel_slot_required(int e, int slot)
 {
     return e >= 0 && e < SIMDOPS_KE_COUNT &&

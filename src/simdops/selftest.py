@@ -192,8 +192,7 @@ def uncovered_entries(case_list):
     covered = set()
     for label, dtype, _, entries in case_list:
         for entry in entries:
-            covered.add((entry, out_dtype_of(label, dtype)
-                         if entry.startswith(("requant", "quantize_")) else dtype))
+            covered.add((entry, _core.kernel_slot_dtype(entry, dtype, out_dtype_of(label, dtype))))
     return [(entry, dt) for entry, slots in _core.kernel_entries() for dt in slots
             if (entry, dt) not in covered]
 
@@ -231,6 +230,7 @@ def _requant(x, o, out_dtype, offset, mult, shift, bounds=False, bias=False, rou
 
 
 def out_dtype_of(label, dtype):
+    """The case's output dtype, read from its label ("int32->int8 ...")."""
     if "->" in label:  # requant, quantize_linear, dequantize_linear
         return label.split("->")[1].split()[0]
     return dtype

@@ -171,6 +171,7 @@ cdef extern from "dispatch/dispatch.h" nogil:
     int simdops_kernel_entry_slots(int entry)
     const char *simdops_kernel_slot_name(int entry, int slot)
     int simdops_kernel_slot_required(int entry, int slot)
+    int simdops_kernel_slot_is_output(int entry)
     int simdops_tier_count()
     int simdops_tier_known(int i)
     int simdops_tier_cpu_supported(int i)
