@@ -17,18 +17,6 @@ int simdops_shrink_params_init(simdops_dtype dtype, simdops_number bias,
 
 /* ------------------------------------------------------------------ requant (requant_families.c) */
 
-/* The families only the library names, in SIMDOPS_ROUNDINGS's columns: the float
- * families (simdops_prepare_requant_fp; no shift, not a rounding= name). Their
- * tags follow the public codes, so no public rounding can take one. */
-#define SIMDOPS_INTERNAL_FAMILIES(X)                                                           \
-    X(FP, SIMDOPS_ROUNDING_COUNT, "fp", 0, 1, 0, requant_fp, requant_fp_pc)
-
-enum simdops_internal_family {
-#define SIMDOPS_X_INTERNAL_FAMILY_ENUM(name, code, ...) SIMDOPS_ROUNDING_##name = code,
-    SIMDOPS_INTERNAL_FAMILIES(SIMDOPS_X_INTERNAL_FAMILY_ENUM)
-#undef SIMDOPS_X_INTERNAL_FAMILY_ENUM
-};
-
 /* Every family a prepared requant handle can carry (simdops_requant_params.family). */
 #define SIMDOPS_REQUANT_FAMILIES(X) SIMDOPS_ROUNDINGS(X) SIMDOPS_INTERNAL_FAMILIES(X)
 
