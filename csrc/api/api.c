@@ -43,19 +43,22 @@ static int run_same_dtype(const simdops_tensor *x, const simdops_tensor *y, simd
     return SIMDOPS_OK;
 }
 
-/* The row functions' context: the kernel (from the caller's table) and its
- * parameters. A chunk run on another thread uses these, never a table of its own. */
-typedef struct clip_ctx {
-    simdops_clip_fn kernel;
-    const simdops_clip_params *params;
-} clip_ctx;
-
-static void clip_row(const void *x, void *y, size_t n, size_t k0, const void *ctx)
-{
-    const clip_ctx *c = (const clip_ctx *)ctx;
-    (void)k0;
-    c->kernel(x, y, n, c->params);
-}
+/* An elementwise op's row function and its context: the kernel (from the caller's
+ * table) and its parameters. A chunk run on another thread uses these, never a
+ * table of its own. */
+#define ELEMENTWISE_ROW(op)                                                                       \
+    typedef struct op##_ctx {                                                                     \
+        simdops_##op##_fn kernel;                                                                 \
+        const simdops_##op##_params *params;                                                      \
+    } op##_ctx;                                                                                   \
+    static void op##_row(const void *x, void *y, size_t n, size_t k0, const void *ctx)           \
+    {                                                                                             \
+        const op##_ctx *c = (const op##_ctx *)ctx;                                                \
+        (void)k0;                                                                                 \
+        c->kernel(x, y, n, c->params);                                                            \
+    }
+ELEMENTWISE_ROW(clip)
+ELEMENTWISE_ROW(shrink)
 
 static int run_clip(const simdops_clip_params *p, int scale_bias, const simdops_tensor *x,
                     const simdops_tensor *y, simdops_error *err)
@@ -103,18 +106,6 @@ int simdops_clip_prepared(const simdops_prepared *p, const simdops_tensor *x,
         (s = check_prepared_input(x, &impl, err)))
         return s;
     return run_clip(&impl.u.clip, impl.op == SIMDOPS_OP_CLIP_SCALE_BIAS, x, y, err);
-}
-
-typedef struct shrink_ctx {
-    simdops_shrink_fn kernel;
-    const simdops_shrink_params *params;
-} shrink_ctx;
-
-static void shrink_row(const void *x, void *y, size_t n, size_t k0, const void *ctx)
-{
-    const shrink_ctx *c = (const shrink_ctx *)ctx;
-    (void)k0;
-    c->kernel(x, y, n, c->params);
 }
 
 static int run_shrink(const simdops_shrink_params *p, const simdops_tensor *x,

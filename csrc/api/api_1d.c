@@ -38,19 +38,29 @@ static int check_1d(const void *x, const void *y, int64_t n, size_t ex, size_t e
     return simdops_check_disjoint(x, (uint64_t)n * ex, y, (uint64_t)n * ey, in_place_ok, err);
 }
 
+/* An elementwise handle of ops [lo, hi] loaded, and x, y, n checked for it. */
+static int load_elementwise_1d(const simdops_prepared *p, simdops_op lo, simdops_op hi,
+                               const void *x, const void *y, int64_t n,
+                               simdops_prepared_impl *impl, simdops_error *err)
+{
+    simdops_error scratch;
+    size_t es;
+    int s;
+    SIMDOPS_ERROR_BEGIN(err, scratch, lo);
+    if ((s = simdops_prepared_load(p, lo, hi, impl, err)))
+        return s;
+    es = simdops_dtype_rows[impl->dtype].size;
+    return check_1d(x, y, n, es, es, 1, err);
+}
+
 int simdops_clip_1d(const simdops_prepared *p, const void *x, void *y, int64_t n,
                     simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
     const simdops_kernel_table *kt;
-    size_t es;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_CLIP);
-    if ((s = simdops_prepared_load(p, SIMDOPS_OP_CLIP, SIMDOPS_OP_CLIP_SCALE_BIAS, &impl, err)))
-        return s;
-    es = simdops_dtype_rows[impl.dtype].size;
-    if ((s = check_1d(x, y, n, es, es, 1, err)))
+    if ((s = load_elementwise_1d(p, SIMDOPS_OP_CLIP, SIMDOPS_OP_CLIP_SCALE_BIAS, x, y, n, &impl,
+                                 err)))
         return s;
     kt = simdops_current_kernels();
     (impl.op == SIMDOPS_OP_CLIP ? kt->clip : kt->clip_scale_bias)[impl.dtype](x, y, (size_t)n,
@@ -61,15 +71,9 @@ int simdops_clip_1d(const simdops_prepared *p, const void *x, void *y, int64_t n
 int simdops_shrink_1d(const simdops_prepared *p, const void *x, void *y, int64_t n,
                       simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
-    size_t es;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_SHRINK);
-    if ((s = simdops_prepared_load(p, SIMDOPS_OP_SHRINK, SIMDOPS_OP_SHRINK, &impl, err)))
-        return s;
-    es = simdops_dtype_rows[impl.dtype].size;
-    if ((s = check_1d(x, y, n, es, es, 1, err)))
+    if ((s = load_elementwise_1d(p, SIMDOPS_OP_SHRINK, SIMDOPS_OP_SHRINK, x, y, n, &impl, err)))
         return s;
     simdops_current_kernels()->shrink[impl.dtype](x, y, (size_t)n, &impl.u.shrink);
     return SIMDOPS_OK;
