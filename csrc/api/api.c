@@ -85,10 +85,9 @@ int simdops_clip(const simdops_tensor *x, const simdops_tensor *y, simdops_numbe
                  simdops_number max, const simdops_number *scale, const simdops_number *bias,
                  simdops_error *err)
 {
-    simdops_error scratch;
     simdops_clip_params p;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_CLIP);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_CLIP);
     if ((s = simdops_check_tensor(x, SIMDOPS_ARG_X, err)) ||
         (s = simdops_clip_params_init(x->dtype, min, max, scale, bias, &p, err)))
         return s;
@@ -98,10 +97,9 @@ int simdops_clip(const simdops_tensor *x, const simdops_tensor *y, simdops_numbe
 int simdops_clip_prepared(const simdops_prepared *p, const simdops_tensor *x,
                           const simdops_tensor *y, simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_CLIP);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_CLIP);
     if ((s = simdops_prepared_load(p, SIMDOPS_OP_CLIP, SIMDOPS_OP_CLIP_SCALE_BIAS, &impl, err)) ||
         (s = check_prepared_input(x, &impl, err)))
         return s;
@@ -120,10 +118,9 @@ static int run_shrink(const simdops_shrink_params *p, const simdops_tensor *x,
 int simdops_shrink(const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,
                    simdops_number threshold, simdops_error *err)
 {
-    simdops_error scratch;
     simdops_shrink_params p;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_SHRINK);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_SHRINK);
     if ((s = simdops_check_tensor(x, SIMDOPS_ARG_X, err)) ||
         (s = simdops_shrink_params_init(x->dtype, bias, threshold, &p, err)))
         return s;
@@ -133,10 +130,9 @@ int simdops_shrink(const simdops_tensor *x, const simdops_tensor *y, simdops_num
 int simdops_shrink_prepared(const simdops_prepared *p, const simdops_tensor *x,
                             const simdops_tensor *y, simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_SHRINK);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_SHRINK);
     if ((s = simdops_prepared_load(p, SIMDOPS_OP_SHRINK, SIMDOPS_OP_SHRINK, &impl, err)) ||
         (s = check_prepared_input(x, &impl, err)))
         return s;
@@ -146,13 +142,11 @@ int simdops_shrink_prepared(const simdops_prepared *p, const simdops_tensor *x,
 int simdops_hardmax_check(simdops_dtype dtype, int ndim, int naxes, const int64_t *axes,
                           simdops_error *err)
 {
-    simdops_error scratch;
     int reduced[SIMDOPS_MAX_DIMS] = {0};
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_HARDMAX);
-    if (!simdops_dtype_valid(dtype))
-        return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, SIMDOPS_ARG_X, dtype, 0);
-    if (!simdops_op_supports(SIMDOPS_OP_HARDMAX, dtype))
-        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_X, dtype, 0);
+    int s;
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_HARDMAX);
+    if ((s = simdops_check_op_dtype(SIMDOPS_OP_HARDMAX, dtype, SIMDOPS_ARG_X, err)))
+        return s;
     if (ndim < 0)
         return simdops_fail_value(err, SIMDOPS_R_NDIM_NEGATIVE, SIMDOPS_ARG_X, ndim, 0);
     if (ndim > SIMDOPS_MAX_DIMS)
@@ -163,13 +157,12 @@ int simdops_hardmax_check(simdops_dtype dtype, int ndim, int naxes, const int64_
 int simdops_hardmax(const simdops_tensor *x, const simdops_tensor *y, int naxes,
                     const int64_t *axes, simdops_error *err)
 {
-    simdops_error scratch;
     int reduced[SIMDOPS_MAX_DIMS] = {0};
     const simdops_kernel_table *kt;
     simdops_tensor xin;
     void *tmp;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_HARDMAX);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_HARDMAX);
     if ((s = simdops_check_tensor(x, SIMDOPS_ARG_X, err)))
         return s;
     if (!simdops_op_supports(SIMDOPS_OP_HARDMAX, x->dtype))

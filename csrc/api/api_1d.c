@@ -43,10 +43,9 @@ static int load_elementwise_1d(const simdops_prepared *p, simdops_op lo, simdops
                                const void *x, const void *y, int64_t n,
                                simdops_prepared_impl *impl, simdops_error *err)
 {
-    simdops_error scratch;
     size_t es;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, lo);
+    SIMDOPS_ENTRY(err, lo);
     if ((s = simdops_prepared_load(p, lo, hi, impl, err)))
         return s;
     es = simdops_dtype_rows[impl->dtype].size;
@@ -83,15 +82,12 @@ int simdops_hardmax_rows(simdops_dtype dtype, const void *x, void *y, int64_t ro
                          simdops_error *err)
 {
     static const int last_axis[2] = {0, 1};
-    simdops_error scratch;
     simdops_tensor xt = {0}, yt = {0};
     size_t es;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_HARDMAX);
-    if (!simdops_dtype_valid(dtype))
-        return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, SIMDOPS_ARG_X, dtype, 0);
-    if (!simdops_op_supports(SIMDOPS_OP_HARDMAX, dtype))
-        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_X, dtype, 0);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_HARDMAX);
+    if ((s = simdops_check_op_dtype(SIMDOPS_OP_HARDMAX, dtype, SIMDOPS_ARG_X, err)))
+        return s;
     if (rows < 0)
         return simdops_fail_value(err, SIMDOPS_R_NEGATIVE_COUNT, SIMDOPS_ARG_ROWS, rows, 0);
     if (cols < 0)
@@ -135,10 +131,9 @@ static int requant_1d_checks(const simdops_prepared *p, const int32_t *x, const 
 int simdops_requant_1d(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
                        const int32_t *bias, simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_REQUANT);
     if ((s = requant_1d_checks(p, x, y, n, bias, &impl, err)))
         return s;
     simdops_requant_kernel(simdops_current_kernels(), impl.u.requant.family,
@@ -151,11 +146,10 @@ int simdops_requant_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, 
                           const int32_t *bias, const int32_t *multipliers,
                           const int32_t *shifts, simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
     simdops_requant_channels ch;
     int s, slot;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_REQUANT);
     if ((s = requant_1d_checks(p, x, y, n, bias, &impl, err)))
         return s;
     if (n > 0) {
@@ -185,11 +179,10 @@ int simdops_requant_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, 
 int simdops_requant_fp_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
                              const int32_t *bias, const float *scales, simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
     simdops_requant_channels ch;
     int s, below_one = 0;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_REQUANT);
     if ((s = requant_1d_checks(p, x, y, n, bias, &impl, err)))
         return s;
     if (impl.u.requant.family != SIMDOPS_ROUNDING_FP)

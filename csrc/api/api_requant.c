@@ -323,10 +323,9 @@ static int run_prepared(const simdops_prepared *p, int fp, const simdops_tensor 
                         const simdops_tensor *multipliers, const simdops_tensor *shifts,
                         const simdops_tensor *scales, simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
     int s, is_fp;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_REQUANT);
     if ((s = simdops_prepared_load(p, SIMDOPS_OP_REQUANT, SIMDOPS_OP_REQUANT, &impl, err)))
         return s;
     is_fp = impl.u.requant.family == SIMDOPS_ROUNDING_FP;
@@ -353,10 +352,9 @@ int simdops_requant_fp_prepared(const simdops_prepared *p, const simdops_tensor 
 int simdops_requant(const simdops_tensor *x, const simdops_tensor *y,
                     const simdops_requant_args *a, simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_REQUANT);
     if (!a)
         return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_ARGS);
     if ((s = simdops_check_tensor(y, SIMDOPS_ARG_OUT, err)))

@@ -257,9 +257,8 @@ const char *simdops_last_call_isa(void) { return last_tier ? tiers[last_tier - 1
 
 int simdops_set_thread_isa(const char *name, simdops_error *err)
 {
-    simdops_error scratch;
     int tier = 0, s; /* set by find_usable on success (GCC cannot tell) */
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_NONE);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_NONE);
     if (!name || !*name) {
         forced_tier = 0;
         return SIMDOPS_OK;
@@ -272,9 +271,8 @@ int simdops_set_thread_isa(const char *name, simdops_error *err)
 
 int simdops_set_process_isa(const char *name, simdops_error *err)
 {
-    simdops_error scratch;
     int tier = 0, s; /* set by find_usable on success (GCC cannot tell) */
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_NONE);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_NONE);
     if (!name)
         return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_ISA);
     if ((s = find_usable(name, err, &tier)))

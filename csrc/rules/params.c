@@ -159,15 +159,6 @@ static int fail_number(simdops_error *err, int reason, int arg, simdops_number v
     return err->status;
 }
 
-static int check_dtype(simdops_error *err, int op, simdops_dtype dtype)
-{
-    if (!simdops_dtype_valid(dtype))
-        return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, SIMDOPS_ARG_X, dtype, 0);
-    if (!simdops_op_supports(op, dtype))
-        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_X, dtype, 0);
-    return SIMDOPS_OK;
-}
-
 /* scale/bias: float32 values, one rounding from the number given. */
 static int scale_bias_value(simdops_dtype dtype, const simdops_number *v, float dflt, int arg,
                             float *out, simdops_error *err)
@@ -193,7 +184,7 @@ int simdops_clip_params_init(simdops_dtype dtype, simdops_number min, simdops_nu
                              simdops_clip_params *p, simdops_error *err)
 {
     int s;
-    if ((s = check_dtype(err, SIMDOPS_OP_CLIP, dtype)) ||
+    if ((s = simdops_check_op_dtype(SIMDOPS_OP_CLIP, dtype, SIMDOPS_ARG_X, err)) ||
         (s = check_number(min, SIMDOPS_ARG_MIN, err)) ||
         (s = check_number(max, SIMDOPS_ARG_MAX, err)))
         return s;
@@ -243,7 +234,7 @@ int simdops_shrink_params_init(simdops_dtype dtype, simdops_number bias,
 {
     const simdops_dtype_row *r;
     int s;
-    if ((s = check_dtype(err, SIMDOPS_OP_SHRINK, dtype)) ||
+    if ((s = simdops_check_op_dtype(SIMDOPS_OP_SHRINK, dtype, SIMDOPS_ARG_X, err)) ||
         (s = check_number(bias, SIMDOPS_ARG_BIAS, err)) ||
         (s = check_number(threshold, SIMDOPS_ARG_THRESHOLD, err)))
         return s;
@@ -305,10 +296,9 @@ int simdops_prepare_clip(simdops_dtype dtype, simdops_number min, simdops_number
                          const simdops_number *scale, const simdops_number *bias,
                          simdops_prepared *p, simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_CLIP);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_CLIP);
     if (!p)
         return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
     memset(&impl, 0, sizeof(impl));
@@ -321,10 +311,9 @@ int simdops_prepare_clip(simdops_dtype dtype, simdops_number min, simdops_number
 int simdops_prepare_shrink(simdops_dtype dtype, simdops_number bias, simdops_number threshold,
                            simdops_prepared *p, simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_SHRINK);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_SHRINK);
     if (!p)
         return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
     memset(&impl, 0, sizeof(impl));

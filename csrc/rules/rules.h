@@ -38,6 +38,8 @@ int simdops_check_channels(const simdops_tensor *v, int arg, simdops_dtype dtype
 
 /* v fits int32 (INT32_RANGE). */
 int simdops_check_int32(int arg, int64_t v, simdops_error *err);
+/* A dtype given by value (arg names it): one the table knows, and one op takes. */
+int simdops_check_op_dtype(int op, simdops_dtype dtype, int arg, simdops_error *err);
 
 /* v lies in the integer range of `out` (BOUND_RANGE, dtype = out). */
 int simdops_check_bound(simdops_dtype out, int arg, int64_t v, simdops_error *err);
