@@ -94,17 +94,6 @@ int simdops_clip(const simdops_tensor *x, const simdops_tensor *y, simdops_numbe
     return run_clip(&p, scale || bias, x, y, err);
 }
 
-int simdops_clip_prepared(const simdops_prepared *p, const simdops_tensor *x,
-                          const simdops_tensor *y, simdops_error *err)
-{
-    simdops_prepared_impl impl;
-    int s;
-    SIMDOPS_ENTRY(err, SIMDOPS_OP_CLIP);
-    if ((s = simdops_prepared_load(p, SIMDOPS_OP_CLIP, SIMDOPS_OP_CLIP_SCALE_BIAS, &impl, err)) ||
-        (s = check_prepared_input(x, &impl, err)))
-        return s;
-    return run_clip(&impl.u.clip, impl.op == SIMDOPS_OP_CLIP_SCALE_BIAS, x, y, err);
-}
 
 static int run_shrink(const simdops_shrink_params *p, const simdops_tensor *x,
                       const simdops_tensor *y, simdops_error *err)
@@ -127,16 +116,31 @@ int simdops_shrink(const simdops_tensor *x, const simdops_tensor *y, simdops_num
     return run_shrink(&p, x, y, err);
 }
 
-int simdops_shrink_prepared(const simdops_prepared *p, const simdops_tensor *x,
-                            const simdops_tensor *y, simdops_error *err)
+/* A prepared elementwise handle of ops [lo, hi] run over x into y. */
+static int run_prepared(const simdops_prepared *p, simdops_op lo, simdops_op hi,
+                        const simdops_tensor *x, const simdops_tensor *y, simdops_error *err)
 {
     simdops_prepared_impl impl;
     int s;
-    SIMDOPS_ENTRY(err, SIMDOPS_OP_SHRINK);
-    if ((s = simdops_prepared_load(p, SIMDOPS_OP_SHRINK, SIMDOPS_OP_SHRINK, &impl, err)) ||
+    SIMDOPS_ENTRY(err, lo);
+    if ((s = simdops_prepared_load(p, lo, hi, &impl, err)) ||
         (s = check_prepared_input(x, &impl, err)))
         return s;
-    return run_shrink(&impl.u.shrink, x, y, err);
+    if (impl.op == SIMDOPS_OP_SHRINK)
+        return run_shrink(&impl.u.shrink, x, y, err);
+    return run_clip(&impl.u.clip, impl.op == SIMDOPS_OP_CLIP_SCALE_BIAS, x, y, err);
+}
+
+int simdops_clip_prepared(const simdops_prepared *p, const simdops_tensor *x,
+                          const simdops_tensor *y, simdops_error *err)
+{
+    return run_prepared(p, SIMDOPS_OP_CLIP, SIMDOPS_OP_CLIP_SCALE_BIAS, x, y, err);
+}
+
+int simdops_shrink_prepared(const simdops_prepared *p, const simdops_tensor *x,
+                            const simdops_tensor *y, simdops_error *err)
+{
+    return run_prepared(p, SIMDOPS_OP_SHRINK, SIMDOPS_OP_SHRINK, x, y, err);
 }
 
 int simdops_hardmax_check(simdops_dtype dtype, int ndim, int naxes, const int64_t *axes,

@@ -3,6 +3,8 @@
 #ifndef SIMDOPS_PARAMS_H
 #define SIMDOPS_PARAMS_H
 
+#include <string.h>
+
 #include "core/kernel_abi.h"
 #include "kernels/registry.h"
 
@@ -72,6 +74,17 @@ typedef struct simdops_prepared_impl {
     } u;
 } simdops_prepared_impl;
 #define SIMDOPS_PREPARED_MAGIC 0x53494d00u
+
+/* Writes *impl, stamped for op and dtype, into the handle (its unused bytes zeroed). */
+static inline void simdops_prepared_store(simdops_prepared *p, simdops_prepared_impl *impl,
+                                          int op, simdops_dtype dtype)
+{
+    impl->magic = SIMDOPS_PREPARED_MAGIC + (uint32_t)op;
+    impl->op = op;
+    impl->dtype = dtype;
+    memset(p, 0, sizeof(*p));
+    memcpy(p, impl, sizeof(*impl));
+}
 
 /* Copies the handle's content into *impl when it was prepared for op1 or op2
  * (else SIMDOPS_R_NOT_PREPARED). */

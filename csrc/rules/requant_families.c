@@ -158,15 +158,6 @@ simdops_requant_pc_fn simdops_requant_pc_kernel(const simdops_kernel_table *t, i
     return NULL;
 }
 
-static void store_requant(simdops_prepared *p, simdops_prepared_impl *impl, simdops_dtype out)
-{
-    impl->magic = SIMDOPS_PREPARED_MAGIC + (uint32_t)SIMDOPS_OP_REQUANT;
-    impl->op = SIMDOPS_OP_REQUANT;
-    impl->dtype = out;
-    memset(p, 0, sizeof(*p));
-    memcpy(p, impl, sizeof(*impl));
-}
-
 /* Both requant prepare forms: bounded != 0 takes min/max as bounds that
  * always clamp (min == max included), else as simdops_requant_params_init. */
 static int prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
@@ -185,7 +176,7 @@ static int prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t 
                                               &impl.u.requant, err);
     if (s)
         return s;
-    store_requant(p, &impl, out_dtype);
+    simdops_prepared_store(p, &impl, SIMDOPS_OP_REQUANT, out_dtype);
     return SIMDOPS_OK;
 }
 
@@ -223,7 +214,7 @@ int simdops_prepare_requant_rounding(simdops_dtype out_dtype, int rounding, int6
     if ((s = simdops_requant_check_shift_for(rounding, shift, -1, err)))
         return s;
     impl.u.requant.family = rounding;
-    store_requant(p, &impl, out_dtype);
+    simdops_prepared_store(p, &impl, SIMDOPS_OP_REQUANT, out_dtype);
     return SIMDOPS_OK;
 }
 
@@ -246,7 +237,7 @@ int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int roundi
         return s;
     memcpy(&impl, &q, sizeof impl);
     impl.u.requant.family = rounding;
-    store_requant(p, &impl, out_dtype);
+    simdops_prepared_store(p, &impl, SIMDOPS_OP_REQUANT, out_dtype);
     return SIMDOPS_OK;
 }
 
@@ -300,6 +291,6 @@ int simdops_prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t ze
     impl.u.requant.scale64 = scale;
     impl.u.requant.family = SIMDOPS_ROUNDING_FP;
     impl.u.requant.fp_mode = mode;
-    store_requant(p, &impl, out_dtype);
+    simdops_prepared_store(p, &impl, SIMDOPS_OP_REQUANT, out_dtype);
     return SIMDOPS_OK;
 }
