@@ -16,20 +16,7 @@
 #include "kernels/vec/sse41.h"
 #include "kernels/clip/clip_body.h"
 
-/* Integer ScaleBias (see sseu_sb_epi32): results lie in [lo, hi], inside the
- * type, so the saturating packs are exact. */
-static void sb_init(sseu_sb *c, double lo, double hi, const simdops_clip_params *p)
-{
-    c->s = _mm_set1_pd((double)p->scale);
-    c->b = _mm_set1_pd((double)p->bias);
-    c->lo = _mm_set1_pd(lo);
-    c->hi = _mm_set1_pd(hi);
-}
-
-static void i8_sb_init(sseu_sb *c, const simdops_clip_params *p) { sb_init(c, p->min.i8, p->max.i8, p); }
-static void u16_sb_init(sseu_sb *c, const simdops_clip_params *p) { sb_init(c, p->min.u16, p->max.u16, p); }
-static void i16_sb_init(sseu_sb *c, const simdops_clip_params *p) { sb_init(c, p->min.i16, p->max.i16, p); }
-static void u32_sb_init(sseu_sb *c, const simdops_clip_params *p) { sb_init(c, p->min.u32, p->max.u32, p); }
+#include "kernels/clip/clip_sse_sb.h"
 
 static inline __m128i i8_sb_op(__m128i x, const sseu_sb *c)
 {
