@@ -27,4 +27,13 @@ CLIP_SSE_SB_INIT(u32)
 CLIP_SSE_SB_INIT(i32)
 #undef CLIP_SSE_SB_INIT
 
+/* A tier's integer ScaleBias kernels come from one list of its file,
+ * LIST(Y, C) = Y(C, tag, element size, unroll) ...: LIST(CLIP_SSE_SB_KERNEL, _)
+ * defines <tag>_clip_scale_bias__<tier> over <tag>_sb_op, and LIST(CLIP_SSE_SB_ENTRY,
+ * X) in the file's register list names each. */
+#define CLIP_SSE_SB_KERNEL(C, tag, esize, unroll)                                                 \
+    SSEU_MAP_KERNEL(SIMDOPS_KERNEL_NAME(tag, clip_scale_bias), simdops_clip_params, esize,       \
+                    unroll, sseu_sb, tag##_sb_init, tag##_sb_op)
+#define CLIP_SSE_SB_ENTRY(X, tag, esize, unroll) X(clip_scale_bias, tag)
+
 #endif

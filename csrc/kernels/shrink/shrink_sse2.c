@@ -55,16 +55,16 @@ ISHRINK_OP(x16_op, _mm_cmpgt_epi16, _mm_sub_epi16, _mm_add_epi16, _mm_min_epi16,
 ISHRINK_OP(x32_op, _mm_cmpgt_epi32, _mm_sub_epi32, _mm_add_epi32, sseu_min_epi32, sseu_max_epi32,
            xf, xf)
 
-SSEU_MAP_KERNEL(u8_shrink__sse2, simdops_shrink_params, 1, 4, ishrink, u8_init, u8_op)
-SSEU_MAP_KERNEL(i8_shrink__sse2, simdops_shrink_params, 1, 4, ishrink, i8_init, i8_op)
-SSEU_MAP_KERNEL(u16_shrink__sse2, simdops_shrink_params, 2, 4, ishrink, u16_init, x16_op)
-SSEU_MAP_KERNEL(i16_shrink__sse2, simdops_shrink_params, 2, 4, ishrink, i16_init, x16_op)
-SSEU_MAP_KERNEL(u32_shrink__sse2, simdops_shrink_params, 4, 4, ishrink, u32_init, x32_op)
-SSEU_MAP_KERNEL(i32_shrink__sse2, simdops_shrink_params, 4, 4, ishrink, i32_init, x32_op)
+/* (tag, element size, vector op): instantiated and registered from this one list. */
+#define INT_TYPES(Y, C) Y(C, u8, 1, u8_op) Y(C, i8, 1, i8_op) Y(C, u16, 2, x16_op) \
+    Y(C, i16, 2, x16_op) Y(C, u32, 4, x32_op) Y(C, i32, 4, x32_op)
+#define INT_KERNEL(C, tag, esize, op)                                                             \
+    SSEU_MAP_KERNEL(SIMDOPS_KERNEL_NAME(tag, shrink), simdops_shrink_params, esize, 4, ishrink,  \
+                    tag##_init, op)
+#define INT_ENTRY(X, tag, esize, op) X(shrink, tag)
+INT_TYPES(INT_KERNEL, _)
 
-#define SHRINK_KERNELS(X)                                                                         \
-    SHRINK_BODY_KERNELS(X) X(shrink, u8) X(shrink, i8) X(shrink, u16) X(shrink, i16)               \
-    X(shrink, u32) X(shrink, i32)
+#define SHRINK_KERNELS(X) SHRINK_BODY_KERNELS(X) INT_TYPES(INT_ENTRY, X)
 SIMDOPS_DEFINE_REGISTER(shrink, SHRINK_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(shrink, sse2)
