@@ -77,15 +77,6 @@ int simdops_check_channels(const simdops_tensor *v, int arg, simdops_dtype dtype
     return SIMDOPS_OK;
 }
 
-int simdops_check_op_dtype(int op, simdops_dtype dtype, int arg, simdops_error *err)
-{
-    if (!simdops_dtype_valid(dtype))
-        return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, arg, dtype, 0);
-    if (!simdops_op_supports(op, dtype))
-        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, arg, dtype, 0);
-    return SIMDOPS_OK;
-}
-
 int simdops_check_int32(int arg, int64_t v, simdops_error *err)
 {
     if (v < INT32_MIN || v > INT32_MAX)
