@@ -1,5 +1,7 @@
 """The bench's tier check (simdops.bench.tiers) on hand-made reports: which kernels it
 compares, against which parent, and when it calls one slower."""
+import pytest
+
 from simdops.bench import tiers
 
 PARENTS = {"scalar": None, "sse2": "scalar", "sse41": "sse2", "avx2": "sse41"}
@@ -76,3 +78,12 @@ def test_quantize_slots_are_named_by_the_output_type_too():
     assert tiers.slot_dtype(case) == "uint8"
     case = {"kernel_entry": "dequantize_f32", "dtype": "uint8", "out_dtype": "float32"}
     assert tiers.slot_dtype(case) == "uint8"
+
+
+def test_the_slot_rule_is_cs_for_every_entry():
+    import simdops
+    for entry, _ in simdops._core.kernel_entries():
+        got = simdops._core.kernel_slot_dtype(entry, "int32", "int8")
+        assert got == ("int8" if entry.startswith(("requant", "quantize_")) else "int32"), entry
+    with pytest.raises(ValueError, match="no kernel entry 'nope'"):
+        simdops._core.kernel_slot_dtype("nope", "int32", "int8")

@@ -103,7 +103,9 @@ def test_capi_rounding_constants_are_the_family_list():
 def _stub_literal(name, alias):
     tree = ast.parse(_read(name))
     for node in tree.body:
-        if (isinstance(node, ast.Assign) and [t.id for t in node.targets] == [alias]
+        targets = (node.targets if isinstance(node, ast.Assign)
+                   else [node.target] if isinstance(node, ast.AnnAssign) else [])
+        if ([getattr(t, "id", None) for t in targets] == [alias]
                 and isinstance(node.value, ast.Subscript)):
             elts = node.value.slice.elts if isinstance(node.value.slice, ast.Tuple) \
                 else [node.value.slice]
@@ -111,9 +113,21 @@ def _stub_literal(name, alias):
     raise AssertionError(f"{name} has no {alias} = Literal[...]")
 
 
+def test_stub_rounding_literal_is_the_array_families():
+    _compare(_stub_literal("_typing.pyi", "Rounding"), _array_roundings(),
+             "_typing.pyi's Rounding")
+
+
 @pytest.mark.parametrize("stub", ["_core.pyi", "dask.pyi"])
-def test_stub_rounding_literal_is_the_array_families(stub):
-    _compare(_stub_literal(stub, "_Rounding"), _array_roundings(), f"{stub}'s _Rounding")
+def test_stubs_take_the_rounding_literal_from_typing(stub):
+    assert "from simdops._typing import" in _read(stub) and "Rounding as _Rounding" in _read(stub)
+    assert not re.search(r"^_Rounding\b.*=", _read(stub), re.M), f"{stub} restates the rounding names"
+
+
+def test_every_family_entry_is_a_kernel_entry():
+    entries = {e for e, _ in _core.kernel_entries()}
+    for name, entry in _core.rounding_entries().items():
+        assert {entry, entry + "_pc"} <= entries, (name, entry)
 
 
 def test_every_array_family_has_a_reference():

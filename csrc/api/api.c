@@ -43,19 +43,22 @@ static int run_same_dtype(const simdops_tensor *x, const simdops_tensor *y, simd
     return SIMDOPS_OK;
 }
 
-/* The row functions' context: the kernel (from the caller's table) and its
- * parameters. A chunk run on another thread uses these, never a table of its own. */
-typedef struct clip_ctx {
-    simdops_clip_fn kernel;
-    const simdops_clip_params *params;
-} clip_ctx;
-
-static void clip_row(const void *x, void *y, size_t n, size_t k0, const void *ctx)
-{
-    const clip_ctx *c = (const clip_ctx *)ctx;
-    (void)k0;
-    c->kernel(x, y, n, c->params);
-}
+/* An elementwise op's row function and its context: the kernel (from the caller's
+ * table) and its parameters. A chunk run on another thread uses these, never a
+ * table of its own. */
+#define ELEMENTWISE_ROW(op)                                                                       \
+    typedef struct op##_ctx {                                                                     \
+        simdops_##op##_fn kernel;                                                                 \
+        const simdops_##op##_params *params;                                                      \
+    } op##_ctx;                                                                                   \
+    static void op##_row(const void *x, void *y, size_t n, size_t k0, const void *ctx)           \
+    {                                                                                             \
+        const op##_ctx *c = (const op##_ctx *)ctx;                                                \
+        (void)k0;                                                                                 \
+        c->kernel(x, y, n, c->params);                                                            \
+    }
+ELEMENTWISE_ROW(clip)
+ELEMENTWISE_ROW(shrink)
 
 static int run_clip(const simdops_clip_params *p, int scale_bias, const simdops_tensor *x,
                     const simdops_tensor *y, simdops_error *err)
@@ -82,40 +85,15 @@ int simdops_clip(const simdops_tensor *x, const simdops_tensor *y, simdops_numbe
                  simdops_number max, const simdops_number *scale, const simdops_number *bias,
                  simdops_error *err)
 {
-    simdops_error scratch;
     simdops_clip_params p;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_CLIP);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_CLIP);
     if ((s = simdops_check_tensor(x, SIMDOPS_ARG_X, err)) ||
         (s = simdops_clip_params_init(x->dtype, min, max, scale, bias, &p, err)))
         return s;
     return run_clip(&p, scale || bias, x, y, err);
 }
 
-int simdops_clip_prepared(const simdops_prepared *p, const simdops_tensor *x,
-                          const simdops_tensor *y, simdops_error *err)
-{
-    simdops_error scratch;
-    simdops_prepared_impl impl;
-    int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_CLIP);
-    if ((s = simdops_prepared_load(p, SIMDOPS_OP_CLIP, SIMDOPS_OP_CLIP_SCALE_BIAS, &impl, err)) ||
-        (s = check_prepared_input(x, &impl, err)))
-        return s;
-    return run_clip(&impl.u.clip, impl.op == SIMDOPS_OP_CLIP_SCALE_BIAS, x, y, err);
-}
-
-typedef struct shrink_ctx {
-    simdops_shrink_fn kernel;
-    const simdops_shrink_params *params;
-} shrink_ctx;
-
-static void shrink_row(const void *x, void *y, size_t n, size_t k0, const void *ctx)
-{
-    const shrink_ctx *c = (const shrink_ctx *)ctx;
-    (void)k0;
-    c->kernel(x, y, n, c->params);
-}
 
 static int run_shrink(const simdops_shrink_params *p, const simdops_tensor *x,
                       const simdops_tensor *y, simdops_error *err)
@@ -129,39 +107,50 @@ static int run_shrink(const simdops_shrink_params *p, const simdops_tensor *x,
 int simdops_shrink(const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,
                    simdops_number threshold, simdops_error *err)
 {
-    simdops_error scratch;
     simdops_shrink_params p;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_SHRINK);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_SHRINK);
     if ((s = simdops_check_tensor(x, SIMDOPS_ARG_X, err)) ||
         (s = simdops_shrink_params_init(x->dtype, bias, threshold, &p, err)))
         return s;
     return run_shrink(&p, x, y, err);
 }
 
+/* A prepared elementwise handle of ops [lo, hi] run over x into y. */
+static int run_prepared(const simdops_prepared *p, simdops_op lo, simdops_op hi,
+                        const simdops_tensor *x, const simdops_tensor *y, simdops_error *err)
+{
+    simdops_prepared_impl impl;
+    int s;
+    SIMDOPS_ENTRY(err, lo);
+    if ((s = simdops_prepared_load(p, lo, hi, &impl, err)) ||
+        (s = check_prepared_input(x, &impl, err)))
+        return s;
+    if (impl.op == SIMDOPS_OP_SHRINK)
+        return run_shrink(&impl.u.shrink, x, y, err);
+    return run_clip(&impl.u.clip, impl.op == SIMDOPS_OP_CLIP_SCALE_BIAS, x, y, err);
+}
+
+int simdops_clip_prepared(const simdops_prepared *p, const simdops_tensor *x,
+                          const simdops_tensor *y, simdops_error *err)
+{
+    return run_prepared(p, SIMDOPS_OP_CLIP, SIMDOPS_OP_CLIP_SCALE_BIAS, x, y, err);
+}
+
 int simdops_shrink_prepared(const simdops_prepared *p, const simdops_tensor *x,
                             const simdops_tensor *y, simdops_error *err)
 {
-    simdops_error scratch;
-    simdops_prepared_impl impl;
-    int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_SHRINK);
-    if ((s = simdops_prepared_load(p, SIMDOPS_OP_SHRINK, SIMDOPS_OP_SHRINK, &impl, err)) ||
-        (s = check_prepared_input(x, &impl, err)))
-        return s;
-    return run_shrink(&impl.u.shrink, x, y, err);
+    return run_prepared(p, SIMDOPS_OP_SHRINK, SIMDOPS_OP_SHRINK, x, y, err);
 }
 
 int simdops_hardmax_check(simdops_dtype dtype, int ndim, int naxes, const int64_t *axes,
                           simdops_error *err)
 {
-    simdops_error scratch;
     int reduced[SIMDOPS_MAX_DIMS] = {0};
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_HARDMAX);
-    if (!simdops_dtype_valid(dtype))
-        return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, SIMDOPS_ARG_X, dtype, 0);
-    if (!simdops_op_supports(SIMDOPS_OP_HARDMAX, dtype))
-        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_X, dtype, 0);
+    int s;
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_HARDMAX);
+    if ((s = simdops_check_op_dtype(SIMDOPS_OP_HARDMAX, dtype, SIMDOPS_ARG_X, err)))
+        return s;
     if (ndim < 0)
         return simdops_fail_value(err, SIMDOPS_R_NDIM_NEGATIVE, SIMDOPS_ARG_X, ndim, 0);
     if (ndim > SIMDOPS_MAX_DIMS)
@@ -172,13 +161,12 @@ int simdops_hardmax_check(simdops_dtype dtype, int ndim, int naxes, const int64_
 int simdops_hardmax(const simdops_tensor *x, const simdops_tensor *y, int naxes,
                     const int64_t *axes, simdops_error *err)
 {
-    simdops_error scratch;
     int reduced[SIMDOPS_MAX_DIMS] = {0};
     const simdops_kernel_table *kt;
     simdops_tensor xin;
     void *tmp;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_HARDMAX);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_HARDMAX);
     if ((s = simdops_check_tensor(x, SIMDOPS_ARG_X, err)))
         return s;
     if (!simdops_op_supports(SIMDOPS_OP_HARDMAX, x->dtype))

@@ -47,19 +47,28 @@ static uint64_t requant_out_bytes(const simdops_prepared_impl *impl, int64_t n)
     return (uint64_t)n * simdops_dtype_rows[impl->dtype].size;
 }
 
+/* An elementwise handle of ops [lo, hi] loaded, and x, y, n checked for it. */
+static int load_elementwise_1d(const simdops_prepared *p, simdops_op lo, simdops_op hi,
+                               const void *x, const void *y, int64_t n,
+                               simdops_prepared_impl *impl, simdops_error *err)
+{
+    size_t es;
+    int s;
+    SIMDOPS_ENTRY(err, lo);
+    if ((s = simdops_prepared_load(p, lo, hi, impl, err)))
+        return s;
+    es = simdops_dtype_rows[impl->dtype].size;
+    return check_1d(x, y, n, es, es, 1, err);
+}
+
 int simdops_clip_1d(const simdops_prepared *p, const void *x, void *y, int64_t n,
                     simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
     const simdops_kernel_table *kt;
-    size_t es;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_CLIP);
-    if ((s = simdops_prepared_load(p, SIMDOPS_OP_CLIP, SIMDOPS_OP_CLIP_SCALE_BIAS, &impl, err)))
-        return s;
-    es = simdops_dtype_rows[impl.dtype].size;
-    if ((s = check_1d(x, y, n, es, es, 1, err)))
+    if ((s = load_elementwise_1d(p, SIMDOPS_OP_CLIP, SIMDOPS_OP_CLIP_SCALE_BIAS, x, y, n, &impl,
+                                 err)))
         return s;
     kt = simdops_current_kernels();
     (impl.op == SIMDOPS_OP_CLIP ? kt->clip : kt->clip_scale_bias)[impl.dtype](x, y, (size_t)n,
@@ -70,15 +79,9 @@ int simdops_clip_1d(const simdops_prepared *p, const void *x, void *y, int64_t n
 int simdops_shrink_1d(const simdops_prepared *p, const void *x, void *y, int64_t n,
                       simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
-    size_t es;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_SHRINK);
-    if ((s = simdops_prepared_load(p, SIMDOPS_OP_SHRINK, SIMDOPS_OP_SHRINK, &impl, err)))
-        return s;
-    es = simdops_dtype_rows[impl.dtype].size;
-    if ((s = check_1d(x, y, n, es, es, 1, err)))
+    if ((s = load_elementwise_1d(p, SIMDOPS_OP_SHRINK, SIMDOPS_OP_SHRINK, x, y, n, &impl, err)))
         return s;
     simdops_current_kernels()->shrink[impl.dtype](x, y, (size_t)n, &impl.u.shrink);
     return SIMDOPS_OK;
@@ -88,15 +91,12 @@ int simdops_hardmax_rows(simdops_dtype dtype, const void *x, void *y, int64_t ro
                          simdops_error *err)
 {
     static const int last_axis[2] = {0, 1};
-    simdops_error scratch;
     simdops_tensor xt = {0}, yt = {0};
     size_t es;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_HARDMAX);
-    if (!simdops_dtype_valid(dtype))
-        return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, SIMDOPS_ARG_X, dtype, 0);
-    if (!simdops_op_supports(SIMDOPS_OP_HARDMAX, dtype))
-        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_X, dtype, 0);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_HARDMAX);
+    if ((s = simdops_check_op_dtype(SIMDOPS_OP_HARDMAX, dtype, SIMDOPS_ARG_X, err)))
+        return s;
     if (rows < 0)
         return simdops_fail_value(err, SIMDOPS_R_NEGATIVE_COUNT, SIMDOPS_ARG_ROWS, rows, 0);
     if (cols < 0)
@@ -158,10 +158,9 @@ static int requant_1d_checks(const simdops_prepared *p, const int32_t *x, const 
 int simdops_requant_1d(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
                        const int32_t *bias, simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_REQUANT);
     if ((s = requant_1d_checks(p, x, y, n, bias, &impl, err)))
         return s;
     simdops_requant_kernel(simdops_current_kernels(), impl.u.requant.family,
@@ -174,11 +173,10 @@ int simdops_requant_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, 
                           const int32_t *bias, const int32_t *multipliers,
                           const int32_t *shifts, simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
     simdops_requant_channels ch;
     int s, slot;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_REQUANT);
     if ((s = requant_1d_checks(p, x, y, n, bias, &impl, err)))
         return s;
     if (n > 0) {
@@ -208,11 +206,10 @@ int simdops_requant_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, 
 int simdops_requant_fp_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
                              const int32_t *bias, const float *scales, simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
     simdops_requant_channels ch;
     int s, below_one = 0;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_REQUANT);
     if ((s = requant_1d_checks(p, x, y, n, bias, &impl, err)))
         return s;
     if (impl.u.requant.family != SIMDOPS_ROUNDING_FP)

@@ -103,13 +103,12 @@ static int number_is_nan(simdops_number v) { return v.kind == SIMDOPS_NUM_FLOAT 
 int simdops_clip_onnx(const simdops_tensor *x, const simdops_tensor *y, const simdops_number *min,
                       const simdops_number *max, simdops_error *err)
 {
-    simdops_error scratch;
     onnx_clip_ctx c;
     simdops_number lo, hi;
     simdops_tensor xin;
     void *tmp;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_CLIP);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_CLIP);
     if ((s = simdops_check_tensor(x, SIMDOPS_ARG_X, err)))
         return s;
     memset(&c, 0, sizeof(c));
@@ -230,12 +229,11 @@ static void shrink_row(const void *x, void *y, size_t n, size_t k0, const void *
 int simdops_shrink_onnx(const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,
                         simdops_number lambd, simdops_error *err)
 {
-    simdops_error scratch;
     onnx_shrink_ctx c;
     simdops_tensor xin;
     void *tmp;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_SHRINK);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_SHRINK);
     if ((s = simdops_check_tensor(x, SIMDOPS_ARG_X, err)))
         return s;
     /* a NaN lambd compares false: every element 0, as ONNX's formula gives */

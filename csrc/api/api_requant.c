@@ -315,44 +315,46 @@ done:
     return s;
 }
 
+/* Both prepared forms: the float families' handle takes scales (fp != 0), a
+ * fixed-point family's takes multipliers and shifts; a handle of the other kind
+ * is refused (a float handle with no vectors runs per tensor either way). */
+static int run_prepared(const simdops_prepared *p, int fp, const simdops_tensor *x,
+                        const simdops_tensor *y, const simdops_tensor *bias,
+                        const simdops_tensor *multipliers, const simdops_tensor *shifts,
+                        const simdops_tensor *scales, simdops_error *err)
+{
+    simdops_prepared_impl impl;
+    int s, is_fp;
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_REQUANT);
+    if ((s = simdops_prepared_load(p, SIMDOPS_OP_REQUANT, SIMDOPS_OP_REQUANT, &impl, err)))
+        return s;
+    is_fp = impl.u.requant.family == SIMDOPS_ROUNDING_FP;
+    if (fp ? !is_fp : is_fp && (multipliers || shifts))
+        return simdops_fail(err, SIMDOPS_R_NOT_PREPARED, SIMDOPS_ARG_PREPARED);
+    return run_requant(&impl, x, y, bias, multipliers, shifts, scales, err);
+}
+
 int simdops_requant_prepared(const simdops_prepared *p, const simdops_tensor *x,
                              const simdops_tensor *y, const simdops_tensor *bias,
                              const simdops_tensor *multipliers, const simdops_tensor *shifts,
                              simdops_error *err)
 {
-    simdops_error scratch;
-    simdops_prepared_impl impl;
-    int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
-    if ((s = simdops_prepared_load(p, SIMDOPS_OP_REQUANT, SIMDOPS_OP_REQUANT, &impl, err)))
-        return s;
-    if (impl.u.requant.family == SIMDOPS_ROUNDING_FP && (multipliers || shifts))
-        return simdops_fail(err, SIMDOPS_R_NOT_PREPARED, SIMDOPS_ARG_PREPARED);
-    return run_requant(&impl, x, y, bias, multipliers, shifts, NULL, err);
+    return run_prepared(p, 0, x, y, bias, multipliers, shifts, NULL, err);
 }
 
 int simdops_requant_fp_prepared(const simdops_prepared *p, const simdops_tensor *x,
                                 const simdops_tensor *y, const simdops_tensor *bias,
                                 const simdops_tensor *scales, simdops_error *err)
 {
-    simdops_error scratch;
-    simdops_prepared_impl impl;
-    int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
-    if ((s = simdops_prepared_load(p, SIMDOPS_OP_REQUANT, SIMDOPS_OP_REQUANT, &impl, err)))
-        return s;
-    if (impl.u.requant.family != SIMDOPS_ROUNDING_FP)
-        return simdops_fail(err, SIMDOPS_R_NOT_PREPARED, SIMDOPS_ARG_PREPARED);
-    return run_requant(&impl, x, y, bias, NULL, NULL, scales, err);
+    return run_prepared(p, 1, x, y, bias, NULL, NULL, scales, err);
 }
 
 int simdops_requant(const simdops_tensor *x, const simdops_tensor *y,
                     const simdops_requant_args *a, simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_REQUANT);
     if (!a)
         return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_ARGS);
     if ((s = simdops_check_tensor(y, SIMDOPS_ARG_OUT, err)))

@@ -7,6 +7,11 @@
 /* ------------------------------------------------------------------ errors (error.c) */
 
 /* Starts a call: clears *err (or points it at a scratch record when NULL). */
+/* An entry point's start, after its declarations: err made non-NULL (a local
+ * scratch record when the caller passed NULL), cleared, and given the op. */
+#define SIMDOPS_ENTRY(err, op_)                                                                   \
+    simdops_error simdops_entry_scratch_;                                                         \
+    SIMDOPS_ERROR_BEGIN(err, simdops_entry_scratch_, op_)
 #define SIMDOPS_ERROR_BEGIN(err, scratch, op_)                                                    \
     do {                                                                                          \
         if (!(err))                                                                               \

@@ -113,6 +113,14 @@ const char *simdops_kernel_slot_name(int e, int slot)
     return d == SIMDOPS_UNKNOWN ? NULL : simdops_dtype_name(d);
 }
 
+int simdops_kernel_slot_is_output(int e)
+{
+    /* requant slots are output slots; QuantizeLinear's slots are its integer type,
+     * which is the output (DequantizeLinear's is the input). */
+    return e >= 0 && e < SIMDOPS_KE_COUNT &&
+           (entries[e].rq || entries[e].op == SIMDOPS_OP_QUANTIZE_LINEAR);
+}
+
 int simdops_kernel_slot_required(int e, int slot)
 {
     return e >= 0 && e < SIMDOPS_KE_COUNT &&
@@ -249,9 +257,8 @@ const char *simdops_last_call_isa(void) { return last_tier ? tiers[last_tier - 1
 
 int simdops_set_thread_isa(const char *name, simdops_error *err)
 {
-    simdops_error scratch;
     int tier = 0, s; /* set by find_usable on success (GCC cannot tell) */
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_NONE);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_NONE);
     if (!name || !*name) {
         forced_tier = 0;
         return SIMDOPS_OK;
@@ -264,9 +271,8 @@ int simdops_set_thread_isa(const char *name, simdops_error *err)
 
 int simdops_set_process_isa(const char *name, simdops_error *err)
 {
-    simdops_error scratch;
     int tier = 0, s; /* set by find_usable on success (GCC cannot tell) */
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_NONE);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_NONE);
     if (!name)
         return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_ISA);
     if ((s = find_usable(name, err, &tier)))

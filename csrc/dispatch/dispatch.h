@@ -15,6 +15,9 @@ int simdops_kernel_entry_slots(int entry);
 const char *simdops_kernel_slot_name(int entry, int slot);
 /* The dtype of a slot (requant slots: the output dtype). */
 simdops_dtype simdops_kernel_slot_dtype(int entry, int slot);
+/* 1 when the entry's slots are indexed by the call's output dtype (requant,
+ * quantize), 0 when by x's dtype. */
+int simdops_kernel_slot_is_output(int entry);
 /* 1 when the op of this entry supports the slot's dtype (the entry must be set). */
 int simdops_kernel_slot_required(int entry, int slot);
 simdops_any_fn simdops_kernel_get(const simdops_kernel_table *t, int entry, int slot);

@@ -8,29 +8,44 @@
 
 #include "core/kernel_abi.h"
 
+/* ------------------------------------------------------------------ the families
+ * The families only the library names, in SIMDOPS_ROUNDINGS's columns: the float
+ * families (simdops_prepare_requant_fp; no shift, not a rounding= name). Their
+ * tags follow the public codes, so no public rounding can take one. */
+#define SIMDOPS_INTERNAL_FAMILIES_WITH(X, C)                                                     \
+    X(C, FP, SIMDOPS_ROUNDING_COUNT, "fp", 0, 1, 0, requant_fp, requant_fp_pc)
+#define SIMDOPS_INTERNAL_FAMILIES(X) SIMDOPS_INTERNAL_FAMILIES_WITH(SIMDOPS_ROUNDING_APPLY_, X)
+
+enum simdops_internal_family {
+#define SIMDOPS_X_INTERNAL_FAMILY_ENUM(name, code, ...) SIMDOPS_ROUNDING_##name = code,
+    SIMDOPS_INTERNAL_FAMILIES(SIMDOPS_X_INTERNAL_FAMILY_ENUM)
+#undef SIMDOPS_X_INTERNAL_FAMILY_ENUM
+};
+
 /* ------------------------------------------------------------------ the kernel table
  * X(field, function type, slots, slot kind, simdops_op whose dtypes fill it)
- * slot kind DTYPE: indexed by simdops_dtype; RQ: by requant output slot. */
-#define SIMDOPS_KERNEL_ENTRIES(X)                                                                 \
+ * slot kind DTYPE: indexed by simdops_dtype; RQ: by requant output slot.
+ * The ops' entries, one line each: */
+#define SIMDOPS_OP_KERNEL_ENTRIES(X)                                                              \
     X(clip, simdops_clip_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_CLIP)                         \
     X(clip_scale_bias, simdops_clip_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_CLIP_SCALE_BIAS)   \
     X(shrink, simdops_shrink_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_SHRINK)                   \
     X(argmax_row, simdops_argmax_row_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_HARDMAX)          \
     X(argmax_cols, simdops_argmax_cols_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_HARDMAX)        \
-    X(requant, simdops_requant_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)                  \
-    X(requant_pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)           \
     X(quantize_f32, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QUANTIZE_LINEAR)   \
     X(quantize_f16, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QUANTIZE_LINEAR)   \
     X(dequantize_f32, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_DEQUANTIZE_LINEAR) \
-    X(dequantize_f16, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_DEQUANTIZE_LINEAR) \
-    X(requant_single, simdops_requant_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)           \
-    X(requant_single_pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)     \
-    X(requant_ties_up, simdops_requant_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)          \
-    X(requant_ties_up_pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)    \
-    X(requant_floor, simdops_requant_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)            \
-    X(requant_floor_pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)      \
-    X(requant_fp, simdops_requant_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)               \
-    X(requant_fp_pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)
+    X(dequantize_f16, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_DEQUANTIZE_LINEAR)
+/* The requantization families' entries: the two a SIMDOPS_ROUNDINGS or
+ * SIMDOPS_INTERNAL_FAMILIES line names (per tensor, per channel), so a family is
+ * one line there and no line here. */
+#define SIMDOPS_X_FAMILY_ENTRIES(X, name, code, py, api, lo, hi, pt, pc)                         \
+    X(pt, simdops_requant_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)                       \
+    X(pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)
+#define SIMDOPS_FAMILY_KERNEL_ENTRIES(X)                                                          \
+    SIMDOPS_ROUNDINGS_WITH(SIMDOPS_X_FAMILY_ENTRIES, X)                                           \
+    SIMDOPS_INTERNAL_FAMILIES_WITH(SIMDOPS_X_FAMILY_ENTRIES, X)
+#define SIMDOPS_KERNEL_ENTRIES(X) SIMDOPS_OP_KERNEL_ENTRIES(X) SIMDOPS_FAMILY_KERNEL_ENTRIES(X)
 
 /* One table per ISA. A NULL entry means "not provided by this tier"; dispatch
  * fills it from the tier below, so every entry of a built table is callable

@@ -159,15 +159,6 @@ static int fail_number(simdops_error *err, int reason, int arg, simdops_number v
     return err->status;
 }
 
-static int check_dtype(simdops_error *err, int op, simdops_dtype dtype)
-{
-    if (!simdops_dtype_valid(dtype))
-        return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, SIMDOPS_ARG_X, dtype, 0);
-    if (!simdops_op_supports(op, dtype))
-        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_X, dtype, 0);
-    return SIMDOPS_OK;
-}
-
 /* scale/bias: float32 values, one rounding from the number given. */
 static int scale_bias_value(simdops_dtype dtype, const simdops_number *v, float dflt, int arg,
                             float *out, simdops_error *err)
@@ -188,19 +179,29 @@ static int scale_bias_value(simdops_dtype dtype, const simdops_number *v, float 
     return SIMDOPS_OK;
 }
 
+/* An op's two parameters: both well-formed numbers, then neither NaN (a
+ * malformed one is named before a NaN one). */
+static int check_two_numbers(simdops_number a, int arg_a, simdops_number b, int arg_b,
+                             simdops_error *err)
+{
+    int s;
+    if ((s = check_number(a, arg_a, err)) || (s = check_number(b, arg_b, err)))
+        return s;
+    if (is_nan(a))
+        return simdops_fail(err, SIMDOPS_R_NAN, arg_a);
+    if (is_nan(b))
+        return simdops_fail(err, SIMDOPS_R_NAN, arg_b);
+    return SIMDOPS_OK;
+}
+
 int simdops_clip_params_init(simdops_dtype dtype, simdops_number min, simdops_number max,
                              const simdops_number *scale, const simdops_number *bias,
                              simdops_clip_params *p, simdops_error *err)
 {
     int s;
-    if ((s = check_dtype(err, SIMDOPS_OP_CLIP, dtype)) ||
-        (s = check_number(min, SIMDOPS_ARG_MIN, err)) ||
-        (s = check_number(max, SIMDOPS_ARG_MAX, err)))
+    if ((s = simdops_check_op_dtype(SIMDOPS_OP_CLIP, dtype, SIMDOPS_ARG_X, err)) ||
+        (s = check_two_numbers(min, SIMDOPS_ARG_MIN, max, SIMDOPS_ARG_MAX, err)))
         return s;
-    if (is_nan(min))
-        return simdops_fail(err, SIMDOPS_R_NAN, SIMDOPS_ARG_MIN);
-    if (is_nan(max))
-        return simdops_fail(err, SIMDOPS_R_NAN, SIMDOPS_ARG_MAX);
     memset(p, 0, sizeof(*p));
     p->min = convert(dtype, min);
     p->max = convert(dtype, max);
@@ -255,14 +256,9 @@ int simdops_shrink_params_init(simdops_dtype dtype, simdops_number bias,
 {
     const simdops_dtype_row *r;
     int s;
-    if ((s = check_dtype(err, SIMDOPS_OP_SHRINK, dtype)) ||
-        (s = check_number(bias, SIMDOPS_ARG_BIAS, err)) ||
-        (s = check_number(threshold, SIMDOPS_ARG_THRESHOLD, err)))
+    if ((s = simdops_check_op_dtype(SIMDOPS_OP_SHRINK, dtype, SIMDOPS_ARG_X, err)) ||
+        (s = check_two_numbers(bias, SIMDOPS_ARG_BIAS, threshold, SIMDOPS_ARG_THRESHOLD, err)))
         return s;
-    if (is_nan(bias))
-        return simdops_fail(err, SIMDOPS_R_NAN, SIMDOPS_ARG_BIAS);
-    if (is_nan(threshold))
-        return simdops_fail(err, SIMDOPS_R_NAN, SIMDOPS_ARG_THRESHOLD);
     if (is_negative(threshold))
         return fail_number(err, SIMDOPS_R_NEGATIVE_THRESHOLD, SIMDOPS_ARG_THRESHOLD, threshold);
     memset(p, 0, sizeof(*p));
@@ -304,44 +300,39 @@ int simdops_shrink_params_init(simdops_dtype dtype, simdops_number bias,
 
 typedef char simdops_prepared_fits[sizeof(simdops_prepared_impl) <= sizeof(simdops_prepared) ? 1 : -1];
 
-static void store(simdops_prepared *p, simdops_prepared_impl *impl, int op, simdops_dtype dtype)
+/* Both elementwise prepare functions: op SHRINK takes (a, b) = (bias, threshold),
+ * CLIP takes (a, b) = (min, max) and scale/bias. */
+static int prepare_elementwise(simdops_op op, simdops_dtype dtype, simdops_number a,
+                               simdops_number b, const simdops_number *scale,
+                               const simdops_number *bias, simdops_prepared *p,
+                               simdops_error *err)
 {
-    impl->magic = SIMDOPS_PREPARED_MAGIC + (uint32_t)op;
-    impl->op = op;
-    impl->dtype = dtype;
-    memset(p, 0, sizeof(*p));
-    memcpy(p, impl, sizeof(*impl));
+    simdops_prepared_impl impl;
+    int s;
+    SIMDOPS_ENTRY(err, op);
+    if (!p)
+        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
+    memset(&impl, 0, sizeof(impl));
+    s = op == SIMDOPS_OP_SHRINK
+            ? simdops_shrink_params_init(dtype, a, b, &impl.u.shrink, err)
+            : simdops_clip_params_init(dtype, a, b, scale, bias, &impl.u.clip, err);
+    if (s)
+        return s;
+    if (op == SIMDOPS_OP_CLIP && (scale || bias))
+        op = SIMDOPS_OP_CLIP_SCALE_BIAS;
+    simdops_prepared_store(p, &impl, op, dtype);
+    return SIMDOPS_OK;
 }
 
 int simdops_prepare_clip(simdops_dtype dtype, simdops_number min, simdops_number max,
                          const simdops_number *scale, const simdops_number *bias,
                          simdops_prepared *p, simdops_error *err)
 {
-    simdops_error scratch;
-    simdops_prepared_impl impl;
-    int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_CLIP);
-    if (!p)
-        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
-    memset(&impl, 0, sizeof(impl));
-    if ((s = simdops_clip_params_init(dtype, min, max, scale, bias, &impl.u.clip, err)))
-        return s;
-    store(p, &impl, (scale || bias) ? SIMDOPS_OP_CLIP_SCALE_BIAS : SIMDOPS_OP_CLIP, dtype);
-    return SIMDOPS_OK;
+    return prepare_elementwise(SIMDOPS_OP_CLIP, dtype, min, max, scale, bias, p, err);
 }
 
 int simdops_prepare_shrink(simdops_dtype dtype, simdops_number bias, simdops_number threshold,
                            simdops_prepared *p, simdops_error *err)
 {
-    simdops_error scratch;
-    simdops_prepared_impl impl;
-    int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_SHRINK);
-    if (!p)
-        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
-    memset(&impl, 0, sizeof(impl));
-    if ((s = simdops_shrink_params_init(dtype, bias, threshold, &impl.u.shrink, err)))
-        return s;
-    store(p, &impl, SIMDOPS_OP_SHRINK, dtype);
-    return SIMDOPS_OK;
+    return prepare_elementwise(SIMDOPS_OP_SHRINK, dtype, bias, threshold, NULL, NULL, p, err);
 }

@@ -3,6 +3,8 @@
 #ifndef SIMDOPS_PARAMS_H
 #define SIMDOPS_PARAMS_H
 
+#include <string.h>
+
 #include "core/kernel_abi.h"
 #include "kernels/registry.h"
 
@@ -21,18 +23,6 @@ int simdops_f32_attribute(simdops_number v, int arg, int allow_nan, float *out,
                           simdops_error *err);
 
 /* ------------------------------------------------------------------ requant (requant_families.c) */
-
-/* The families only the library names, in SIMDOPS_ROUNDINGS's columns: the float
- * families (simdops_prepare_requant_fp; no shift, not a rounding= name). Their
- * tags follow the public codes, so no public rounding can take one. */
-#define SIMDOPS_INTERNAL_FAMILIES(X)                                                           \
-    X(FP, SIMDOPS_ROUNDING_COUNT, "fp", 0, 1, 0, requant_fp, requant_fp_pc)
-
-enum simdops_internal_family {
-#define SIMDOPS_X_INTERNAL_FAMILY_ENUM(name, code, ...) SIMDOPS_ROUNDING_##name = code,
-    SIMDOPS_INTERNAL_FAMILIES(SIMDOPS_X_INTERNAL_FAMILY_ENUM)
-#undef SIMDOPS_X_INTERNAL_FAMILY_ENUM
-};
 
 /* Every family a prepared requant handle can carry (simdops_requant_params.family). */
 #define SIMDOPS_REQUANT_FAMILIES(X) SIMDOPS_ROUNDINGS(X) SIMDOPS_INTERNAL_FAMILIES(X)
@@ -96,6 +86,17 @@ typedef struct simdops_prepared_impl {
     } u;
 } simdops_prepared_impl;
 #define SIMDOPS_PREPARED_MAGIC 0x53494d00u
+
+/* Writes *impl, stamped for op and dtype, into the handle (its unused bytes zeroed). */
+static inline void simdops_prepared_store(simdops_prepared *p, simdops_prepared_impl *impl,
+                                          int op, simdops_dtype dtype)
+{
+    impl->magic = SIMDOPS_PREPARED_MAGIC + (uint32_t)op;
+    impl->op = op;
+    impl->dtype = dtype;
+    memset(p, 0, sizeof(*p));
+    memcpy(p, impl, sizeof(*impl));
+}
 
 /* Copies the handle's content into *impl when it was prepared for op1 or op2
  * (else SIMDOPS_R_NOT_PREPARED). */

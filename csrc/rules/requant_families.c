@@ -60,10 +60,8 @@ static int requant_params_bounded(simdops_dtype out, int64_t multiplier, int64_t
                                   simdops_requant_params *p, simdops_error *err)
 {
     int s;
-    if (!simdops_dtype_valid(out))
-        return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, SIMDOPS_ARG_OUT_DTYPE, out, 0);
-    if (!simdops_op_supports(SIMDOPS_OP_REQUANT_OUT, out))
-        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_OUT_DTYPE, out, 0);
+    if ((s = simdops_check_op_dtype(SIMDOPS_OP_REQUANT_OUT, out, SIMDOPS_ARG_OUT_DTYPE, err)))
+        return s;
     if ((s = simdops_check_int32(SIMDOPS_ARG_MULTIPLIER, multiplier, err)))
         return s;
     if ((s = simdops_requant_check_shift_for(SIMDOPS_ROUNDING_DOUBLE, shift, -1, err)))
@@ -179,25 +177,15 @@ simdops_requant_pc_fn simdops_requant_pc_kernel(const simdops_kernel_table *t, i
     return NULL;
 }
 
-static void store_requant(simdops_prepared *p, simdops_prepared_impl *impl, simdops_dtype out)
-{
-    impl->magic = SIMDOPS_PREPARED_MAGIC + (uint32_t)SIMDOPS_OP_REQUANT;
-    impl->op = SIMDOPS_OP_REQUANT;
-    impl->dtype = out;
-    memset(p, 0, sizeof(*p));
-    memcpy(p, impl, sizeof(*impl));
-}
-
 /* Both requant prepare forms: bounded != 0 takes min/max as bounds that
  * always clamp (min == max included), else as simdops_requant_params_init. */
 static int prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,
                            int64_t offset, const int64_t *min, const int64_t *max, int bounded,
                            simdops_prepared *p, simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_REQUANT);
     if (!p)
         return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
     memset(&impl, 0, sizeof(impl));
@@ -207,7 +195,7 @@ static int prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t 
                                               &impl.u.requant, err);
     if (s)
         return s;
-    store_requant(p, &impl, out_dtype);
+    simdops_prepared_store(p, &impl, SIMDOPS_OP_REQUANT, out_dtype);
     return SIMDOPS_OK;
 }
 
@@ -230,10 +218,9 @@ int simdops_prepare_requant_rounding(simdops_dtype out_dtype, int rounding, int6
                                      const int64_t *max, simdops_prepared *p,
                                      simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_REQUANT);
     if (!p)
         return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
     if (rounding < 0 || rounding >= SIMDOPS_ROUNDING_COUNT)
@@ -246,7 +233,7 @@ int simdops_prepare_requant_rounding(simdops_dtype out_dtype, int rounding, int6
     if ((s = simdops_requant_check_shift_for(rounding, shift, -1, err)))
         return s;
     impl.u.requant.family = rounding;
-    store_requant(p, &impl, out_dtype);
+    simdops_prepared_store(p, &impl, SIMDOPS_OP_REQUANT, out_dtype);
     return SIMDOPS_OK;
 }
 
@@ -257,9 +244,8 @@ int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int roundi
 {
     simdops_prepared_impl impl;
     simdops_prepared q;
-    simdops_error scratch;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_REQUANT);
     if (rounding < 0 || rounding >= SIMDOPS_ROUNDING_COUNT)
         return simdops_fail_value(err, SIMDOPS_R_ROUNDING_UNKNOWN, SIMDOPS_ARG_ROUNDING, rounding, 0);
     if ((s = simdops_prepare_requant_clamped(out_dtype, multiplier,
@@ -270,7 +256,7 @@ int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int roundi
         return s;
     memcpy(&impl, &q, sizeof impl);
     impl.u.requant.family = rounding;
-    store_requant(p, &impl, out_dtype);
+    simdops_prepared_store(p, &impl, SIMDOPS_OP_REQUANT, out_dtype);
     return SIMDOPS_OK;
 }
 
@@ -278,21 +264,18 @@ int simdops_prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t ze
                                const int64_t *min, const int64_t *max, int mode,
                                simdops_prepared *p, simdops_error *err)
 {
-    simdops_error scratch;
     simdops_prepared_impl impl;
     simdops_prepared bounds; /* *p is written only on success */
     const simdops_dtype_row *r;
     int64_t lo, hi;
     int s;
-    SIMDOPS_ERROR_BEGIN(err, scratch, SIMDOPS_OP_REQUANT);
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_REQUANT);
     if (!p)
         return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
     if (mode < 0 || (mode > (SIMDOPS_FP_FLOAT64 | SIMDOPS_FP_TIES_AWAY) && mode != SIMDOPS_FP_ACL))
         return simdops_fail_value(err, SIMDOPS_R_ROUNDING_UNKNOWN, SIMDOPS_ARG_ROUNDING, mode, 0);
-    if (!simdops_dtype_valid(out_dtype))
-        return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, SIMDOPS_ARG_OUT_DTYPE, out_dtype, 0);
-    if (!simdops_op_supports(SIMDOPS_OP_REQUANT_OUT, out_dtype))
-        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, SIMDOPS_ARG_OUT_DTYPE, out_dtype, 0);
+    if ((s = simdops_check_op_dtype(SIMDOPS_OP_REQUANT_OUT, out_dtype, SIMDOPS_ARG_OUT_DTYPE, err)))
+        return s;
     r = &simdops_dtype_rows[out_dtype];
     memset(&impl, 0, sizeof(impl));
     if (mode == SIMDOPS_FP_ACL) {
@@ -327,6 +310,6 @@ int simdops_prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t ze
     impl.u.requant.scale64 = scale;
     impl.u.requant.family = SIMDOPS_ROUNDING_FP;
     impl.u.requant.fp_mode = mode;
-    store_requant(p, &impl, out_dtype);
+    simdops_prepared_store(p, &impl, SIMDOPS_OP_REQUANT, out_dtype);
     return SIMDOPS_OK;
 }

@@ -8,6 +8,8 @@
 #define SIMDOPS_RULES_H
 
 #include "simdops/simdops.h"
+#include "core/dtype.h"
+#include "core/errors.h"
 
 /* y has dtype `dtype` and x's ndim and shape (DTYPE_MISMATCH, NDIM_MISMATCH,
  * SHAPE_MISMATCH with index = the dimension), in that order. arg: out. */
@@ -44,6 +46,17 @@ int simdops_check_channels(const simdops_tensor *v, int arg, simdops_dtype dtype
 
 /* v fits int32 (INT32_RANGE). */
 int simdops_check_int32(int arg, int64_t v, simdops_error *err);
+/* A dtype given by value (arg names it): one the table knows, and one op takes.
+ * Inline: it is on every call's path (an out-of-line call measured on 64-element calls). */
+static inline int simdops_check_op_dtype(int op, simdops_dtype dtype, int arg,
+                                         simdops_error *err)
+{
+    if (!simdops_dtype_valid(dtype))
+        return simdops_fail_value(err, SIMDOPS_R_DTYPE_UNKNOWN, arg, dtype, 0);
+    if (!simdops_op_supports(op, dtype))
+        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_UNSUPPORTED, arg, dtype, 0);
+    return SIMDOPS_OK;
+}
 
 /* v lies in the integer range of `out` (BOUND_RANGE, dtype = out). */
 int simdops_check_bound(simdops_dtype out, int arg, int64_t v, simdops_error *err);

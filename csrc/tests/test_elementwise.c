@@ -106,6 +106,24 @@ static void driver_row(const void *x, void *y, size_t n, size_t k0, const void *
     call_ew(c->kind, c->fn, x, y, n, c->p);
 }
 
+/* One call's output: y (at yoff in yb, TRAIL canary bytes after it) equals want,
+ * its canaries are intact and inputs_ok holds: a pass, else a report naming what. */
+static void expect_out(const target *t, const char *what, const void *p, const unsigned char *x,
+                       const unsigned char *want, const unsigned char *yb, size_t n, size_t xoff,
+                       size_t yoff, int inputs_ok)
+{
+    const int es = DT[t->idx].size;
+    const size_t bytes = n * (size_t)es;
+    if (memcmp(yb + yoff, want, bytes) == 0 && canary_ok(yb, 0, yoff) &&
+        canary_ok(yb, yoff + bytes, yoff + bytes + TRAIL) && inputs_ok) {
+        g_pass++;
+    } else {
+        fail_head(t, what, n, xoff, yoff);
+        report_diff(x, want, yb + yoff, n, es, es);
+        print_params(t->kind, t->idx, p);
+    }
+}
+
 static void stream_case(const target *t, const void *p, const unsigned char *x, size_t n,
                         size_t xoff, size_t yoff)
 {
@@ -132,14 +150,8 @@ static void stream_case(const target *t, const void *p, const unsigned char *x, 
     c.fn = t->fn;
     c.p = p;
     simdops_elementwise(&xt, &yt, 0, driver_row, &c);
-    if (memcmp(yb + yoff, want, bytes) == 0 && canary_ok(yb, 0, yoff) &&
-        canary_ok(yb, yoff + bytes, yoff + bytes + TRAIL) && memcmp(xb + xoff, x, bytes) == 0) {
-        g_pass++;
-    } else {
-        fail_head(t, "streaming driver", n, xoff, yoff);
-        report_diff(x, want, yb + yoff, n, es, es);
-        print_params(t->kind, t->idx, p);
-    }
+    expect_out(t, "streaming driver", p, x, want, yb, n, xoff, yoff,
+               memcmp(xb + xoff, x, bytes) == 0);
     free_buf(xb);
     free_buf(yb);
     free_buf(want);
@@ -163,15 +175,8 @@ static void ew_case(const target *t, const void *p, const unsigned char *x, size
     if (bytes)
         memcpy(xb + xoff, x, bytes);
     call_ew(t->kind, t->fn, xb + xoff, yb + yoff, n, p);
-    if (memcmp(yb + yoff, want, bytes) == 0 && canary_ok(yb, 0, yoff) &&
-        canary_ok(yb, yoff + bytes, yoff + bytes + TRAIL) && canary_ok(xb, 0, xoff) &&
-        memcmp(xb + xoff, x, bytes) == 0) {
-        g_pass++;
-    } else {
-        fail_head(t, "out-of-place", n, xoff, yoff);
-        report_diff(x, want, yb + yoff, n, es, es);
-        print_params(t->kind, t->idx, p);
-    }
+    expect_out(t, "out-of-place", p, x, want, yb, n, xoff, yoff,
+               canary_ok(xb, 0, xoff) && memcmp(xb + xoff, x, bytes) == 0);
     free_buf(xb);
     free_buf(yb);
 
@@ -179,14 +184,7 @@ static void ew_case(const target *t, const void *p, const unsigned char *x, size
     if (bytes)
         memcpy(yb + ioff, x, bytes);
     call_ew(t->kind, t->fn, yb + ioff, yb + ioff, n, p);
-    if (memcmp(yb + ioff, want, bytes) == 0 && canary_ok(yb, 0, ioff) &&
-        canary_ok(yb, ioff + bytes, ioff + bytes + TRAIL)) {
-        g_pass++;
-    } else {
-        fail_head(t, "in-place", n, ioff, ioff);
-        report_diff(x, want, yb + ioff, n, es, es);
-        print_params(t->kind, t->idx, p);
-    }
+    expect_out(t, "in-place", p, x, want, yb, n, ioff, ioff, 1);
     free_buf(yb);
     free_buf(want);
 }

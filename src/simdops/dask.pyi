@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from dask.array import Array
 
-from simdops._typing import Input, Number
+from simdops._typing import Input, Number, Rounding as _Rounding
 
 __all__: list[str]
 
@@ -14,7 +14,6 @@ _RequantOutDtype = Literal["uint8", "int8", "int16"] | Any  # or a numpy dtype
 # a per-tensor int, or a per-channel vector (numpy, sequence of ints, 1-D dask array)
 _Channels = int | Input | Array
 _Vector = Input | Array
-_Rounding = Literal["double", "double_ties_up", "single"]
 
 def clip(x: Input | Array, min: Number | None, max: Number | None, *,
          scale: Number | None = None, bias: Number | None = None) -> Array: ...

@@ -110,9 +110,7 @@ def cases():
         out.append((f"requant int32->{od} per-channel+bias", "int32",
                     lambda x, o, od=od, off=off: _requant(x, o, od, off, None, None, bias=True),
                     ("requant_pc",)))
-        for rounding, entry, shift in (("single", "requant_single", 9),
-                                       ("single", "requant_single", -7),
-                                       ("double_ties_up", "requant_ties_up", 5)):
+        for rounding, entry, shift in _family_cases():
             out.append((f"requant int32->{od} {rounding} shift {shift}", "int32",
                         lambda x, o, od=od, off=off, r=rounding, s=shift:
                         _requant(x, o, od, off, 1518500250 if s > 0 else 12345677, s, rounding=r),
@@ -192,10 +190,20 @@ def uncovered_entries(case_list):
     covered = set()
     for label, dtype, _, entries in case_list:
         for entry in entries:
-            covered.add((entry, out_dtype_of(label, dtype)
-                         if entry.startswith(("requant", "quantize_")) else dtype))
+            covered.add((entry, _core.kernel_slot_dtype(entry, dtype, out_dtype_of(label, dtype))))
     return [(entry, dt) for entry, slots in _core.kernel_entries() for dt in slots
             if (entry, dt) not in covered]
+
+
+def _family_cases():
+    """(rounding, entry, shift) for each fixed-point family rounding= takes beyond the
+    default (tests/test_requant.py's double), from C's list: a shift of 9 and the
+    lowest of -7 and the family's range."""
+    entries = _core.rounding_entries()
+    for name, _code, lo, hi, array_api in _core.roundings():
+        if array_api and name != "double":
+            for shift in sorted({min(max(9, lo), hi), min(max(-7, lo), hi)}, reverse=True):
+                yield name, entries[name], shift
 
 
 def _hardmax_axis0(x, o):
@@ -231,6 +239,7 @@ def _requant(x, o, out_dtype, offset, mult, shift, bounds=False, bias=False, rou
 
 
 def out_dtype_of(label, dtype):
+    """The case's output dtype, read from its label ("int32->int8 ...")."""
     if "->" in label:  # requant, quantize_linear, dequantize_linear
         return label.split("->")[1].split()[0]
     return dtype

@@ -438,11 +438,15 @@ int simdops_prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t
  * 31 + shift must be >= 1 (TFLite's [1, 62], XNNPACK rndnu's [16, 55]), FLOOR
  * (ACL QUANTIZE_DOWN) is a plain right shift; the last two name the library's
  * kernel-table entries that run the family. */
-#define SIMDOPS_ROUNDINGS(X)                                                                   \
-    X(DOUBLE, 0, "double", 1, -31, 31, requant, requant_pc)                                    \
-    X(DOUBLE_TIES_UP, 1, "double_ties_up", 1, -31, 31, requant_ties_up, requant_ties_up_pc)    \
-    X(SINGLE, 2, "single", 1, -30, 31, requant_single, requant_single_pc)                      \
-    X(FLOOR, 3, "floor", 0, 0, 31, requant_floor, requant_floor_pc)
+#define SIMDOPS_ROUNDINGS(X) SIMDOPS_ROUNDINGS_WITH(SIMDOPS_ROUNDING_APPLY_, X)
+/* The same lines with C passed first, X(C, NAME, code, ...): for a list expanded
+ * inside another list's expansion (the kernel table's entries, two a line). */
+#define SIMDOPS_ROUNDING_APPLY_(X, ...) X(__VA_ARGS__)
+#define SIMDOPS_ROUNDINGS_WITH(X, C)                                                           \
+    X(C, DOUBLE, 0, "double", 1, -31, 31, requant, requant_pc)                                 \
+    X(C, DOUBLE_TIES_UP, 1, "double_ties_up", 1, -31, 31, requant_ties_up, requant_ties_up_pc) \
+    X(C, SINGLE, 2, "single", 1, -30, 31, requant_single, requant_single_pc)                   \
+    X(C, FLOOR, 3, "floor", 0, 0, 31, requant_floor, requant_floor_pc)
 
 typedef enum simdops_rounding {
 #define SIMDOPS_X_ROUNDING_ENUM(name, code, ...) SIMDOPS_ROUNDING_##name = code,

@@ -54,33 +54,23 @@ CLIP_INT_SB_KERNEL(int16_t, i16, INT16_MIN, INT16_MAX, i16_clip_scale_bias__scal
 CLIP_INT_SB_KERNEL(uint32_t, u32, 0, UINT32_MAX, u32_clip_scale_bias__scalar)
 CLIP_INT_SB_KERNEL(int32_t, i32, INT32_MIN, INT32_MAX, i32_clip_scale_bias__scalar)
 
-static void f32_clip_scale_bias__scalar(const void *xv, void *yv, size_t n,
-                                        const simdops_clip_params *p)
-{
-    const float *x = (const float *)xv;
-    float *y = (float *)yv;
-    const float lo = p->min.f32, hi = p->max.f32, s = p->scale, b = p->bias;
-    for (size_t i = 0; i < n; i++) {
-        float prod = x[i] * s; /* two roundings: no FMA (docs/design.md) */
-        float g = prod + b;
-        float t = hi < g ? hi : g;
-        y[i] = lo > t ? lo : t;
+/* float32 / float64: x * s + b in the tensor's type, two roundings (no FMA:
+ * docs/design.md), then min(max, g) and max(min, t) in that operand order. */
+#define CLIP_FLOAT_SB_KERNEL(T, field, name)                                                      \
+    static void name(const void *xv, void *yv, size_t n, const simdops_clip_params *p)           \
+    {                                                                                             \
+        const T *x = (const T *)xv;                                                               \
+        T *y = (T *)yv;                                                                           \
+        const T lo = p->min.field, hi = p->max.field, s = p->scale, b = p->bias;                  \
+        for (size_t i = 0; i < n; i++) {                                                          \
+            T prod = x[i] * s;                                                                    \
+            T g = prod + b;                                                                       \
+            T t = hi < g ? hi : g;                                                                \
+            y[i] = lo > t ? lo : t;                                                               \
+        }                                                                                         \
     }
-}
-
-static void f64_clip_scale_bias__scalar(const void *xv, void *yv, size_t n,
-                                        const simdops_clip_params *p)
-{
-    const double *x = (const double *)xv;
-    double *y = (double *)yv;
-    const double lo = p->min.f64, hi = p->max.f64, s = p->scale, b = p->bias;
-    for (size_t i = 0; i < n; i++) {
-        double prod = x[i] * s;
-        double g = prod + b;
-        double t = hi < g ? hi : g;
-        y[i] = lo > t ? lo : t;
-    }
-}
+CLIP_FLOAT_SB_KERNEL(float, f32, f32_clip_scale_bias__scalar)
+CLIP_FLOAT_SB_KERNEL(double, f64, f64_clip_scale_bias__scalar)
 
 /* float16: compare widened values; the output is the bits of whichever of
  * g, min, max was chosen, so a NaN g keeps its own bits. */

@@ -16,20 +16,7 @@
 #include "kernels/vec/sse41.h"
 #include "kernels/clip/clip_body.h"
 
-/* Integer ScaleBias (see sseu_sb_epi32): results lie in [lo, hi], inside the
- * type, so the saturating packs are exact. */
-static void sb_init(sseu_sb *c, double lo, double hi, const simdops_clip_params *p)
-{
-    c->s = _mm_set1_pd((double)p->scale);
-    c->b = _mm_set1_pd((double)p->bias);
-    c->lo = _mm_set1_pd(lo);
-    c->hi = _mm_set1_pd(hi);
-}
-
-static void i8_sb_init(sseu_sb *c, const simdops_clip_params *p) { sb_init(c, p->min.i8, p->max.i8, p); }
-static void u16_sb_init(sseu_sb *c, const simdops_clip_params *p) { sb_init(c, p->min.u16, p->max.u16, p); }
-static void i16_sb_init(sseu_sb *c, const simdops_clip_params *p) { sb_init(c, p->min.i16, p->max.i16, p); }
-static void u32_sb_init(sseu_sb *c, const simdops_clip_params *p) { sb_init(c, p->min.u32, p->max.u32, p); }
+#include "kernels/clip/clip_sse_sb.h"
 
 static inline __m128i i8_sb_op(__m128i x, const sseu_sb *c)
 {
@@ -67,14 +54,10 @@ static inline __m128i u32_sb_op(__m128i x, const sseu_sb *c)
                          _mm_set1_epi32((int)0x80000000u));
 }
 
-SSEU_MAP_KERNEL(i8_clip_scale_bias__sse41, simdops_clip_params, 1, 1, sseu_sb, i8_sb_init, i8_sb_op)
-SSEU_MAP_KERNEL(u16_clip_scale_bias__sse41, simdops_clip_params, 2, 2, sseu_sb, u16_sb_init, u16_sb_op)
-SSEU_MAP_KERNEL(i16_clip_scale_bias__sse41, simdops_clip_params, 2, 2, sseu_sb, i16_sb_init, i16_sb_op)
-SSEU_MAP_KERNEL(u32_clip_scale_bias__sse41, simdops_clip_params, 4, 2, sseu_sb, u32_sb_init, u32_sb_op)
+#define SB_TYPES(Y, C) Y(C, i8, 1, 1) Y(C, u16, 2, 2) Y(C, i16, 2, 2) Y(C, u32, 4, 2)
+SB_TYPES(CLIP_SSE_SB_KERNEL, _)
 
-#define CLIP_KERNELS(X)                                                                           \
-    CLIP_BODY_KERNELS(X) X(clip_scale_bias, i8) X(clip_scale_bias, u16) X(clip_scale_bias, i16)    \
-    X(clip_scale_bias, u32)
+#define CLIP_KERNELS(X) CLIP_BODY_KERNELS(X) SB_TYPES(CLIP_SSE_SB_ENTRY, X)
 SIMDOPS_DEFINE_REGISTER(clip, CLIP_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(clip, sse41)

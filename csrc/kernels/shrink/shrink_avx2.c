@@ -149,6 +149,18 @@ SHRINK_INT_V(u32_shrink_v, LE_U32, GE_U32, 1, _mm256_min_epu32, _mm256_max_epu32
         }                                                                              \
     } while (0)
 
+/* The loop of one clamp form (a constant for the vector function, so each form
+ * compiles to its own loop); has_neg: whether the negative branch can occur. */
+#define SHRINK_INT_MAP_FORM(fn, esize, has_neg)                                          \
+    do {                                                                                 \
+        if (form == CLAMP_POS)                                                           \
+            SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_POS, has_neg);      \
+        else if (form == CLAMP_NEG)                                                      \
+            SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_NEG, has_neg);      \
+        else                                                                             \
+            SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_BOTH, has_neg);     \
+    } while (0)
+
 #define SHRINK_INT_KERNEL(name, fn, T, UT, field, tmin, tmax, esize, set1, ST)           \
     static void name(const void *x, void *y, size_t n, const simdops_shrink_params *p)   \
     {                                                                                    \
@@ -169,21 +181,10 @@ SHRINK_INT_V(u32_shrink_v, LE_U32, GE_U32, 1, _mm256_min_epu32, _mm256_max_epu32
         c.sub_hi = set1((ST)p->sub_hi.field);                                            \
         c.add_lo = set1((ST)p->add_lo.field);                                            \
         c.add_hi = set1((ST)p->add_hi.field);                                            \
-        if (p->neg_thr.field != (tmin)) {                                                \
-            if (form == CLAMP_POS)                                                       \
-                SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_POS, 1);        \
-            else if (form == CLAMP_NEG)                                                  \
-                SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_NEG, 1);        \
-            else                                                                         \
-                SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_BOTH, 1);       \
-        } else {                                                                         \
-            if (form == CLAMP_POS)                                                       \
-                SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_POS, 0);        \
-            else if (form == CLAMP_NEG)                                                  \
-                SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_NEG, 0);        \
-            else                                                                         \
-                SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_BOTH, 0);       \
-        }                                                                                \
+        if (p->neg_thr.field != (tmin))                                                  \
+            SHRINK_INT_MAP_FORM(fn, esize, 1);                                           \
+        else                                                                             \
+            SHRINK_INT_MAP_FORM(fn, esize, 0);                                           \
     }
 SHRINK_INT_KERNEL(u8_shrink__avx2, u8_shrink_v, uint8_t, uint8_t, u8, 0, UINT8_MAX, 1, _mm256_set1_epi8, char)
 SHRINK_INT_KERNEL(i8_shrink__avx2, i8_shrink_v, int8_t, uint8_t, i8, INT8_MIN, INT8_MAX, 1, _mm256_set1_epi8, char)

@@ -46,59 +46,25 @@ ISHRINK_INIT(i16_init, i16, SET1_16, _mm_setzero_si128())
 ISHRINK_INIT(u32_init, u32, SET1_32, _mm_set1_epi32((int)0x80000000u))
 ISHRINK_INIT(i32_init, i32, SET1_32, _mm_setzero_si128())
 
-static inline __m128i pick(__m128i gt, __m128i a, __m128i lt, __m128i b)
-{
-    return _mm_or_si128(_mm_and_si128(gt, a), _mm_and_si128(lt, b));
-}
+/* u8 compares flipped, clamps unflipped; i8 the other way round; u16 / u32
+ * (flipped) and i16 / i32 do both on xf (f = 0 for the signed ones). */
+ISHRINK_OP(u8_op, _mm_cmpgt_epi8, _mm_sub_epi8, _mm_add_epi8, _mm_min_epu8, _mm_max_epu8, xf, x)
+ISHRINK_OP(i8_op, _mm_cmpgt_epi8, _mm_sub_epi8, _mm_add_epi8, _mm_min_epu8, _mm_max_epu8, x, xf)
+ISHRINK_OP(x16_op, _mm_cmpgt_epi16, _mm_sub_epi16, _mm_add_epi16, _mm_min_epi16, _mm_max_epi16,
+           xf, xf)
+ISHRINK_OP(x32_op, _mm_cmpgt_epi32, _mm_sub_epi32, _mm_add_epi32, sseu_min_epi32, sseu_max_epi32,
+           xf, xf)
 
-static inline __m128i u8_op(__m128i x, const ishrink *c)
-{
-    __m128i xf = _mm_xor_si128(x, c->f);
-    __m128i gt = _mm_cmpgt_epi8(xf, c->thr), lt = _mm_cmpgt_epi8(c->nthr, xf);
-    __m128i s = _mm_sub_epi8(_mm_min_epu8(_mm_max_epu8(x, c->sub_lo), c->sub_hi), c->b);
-    __m128i a = _mm_add_epi8(_mm_min_epu8(_mm_max_epu8(x, c->add_lo), c->add_hi), c->b);
-    return pick(gt, s, lt, a);
-}
+/* (tag, element size, vector op): instantiated and registered from this one list. */
+#define INT_TYPES(Y, C) Y(C, u8, 1, u8_op) Y(C, i8, 1, i8_op) Y(C, u16, 2, x16_op) \
+    Y(C, i16, 2, x16_op) Y(C, u32, 4, x32_op) Y(C, i32, 4, x32_op)
+#define INT_KERNEL(C, tag, esize, op)                                                             \
+    SSEU_MAP_KERNEL(SIMDOPS_KERNEL_NAME(tag, shrink), simdops_shrink_params, esize, 4, ishrink,  \
+                    tag##_init, op)
+#define INT_ENTRY(X, tag, esize, op) X(shrink, tag)
+INT_TYPES(INT_KERNEL, _)
 
-static inline __m128i i8_op(__m128i x, const ishrink *c)
-{
-    __m128i xf = _mm_xor_si128(x, c->f);
-    __m128i gt = _mm_cmpgt_epi8(x, c->thr), lt = _mm_cmpgt_epi8(c->nthr, x);
-    __m128i s = _mm_sub_epi8(_mm_min_epu8(_mm_max_epu8(xf, c->sub_lo), c->sub_hi), c->b);
-    __m128i a = _mm_add_epi8(_mm_min_epu8(_mm_max_epu8(xf, c->add_lo), c->add_hi), c->b);
-    return pick(gt, s, lt, a);
-}
-
-/* u16 (flipped) and i16. */
-static inline __m128i x16_op(__m128i x, const ishrink *c)
-{
-    __m128i xf = _mm_xor_si128(x, c->f);
-    __m128i gt = _mm_cmpgt_epi16(xf, c->thr), lt = _mm_cmpgt_epi16(c->nthr, xf);
-    __m128i s = _mm_sub_epi16(_mm_min_epi16(_mm_max_epi16(xf, c->sub_lo), c->sub_hi), c->b);
-    __m128i a = _mm_add_epi16(_mm_min_epi16(_mm_max_epi16(xf, c->add_lo), c->add_hi), c->b);
-    return pick(gt, s, lt, a);
-}
-
-/* u32 (flipped) and i32. The two clamps share their compares' input. */
-static inline __m128i x32_op(__m128i x, const ishrink *c)
-{
-    __m128i xf = _mm_xor_si128(x, c->f);
-    __m128i gt = _mm_cmpgt_epi32(xf, c->thr), lt = _mm_cmpgt_epi32(c->nthr, xf);
-    __m128i s = sseu_min_epi32(sseu_max_epi32(xf, c->sub_lo), c->sub_hi);
-    __m128i a = sseu_min_epi32(sseu_max_epi32(xf, c->add_lo), c->add_hi);
-    return pick(gt, _mm_sub_epi32(s, c->b), lt, _mm_add_epi32(a, c->b));
-}
-
-SSEU_MAP_KERNEL(u8_shrink__sse2, simdops_shrink_params, 1, 4, ishrink, u8_init, u8_op)
-SSEU_MAP_KERNEL(i8_shrink__sse2, simdops_shrink_params, 1, 4, ishrink, i8_init, i8_op)
-SSEU_MAP_KERNEL(u16_shrink__sse2, simdops_shrink_params, 2, 4, ishrink, u16_init, x16_op)
-SSEU_MAP_KERNEL(i16_shrink__sse2, simdops_shrink_params, 2, 4, ishrink, i16_init, x16_op)
-SSEU_MAP_KERNEL(u32_shrink__sse2, simdops_shrink_params, 4, 4, ishrink, u32_init, x32_op)
-SSEU_MAP_KERNEL(i32_shrink__sse2, simdops_shrink_params, 4, 4, ishrink, i32_init, x32_op)
-
-#define SHRINK_KERNELS(X)                                                                         \
-    SHRINK_BODY_KERNELS(X) X(shrink, u8) X(shrink, i8) X(shrink, u16) X(shrink, i16)               \
-    X(shrink, u32) X(shrink, i32)
+#define SHRINK_KERNELS(X) SHRINK_BODY_KERNELS(X) INT_TYPES(INT_ENTRY, X)
 SIMDOPS_DEFINE_REGISTER(shrink, SHRINK_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(shrink, sse2)

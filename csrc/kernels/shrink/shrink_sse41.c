@@ -18,27 +18,9 @@ ISHRINK_INIT(i8_init, i8, SET1_8, _mm_setzero_si128())
 ISHRINK_INIT(u32_init, u32, SET1_32, _mm_set1_epi32((int)0x80000000u))
 ISHRINK_INIT(i32_init, i32, SET1_32, _mm_setzero_si128())
 
-static inline __m128i pick(__m128i gt, __m128i a, __m128i lt, __m128i b)
-{
-    return _mm_or_si128(_mm_and_si128(gt, a), _mm_and_si128(lt, b));
-}
-
-static inline __m128i i8_op(__m128i x, const ishrink *c)
-{
-    __m128i gt = _mm_cmpgt_epi8(x, c->thr), lt = _mm_cmpgt_epi8(c->nthr, x);
-    __m128i s = _mm_sub_epi8(_mm_min_epi8(_mm_max_epi8(x, c->sub_lo), c->sub_hi), c->b);
-    __m128i a = _mm_add_epi8(_mm_min_epi8(_mm_max_epi8(x, c->add_lo), c->add_hi), c->b);
-    return pick(gt, s, lt, a);
-}
-
-static inline __m128i x32_op(__m128i x, const ishrink *c)
-{
-    __m128i xf = _mm_xor_si128(x, c->f);
-    __m128i gt = _mm_cmpgt_epi32(xf, c->thr), lt = _mm_cmpgt_epi32(c->nthr, xf);
-    __m128i s = _mm_sub_epi32(_mm_min_epi32(_mm_max_epi32(xf, c->sub_lo), c->sub_hi), c->b);
-    __m128i a = _mm_add_epi32(_mm_min_epi32(_mm_max_epi32(xf, c->add_lo), c->add_hi), c->b);
-    return pick(gt, s, lt, a);
-}
+ISHRINK_OP(i8_op, _mm_cmpgt_epi8, _mm_sub_epi8, _mm_add_epi8, _mm_min_epi8, _mm_max_epi8, x, x)
+ISHRINK_OP(x32_op, _mm_cmpgt_epi32, _mm_sub_epi32, _mm_add_epi32, _mm_min_epi32, _mm_max_epi32,
+           xf, xf)
 
 SSEU_MAP_KERNEL(i8_shrink__sse41, simdops_shrink_params, 1, 4, ishrink, i8_init, i8_op)
 SSEU_MAP_KERNEL(u32_shrink__sse41, simdops_shrink_params, 4, 4, ishrink, u32_init, x32_op)

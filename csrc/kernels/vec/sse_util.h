@@ -142,6 +142,25 @@ typedef struct ishrink {
         c->b = _mm_xor_si128(set1(p->bias.field), f);            \
     }
 
+/* Integer shrink of one vector: the compares run on cx, the clamps on mx (each x
+ * or its flip xf, as the lane's domain needs), then B is subtracted / added and
+ * the two branches are kept by their exclusive masks (the zero branch is what
+ * neither keeps). */
+static inline __m128i ishrink_pick(__m128i gt, __m128i a, __m128i lt, __m128i b)
+{
+    return _mm_or_si128(_mm_and_si128(gt, a), _mm_and_si128(lt, b));
+}
+#define ISHRINK_OP(name, CMPGT, SUB, ADD, MIN, MAX, cx, mx)                                       \
+    static inline __m128i name(__m128i x, const ishrink *c)                                      \
+    {                                                                                             \
+        const __m128i xf = _mm_xor_si128(x, c->f);                                               \
+        const __m128i gt = CMPGT(cx, c->thr), lt = CMPGT(c->nthr, cx);                           \
+        const __m128i s = SUB(MIN(MAX(mx, c->sub_lo), c->sub_hi), c->b);                         \
+        const __m128i a = ADD(MIN(MAX(mx, c->add_lo), c->add_hi), c->b);                         \
+        (void)xf;                                                                                 \
+        return ishrink_pick(gt, s, lt, a);                                                        \
+    }
+
 #define SET1_8(v) _mm_set1_epi8((char)(v))
 #define SET1_16(v) _mm_set1_epi16((short)(v))
 #define SET1_32(v) _mm_set1_epi32((int)(v))

@@ -77,6 +77,16 @@ def kernel_entries():
     return result
 
 
+def kernel_slot_dtype(str entry, str dtype, str out_dtype):
+    """The dtype naming the slot of kernel entry `entry` that a call with x of `dtype`
+    and out of `out_dtype` runs: the output's for the entries indexed by it (requant,
+    quantize), x's for the others."""
+    for e in range(simdops_kernel_entry_count()):
+        if (<bytes>simdops_kernel_entry_name(e)).decode() == entry:
+            return out_dtype if simdops_kernel_slot_is_output(e) else dtype
+    raise ValueError(f"no kernel entry {entry!r}")
+
+
 def tier_parents():
     """{tier: the tier it inherits its missing entries from} for the tiers of this
     architecture (scalar: None)."""

@@ -17,6 +17,14 @@ def roundings():
     return out
 
 
+def rounding_entries():
+    """{family name: its per-tensor kernel-table entry} (the per-channel one adds "_pc"),
+    from C's SIMDOPS_ROUNDINGS."""
+    return {(<bytes>simdops_py_rounding_name(code)).decode():
+            (<bytes>simdops_py_rounding_entry(code)).decode()
+            for code in range(SIMDOPS_ROUNDING_COUNT)}
+
+
 def _rounding_members():
     """The simdops_rounding members by code ("SIMDOPS_ROUNDING_DOUBLE", ...)."""
     return [(<bytes>simdops_py_rounding_member(code)).decode()

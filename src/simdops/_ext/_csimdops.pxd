@@ -104,7 +104,7 @@ cdef extern from "simdops/simdops.h" nogil:
 
 # The C lists' columns by code, expanded by the C preprocessor (Cython cannot
 # expand an X-macro): SIMDOPS_OPS's members for _core.op_members, SIMDOPS_ROUNDINGS's
-# members, names and array_api flags for _core.roundings.
+# members, names, array_api flags and entries for _core.roundings / rounding_entries.
 cdef extern from *:
     """
     #include "simdops/simdops.h"
@@ -135,6 +135,15 @@ cdef extern from *:
         }
         return "";
     }
+    static const char *simdops_py_rounding_entry(int r)
+    {
+        switch (r) {
+    #define SIMDOPS_X_PY_ROUNDING_ENTRY(name, code, py, api, lo, hi, entry, pc) case code: return #entry;
+        SIMDOPS_ROUNDINGS(SIMDOPS_X_PY_ROUNDING_ENTRY)
+    #undef SIMDOPS_X_PY_ROUNDING_ENTRY
+        }
+        return "";
+    }
     static int simdops_py_rounding_array_api(int r)
     {
         switch (r) {
@@ -149,6 +158,7 @@ cdef extern from *:
     const char *simdops_py_rounding_member(int r)
     const char *simdops_py_rounding_name(int r)
     int simdops_py_rounding_array_api(int r)
+    const char *simdops_py_rounding_entry(int r)
 
 cdef extern from "driver/strided.h" nogil:
     int simdops_self_overlaps(const simdops_tensor *t)
@@ -173,6 +183,7 @@ cdef extern from "dispatch/dispatch.h" nogil:
     int simdops_kernel_entry_slots(int entry)
     const char *simdops_kernel_slot_name(int entry, int slot)
     int simdops_kernel_slot_required(int entry, int slot)
+    int simdops_kernel_slot_is_output(int entry)
     int simdops_tier_count()
     int simdops_tier_known(int i)
     int simdops_tier_cpu_supported(int i)

@@ -13,11 +13,9 @@ TOLERANCE = 0.03    # the machine's noise between interleaved rounds of one run
 
 
 def slot_dtype(case):
-    """The dtype naming the kernel slot a case runs: the output type for the requant and
-    quantize entries (their slots are indexed by it), x's type for the others."""
-    if case["kernel_entry"].startswith(("requant", "quantize_")):
-        return case["out_dtype"]
-    return case["dtype"]
+    """The dtype naming the kernel slot a case runs (C's rule: _core.kernel_slot_dtype)."""
+    return simdops._core.kernel_slot_dtype(case["kernel_entry"], case["dtype"],
+                                           case["out_dtype"])
 
 
 def _simdops_result(case, isa):
