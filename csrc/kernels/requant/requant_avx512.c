@@ -11,9 +11,12 @@
 #define RQ_X86_PER_TENSOR 0
 #include "rq_vec_avx512.h"
 #include "requant_x86_body.h"
+#include "rq_rules_avx512.h"
+#include "requant_x86_rules.h"
 #include "requant_register.h"
 
-RQ_DEFINE_REGISTER_WITH_FAMILIES(RQ_PC_KERNELS)
+#define RQ_AVX512_KERNELS(X) RQ_PC_KERNELS(X) RQ_RULE_KERNELS(X)
+RQ_DEFINE_REGISTER_WITH_FAMILIES(RQ_AVX512_KERNELS)
 
 #else
 SIMDOPS_TIER_NOT_COMPILED(requant, avx512)
