@@ -69,25 +69,38 @@ RQ_INLINE rqv rqr_vec(const int32_t *x, const int32_t *b, size_t k, const rqr_co
     return (f & RQ_F_OFF16) ? q : rqv_add32(q, c->base.offset);
 }
 
-/* One vector at x + j (+ bias) of channels k + j... */
+/* One vector at x + j (+ bias) of channels k + j... Under RQ_F_DERIVED ch has
+ * the driver's derived arrays (the double-rounding ones: left, right; then
+ * RQ_F_GENERAL only when some channel shifts left or has INT32_MIN, the one
+ * multiplier whose product can reach 2^31); else the shifts come from
+ * ch->shift and RQ_F_GENERAL is always set. */
 RQ_INLINE rqv rqr_pc_vec(const int32_t *x, const int32_t *b, size_t j,
                          const simdops_requant_channels *ch, size_t k, const rqr_consts *c,
                          int f)
 {
-    rqv a = rqv_load(x + j), m, s, r, q, mask, u;
+    rqv a = rqv_load(x + j), m, mo, s, r, q, mask, u;
     k += j;
     m = rqv_load(ch->mult + k);
-    s = rqv_load(ch->shift + k);
     if (f & RQ_F_BIAS)
         a = rqv_add32(a, rqv_load(b + j));
     if (f & RQR_FLOOR_PC)
-        return rqv_sra(rqv_mullo(rqv_add32(a, c->base.offset), m), s);
-    r = rqv_max0(s);
-    a = rqv_shl(a, rqv_sub32(r, s)); /* left = max(-s, 0) = r - s */
-    q = rqv_srdhm(a, rqv_odd(a), m, rqv_odd(m), 0);
+        return rqv_sra(rqv_mullo(rqv_add32(a, c->base.offset), m), rqv_load(ch->shift + k));
+    if (f & RQ_F_DERIVED) {
+        r = rqv_load(ch->right + k);
+        mo = RQV_USES_DERIVED ? rqv_load(ch->mult + k + 1) : rqv_odd(m); /* mult[n] is readable */
+        if (f & RQ_F_GENERAL)
+            a = rqv_shl(a, rqv_load(ch->left + k));
+    } else {
+        s = rqv_load(ch->shift + k);
+        r = rqv_max0(s);
+        mo = rqv_odd(m);
+        a = rqv_shl(a, rqv_sub32(r, s)); /* left = max(-s, 0) = r - s */
+    }
+    q = rqv_srdhm(a, rqv_odd(a), m, mo, 0);
     mask = rqv_sub32(rqv_pow2(r), rqv_set1_32(1));
     u = rqv_inc_gt(rqv_sra(q, r), rqv_and(q, mask), rqv_srl_n(mask, rqv_count(1)));
-    u = rqv_sel_min(u, q, rqv_srl(q, r));
+    if (f & RQ_F_GENERAL)
+        u = rqv_sel_min(u, q, rqv_srl(q, r));
     return rqv_add32(u, c->base.offset);
 }
 
@@ -125,46 +138,63 @@ RQ_INLINE size_t rqr_loop(const int32_t *x, const int32_t *bias, unsigned char *
     return i;
 }
 
-/* The flags a call runs with: rq_flags' (the double-rounding kernels' rules
- * hold here: RQ_F_OFF16 asks r >= 1, then |q| <= 2^30 in both ties-up forms),
- * except that the floor rule adds its offset first (no RQ_F_OFF16) and the
- * per-channel rules always shift left (they read no derived arrays). */
-static inline int rqr_flags(const simdops_requant_params *p, int rule, int32_t tlo, int32_t thi)
+/* The tail: the general block on zero-padded copies (every variant is exact,
+ * so it computes what the body computes), per channel from ch->shift. */
+RQ_INLINE void rqr_tail(const int32_t *x, const int32_t *bias, unsigned char *y, size_t i,
+                        size_t n, const simdops_requant_channels *ch, const rqr_consts *c,
+                        int rule, int out)
 {
-    int f = rq_flags(p, tlo, thi);
-    if (rule & (RQR_FLOOR | RQR_FLOOR_PC | RQR_TIES_UP_PC))
-        f = (p->min == tlo && p->max == thi) ? RQ_F_NOCLAMP : 0;
-    return f;
+    const size_t es = simdops_requant_out_size(out);
+    int32_t xt[RQ_BLOCK], bt[RQ_BLOCK], mt[RQ_BLOCK], st[RQ_BLOCK];
+    int16_t yt[RQ_BLOCK]; /* room for the widest output */
+    simdops_requant_channels tail;
+    const size_t rest = (n - i) * sizeof(int32_t);
+    memset(xt, 0, sizeof xt);
+    memset(bt, 0, sizeof bt);
+    memset(mt, 0, sizeof mt);
+    memset(st, 0, sizeof st);
+    memset(&tail, 0, sizeof tail);
+    memcpy(xt, x + i, rest);
+    if (bias)
+        memcpy(bt, bias + i, rest);
+    if (ch) {
+        memcpy(mt, ch->mult + i, rest);
+        memcpy(st, ch->shift + i, rest);
+        tail.mult = mt;
+        tail.shift = st;
+        rqr_pc_block(xt, bt, &tail, 0, yt, c, RQ_F_BIAS | RQ_F_GENERAL | rule, out);
+    } else {
+        rqr_block(xt, bt, yt, c, RQ_F_BIAS | RQ_F_GENERAL | rule, out);
+    }
+    memcpy(y + i * es, yt, (n - i) * es);
 }
 
-/* rule: RQR_TIES_UP (chosen between its two per-tensor forms here),
- * RQR_TIES_UP_PC, RQR_FLOOR or RQR_FLOOR_PC. The tail runs the general block
- * on zero-padded copies (every variant is exact, so it computes what the body
- * computes); a block reads all its input before storing, so y may alias x. */
+/* Per tensor, rule RQR_TIES_UP (which picks its r = 0 form here) or RQR_FLOOR,
+ * with rq_flags' variants: the double-rounding kernels' rules hold here
+ * (RQ_F_OFF16 asks r >= 1, and then |q| <= 2^30 in the ties-up form too;
+ * RQ_F_GENERAL: a left shift, or INT32_MIN), except that the floor rule adds its
+ * offset first (no RQ_F_OFF16) and has no left shift. A block reads all its
+ * input before storing, so y may alias x. */
 RQ_INLINE void rqr_kernel(const int32_t *x, void *yv, size_t n, const int32_t *bias,
-                          const simdops_requant_channels *ch, const simdops_requant_params *p,
-                          int rule, int out, int32_t tlo, int32_t thi)
+                          const simdops_requant_params *p, int rule, int out, int32_t tlo,
+                          int32_t thi)
 {
     unsigned char *y = (unsigned char *)yv;
-    const size_t es = simdops_requant_out_size(out);
+    const int noclamp = p->min == tlo && p->max == thi ? RQ_F_NOCLAMP : 0;
     rqr_consts c;
     size_t i = 0;
     if (rule == RQR_TIES_UP && p->right_shift == 0)
         rule = RQR_TIES_UP0;
     rqr_consts_init(&c, p);
-    switch (rqr_flags(p, rule, tlo, thi) | (bias ? RQ_F_BIAS : 0)) {
+    switch ((rule == RQR_FLOOR ? noclamp : rq_flags(p, tlo, thi)) | (bias ? RQ_F_BIAS : 0)) {
 #define RQR_CASE(flags, odd)                                                           \
     case flags:                                                                        \
         if (rule == RQR_TIES_UP)                                                       \
             i = rqr_loop(x, bias, y, n, NULL, &c, (flags) | (odd) | RQR_TIES_UP, out); \
         else if (rule == RQR_TIES_UP0)                                                 \
             i = rqr_loop(x, bias, y, n, NULL, &c, (flags) | (odd) | RQR_TIES_UP0, out); \
-        else if (rule == RQR_FLOOR)                                                    \
-            i = rqr_loop(x, bias, y, n, NULL, &c, (flags) | RQR_FLOOR, out);           \
-        else if (rule == RQR_TIES_UP_PC)                                               \
-            i = rqr_loop(x, bias, y, n, ch, &c, (flags) | RQR_TIES_UP_PC, out);        \
         else                                                                           \
-            i = rqr_loop(x, bias, y, n, ch, &c, (flags) | RQR_FLOOR_PC, out);          \
+            i = rqr_loop(x, bias, y, n, NULL, &c, (flags) | RQR_FLOOR, out);           \
         break;
     RQR_CASE(RQ_F_GENERAL, 0)
     RQR_CASE(RQ_F_GENERAL | RQ_F_BIAS, 0)
@@ -178,30 +208,55 @@ RQ_INLINE void rqr_kernel(const int32_t *x, void *yv, size_t n, const int32_t *b
     RQR_CASE(RQ_F_BIAS | RQ_F_OFF16 | RQ_F_NOCLAMP, 0)
 #undef RQR_CASE
     }
-    if (i < n) {
-        int32_t xt[RQ_BLOCK], bt[RQ_BLOCK], mt[RQ_BLOCK], st[RQ_BLOCK];
-        int16_t yt[RQ_BLOCK]; /* room for the widest output */
-        simdops_requant_channels tail;
-        const size_t rest = (n - i) * sizeof(int32_t);
-        memset(xt, 0, sizeof xt);
-        memset(bt, 0, sizeof bt);
-        memset(mt, 0, sizeof mt);
-        memset(st, 0, sizeof st);
-        memset(&tail, 0, sizeof tail);
-        memcpy(xt, x + i, rest);
-        if (bias)
-            memcpy(bt, bias + i, rest);
-        if (ch) {
-            memcpy(mt, ch->mult + i, rest);
-            memcpy(st, ch->shift + i, rest);
-            tail.mult = mt;
-            tail.shift = st;
-            rqr_pc_block(xt, bt, &tail, 0, yt, &c, RQ_F_BIAS | rule, out);
-        } else {
-            rqr_block(xt, bt, yt, &c, RQ_F_BIAS | RQ_F_GENERAL | rule, out);
-        }
-        memcpy(y + i * es, yt, (n - i) * es);
+    if (i < n)
+        rqr_tail(x, bias, y, i, n, NULL, &c, rule, out);
+}
+
+/* Per channel, rule RQR_TIES_UP_PC or RQR_FLOOR_PC; the ties-up rule reads the
+ * driver's derived arrays when ch has them (ch->half: see rqr_pc_vec). */
+RQ_INLINE void rqr_pc_kernel(const int32_t *x, void *yv, size_t n, const int32_t *bias,
+                             const simdops_requant_channels *ch,
+                             const simdops_requant_params *p, int rule, int out, int32_t tlo,
+                             int32_t thi)
+{
+    unsigned char *y = (unsigned char *)yv;
+    int f = (p->min == tlo && p->max == thi ? RQ_F_NOCLAMP : 0) | (bias ? RQ_F_BIAS : 0);
+    rqr_consts c;
+    size_t i = 0;
+    rqr_consts_init(&c, p);
+    if (rule == RQR_TIES_UP_PC)
+        f |= ch->half ? RQ_F_DERIVED | (ch->general ? RQ_F_GENERAL : 0) : RQ_F_GENERAL;
+    switch (f) {
+#define RQR_PC_CASE(flags)                                                             \
+    case flags:                                                                        \
+        if (rule == RQR_TIES_UP_PC)                                                    \
+            i = rqr_loop(x, bias, y, n, ch, &c, (flags) | RQR_TIES_UP_PC, out);        \
+        break;
+#define RQR_PC_CASES(flags)                                                            \
+    RQR_PC_CASE(flags)                                                                 \
+    RQR_PC_CASE((flags) | RQ_F_BIAS)                                                   \
+    RQR_PC_CASE((flags) | RQ_F_NOCLAMP)                                                \
+    RQR_PC_CASE((flags) | RQ_F_BIAS | RQ_F_NOCLAMP)
+    RQR_PC_CASES(RQ_F_GENERAL)
+    RQR_PC_CASES(RQ_F_DERIVED)
+    RQR_PC_CASES(RQ_F_DERIVED | RQ_F_GENERAL)
+#undef RQR_PC_CASES
+#undef RQR_PC_CASE
+    case 0:
+        i = rqr_loop(x, bias, y, n, ch, &c, RQR_FLOOR_PC, out);
+        break;
+    case RQ_F_BIAS:
+        i = rqr_loop(x, bias, y, n, ch, &c, RQ_F_BIAS | RQR_FLOOR_PC, out);
+        break;
+    case RQ_F_NOCLAMP:
+        i = rqr_loop(x, bias, y, n, ch, &c, RQ_F_NOCLAMP | RQR_FLOOR_PC, out);
+        break;
+    case RQ_F_BIAS | RQ_F_NOCLAMP:
+        i = rqr_loop(x, bias, y, n, ch, &c, RQ_F_BIAS | RQ_F_NOCLAMP | RQR_FLOOR_PC, out);
+        break;
     }
+    if (i < n)
+        rqr_tail(x, bias, y, i, n, ch, &c, rule, out);
 }
 
 /* The tier's table entries, <tag>_requant_ties_up[_pc]__<tier> and
@@ -211,13 +266,13 @@ RQ_INLINE void rqr_kernel(const int32_t *x, void *yv, size_t n, const int32_t *b
                                                         size_t n, const int32_t *bias, \
                                                         const simdops_requant_params *p) \
     {                                                                                  \
-        rqr_kernel(x, y, n, bias, NULL, p, rule, out, tlo, thi);                       \
+        rqr_kernel(x, y, n, bias, p, rule, out, tlo, thi);                             \
     }                                                                                  \
     static void SIMDOPS_KERNEL_NAME(tag, requant_##fam##_pc)(                          \
         const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
         const simdops_requant_channels *ch, const simdops_requant_params *p)           \
     {                                                                                  \
-        rqr_kernel(x, y, n, bias, ch, p, rule_pc, out, tlo, thi);                      \
+        rqr_pc_kernel(x, y, n, bias, ch, p, rule_pc, out, tlo, thi);                   \
     }
 #define RQR_ENTRIES(tag, out, tlo, thi)                                                \
     RQR_ENTRY(tag, out, tlo, thi, ties_up, RQR_TIES_UP, RQR_TIES_UP_PC)                \
