@@ -24,9 +24,9 @@
  *   INT32_MIN * INT32_MIN), wraps to INT32_MIN, as the offset's wrapping add
  *   would have it anyway: the SRDHM helper without its saturation.
  * RQR_TIES_UP_PC, per channel (r per lane): q1 as RQR_TIES_UP0, then
- *   (q1 >> r) + ((q1 & (2^r - 1)) > (2^r - 1) >> 1), the remainder form of the
- *   ties-up rounding; a lane with q1 = INT32_MIN (2^31 wrapped) takes q1 >>> r,
- *   the logical shift, which is 2^(31-r) for r >= 1 and q1 itself for r = 0.
+ *   floor((q1 + 2^(r-1)) / 2^r) by rqv_shift_ties_up (rq_rules_<isa>.h); a lane
+ *   with q1 = INT32_MIN (2^31 wrapped) takes q1 >>> r, the logical shift, which
+ *   is 2^(31-r) for r >= 1 and q1 itself for r = 0.
  * RQR_FLOOR / RQR_FLOOR_PC: pmulld's low word is the wrapping product; the
  *   arithmetic shift is the floor. The offset goes in before the multiply. */
 enum { RQR_TIES_UP = 64, RQR_TIES_UP0 = 128, RQR_TIES_UP_PC = 256, RQR_FLOOR = 512, RQR_FLOOR_PC = 1024 };
@@ -78,7 +78,7 @@ RQ_INLINE rqv rqr_pc_vec(const int32_t *x, const int32_t *b, size_t j,
                          const simdops_requant_channels *ch, size_t k, const rqr_consts *c,
                          int f)
 {
-    rqv a = rqv_load(x + j), m, mo, s, r, q, mask, u;
+    rqv a = rqv_load(x + j), m, mo, s, r, h, q, u;
     k += j;
     m = rqv_load(ch->mult + k);
     if (f & RQ_F_BIAS)
@@ -87,18 +87,19 @@ RQ_INLINE rqv rqr_pc_vec(const int32_t *x, const int32_t *b, size_t j,
         return rqv_sra(rqv_mullo(rqv_add32(a, c->base.offset), m), rqv_load(ch->shift + k));
     if (f & RQ_F_DERIVED) {
         r = rqv_load(ch->right + k);
+        h = rqv_load(ch->half + k);
         mo = RQV_USES_DERIVED ? rqv_load(ch->mult + k + 1) : rqv_odd(m); /* mult[n] is readable */
         if (f & RQ_F_GENERAL)
             a = rqv_shl(a, rqv_load(ch->left + k));
     } else {
         s = rqv_load(ch->shift + k);
         r = rqv_max0(s);
+        h = rqv_half_of(r);
         mo = rqv_odd(m);
         a = rqv_shl(a, rqv_sub32(r, s)); /* left = max(-s, 0) = r - s */
     }
     q = rqv_srdhm(a, rqv_odd(a), m, mo, 0);
-    mask = rqv_sub32(rqv_pow2(r), rqv_set1_32(1));
-    u = rqv_inc_gt(rqv_sra(q, r), rqv_and(q, mask), rqv_srl_n(mask, rqv_count(1)));
+    u = rqv_shift_ties_up(q, h, r);
     if (f & RQ_F_GENERAL)
         u = rqv_sel_min(u, q, rqv_srl(q, r));
     return rqv_add32(u, c->base.offset);

@@ -5,18 +5,22 @@
 #define SIMDOPS_RQ_RULES_AVX512_H
 
 RQ_INLINE rqv rqv_set1_64(int64_t v) { return _mm512_set1_epi64(v); }
-RQ_INLINE rqv rqv_and(rqv a, rqv b) { return _mm512_and_si512(a, b); }
 RQ_INLINE rqv rqv_mullo(rqv a, rqv b) { return _mm512_mullo_epi32(a, b); }
 RQ_INLINE rqv rqv_sra_n(rqv a, rqv count) { return _mm512_srav_epi32(a, count); }
 RQ_INLINE rqv rqv_sra(rqv v, rqv s) { return _mm512_srav_epi32(v, s); }
-RQ_INLINE rqv rqv_pow2(rqv k) { return _mm512_sllv_epi32(_mm512_set1_epi32(1), k); }
-RQ_INLINE rqv rqv_inc_gt(rqv r, rqv a, rqv b)
-{
-    return _mm512_mask_sub_epi32(r, _mm512_cmpgt_epi32_mask(a, b), r, _mm512_set1_epi32(-1));
-}
 RQ_INLINE rqv rqv_sel_min(rqv r, rqv q, rqv alt)
 {
     return _mm512_mask_mov_epi32(r, _mm512_cmpeq_epi32_mask(q, _mm512_set1_epi32(INT32_MIN)), alt);
+}
+
+/* floor((q + h) / 2^r) per lane, h = 2^r >> 1, q in [-2^31 + 1, 2^31 - 1]
+ * (the ties-up rounding shift): s = q + h wraps only for q >= 0, where s is
+ * right as uint32 (a logical shift); for q < 0 it cannot wrap, and the
+ * arithmetic shift is right (for s >= 0 it equals the logical one). */
+RQ_INLINE rqv rqv_shift_ties_up(rqv q, rqv h, rqv r)
+{
+    __m512i s = _mm512_add_epi32(q, h);
+    return _mm512_mask_srav_epi32(_mm512_srlv_epi32(s, r), _mm512_movepi32_mask(q), s, r);
 }
 
 /* the high word of a * b + c per lane; ao, bo hold the odd lanes in even positions */

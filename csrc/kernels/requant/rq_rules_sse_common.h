@@ -7,18 +7,24 @@
 #define SIMDOPS_RQ_RULES_SSE_COMMON_H
 
 RQ_INLINE rqv rqv_set1_64(int64_t v) { return _mm_set1_epi64x(v); }
-RQ_INLINE rqv rqv_and(rqv a, rqv b) { return _mm_and_si128(a, b); }
 RQ_INLINE rqv rqv_sra_n(rqv a, rqv count) { return _mm_sra_epi32(a, count); }
-/* 2^k per lane, k in [0, 31] (2^31 as its uint32 bits) */
-RQ_INLINE rqv rqv_pow2(rqv k) { return rq_pow2_sse2(k); }
 /* v >> s per lane, arithmetic, s in [0, 31] */
 RQ_INLINE rqv rqv_sra(rqv v, rqv s)
 {
     __m128i sg = _mm_srai_epi32(v, 31);
     return _mm_xor_si128(rqv_srl(_mm_xor_si128(v, sg), s), sg);
 }
-/* r + 1 where a > b (signed), else r */
-RQ_INLINE rqv rqv_inc_gt(rqv r, rqv a, rqv b) { return _mm_sub_epi32(r, _mm_cmpgt_epi32(a, b)); }
+/* floor((q + h) / 2^r) per lane, h = 2^r >> 1, q in [-2^31 + 1, 2^31 - 1]
+ * (the ties-up rounding shift): s = q + h wraps only for q >= 0, where s is
+ * right as uint32 (a logical shift); for q < 0 it cannot wrap and needs the
+ * arithmetic shift, which differs from the logical one only when s < 0 too:
+ * sg = (s & q) >> 31 flips exactly those lanes around a logical shift. */
+RQ_INLINE rqv rqv_shift_ties_up(rqv q, rqv h, rqv r)
+{
+    __m128i s = _mm_add_epi32(q, h);
+    __m128i sg = _mm_srai_epi32(_mm_and_si128(s, q), 31);
+    return _mm_xor_si128(rqv_srl(_mm_xor_si128(s, sg), r), sg);
+}
 /* alt where q == INT32_MIN, else r */
 RQ_INLINE rqv rqv_sel_min(rqv r, rqv q, rqv alt)
 {
