@@ -262,26 +262,47 @@ RQ_INLINE void rqr_pc_kernel(const int32_t *x, void *yv, size_t n, const int32_t
 
 /* The tier's table entries, <tag>_requant_ties_up[_pc]__<tier> and
  * <tag>_requant_floor[_pc]__<tier> (RQ_RULE_KERNELS in requant_register.h). */
-#define RQR_ENTRY(tag, out, tlo, thi, fam, rule, rule_pc)                              \
+#define RQR_ENTRY_PT(tag, out, tlo, thi, fam, rule)                                    \
     static void SIMDOPS_KERNEL_NAME(tag, requant_##fam)(const int32_t *x, void *y,     \
                                                         size_t n, const int32_t *bias, \
                                                         const simdops_requant_params *p) \
     {                                                                                  \
         rqr_kernel(x, y, n, bias, p, rule, out, tlo, thi);                             \
-    }                                                                                  \
+    }
+#define RQR_ENTRY_PC(tag, out, tlo, thi, fam, rule)                                    \
     static void SIMDOPS_KERNEL_NAME(tag, requant_##fam##_pc)(                          \
         const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
         const simdops_requant_channels *ch, const simdops_requant_params *p)           \
     {                                                                                  \
-        rqr_pc_kernel(x, y, n, bias, ch, p, rule_pc, out, tlo, thi);                   \
+        rqr_pc_kernel(x, y, n, bias, ch, p, rule, out, tlo, thi);                      \
     }
+/* A tier that registers only some of them (RQ_X86_PER_TENSOR as the body's;
+ * RQ_X86_FLOOR_PC) leaves the others out, so that none is defined unused. */
+#ifndef RQ_X86_FLOOR_PC
+#define RQ_X86_FLOOR_PC 1
+#endif
 #define RQR_ENTRIES(tag, out, tlo, thi)                                                \
-    RQR_ENTRY(tag, out, tlo, thi, ties_up, RQR_TIES_UP, RQR_TIES_UP_PC)                \
-    RQR_ENTRY(tag, out, tlo, thi, floor, RQR_FLOOR, RQR_FLOOR_PC)
+    RQR_ENTRY_PC(tag, out, tlo, thi, ties_up, RQR_TIES_UP_PC)                          \
+    RQR_IF_PER_TENSOR(RQR_ENTRY_PT(tag, out, tlo, thi, ties_up, RQR_TIES_UP)           \
+                      RQR_ENTRY_PT(tag, out, tlo, thi, floor, RQR_FLOOR))              \
+    RQR_IF_FLOOR_PC(RQR_ENTRY_PC(tag, out, tlo, thi, floor, RQR_FLOOR_PC))
+#if RQ_X86_PER_TENSOR
+#define RQR_IF_PER_TENSOR(...) __VA_ARGS__
+#else
+#define RQR_IF_PER_TENSOR(...)
+#endif
+#if RQ_X86_FLOOR_PC
+#define RQR_IF_FLOOR_PC(...) __VA_ARGS__
+#else
+#define RQR_IF_FLOOR_PC(...)
+#endif
 RQR_ENTRIES(u8, SIMDOPS_RQ_U8, 0, 255)
 RQR_ENTRIES(i8, SIMDOPS_RQ_I8, -128, 127)
 RQR_ENTRIES(i16, SIMDOPS_RQ_I16, -32768, 32767)
 #undef RQR_ENTRIES
-#undef RQR_ENTRY
+#undef RQR_ENTRY_PT
+#undef RQR_ENTRY_PC
+#undef RQR_IF_PER_TENSOR
+#undef RQR_IF_FLOOR_PC
 
 #endif
