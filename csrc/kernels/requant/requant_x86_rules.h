@@ -29,7 +29,13 @@
  *   is 2^(31-r) for r >= 1 and q1 itself for r = 0.
  * RQR_FLOOR / RQR_FLOOR_PC: pmulld's low word is the wrapping product; the
  *   arithmetic shift is the floor. The offset goes in before the multiply. */
-enum { RQR_TIES_UP = 64, RQR_TIES_UP0 = 128, RQR_TIES_UP_PC = 256, RQR_FLOOR = 512, RQR_FLOOR_PC = 1024 };
+enum {
+    RQR_TIES_UP = 64,
+    RQR_TIES_UP0 = 128,
+    RQR_TIES_UP_PC = 256,
+    RQR_FLOOR = 512,
+    RQR_FLOOR_PC = 1024
+};
 
 typedef struct rqr_consts {
     rq_consts base;  /* mult, ls, rs, offset and the narrowing's bounds */
