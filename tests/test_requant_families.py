@@ -120,6 +120,32 @@ def test_single_per_channel(isa, dt):
 
 @pytest.mark.parametrize("isa", isas())
 @pytest.mark.parametrize("dt", list(OUT))
+@pytest.mark.parametrize("general", [False, True])
+def test_ties_up_per_channel(isa, dt, general):
+    """Enough rows for the driver's derived arrays (the SIMD kernels' fast form), with and
+    without a left shift and an INT32_MIN multiplier (whose product with INT32_MIN is 2^31)."""
+    x = inputs(64 * 37).reshape(64, 37)
+    x[:4, :] = -2**31
+    m = RNG.integers(1 << 30, 1 << 31, 37, dtype=np.int64)
+    s = RNG.integers(0, 32, 37).astype(np.int64)
+    s[:3] = [0, 1, 31]
+    if general:
+        m[:6] = [-2**31, -2**31, -2**31, -1, 0, 1 << 30]
+        s[3:9] = [0, -1, -31, -5, 1, 2]
+    bias = RNG.integers(-5000, 5000, 37).astype(np.int32)
+    bias[:3] = 0
+    offset = 0 if dt == "int16" else 3
+    with simdops.use_isa(isa):
+        got = simdops.quantize_down_int32(x, m, s, offset, bias=bias, out_dtype=dt,
+                                          rounding="double_ties_up")
+    lo, hi = OUT[dt]
+    want = [[ref_ties_up(wrap32(int(x[r, c]) + int(bias[c])), int(m[c]), int(s[c]), offset, lo,
+                         hi) for c in range(37)] for r in range(64)]
+    assert got.tolist() == want
+
+
+@pytest.mark.parametrize("isa", isas())
+@pytest.mark.parametrize("dt", list(OUT))
 @pytest.mark.parametrize("precision,ties", [("float32", "even"), ("float32", "away"),
                                             ("float64", "even"), ("float64", "away")])
 def test_fp_per_tensor_and_channel(isa, dt, precision, ties):

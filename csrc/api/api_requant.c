@@ -115,9 +115,10 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
     size_t channels = x->ndim > 0 ? (size_t)x->shape[x->ndim - 1] : 1;
     size_t rows = channels > 0 ? (size_t)numel / channels : 0, reps = 1, words = 0, period,
            stride, len, lead;
-    /* the derived arrays serve the double- and single-rounding kernels */
+    /* the derived arrays serve the double-rounding (and ties-up) and single-rounding kernels */
     int derive = mult && rows >= RQ_DERIVE_MIN_ROWS &&
                  (c->params.family == SIMDOPS_ROUNDING_DOUBLE ||
+                  c->params.family == SIMDOPS_ROUNDING_DOUBLE_TIES_UP ||
                   c->params.family == SIMDOPS_ROUNDING_SINGLE);
     int32_t *storage;
     c->bias = bias;

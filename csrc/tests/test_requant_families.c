@@ -143,17 +143,25 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
      * elements (the driver's long calls): the reference gets periodic arrays, the
      * kernel one period followed by poison it must not read */
     const size_t period = pc && fam == SIMDOPS_ROUNDING_FP && n > 1 && chance(33) ? 1 + below(n - 1) : 0;
-    /* half the single-rounding per-channel cases run on the driver's derived arrays,
-     * half of those with every total shift >= 33 (the derived fast path), and a
-     * quarter of those with one channel at t = 32 (which must leave it) */
-    const int derived = pc && fam == SIMDOPS_ROUNDING_SINGLE && chance(50);
-    const int derived_fast = derived && chance(50);
+    /* half the single-rounding and ties-up per-channel cases run on the driver's
+     * derived arrays; half of the single-rounding ones with every total shift >= 33
+     * (the derived fast path), and a quarter of those with one channel at t = 32
+     * (which must leave it); half of the ties-up ones with no left shift and no
+     * INT32_MIN multiplier (the derived arrays' non-general form) */
+    const int derived = pc && (fam == SIMDOPS_ROUNDING_SINGLE ||
+                               fam == SIMDOPS_ROUNDING_DOUBLE_TIES_UP) && chance(50);
+    const int derived_fast = derived && fam == SIMDOPS_ROUNDING_SINGLE && chance(50);
+    const int derived_plain = derived && fam == SIMDOPS_ROUNDING_DOUBLE_TIES_UP && chance(50);
     int32_t *derived_storage = NULL;
     for (size_t i = 0; i < n; i++) {
         mult[i] = chance(30) ? p->multiplier : fam_multiplier();
         shift[i] = chance(30) ? p->right_shift - p->left_shift : fam_shift(fam);
         if (derived_fast)
             shift[i] = 2 + (int32_t)below(30);
+        if (derived_plain) {
+            shift[i] = shift[i] < 0 ? -shift[i] : shift[i];
+            mult[i] = mult[i] == INT32_MIN ? INT32_MAX : mult[i];
+        }
         scale[i] = chance(30) ? p->scale : fam_scale();
         while (scales_small && !(fabsf(scale[i]) < 1.0f))
             scale[i] = fam_scale();
@@ -199,7 +207,10 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
     }
     else if (derived) {
         derived_storage = (int32_t *)(void *)alloc_buf(simdops_requant_channels_words(n) * 4);
-        simdops_requant_channels_init_single(&ch, derived_storage, mult, shift, n, 1);
+        if (fam == SIMDOPS_ROUNDING_SINGLE)
+            simdops_requant_channels_init_single(&ch, derived_storage, mult, shift, n, 1);
+        else
+            simdops_requant_channels_init(&ch, derived_storage, mult, shift, n, 1);
     }
     else {
         ch.mult = (const int32_t *)(const void *)(bm + offs[2]);

@@ -8,9 +8,12 @@
 #define SIMDOPS_TIER avx2
 #include "rq_vec_avx2.h"
 #include "requant_x86_body.h"
+#include "rq_rules_avx2.h"
+#include "requant_x86_rules.h"
 #include "requant_register.h"
 
-RQ_DEFINE_REGISTER_WITH_FAMILIES(RQ_KERNELS)
+#define RQ_AVX2_KERNELS(X) RQ_KERNELS(X) RQ_RULE_KERNELS(X)
+RQ_DEFINE_REGISTER_WITH_FAMILIES(RQ_AVX2_KERNELS)
 
 #else
 SIMDOPS_TIER_NOT_COMPILED(requant, avx2)

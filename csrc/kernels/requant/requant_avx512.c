@@ -2,18 +2,24 @@
  * requant_x86_body.h over rq_vec_avx512.h, 64-element blocks. Only the
  * per-channel entries: they measured faster than avx2's on this project's
  * benchmark machine (docs/performance.md); the per-tensor ones did not, so
- * they stay avx2's. The fp32 family is requant_families_avx512.c's. */
+ * they stay avx2's. Of requant_x86_rules.h's families likewise only ties-up
+ * per channel (1.07x avx2's); its per-tensor kernels and floor per channel ran at
+ * 0.97-1.03x avx2's. The fp32 family is requant_families_avx512.c's. */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX512
 #define SIMDOPS_TIER avx512
 #define RQ_X86_PER_TENSOR 0
+#define RQ_X86_FLOOR_PC 0
 #include "rq_vec_avx512.h"
 #include "requant_x86_body.h"
+#include "rq_rules_avx512.h"
+#include "requant_x86_rules.h"
 #include "requant_register.h"
 
-RQ_DEFINE_REGISTER_WITH_FAMILIES(RQ_PC_KERNELS)
+#define RQ_AVX512_KERNELS(X) RQ_PC_KERNELS(X) RQ_TIES_UP_PC_KERNELS(X)
+RQ_DEFINE_REGISTER_WITH_FAMILIES(RQ_AVX512_KERNELS)
 
 #else
 SIMDOPS_TIER_NOT_COMPILED(requant, avx512)

@@ -1,7 +1,7 @@
 /* NEON kernels of the requantization families, 8 elements a step: the float
  * default (vcvtnq rounds half to even whatever FPCR says, as the x86 tiers
- * under the default MXCSR), single rounding and LiteRT x86's ties-up form in 64-bit
- * lanes (vmull_s32, vshlq_s64 by a negative count is a floor shift), and ACL's
+ * under the default MXCSR), single rounding in 64-bit lanes (vmull_s32, vshlq_s64
+ * by a negative count is a floor shift), LiteRT x86's ties-up form and ACL's
  * floor stage in 32-bit lanes. The other float modes run the scalar arithmetic
  * (requant_families.h). */
 #include "kernels/registry.h"
@@ -64,9 +64,10 @@ static inline void rqn_fp(const int32_t *x, void *y, size_t n, const int32_t *bi
     }
 }
 
-/* ------------------------------------------------------------------ 64-bit lane families
- * Two int32 lanes: product, + rounding, floor shift by t; then the family's
- * finish. m, t: the lanes' multiplier and total shift. */
+/* ------------------------------------------------------------------ integer families
+ * Single rounding in 64-bit lanes, two int32 lanes at a time: product, + rounding,
+ * floor shift by t, then the family's finish (m, t: the lanes' multiplier and
+ * total shift); ties-up and floor in 32-bit lanes. */
 static inline int64x2_t rqn_round_shift(int32x2_t a, int32x2_t m, int64x2_t t, int64x2_t r)
 {
     return vshlq_s64(vaddq_s64(vmull_s32(a, m), r), vnegq_s64(t));
@@ -88,22 +89,24 @@ static inline int32x4_t rqn_single4(int32x4_t a, int32x4_t m, int32x4_t shift, i
     return vaddq_s32(vcombine_s32(vmovn_s64(ql), vmovn_s64(qh)), off);
 }
 
-/* ties up (LiteRT x86): a << l wraps; q1 = (a*m + 2^30) >> 31 exactly; then
- * (q1 + 2^(r-1)) >> r (the rounding term is 1 << (r - 1), 0 for r = 0: a shift by
- * -1); the low word + offset wraps; clamp */
+/* ties up (LiteRT x86), in 32-bit lanes as the double-rounding kernel: SSHL by
+ * l >= 0 wraps like <<; SQRDMULH is (2am + 2^31) >> 32 = floor((am + 2^30) / 2^31)
+ * (ties up), saturating only INT32_MIN * INT32_MIN to INT32_MAX where the family
+ * has 2^31; SRSHL by -r is floor((q + 2^(r-1)) / 2^r) in wide precision (ties up).
+ * For r >= 1 the saturated INT32_MAX rounds to 2^(31-r), the family's value for
+ * 2^31; for r = 0 the family's 2^31 wraps to INT32_MIN = INT32_MAX + 1, so that
+ * lane adds one. The offset's add wraps; clamp. */
 static inline int32x4_t rqn_ties_up4(int32x4_t a, int32x4_t m, int32x4_t shift, int32x4_t lo,
                                      int32x4_t hi, int32x4_t off)
 {
-    const int64x2_t one = vdupq_n_s64(1), half = vdupq_n_s64((int64_t)1 << 30);
-    int32x4_t l = vmaxq_s32(vnegq_s32(shift), vdupq_n_s32(0));
-    int32x4_t r = vmaxq_s32(shift, vdupq_n_s32(0));
-    int32x4_t as = vshlq_s32(a, l);
-    int64x2_t rl = vmovl_s32(vget_low_s32(r)), rh = vmovl_s32(vget_high_s32(r));
-    int64x2_t ql = vshrq_n_s64(vaddq_s64(vmull_s32(vget_low_s32(as), vget_low_s32(m)), half), 31);
-    int64x2_t qh = vshrq_n_s64(vaddq_s64(vmull_s32(vget_high_s32(as), vget_high_s32(m)), half), 31);
-    ql = vshlq_s64(vaddq_s64(ql, vshlq_s64(one, vsubq_s64(rl, one))), vnegq_s64(rl));
-    qh = vshlq_s64(vaddq_s64(qh, vshlq_s64(one, vsubq_s64(rh, one))), vnegq_s64(rh));
-    int32x4_t q = vaddq_s32(vcombine_s32(vmovn_s64(ql), vmovn_s64(qh)), off);
+    const int32x4_t zero = vdupq_n_s32(0), min = vdupq_n_s32(INT32_MIN);
+    int32x4_t as = vshlq_s32(a, vmaxq_s32(vnegq_s32(shift), zero));
+    int32x4_t nr = vminq_s32(vnegq_s32(shift), zero); /* -r */
+    int32x4_t q = vqrdmulhq_s32(as, m);
+    uint32x4_t wrap = vandq_u32(vandq_u32(vceqq_s32(as, min), vceqq_s32(m, min)),
+                                vceqq_s32(nr, zero));
+    q = vrshlq_s32(vsubq_s32(q, vreinterpretq_s32_u32(wrap)), nr);
+    q = vaddq_s32(q, off);
     return vminq_s32(vmaxq_s32(q, lo), hi);
 }
 

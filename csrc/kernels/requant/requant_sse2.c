@@ -8,9 +8,12 @@
 #define SIMDOPS_TIER sse2
 #include "rq_vec_sse2.h"
 #include "requant_x86_body.h"
+#include "rq_rules_sse2.h"
+#include "requant_x86_rules.h"
 #include "requant_register.h"
 
-SIMDOPS_DEFINE_REGISTER(requant, RQ_KERNELS)
+#define RQ_SSE2_KERNELS(X) RQ_KERNELS(X) RQ_RULE_KERNELS(X)
+SIMDOPS_DEFINE_REGISTER(requant, RQ_SSE2_KERNELS)
 
 #else
 SIMDOPS_TIER_NOT_COMPILED(requant, sse2)

@@ -7,9 +7,12 @@
 #define SIMDOPS_TIER sse41
 #include "rq_vec_sse41.h"
 #include "requant_x86_body.h"
+#include "rq_rules_sse41.h"
+#include "requant_x86_rules.h"
 #include "requant_register.h"
 
-SIMDOPS_DEFINE_REGISTER(requant, RQ_KERNELS)
+#define RQ_SSE41_KERNELS(X) RQ_KERNELS(X) RQ_RULE_KERNELS(X)
+SIMDOPS_DEFINE_REGISTER(requant, RQ_SSE41_KERNELS)
 
 #else
 SIMDOPS_TIER_NOT_COMPILED(requant, sse41)

@@ -111,6 +111,20 @@ for _goal in (
            (f"requant_single_pc+bias/int32/{r}x256", "simdops"),
            (f"requant_single_pc+bias/int32/{r}x256", "double rounding"), 1.0)
       for r in (256, 4096)),
+    *(Goal(f"requant {name} n={n:,} vs double rounding (elements/s)",
+           (f"{case}/int32/{n}", "simdops"), (f"{case}/int32/{n}", "double rounding"), goal)
+      for case, name, goal in (("requant_ties_up", "double_ties_up", 0.9),
+                               ("requant_floor", "floor (ACL QUANTIZE_DOWN)", 0.9),
+                               ("requant_fp32", "fp32", None),
+                               ("requant_fp64_away", "float64 ties away", None),
+                               ("requant_acl_float", "ACL QUANTIZE_DOWN_FLOAT", None))
+      for n in (65_536, M)),
+    *(Goal(f"requant {name} per-channel+bias {r}x256 vs double rounding (elements/s)",
+           (f"{case}/int32/{r}x256", "simdops"), (f"{case}/int32/{r}x256", "double rounding"),
+           0.9)
+      for case, name in (("requant_ties_up_pc+bias", "double_ties_up"),
+                         ("requant_floor_pc+bias", "floor (ACL QUANTIZE_DOWN)"))
+      for r in (256, 4096)),
     *(Goal(f"requant fp32 n={n:,} vs np.copyto(u8, i32, casting='unsafe')",
            (f"requant_fp32/int32/{n}", "simdops"), (f"requant_fp32/int32/{n}", COPY), 0.8)
       for n in (65_536, M)),
