@@ -6,6 +6,7 @@
 
 #if SIMDOPS_COMPILE_AVX2
 #define SIMDOPS_TIER avx2
+#define RQ_X86_FAST 1
 #include "rq_vec_avx2.h"
 #include "requant_x86_body.h"
 #include "requant_register.h"

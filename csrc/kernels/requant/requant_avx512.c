@@ -8,12 +8,12 @@
 
 #if SIMDOPS_COMPILE_AVX512
 #define SIMDOPS_TIER avx512
-#define RQ_X86_PER_TENSOR 0
+#define RQ_X86_FAST 1
 #include "rq_vec_avx512.h"
 #include "requant_x86_body.h"
 #include "requant_register.h"
 
-RQ_DEFINE_REGISTER_WITH_FAMILIES(RQ_PC_KERNELS)
+RQ_DEFINE_REGISTER_WITH_FAMILIES(RQ_KERNELS)
 
 #else
 SIMDOPS_TIER_NOT_COMPILED(requant, avx512)

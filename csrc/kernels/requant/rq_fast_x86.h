@@ -1,0 +1,238 @@
+/* The per-tensor double-rounding kernel's exact float32 fast path (AVX2 and
+ * AVX-512), included by requant_x86_body.h when the tier defines
+ * RQ_X86_FAST 1, after rq_kernel (the integer kernel it falls back to).
+ *
+ * The identity. For a right shift e >= 1 and a multiplier M > 0 (so SRDHM
+ * never saturates), with y the int32 input (after bias) and P = y*M exact:
+ *   SRDHM(y, M) = q = floor((P + 2^30) / 2^31)
+ *   RDBPOT(q, e) = floor((q + 2^(e-1)) / 2^e)            for q >= 0,
+ *               = -floor((-q + 2^(e-1)) / 2^e)          for q < 0 (half away from 0).
+ * For P > 0 (q >= 0), floor((floor(a/m) + b)/n) = floor((a + b*m)/(m*n)) for
+ * integers a, b and m, n > 0 gives r = floor((P + 2^30 + 2^(30+e)) / 2^(31+e)).
+ * For P < 0, with N = -P: -q = ceil((N - 2^30)/2^31) = floor((N + 2^30 - 1)/2^31),
+ * so r = -floor((N + 2^30 - 1 + 2^(30+e)) / 2^(31+e)), and -floor((K-1)/D) =
+ * 1 + floor(-K/D) gives r = floor((P - 2^30 - 2^(30+e)) / 2^(31+e)) + 1
+ *   = floor((P - 2^30 + 2^(30+e)) / 2^(31+e)) ... i.e. in both cases, with
+ * v = P / 2^(31+e) and s = sgn(y) (P = 0 gives 0 either way, as 2^-(e+1) <= 1/4):
+ *   r = RDBPOT(SRDHM(y, M), e) = floor(v + 1/2 + s * 2^-(e+1)).
+ *
+ * The float32 computation, K = RQF_K fraction bits. mu = M * 2^(K-31-e), the
+ * constant c_s = 2^(K-1) + s*2^(K-1-e) - 1/2 (exact in float32 for e <= 23: its
+ * bits span 2^13 .. 2^min(-1, 13-e)), W = y*mu + c_s (exact, real), so
+ * r = floor((W + 1/2) / 2^K). Computed, all in round-to-nearest (AVX-512:
+ * embedded rounding; AVX2: the kernel runs only when MXCSR rounds to nearest;
+ * no value is subnormal, so FTZ/DAZ do not matter):
+ *   yf = RN(y), m = RN(mu), F = RN(yf*m + c_s) (one FMA), G = clamp(F, -Tc, Tc),
+ *   J = RN_int(G) (the convert), with Tc = T*2^K + 2^(K-1) (exact).
+ * With u = 2^-24: |yf - y| <= u|y|, |m - mu| <= u*mu, so
+ *   |F - W| <= |y*mu|(3u + 3u^2 + u^3) + u|c_s|.
+ * Unclamped lanes (|F| <= Tc): |y*mu| <= (Tc/(1-u) + |c_s|)/(1-u)^2, and
+ * |c_s| < 2^K, so |F - W| <= E := u(3.001*Tc + 4.001*2^K) (rq_fast_init computes
+ * E in double, with that slack). Then |J - W| <= E + 1/2. Let a be a power of
+ * two > E and f = J mod 2^K. If a <= f <= 2^K - 1 - a, then W + 1/2 lies in
+ * [J - E, J + E + 1] c [J - f + f - E, ...]: its lower end >= (J - f) + a - E
+ * > J - f, its upper end <= (J - f) + 2^K - 1 - a + E + 1 < (J - f) + 2^K, so
+ * floor((W + 1/2)/2^K) = (J - f)/2^K = J >> K exactly. f + a lies in [2a, 2^K - 1]
+ * exactly when f does in [a, 2^K - 1 - a], so a lane is *flagged* (recomputed by
+ * the integer rule) when ((J + a) & (2^K - 1)) < 2a: a test of the bits of
+ * (J + a) under (2^K - 1) & ~(2a - 1). Exact ties (W + 1/2 = j*2^K) and every
+ * value within E of one are flagged.
+ * Clamped lanes: F > Tc gives J = Tc, f = 2^(K-1) (not flagged while 2a <=
+ * 2^(K-1)) and J >> K = T; since F - W >= -(3.001u F + 4.001u 2^K) grows with F,
+ * W + 1/2 > Tc - E >= T*2^K (E < 2^(K-1)), so the exact r >= T too. F < -Tc gives
+ * J >> K = -T - 1 and W + 1/2 < -Tc + E + 1/2 <= -T*2^K: the exact r <= -T - 1.
+ * T = max(hi - offset, offset - lo, 1) makes both clamp to the same bound (the
+ * offset is small, so r + offset never wraps: |r| <= 2^30 + 1).
+ * Not covered (rq_kernel runs): e = 0 or e > 23, a left shift, M <= 0, offsets
+ * or bounds putting Tc at or past 2^31, a window wider than 2^(K-2), and on AVX2
+ * an MXCSR not rounding to nearest. */
+#ifndef SIMDOPS_RQ_FAST_X86_H
+#define SIMDOPS_RQ_FAST_X86_H
+
+#include <math.h>
+
+#include "requant_x86.h"
+
+#define RQF_K 14
+
+typedef struct rqf_consts {
+#if RQV_LANES == 16
+    __m512 m, cpos, cneg, tc;
+#else
+    __m256 m, cpos, cneg;
+#endif
+    rqv window; /* (2^K - 1) & ~(2a - 1) */
+} rqf_consts;
+
+/* 1 when the fast path covers p (filling fc), else 0. */
+static inline int rqf_init(rqf_consts *fc, const simdops_requant_params *p)
+{
+    const int e = p->right_shift;
+    int64_t t;
+    double tc, err, cpos, cneg;
+    int32_t a = 1;
+    if (p->left_shift != 0 || p->multiplier <= 0 || e < 1 || e > 23 || p->offset < -65536 ||
+        p->offset > 65536)
+        return 0;
+#if RQV_LANES != 16
+    if ((_mm_getcsr() & 0x6000) != 0) /* rounding control: nearest */
+        return 0;
+#endif
+    t = p->max;
+    if (-(int64_t)p->min - 1 > t)
+        t = -(int64_t)p->min - 1;
+    if (t < 1)
+        t = 1;
+    tc = (double)t * (1 << RQF_K) + (1 << (RQF_K - 1));
+    if (tc >= 2147483648.0)
+        return 0;
+    /* c_s without a (a <= 2^(K-3) changes C by less than its slack below) */
+    cpos = ldexp((double)p->offset, RQF_K) + (1 << (RQF_K - 1)) + ldexp(1.0, RQF_K - 1 - e) - 0.5;
+    cneg = cpos - ldexp(1.0, RQF_K - e);
+    {
+        double cmax = fmax(fabs(cpos), fabs(cneg)) + (1 << (RQF_K - 3));
+        err = ldexp(1.0, -24) * (4.001 * (tc + cmax) + 2.001 * cmax);
+    }
+    while ((double)a <= err)
+        a *= 2;
+    if (2 * a > (1 << (RQF_K - 2)))
+        return 0;
+    {
+        const float m = (float)ldexp((double)p->multiplier, RQF_K - 31 - e);
+#if RQV_LANES == 16
+        fc->m = _mm512_set1_ps(m);
+        fc->cpos = _mm512_set1_ps((float)(cpos + a));
+        fc->cneg = _mm512_set1_ps((float)(cneg + a));
+        fc->tc = _mm512_set1_ps((float)tc);
+#else
+        fc->m = _mm256_set1_ps(m);
+        fc->cpos = _mm256_set1_ps((float)(cpos + a));
+        fc->cneg = _mm256_set1_ps((float)(cneg + a));
+#endif
+    }
+    fc->window = rqv_set1_32(((1 << RQF_K) - 1) & ~(2 * a - 1));
+    return 1;
+}
+
+/* J of the comment above: RN_int of the (clamped) F of y's lanes. */
+RQ_INLINE rqv rqf_round(rqv y, const rqf_consts *fc)
+{
+#if RQV_LANES == 16
+    const int rn = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    __m512 yf = _mm512_cvt_roundepi32_ps(y, rn);
+    __m512 cs = _mm512_mask_blend_ps(_mm512_movepi32_mask(y), fc->cpos, fc->cneg);
+    __m512 w = _mm512_fmadd_round_ps(yf, fc->m, cs, rn);
+    /* |w| clamped to Tc, w's sign kept (imm 0x02: smaller magnitude, sign from w) */
+    w = _mm512_range_ps(w, fc->tc, 0x02);
+    return _mm512_cvt_roundps_epi32(w, rn);
+#else
+    __m256 yf = _mm256_cvtepi32_ps(y);
+    __m256 cs = _mm256_blendv_ps(fc->cpos, fc->cneg, yf); /* by yf's sign: y's */
+    /* no FMA in the AVX2 tier; no clamp: |F| >= 2^31 converts to INT32_MIN, flagged */
+    return _mm256_cvtps_epi32(_mm256_add_ps(_mm256_mul_ps(yf, fc->m), cs));
+#endif
+}
+
+/* nonzero when some lane of the four is flagged (its bits under window all 0) */
+RQ_INLINE int rqf_any_flagged(rqv j0, rqv j1, rqv j2, rqv j3, const rqf_consts *fc)
+{
+#if RQV_LANES == 16
+    return (_mm512_testn_epi32_mask(j0, fc->window) | _mm512_testn_epi32_mask(j1, fc->window) |
+            _mm512_testn_epi32_mask(j2, fc->window) | _mm512_testn_epi32_mask(j3, fc->window)) != 0;
+#else
+    __m256i t = _mm256_min_epu32(_mm256_min_epu32(_mm256_and_si256(j0, fc->window),
+                                                  _mm256_and_si256(j1, fc->window)),
+                                 _mm256_min_epu32(_mm256_and_si256(j2, fc->window),
+                                                  _mm256_and_si256(j3, fc->window)));
+    return _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(t, _mm256_setzero_si256())));
+#endif
+}
+
+RQ_INLINE int rqf_flagged(rqv j, const rqf_consts *fc)
+{
+    return rqf_any_flagged(j, j, j, j, fc);
+}
+
+RQ_INLINE rqv rqf_srai(rqv j)
+{
+#if RQV_LANES == 16
+    return _mm512_srai_epi32(j, RQF_K);
+#else
+    return _mm256_srai_epi32(j, RQF_K);
+#endif
+}
+
+/* A vector's result with the offset added: J >> K, or rq_vec's (exact on every
+ * lane, the offset added in int32) when a lane is flagged. */
+RQ_INLINE rqv rqf_finish(rqv j, const int32_t *x, const int32_t *b, size_t k,
+                         const rq_consts *c, const rqf_consts *fc, int f)
+{
+    return rqf_flagged(j, fc) ? rq_vec(x, b, k, c, f & (RQ_F_BIAS | RQ_F_NOCLAMP)) : rqf_srai(j);
+}
+
+RQ_INLINE rqv rqf_load(const int32_t *x, const int32_t *b, size_t k, int f)
+{
+    rqv y = rqv_load(x + k);
+    return (f & RQ_F_BIAS) ? rqv_add32(y, rqv_load(b + k)) : y;
+}
+
+/* Whole blocks; the stores see values with the offset in (no RQ_F_OFF16). */
+RQ_INLINE size_t rqf_loop(const int32_t *x, const int32_t *bias, unsigned char *y, size_t n,
+                          const rq_consts *c, const rqf_consts *fc, int f, int out)
+{
+    size_t i = 0;
+    const size_t es = simdops_requant_out_size(out);
+    for (; n - i >= (size_t)RQ_BLOCK; i += RQ_BLOCK) {
+        const int32_t *xi = x + i, *bi = (f & RQ_F_BIAS) ? bias + i : NULL;
+        rqv j0 = rqf_round(rqf_load(xi, bi, 0, f), fc);
+        rqv j1 = rqf_round(rqf_load(xi, bi, RQV_LANES, f), fc);
+        rqv j2 = rqf_round(rqf_load(xi, bi, 2 * RQV_LANES, f), fc);
+        rqv j3 = rqf_round(rqf_load(xi, bi, 3 * RQV_LANES, f), fc);
+        if (rqf_any_flagged(j0, j1, j2, j3, fc)) {
+            j0 = rqf_finish(j0, xi, bi, 0, c, fc, f);
+            j1 = rqf_finish(j1, xi, bi, RQV_LANES, c, fc, f);
+            j2 = rqf_finish(j2, xi, bi, 2 * RQV_LANES, c, fc, f);
+            j3 = rqf_finish(j3, xi, bi, 3 * RQV_LANES, c, fc, f);
+        } else {
+            j0 = rqf_srai(j0);
+            j1 = rqf_srai(j1);
+            j2 = rqf_srai(j2);
+            j3 = rqf_srai(j3);
+        }
+        rq_store(y + i * es, j0, j1, j2, j3, c, f, out);
+    }
+    return i;
+}
+
+/* rq_kernel with the fast path for the parameters it covers; the tail and
+ * uncovered parameters go to rq_kernel. */
+RQ_INLINE void rq_fast_kernel(const int32_t *x, void *yv, size_t n, const int32_t *bias,
+                              const simdops_requant_params *p, int out, int32_t tlo,
+                              int32_t thi)
+{
+    unsigned char *y = (unsigned char *)yv;
+    rq_consts c;
+    rqf_consts fc;
+    size_t i = 0;
+    if (n < (size_t)RQ_BLOCK || !rqf_init(&fc, p)) {
+        rq_kernel(x, yv, n, bias, p, out, tlo, thi);
+        return;
+    }
+    rq_consts_init(&c, p);
+    switch ((rq_flags(p, tlo, thi) & RQ_F_NOCLAMP) | (bias ? RQ_F_BIAS : 0)) {
+#define RQF_CASE(flags)                                                                \
+    case flags:                                                                        \
+        i = rqf_loop(x, bias, y, n, &c, &fc, flags, out);                              \
+        break;
+    RQF_CASE(0)
+    RQF_CASE(RQ_F_NOCLAMP)
+    RQF_CASE(RQ_F_BIAS)
+    RQF_CASE(RQ_F_BIAS | RQ_F_NOCLAMP)
+#undef RQF_CASE
+    }
+    if (i < n)
+        rq_kernel(x + i, y + i * simdops_requant_out_size(out), n - i,
+                  bias ? bias + i : NULL, p, out, tlo, thi);
+}
+
+#endif
