@@ -9,7 +9,9 @@
  * integer rule, from a scalar model of its test.
  * Build: bash tools/cbench.sh OUT (builds it too).
  * Run: OUT/rq_exhaustive [slices=0: all 256 | k: slices -1, 0, 127, 128 and k-4 more] [isa...]
- * Exit status 1 on any mismatch. */
+ * Exit status 1 on any mismatch. OUT/rq_exhaustive rates: the modelled share of
+ * vectors sent to the integer rule on the benchmark's data (uniform in
+ * +-150,000) over random scales and zero points. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +32,8 @@ typedef struct pset {
 } pset;
 
 static const pset SETS[] = {
-    {"bench 1/1000 u8", 1125899907, 9, 100, 0, 255, SIMDOPS_RQ_U8},
+    {"bench 1/1000 u8", 1099511628, 9, 100, 0, 255, SIMDOPS_RQ_U8},
+    {"rqbench 1.024/1000 u8", 1125899907, 9, 100, 0, 255, SIMDOPS_RQ_U8},
     {"bench pc-like u8 [10,245]", 1407374884, 10, 100, 10, 245, SIMDOPS_RQ_U8},
     {"2^-23 i16 (all unclamped)", INT32_MAX, 23, -5, -32768, 32767, SIMDOPS_RQ_I16},
     {"2^-17 i16 exact ties", 1 << 30, 16, 0, -32768, 32767, SIMDOPS_RQ_I16},
@@ -58,23 +61,82 @@ static int32_t get_out(const void *y, size_t i, int out)
 static int model_flag(const pset *s, int32_t y)
 {
     const int K = 14, e = s->rshift;
-    double t = fmax(fmax((double)s->hi - s->offset, (double)s->offset - s->lo), 1.0);
-    double tc = t * (1 << K) + (1 << (K - 1)), err;
+    double t = fmax(fmax((double)s->hi, -(double)s->lo - 1), 1.0);
+    double tc = t * (1 << K) + (1 << (K - 1)), err, cpos, cneg, cmax;
     int32_t a = 1, j;
-    float m, c, w;
-    if (e < 1 || e > 23 || s->mult <= 0 || tc >= 2147483648.0)
+    float m, w;
+    if (e < 1 || e > 23 || s->mult <= 0 || s->offset < -65536 || s->offset > 65536 ||
+        tc >= 2147483648.0)
         return -1;
-    err = ldexp(1.0, -24) * (4.001 * tc + 5.001 * (1 << K));
+    cpos = ldexp((double)s->offset, K) + (1 << (K - 1)) + ldexp(1.0, K - 1 - e) - 0.5;
+    cneg = cpos - ldexp(1.0, K - e);
+    cmax = fmax(fabs(cpos), fabs(cneg)) + (1 << (K - 3));
+    err = ldexp(1.0, -24) * (4.001 * (tc + cmax) + 2.001 * cmax);
     while (a <= err)
         a *= 2;
     if (2 * a > (1 << (K - 2)))
         return -1;
     m = (float)ldexp((double)s->mult, K - 31 - e);
-    c = (float)((1 << (K - 1)) + (y < 0 ? -1 : 1) * ldexp(1.0, K - 1 - e) - 0.5);
-    w = fmaf((float)y, m, c);
+    w = fmaf((float)y, m, (float)((y < 0 ? cneg : cpos) + a));
     w = fminf(fmaxf(w, (float)-tc), (float)tc);
     j = (int32_t)lrintf(w);
-    return (((uint32_t)j + (uint32_t)a) & ((1u << K) - 1) & ~(uint32_t)(2 * a - 1)) == 0;
+    return ((uint32_t)j & ((1u << K) - 1) & ~(uint32_t)(2 * a - 1)) == 0;
+}
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint32_t rng32(void)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(rng_state >> 32);
+}
+
+/* Flagged shares over 1M bench-like inputs for the benchmark's scale and 200
+ * random scales in [2^-20, 2^-4) (u8, zero point 0..255). */
+static int rates(void)
+{
+    double worst = 0, sum = 0;
+    for (int k = 0; k <= 200; k++) {
+        pset s = {"random", 1099511628, 9, 100, 0, 255, SIMDOPS_RQ_U8};
+        uint64_t lanes = 0, vecs = 0, vf = 0, fl = 0;
+        if (k > 0) {
+            double scale = ldexp(1.0 + rng32() / 4294967296.0, -4 - (int)(rng32() % 16));
+            int ex;
+            double fr = frexp(scale, &ex); /* scale = fr * 2^ex, fr in [0.5, 1) */
+            long long mm = llround(ldexp(fr, 31));
+            if (mm > INT32_MAX)
+                mm = INT32_MAX;
+            s.mult = (int32_t)mm;
+            s.rshift = -ex;
+            s.offset = (int32_t)(rng32() % 256);
+        }
+        for (int i = 0; i < (1 << 20); i++) {
+            int f = model_flag(&s, (int32_t)(rng32() % 300001) - 150000);
+            if (f < 0)
+                break;
+            lanes++;
+            fl += f;
+            vf |= (uint64_t)f;
+            if (lanes % 16 == 0) {
+                vecs += vf;
+                vf = 0;
+            }
+        }
+        if (!lanes) {
+            printf("scale M=%d e=%d: not covered\n", s.mult, s.rshift);
+            continue;
+        }
+        if (k == 0)
+            printf("bench scale 1/1000 zp 100: %.4f%% of lanes, %.3f%% of 16-lane vectors\n",
+                   100.0 * fl / lanes, 100.0 * vecs / (lanes / 16));
+        else {
+            double r = 100.0 * vecs / (lanes / 16);
+            sum += r;
+            worst = r > worst ? r : worst;
+        }
+    }
+    printf("200 random scales in [2^-20, 2^-4): 16-lane vectors flagged: mean %.3f%%, worst %.3f%%\n",
+           sum / 200, worst);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -90,6 +152,8 @@ int main(int argc, char **argv)
     simdops_error err;
     if (!x || !want || !got)
         return 2;
+    if (argc > 1 && !strcmp(argv[1], "rates"))
+        return rates();
     if (slices <= 0 || slices >= 256) {
         for (int k = 0; k < 256; k++)
             slice_list[nslice++] = k;
@@ -105,6 +169,7 @@ int main(int argc, char **argv)
         const pset *s = &SETS[si];
         simdops_requant_params p;
         uint64_t flagged_lanes = 0, flagged_vecs = 0, lanes = 0, vec_flag = 0;
+        int modelled = 0; /* the flag model runs along the first available tier */
         memset(&p, 0, sizeof p);
         p.multiplier = s->mult;
         p.left_shift = s->rshift == 0 ? 3 : 0;
@@ -120,6 +185,7 @@ int main(int argc, char **argv)
                 continue;
             }
             fn = simdops_current_kernels()->requant[s->out];
+            modelled++;
             for (int sl = 0; sl < nslice; sl++) {
                 for (uint32_t c0 = 0; c0 < SLICE; c0 += CHUNK) {
                     uint32_t base = (uint32_t)slice_list[sl] * SLICE + c0;
@@ -128,7 +194,7 @@ int main(int argc, char **argv)
                     fn(x, got, CHUNK, NULL, &p);
                     for (uint32_t i = 0; i < CHUNK; i++) {
                         int32_t w = ref_one(s, x[i]), g = get_out(got, i, s->out);
-                        if (ii == 0) {
+                        if (modelled == 1) {
                             int fl = model_flag(s, x[i]);
                             lanes++;
                             flagged_lanes += fl > 0;

@@ -1,5 +1,6 @@
 /* requant kernels for AVX2 (docs/semantics.md): requant_x86_body.h over
- * rq_vec_avx2.h (vpmuldq, per-lane shifts with vpsllvd/vpsrlvd); the other
+ * rq_vec_avx2.h (vpmuldq, per-lane shifts with vpsllvd/vpsrlvd), the per-tensor
+ * entries through the exact float32 fast path (rq_fast_x86.h); the other
  * requantization families' kernels are requant_families_avx2.c's. */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"

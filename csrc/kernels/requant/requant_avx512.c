@@ -1,8 +1,8 @@
 /* requant kernels for AVX-512 (F+BW+VL+DQ, docs/semantics.md):
- * requant_x86_body.h over rq_vec_avx512.h, 64-element blocks. Only the
- * per-channel entries: they measured faster than avx2's on this project's
- * benchmark machine (docs/performance.md); the per-tensor ones did not, so
- * they stay avx2's. The fp32 family is requant_families_avx512.c's. */
+ * requant_x86_body.h over rq_vec_avx512.h, 64-element blocks. The per-tensor
+ * entries run the exact float32 fast path (rq_fast_x86.h; faster than avx2's
+ * on this project's benchmark machine), falling back to this tier's integer
+ * body outside its domain. The fp32 family is requant_families_avx512.c's. */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 

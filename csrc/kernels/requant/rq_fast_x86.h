@@ -1,51 +1,54 @@
 /* The per-tensor double-rounding kernel's exact float32 fast path (AVX2 and
  * AVX-512), included by requant_x86_body.h when the tier defines
  * RQ_X86_FAST 1, after rq_kernel (the integer kernel it falls back to).
+ * docs/maintainers/requant-performance-notes.md restates this proof.
  *
- * The identity. For a right shift e >= 1 and a multiplier M > 0 (so SRDHM
- * never saturates), with y the int32 input (after bias) and P = y*M exact:
- *   SRDHM(y, M) = q = floor((P + 2^30) / 2^31)
- *   RDBPOT(q, e) = floor((q + 2^(e-1)) / 2^e)            for q >= 0,
- *               = -floor((-q + 2^(e-1)) / 2^e)          for q < 0 (half away from 0).
- * For P > 0 (q >= 0), floor((floor(a/m) + b)/n) = floor((a + b*m)/(m*n)) for
- * integers a, b and m, n > 0 gives r = floor((P + 2^30 + 2^(30+e)) / 2^(31+e)).
- * For P < 0, with N = -P: -q = ceil((N - 2^30)/2^31) = floor((N + 2^30 - 1)/2^31),
- * so r = -floor((N + 2^30 - 1 + 2^(30+e)) / 2^(31+e)), and -floor((K-1)/D) =
- * 1 + floor(-K/D) gives r = floor((P - 2^30 - 2^(30+e)) / 2^(31+e)) + 1
- *   = floor((P - 2^30 + 2^(30+e)) / 2^(31+e)) ... i.e. in both cases, with
- * v = P / 2^(31+e) and s = sgn(y) (P = 0 gives 0 either way, as 2^-(e+1) <= 1/4):
- *   r = RDBPOT(SRDHM(y, M), e) = floor(v + 1/2 + s * 2^-(e+1)).
+ * Identity. For a right shift e >= 1 and a multiplier M != INT32_MIN (so SRDHM
+ * never saturates), y the int32 input (after bias), P = y*M exact, s = sgn(P):
+ *   r := RDBPOT(SRDHM(y, M), e) = floor(v + 1/2 + s*2^-(e+1)),  v = P / 2^(31+e).
+ * Proof: q = SRDHM = floor((P + 2^30) / 2^31); RDBPOT rounds half away from 0:
+ * floor((q + 2^(e-1)) / 2^e) for q >= 0, -floor((-q + 2^(e-1)) / 2^e) for q <= 0.
+ * With floor((floor(A/m) + B) / n) = floor((A + B*m) / (m*n)) (integers A, B;
+ * m, n > 0): P > 0 gives q >= 0 and r = floor((P + 2^30 + 2^(30+e)) / 2^(31+e)).
+ * P < 0, N = -P: -q = ceil((N - 2^30) / 2^31) = floor((N + 2^30 - 1) / 2^31), so
+ * r = -floor((N + 2^30 - 1 + 2^(30+e)) / 2^(31+e)); -floor((Z - 1)/D) = 1 +
+ * floor(-Z/D) turns it into floor((P - 2^30 + 2^(30+e)) / 2^(31+e)). P = 0: r = 0
+ * = floor(1/2 +- 2^-(e+1)). Dividing out 2^(31+e) gives the identity.
  *
- * The float32 computation, K = RQF_K fraction bits. mu = M * 2^(K-31-e), the
- * constant c_s = 2^(K-1) + s*2^(K-1-e) - 1/2 (exact in float32 for e <= 23: its
- * bits span 2^13 .. 2^min(-1, 13-e)), W = y*mu + c_s (exact, real), so
- * r = floor((W + 1/2) / 2^K). Computed, all in round-to-nearest (AVX-512:
- * embedded rounding; AVX2: the kernel runs only when MXCSR rounds to nearest;
- * no value is subnormal, so FTZ/DAZ do not matter):
- *   yf = RN(y), m = RN(mu), F = RN(yf*m + c_s) (one FMA), G = clamp(F, -Tc, Tc),
- *   J = RN_int(G) (the convert), with Tc = T*2^K + 2^(K-1) (exact).
- * With u = 2^-24: |yf - y| <= u|y|, |m - mu| <= u*mu, so
- *   |F - W| <= |y*mu|(3u + 3u^2 + u^3) + u|c_s|.
- * Unclamped lanes (|F| <= Tc): |y*mu| <= (Tc/(1-u) + |c_s|)/(1-u)^2, and
- * |c_s| < 2^K, so |F - W| <= E := u(3.001*Tc + 4.001*2^K) (rq_fast_init computes
- * E in double, with that slack). Then |J - W| <= E + 1/2. Let a be a power of
- * two > E and f = J mod 2^K. If a <= f <= 2^K - 1 - a, then W + 1/2 lies in
- * [J - E, J + E + 1] c [J - f + f - E, ...]: its lower end >= (J - f) + a - E
- * > J - f, its upper end <= (J - f) + 2^K - 1 - a + E + 1 < (J - f) + 2^K, so
- * floor((W + 1/2)/2^K) = (J - f)/2^K = J >> K exactly. f + a lies in [2a, 2^K - 1]
- * exactly when f does in [a, 2^K - 1 - a], so a lane is *flagged* (recomputed by
- * the integer rule) when ((J + a) & (2^K - 1)) < 2a: a test of the bits of
- * (J + a) under (2^K - 1) & ~(2a - 1). Exact ties (W + 1/2 = j*2^K) and every
- * value within E of one are flagged.
- * Clamped lanes: F > Tc gives J = Tc, f = 2^(K-1) (not flagged while 2a <=
- * 2^(K-1)) and J >> K = T; since F - W >= -(3.001u F + 4.001u 2^K) grows with F,
- * W + 1/2 > Tc - E >= T*2^K (E < 2^(K-1)), so the exact r >= T too. F < -Tc gives
- * J >> K = -T - 1 and W + 1/2 < -Tc + E + 1/2 <= -T*2^K: the exact r <= -T - 1.
- * T = max(hi - offset, offset - lo, 1) makes both clamp to the same bound (the
- * offset is small, so r + offset never wraps: |r| <= 2^30 + 1).
- * Not covered (rq_kernel runs): e = 0 or e > 23, a left shift, M <= 0, offsets
- * or bounds putting Tc at or past 2^31, a window wider than 2^(K-2), and on AVX2
- * an MXCSR not rounding to nearest. */
+ * Float32 form (this path needs M > 0, so s = sgn(y)), K = RQF_K = 14 fraction
+ * bits, offset o: with mu = M*2^(K-31-e) and c_s = o*2^K + 2^(K-1) + s*2^(K-1-e)
+ * - 1/2, W = y*mu + c_s (exact, real) has r + o = floor((W + 1/2) / 2^K).
+ * Computed, in round-to-nearest (AVX-512: embedded rounding; AVX2: the path
+ * runs only when MXCSR rounds to nearest; no value is subnormal, so FTZ/DAZ do
+ * not matter), a the window half-width below (a power of two):
+ *   yf = RN(y), m = RN(mu), cf = RN(c_s + a),
+ *   F = RN(yf*m + cf) (AVX-512, one FMA) or RN(RN(yf*m) + cf) (AVX2),
+ *   G = clamp(F, -Tc, Tc) (AVX-512 only), J = RN_int(G) (the convert),
+ *   Tc = T*2^K + 2^(K-1), T = max(hi, -lo - 1, 1) (lo, hi the output bounds).
+ * Error, u = 2^-24: |yf*m - y*mu| <= |y*mu|(2u + u^2), the product's rounding
+ * (AVX2) <= u|yf*m|, |cf - (c_s + a)| <= u|c_s + a|, the sum's <= u|sum|; so
+ * |F - (W + a)| <= |y*mu|(4u + 4u^2 + u^3) + 2u*C + u^2*C, C >= |c_s + a|.
+ * Unclamped lanes (|F| <= Tc) have |y*mu| <= (Tc + C)(1 + 5u), so
+ *   |F - (W + a)| <= E := u*(4.001*(Tc + C) + 2.001*C)
+ * (rqf_init computes E in double, C with 2^(K-3) >= a of slack), and
+ * |J - (W + a)| <= E + 1/2. Take a > E. Let f = J mod 2^K and f >= 2a. Then
+ * W + 1/2 lies in [J - a - E, J - a + E + 1]: its lower end is >= (J - f) +
+ * (2a - a - E) > J - f, its upper end <= (J - f) + 2^K - 1 - a + E + 1 < (J -
+ * f) + 2^K, so r + o = floor((W + 1/2) / 2^K) = (J - f) / 2^K = J >> K.
+ * A lane with f < 2a, i.e. (J & (2^K - 1) & ~(2a - 1)) == 0, is *flagged*: its
+ * vector is recomputed by the integer rule (rq_vec). Exact ties (W + 1/2 =
+ * j*2^K) and every value within E of one are flagged.
+ * Clamped lanes (AVX-512): F > Tc gives J = Tc, f = 2^(K-1) >= 2a (2a <=
+ * 2^(K-2)), J >> K = T >= hi. The error bound grows with |F|, so the lower
+ * bound of W + a, F - E(F), grows with F: W + 1/2 > Tc - E - a + 1/2 >= T*2^K,
+ * so r + o >= T too: both clamp to hi. F < -Tc: J >> K = -T - 1 <= lo, and
+ * W + 1/2 < -Tc + E - a + 1/2 < -T*2^K: r + o <= -T - 1, both clamp to lo.
+ * AVX2 does not clamp: Tc < |F| < 2^31 is the same argument with J itself
+ * (J >= Tc, or <= -Tc), and |F| >= 2^31 converts to INT32_MIN, whose low bits
+ * are 0: flagged. |o| <= 65536 and |r| <= 2^30 + 1, so r + o never wraps.
+ * Not covered (rq_kernel runs): e = 0 or e > 23 (c_s needs <= 24 bits; v is
+ * tiny there), a left shift, M <= 0, |o| > 65536, Tc >= 2^31, a window 2a
+ * wider than 2^(K-2), and on AVX2 an MXCSR not rounding to nearest. */
 #ifndef SIMDOPS_RQ_FAST_X86_H
 #define SIMDOPS_RQ_FAST_X86_H
 
