@@ -60,7 +60,7 @@ static int32_t get_out(const void *y, size_t i, int out)
  * compute it, AVX-512's FMA form); -1 when the path does not cover s. */
 static int model_flag(const pset *s, int32_t y)
 {
-    const int K = 14, e = s->rshift;
+    const int K = 16, e = s->rshift; /* AVX-512's */
     double t = fmax(fmax((double)s->hi, -(double)s->lo - 1), 1.0);
     double tc = t * (1 << K) + (1 << (K - 1)), err, cpos, cneg, cmax;
     int32_t a = 1, j;

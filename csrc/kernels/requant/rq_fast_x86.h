@@ -56,7 +56,13 @@
 
 #include "requant_x86.h"
 
+/* fraction bits: AVX-512 takes the result as J's high 16 bits (rqf_store), so
+ * 16 there; AVX2 shifts, and 14 keeps its unclamped range wider (|r + o| < 2^17) */
+#if RQV_LANES == 16
+#define RQF_K 16
+#else
 #define RQF_K 14
+#endif
 
 typedef struct rqf_consts {
 #if RQV_LANES == 16
@@ -166,12 +172,57 @@ RQ_INLINE rqv rqf_srai(rqv j)
 }
 
 /* A vector's result with the offset added: J >> K, or rq_vec's (exact on every
- * lane, the offset added in int32) when a lane is flagged. */
+ * lane, the offset added in int32) when a lane is flagged. AVX-512 keeps J and
+ * puts a flagged vector's results into J's form: saturated to int16 (which the
+ * narrowing's clamp makes no difference to, as in rq_store), in the high half. */
 RQ_INLINE rqv rqf_finish(rqv j, const int32_t *x, const int32_t *b, size_t k,
                          const rq_consts *c, const rqf_consts *fc, int f)
 {
+#if RQV_LANES == 16
+    if (rqf_flagged(j, fc)) {
+        rqv v = rq_vec(x, b, k, c, f & (RQ_F_BIAS | RQ_F_NOCLAMP));
+        v = _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(-32768)),
+                             _mm512_set1_epi32(32767));
+        return _mm512_slli_epi32(v, 16);
+    }
+    return j;
+#else
     return rqf_flagged(j, fc) ? rq_vec(x, b, k, c, f & (RQ_F_BIAS | RQ_F_NOCLAMP)) : rqf_srai(j);
+#endif
 }
+
+#if RQV_LANES == 16
+/* The four vectors' results (the high 16 bits of each J, K = 16: J >> 16, in
+ * int16 as |J| <= Tc < 2^31) stored as the output type: vpermt2w gathers the
+ * high words of two vectors in order, so the i16 store needs no permute and the
+ * byte packs one. */
+RQ_INLINE void rqf_store(void *y, rqv j0, rqv j1, rqv j2, rqv j3, const rq_consts *c, int f,
+                         int out)
+{
+    const __m512i hi = _mm512_setr_epi32(
+        0x00030001, 0x00070005, 0x000B0009, 0x000F000D, 0x00130011, 0x00170015, 0x001B0019,
+        0x001F001D, 0x00230021, 0x00270025, 0x002B0029, 0x002F002D, 0x00330031, 0x00370035,
+        0x003B0039, 0x003F003D); /* word i: 2i + 1 */
+    rqv w01 = _mm512_permutex2var_epi16(j0, hi, j1), w23 = _mm512_permutex2var_epi16(j2, hi, j3);
+    rqv b;
+    if (out == SIMDOPS_RQ_I16) {
+        rqv_store(y, rq_clamp16(w01, c, f));
+        rqv_store((int16_t *)y + 2 * RQV_LANES, rq_clamp16(w23, c, f));
+        return;
+    }
+    if (out == SIMDOPS_RQ_U8) {
+        b = _mm512_packus_epi16(w01, w23);
+        if (!(f & RQ_F_NOCLAMP))
+            b = rqv_min_u8(rqv_max_u8(b, c->lo8), c->hi8);
+    } else {
+        b = _mm512_packs_epi16(w01, w23);
+        if (!(f & RQ_F_NOCLAMP))
+            b = rqv_min_i8(rqv_max_i8(b, c->lo8), c->hi8);
+    }
+    /* qword 2l of the pack is w01's lane l, 2l + 1 w23's */
+    rqv_store(y, rqv_unlane16(b));
+}
+#endif
 
 RQ_INLINE rqv rqf_load(const int32_t *x, const int32_t *b, size_t k, int f)
 {
@@ -196,13 +247,18 @@ RQ_INLINE size_t rqf_loop(const int32_t *x, const int32_t *bias, unsigned char *
             j1 = rqf_finish(j1, xi, bi, RQV_LANES, c, fc, f);
             j2 = rqf_finish(j2, xi, bi, 2 * RQV_LANES, c, fc, f);
             j3 = rqf_finish(j3, xi, bi, 3 * RQV_LANES, c, fc, f);
-        } else {
+        }
+#if RQV_LANES == 16
+        rqf_store(y + i * es, j0, j1, j2, j3, c, f, out);
+#else
+        else {
             j0 = rqf_srai(j0);
             j1 = rqf_srai(j1);
             j2 = rqf_srai(j2);
             j3 = rqf_srai(j3);
         }
         rq_store(y + i * es, j0, j1, j2, j3, c, f, out);
+#endif
     }
     return i;
 }
