@@ -9,6 +9,7 @@
  * integer rule, from a scalar model of its test.
  * Build: bash tools/cbench.sh OUT (builds it too).
  * Run: OUT/rq_exhaustive [slices=0: all 256 | k: slices -1, 0, 127, 128 and k-4 more] [isa...]
+ * RQ_EXHAUSTIVE_SETS=0,3 (environment) runs only those sets (for splitting a full run).
  * Exit status 1 on any mismatch. OUT/rq_exhaustive rates: the modelled share of
  * vectors sent to the integer rule on the benchmark's data (uniform in
  * +-150,000) over random scales and zero points. */
@@ -167,6 +168,20 @@ int main(int argc, char **argv)
     }
     for (int si = 0; si < nsets; si++) {
         const pset *s = &SETS[si];
+        const char *only = getenv("RQ_EXHAUSTIVE_SETS");
+        if (only) {
+            char key[8];
+            snprintf(key, sizeof key, "%d", si);
+            int found = 0;
+            for (const char *q = only; *q;) {
+                size_t len = strcspn(q, ",");
+                if (len == strlen(key) && !strncmp(q, key, len))
+                    found = 1;
+                q += len + (q[len] == ',');
+            }
+            if (!found)
+                continue;
+        }
         simdops_requant_params p;
         uint64_t flagged_lanes = 0, flagged_vecs = 0, lanes = 0, vec_flag = 0;
         int modelled = 0; /* the flag model runs along the first available tier */
