@@ -4,8 +4,8 @@
 # -Wextra -Werror; portbench: the issue rates of the instructions that bound the
 # kernels, printed) for one round of every case, and tools/kernel_bench.py for one
 # round against the installed simdops. They measure nothing here (one round
-# on a shared machine); this only keeps them working. One check is asserted:
-# qlinear_sweep's reduced exhaustive check (about 15 s).
+# on a shared machine); this only keeps them working. Two checks are asserted (exit
+# status 1 on a mismatch): qlinear_sweep's and rq_exhaustive's reduced exhaustive checks.
 # Usage: ci/tools.sh [python]  (a python with simdops installed; default: python3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +21,10 @@ CFLAGS_EXTRA=-Werror bash tools/cbench.sh "$out"
 for isa in $("$PY" -c 'import simdops; print(" ".join(simdops.available_isas()))'); do
     "$out/rqbench" 1 "$isa"
 done
+# the exact requant fast path (rq_fast_x86.h) against the scalar formula: every input of 3
+# slices of 2^24 (around 0, where the unclamped values are, and INT32_MIN's) for each
+# parameter set, AVX-512 and AVX2 (said NOT TESTED where the CPU lacks one); asserted
+"$out/rq_exhaustive" 3 avx512 avx2
 "$PY" tools/kernel_bench.py --rounds 1
 # the bench's tier check (each tier's own kernels against its parent's, every available ISA,
 # one quick round): reported, not asserted, like the table below

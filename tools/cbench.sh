@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Builds the C micro-benchmarks tools/cbench.c and tools/rqbench.c against the
+# Builds the C micro-benchmarks tools/cbench.c and tools/rqbench.c (and the exhaustive
+# requant check tools/rq_exhaustive.c) against the
 # C harness objects (the same flags as the package), and tools/portbench.c (the
 # instruction issue rates; x86-64 with AVX-512 flags of its own, no package code):
-#   bash tools/cbench.sh [OUTDIR=/tmp/kb]   -> OUTDIR/cbench, OUTDIR/rqbench, OUTDIR/portbench
+#   bash tools/cbench.sh [OUTDIR=/tmp/kb]   -> OUTDIR/cbench, OUTDIR/rqbench, OUTDIR/rq_exhaustive, OUTDIR/portbench
 set -euo pipefail
 OUT=${1:-/tmp/kb}
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 CC=${CC:-cc}
 bash "$HERE/csrc/tests/build.sh" "$OUT" >/dev/null
 objs=$(ls "$OUT"/obj/*.o | grep -v '/tests__test_')  # the harness's objects but its tests (build.sh names objects by path)
-for tool in cbench rqbench qlinear_sweep; do
+for tool in cbench rqbench qlinear_sweep rq_exhaustive; do
     # shellcheck disable=SC2086
     $CC -O2 -g -Wall -Wextra ${CFLAGS_EXTRA:-} -I"$HERE/csrc/include" -I"$HERE/csrc" "$HERE/tools/$tool.c" \
         $objs -o "$OUT/$tool" -lm -lpthread
@@ -22,4 +23,4 @@ else
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra ${CFLAGS_EXTRA:-} "$HERE/tools/portbench.c" -o "$OUT/portbench"
 fi
-echo "built $OUT/cbench $OUT/rqbench $OUT/portbench"
+echo "built $OUT/cbench $OUT/rqbench $OUT/rq_exhaustive $OUT/portbench"

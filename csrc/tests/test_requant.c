@@ -184,6 +184,64 @@ static void random_rq_params(int out, simdops_requant_params *p, int *e)
     *e = p->right_shift;
 }
 
+/* Parameters inside the AVX2/AVX-512 float32 fast path's domain
+ * (rq_fast_x86.h): M > 0, a right shift of 1..23, a small offset, with now and
+ * then a neighbour just outside it (e = 0 or 24, offsets past 65536). */
+static void fast_rq_params(int out, simdops_requant_params *p)
+{
+    static const int32_t MS[] = {1 << 30, INT32_MAX, 1518500250, 1125899907, (1 << 30) + 1};
+    p->multiplier = chance(30) ? MS[below(5)] : (int32_t)((1u << 30) + below(1u << 30));
+    if (chance(10))
+        p->multiplier = 1 + (int32_t)below(1u << 30); /* small multipliers too */
+    p->left_shift = 0;
+    p->right_shift = chance(5) ? (chance(50) ? 0 : 24) : 1 + (int32_t)below(23);
+    p->offset = chance(5) ? (chance(50) ? 65536 : -65537) : (int32_t)below(601) - 300;
+    random_bounds(out, &p->min, &p->max);
+}
+
+/* x with x*M/2^(31+e) within a few units of k + 1/2 + s*2^-(e+1) - 1/2 (the
+ * rounding boundaries of RDBPOT(SRDHM(x, M), e)), k near [lo - offset, hi -
+ * offset] (the unclamped values and the clamp edges), or near the float32
+ * path's overflow (|x*M/2^(31+e)| ~ 2^17). */
+static int32_t near_boundary(const simdops_requant_params *p)
+{
+    const int e = p->right_shift;
+    const double scale = ldexp((double)p->multiplier, -31 - e); /* v per unit of x */
+    double k, x0;
+    int64_t xi;
+    if (chance(10))
+        k = (chance(50) ? 1 : -1) * (131072.0 + (double)below(64) - 32);
+    else
+        k = (double)p->min - p->offset - 3 + (double)below((uint32_t)(p->max - p->min + 7));
+    /* boundary of floor(v + 1/2 + s 2^-(e+1)): v = k - 1/2 - s 2^-(e+1) */
+    k -= 0.5 + (k > 0 ? 1 : -1) * ldexp(1.0, -(e + 1));
+    x0 = k / scale;
+    if (!(x0 > -2147483648.0 && x0 < 2147483647.0))
+        return edge_i32();
+    xi = (int64_t)x0 + (int64_t)below(7) - 3;
+    return simdops_wrap32(xi);
+}
+
+/* The fast path's domain with inputs on and near its boundaries. */
+static void test_requant_fast_domain(const target *t)
+{
+    int32_t x[MAXN], bias[MAXN];
+    simdops_requant_params p;
+    if (t->kind != K_REQUANT)
+        return;
+    for (int rep = 0; rep < 600; rep++) {
+        size_t n = 64 + (size_t)below(MAXN - 63), offs[5];
+        for (int k = 0; k < 5; k++)
+            offs[k] = rand_off();
+        fast_rq_params(t->idx, &p);
+        for (size_t i = 0; i < n; i++)
+            x[i] = chance(85) ? near_boundary(&p) : chance(50) ? edge_i32() : s32(rnd());
+        for (size_t i = 0; i < n; i++)
+            bias[i] = chance(50) ? 0 : (int32_t)below(7) - 3;
+        requant_case(t, &p, x, rep % 4 == 1 ? bias : NULL, NULL, NULL, n, offs);
+    }
+}
+
 void test_requant(const target *t)
 {
     int32_t x[MAXN], bias[MAXN], mult[MAXN], shift[MAXN];
@@ -260,5 +318,5 @@ void test_requant(const target *t)
         offs[0] = (off * 5 + 9) & 63;
         requant_case(t, &p, x, NULL, pc ? mult : NULL, pc ? shift : NULL, n, offs);
     }
+    test_requant_fast_domain(t);
 }
-

@@ -1,11 +1,13 @@
 /* requant kernels for AVX2 (docs/semantics.md): requant_x86_body.h over
- * rq_vec_avx2.h (vpmuldq, per-lane shifts with vpsllvd/vpsrlvd); the other
+ * rq_vec_avx2.h (vpmuldq, per-lane shifts with vpsllvd/vpsrlvd), the per-tensor
+ * entries through the exact float32 fast path (rq_fast_x86.h); the other
  * requantization families' kernels are requant_families_avx2.c's. */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX2
 #define SIMDOPS_TIER avx2
+#define RQ_X86_FAST 1
 #include "rq_vec_avx2.h"
 #include "requant_x86_body.h"
 #include "rq_rules_avx2.h"

@@ -1,16 +1,18 @@
 /* requant kernels for AVX-512 (F+BW+VL+DQ, docs/semantics.md):
- * requant_x86_body.h over rq_vec_avx512.h, 64-element blocks. Only the
- * per-channel entries: they measured faster than avx2's on this project's
- * benchmark machine (docs/performance.md); the per-tensor ones did not, so
- * they stay avx2's. Of requant_x86_rules.h's families likewise only ties-up
- * per channel (1.07x avx2's); its per-tensor kernels and floor per channel ran at
- * 0.97-1.03x avx2's. The fp32 family is requant_families_avx512.c's. */
+ * requant_x86_body.h over rq_vec_avx512.h, 64-element blocks. The per-tensor
+ * entries run the exact float32 fast path (rq_fast_x86.h; faster than avx2's
+ * on this project's benchmark machine), falling back to this tier's integer
+ * body outside its domain. Of requant_x86_rules.h's families only ties-up per
+ * channel is this tier's own (1.07x avx2's); its per-tensor kernels and floor per
+ * channel ran at 0.97-1.03x avx2's, so those stay avx2's. The fp32 family is
+ * requant_families_avx512.c's. */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX512
 #define SIMDOPS_TIER avx512
-#define RQ_X86_PER_TENSOR 0
+#define RQ_X86_FAST 1
+#define RQ_X86_RULES_PER_TENSOR 0
 #define RQ_X86_FLOOR_PC 0
 #include "rq_vec_avx512.h"
 #include "requant_x86_body.h"
@@ -18,7 +20,7 @@
 #include "requant_x86_rules.h"
 #include "requant_register.h"
 
-#define RQ_AVX512_KERNELS(X) RQ_PC_KERNELS(X) RQ_TIES_UP_PC_KERNELS(X)
+#define RQ_AVX512_KERNELS(X) RQ_KERNELS(X) RQ_TIES_UP_PC_KERNELS(X)
 RQ_DEFINE_REGISTER_WITH_FAMILIES(RQ_AVX512_KERNELS)
 
 #else

@@ -165,6 +165,15 @@ RQ_INLINE void rq_pc_block(const int32_t *x, const int32_t *b,
 
 #include "requant_x86_skeleton.h"
 
+/* A tier defining RQ_X86_FAST 1 runs its per-tensor entries through the
+ * exact float32 fast path (rq_fast_x86.h), which falls back to rq_kernel. */
+#if defined(RQ_X86_FAST) && RQ_X86_FAST
+#include "rq_fast_x86.h"
+#define RQ_X86_PT_KERNEL rq_fast_kernel
+#else
+#define RQ_X86_PT_KERNEL rq_kernel
+#endif
+
 /* The tier's table entries, <tag>_requant[_pc]__<tier>: one-line wrappers, so
  * the kernels above stay functions. A tier whose per-tensor kernels measured
  * no faster than the tier below's defines RQ_X86_PER_TENSOR 0. */
@@ -177,7 +186,7 @@ RQ_INLINE void rq_pc_block(const int32_t *x, const int32_t *b,
                                                   const int32_t *bias,                 \
                                                   const simdops_requant_params *p)     \
     {                                                                                  \
-        rq_kernel(x, y, n, bias, p, out, tlo, thi);                                    \
+        RQ_X86_PT_KERNEL(x, y, n, bias, p, out, tlo, thi);                             \
     }
 #else
 #define RQ_X86_ENTRY_PT(tag, out, tlo, thi)

@@ -282,8 +282,12 @@ RQ_INLINE void rqr_pc_kernel(const int32_t *x, void *yv, size_t n, const int32_t
     {                                                                                  \
         rqr_pc_kernel(x, y, n, bias, ch, p, rule, out, tlo, thi);                      \
     }
-/* A tier that registers only some of them (RQ_X86_PER_TENSOR as the body's;
- * RQ_X86_FLOOR_PC) leaves the others out, so that none is defined unused. */
+/* A tier that registers only some of them (RQ_X86_RULES_PER_TENSOR, by default
+ * the body's RQ_X86_PER_TENSOR; RQ_X86_FLOOR_PC) leaves the others out, so that
+ * none is defined unused. */
+#ifndef RQ_X86_RULES_PER_TENSOR
+#define RQ_X86_RULES_PER_TENSOR RQ_X86_PER_TENSOR
+#endif
 #ifndef RQ_X86_FLOOR_PC
 #define RQ_X86_FLOOR_PC 1
 #endif
@@ -292,7 +296,7 @@ RQ_INLINE void rqr_pc_kernel(const int32_t *x, void *yv, size_t n, const int32_t
     RQR_IF_PER_TENSOR(RQR_ENTRY_PT(tag, out, tlo, thi, ties_up, RQR_TIES_UP)           \
                       RQR_ENTRY_PT(tag, out, tlo, thi, floor, RQR_FLOOR))              \
     RQR_IF_FLOOR_PC(RQR_ENTRY_PC(tag, out, tlo, thi, floor, RQR_FLOOR_PC))
-#if RQ_X86_PER_TENSOR
+#if RQ_X86_RULES_PER_TENSOR
 #define RQR_IF_PER_TENSOR(...) __VA_ARGS__
 #else
 #define RQR_IF_PER_TENSOR(...)

@@ -1,0 +1,297 @@
+/* The per-tensor double-rounding kernel's exact float32 fast path (AVX2 and
+ * AVX-512), included by requant_x86_body.h when the tier defines
+ * RQ_X86_FAST 1, after rq_kernel (the integer kernel it falls back to).
+ * docs/maintainers/requant-performance-notes.md restates this proof.
+ *
+ * Identity. For a right shift e >= 1 and a multiplier M != INT32_MIN (so SRDHM
+ * never saturates), y the int32 input (after bias), P = y*M exact, s = sgn(P):
+ *   r := RDBPOT(SRDHM(y, M), e) = floor(v + 1/2 + s*2^-(e+1)),  v = P / 2^(31+e).
+ * Proof: q = SRDHM = floor((P + 2^30) / 2^31); RDBPOT rounds half away from 0:
+ * floor((q + 2^(e-1)) / 2^e) for q >= 0, -floor((-q + 2^(e-1)) / 2^e) for q <= 0.
+ * With floor((floor(A/m) + B) / n) = floor((A + B*m) / (m*n)) (integers A, B;
+ * m, n > 0): P > 0 gives q >= 0 and r = floor((P + 2^30 + 2^(30+e)) / 2^(31+e)).
+ * P < 0, N = -P: -q = ceil((N - 2^30) / 2^31) = floor((N + 2^30 - 1) / 2^31), so
+ * r = -floor((N + 2^30 - 1 + 2^(30+e)) / 2^(31+e)); -floor((Z - 1)/D) = 1 +
+ * floor(-Z/D) turns it into floor((P - 2^30 + 2^(30+e)) / 2^(31+e)). P = 0: r = 0
+ * = floor(1/2 +- 2^-(e+1)). Dividing out 2^(31+e) gives the identity.
+ *
+ * Float32 form (this path needs M > 0, so s = sgn(y)), K = RQF_K = 14 fraction
+ * bits, offset o: with mu = M*2^(K-31-e) and c_s = o*2^K + 2^(K-1) + s*2^(K-1-e)
+ * - 1/2, W = y*mu + c_s (exact, real) has r + o = floor((W + 1/2) / 2^K).
+ * Computed, in round-to-nearest (AVX-512: embedded rounding; AVX2: the path
+ * runs only when MXCSR rounds to nearest; no value is subnormal, so FTZ/DAZ do
+ * not matter), a the window half-width below (a power of two):
+ *   yf = RN(y), m = RN(mu), cf = RN(c_s + a),
+ *   F = RN(yf*m + cf) (AVX-512, one FMA) or RN(RN(yf*m) + cf) (AVX2),
+ *   G = clamp(F, -Tc, Tc) (AVX-512 only), J = RN_int(G) (the convert),
+ *   Tc = T*2^K + 2^(K-1), T = max(hi, -lo - 1, 1) (lo, hi the output bounds).
+ * Error, u = 2^-24: |yf*m - y*mu| <= |y*mu|(2u + u^2), the product's rounding
+ * (AVX2) <= u|yf*m|, |cf - (c_s + a)| <= u|c_s + a|, the sum's <= u|sum|; so
+ * |F - (W + a)| <= |y*mu|(4u + 4u^2 + u^3) + 2u*C + u^2*C, C >= |c_s + a|.
+ * Unclamped lanes (|F| <= Tc) have |y*mu| <= (Tc + C)(1 + 5u), so
+ *   |F - (W + a)| <= E := u*(4.001*(Tc + C) + 2.001*C)
+ * (rqf_init computes E in double, C with 2^(K-3) >= a of slack), and
+ * |J - (W + a)| <= E + 1/2. Take a > E. Let f = J mod 2^K and f >= 2a. Then
+ * W + 1/2 lies in [J - a - E, J - a + E + 1]: its lower end is >= (J - f) +
+ * (2a - a - E) > J - f, its upper end <= (J - f) + 2^K - 1 - a + E + 1 < (J -
+ * f) + 2^K, so r + o = floor((W + 1/2) / 2^K) = (J - f) / 2^K = J >> K.
+ * A lane with f < 2a, i.e. (J & (2^K - 1) & ~(2a - 1)) == 0, is *flagged*: its
+ * vector is recomputed by the integer rule (rq_vec). Exact ties (W + 1/2 =
+ * j*2^K) and every value within E of one are flagged.
+ * Clamped lanes (AVX-512): F > Tc gives J = Tc, f = 2^(K-1) >= 2a (2a <=
+ * 2^(K-2)), J >> K = T >= hi. The error bound grows with |F|, so the lower
+ * bound of W + a, F - E(F), grows with F: W + 1/2 > Tc - E - a + 1/2 >= T*2^K,
+ * so r + o >= T too: both clamp to hi. F < -Tc: J >> K = -T - 1 <= lo, and
+ * W + 1/2 < -Tc + E - a + 1/2 < -T*2^K: r + o <= -T - 1, both clamp to lo.
+ * AVX2 does not clamp: Tc < |F| < 2^31 is the same argument with J itself
+ * (J >= Tc, or <= -Tc), and |F| >= 2^31 converts to INT32_MIN, whose low bits
+ * are 0: flagged. |o| <= 65536 and |r| <= 2^30 + 1, so r + o never wraps.
+ * Not covered (rq_kernel runs): e = 0 or e > 23 (c_s needs <= 24 bits; v is
+ * tiny there), a left shift, M <= 0, |o| > 65536, Tc >= 2^31, a window 2a
+ * wider than 2^(K-2), and on AVX2 an MXCSR not rounding to nearest. */
+#ifndef SIMDOPS_RQ_FAST_X86_H
+#define SIMDOPS_RQ_FAST_X86_H
+
+#include <math.h>
+
+#include "requant_x86.h"
+
+/* fraction bits: AVX-512 takes the result as J's high 16 bits (rqf_store), so
+ * 16 there; AVX2 shifts, and 14 keeps its unclamped range wider (|r + o| < 2^17) */
+#if RQV_LANES == 16
+#define RQF_K 16
+#else
+#define RQF_K 14
+#endif
+
+typedef struct rqf_consts {
+#if RQV_LANES == 16
+    __m512 m, cpos, cneg, tc;
+#else
+    __m256 m, cpos, cneg;
+#endif
+    rqv window; /* (2^K - 1) & ~(2a - 1) */
+} rqf_consts;
+
+/* 1 when the fast path covers p (filling fc), else 0. */
+static inline int rqf_init(rqf_consts *fc, const simdops_requant_params *p)
+{
+    const int e = p->right_shift;
+    int64_t t;
+    double tc, err, cpos, cneg;
+    int32_t a = 1;
+    if (p->left_shift != 0 || p->multiplier <= 0 || e < 1 || e > 23 || p->offset < -65536 ||
+        p->offset > 65536)
+        return 0;
+#if RQV_LANES != 16
+    if ((_mm_getcsr() & 0x6000) != 0) /* rounding control: nearest */
+        return 0;
+#endif
+    t = p->max;
+    if (-(int64_t)p->min - 1 > t)
+        t = -(int64_t)p->min - 1;
+    if (t < 1)
+        t = 1;
+    tc = (double)t * (1 << RQF_K) + (1 << (RQF_K - 1));
+    if (tc >= 2147483648.0)
+        return 0;
+    /* c_s without a (a <= 2^(K-3) changes C by less than its slack below) */
+    cpos = ldexp((double)p->offset, RQF_K) + (1 << (RQF_K - 1)) + ldexp(1.0, RQF_K - 1 - e) - 0.5;
+    cneg = cpos - ldexp(1.0, RQF_K - e);
+    {
+        double cmax = fmax(fabs(cpos), fabs(cneg)) + (1 << (RQF_K - 3));
+        err = ldexp(1.0, -24) * (4.001 * (tc + cmax) + 2.001 * cmax);
+    }
+    while ((double)a <= err)
+        a *= 2;
+    if (2 * a > (1 << (RQF_K - 2)))
+        return 0;
+    {
+        const float m = (float)ldexp((double)p->multiplier, RQF_K - 31 - e);
+#if RQV_LANES == 16
+        fc->m = _mm512_set1_ps(m);
+        fc->cpos = _mm512_set1_ps((float)(cpos + a));
+        fc->cneg = _mm512_set1_ps((float)(cneg + a));
+        fc->tc = _mm512_set1_ps((float)tc);
+#else
+        fc->m = _mm256_set1_ps(m);
+        fc->cpos = _mm256_set1_ps((float)(cpos + a));
+        fc->cneg = _mm256_set1_ps((float)(cneg + a));
+#endif
+    }
+    fc->window = rqv_set1_32(((1 << RQF_K) - 1) & ~(2 * a - 1));
+    return 1;
+}
+
+/* J of the comment above: RN_int of the (clamped) F of y's lanes. */
+RQ_INLINE rqv rqf_round(rqv y, const rqf_consts *fc)
+{
+#if RQV_LANES == 16
+    const int rn = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    __m512 yf = _mm512_cvt_roundepi32_ps(y, rn);
+    __m512 cs = _mm512_mask_blend_ps(_mm512_movepi32_mask(y), fc->cpos, fc->cneg);
+    __m512 w = _mm512_fmadd_round_ps(yf, fc->m, cs, rn);
+    /* |w| clamped to Tc, w's sign kept (imm 0x02: smaller magnitude, sign from w) */
+    w = _mm512_range_ps(w, fc->tc, 0x02);
+    return _mm512_cvt_roundps_epi32(w, rn);
+#else
+    __m256 yf = _mm256_cvtepi32_ps(y);
+    __m256 cs = _mm256_blendv_ps(fc->cpos, fc->cneg, yf); /* by yf's sign: y's */
+    /* no FMA in the AVX2 tier; no clamp: |F| >= 2^31 converts to INT32_MIN, flagged */
+    return _mm256_cvtps_epi32(_mm256_add_ps(_mm256_mul_ps(yf, fc->m), cs));
+#endif
+}
+
+/* nonzero when some lane of the four is flagged (its bits under window all 0) */
+RQ_INLINE int rqf_any_flagged(rqv j0, rqv j1, rqv j2, rqv j3, const rqf_consts *fc)
+{
+#if RQV_LANES == 16
+    return (_mm512_testn_epi32_mask(j0, fc->window) | _mm512_testn_epi32_mask(j1, fc->window) |
+            _mm512_testn_epi32_mask(j2, fc->window) | _mm512_testn_epi32_mask(j3, fc->window)) != 0;
+#else
+    __m256i t = _mm256_min_epu32(_mm256_min_epu32(_mm256_and_si256(j0, fc->window),
+                                                  _mm256_and_si256(j1, fc->window)),
+                                 _mm256_min_epu32(_mm256_and_si256(j2, fc->window),
+                                                  _mm256_and_si256(j3, fc->window)));
+    return _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(t, _mm256_setzero_si256())));
+#endif
+}
+
+RQ_INLINE int rqf_flagged(rqv j, const rqf_consts *fc)
+{
+    return rqf_any_flagged(j, j, j, j, fc);
+}
+
+RQ_INLINE rqv rqf_srai(rqv j)
+{
+#if RQV_LANES == 16
+    return _mm512_srai_epi32(j, RQF_K);
+#else
+    return _mm256_srai_epi32(j, RQF_K);
+#endif
+}
+
+/* A vector's result with the offset added: J >> K, or rq_vec's (exact on every
+ * lane, the offset added in int32) when a lane is flagged. AVX-512 keeps J and
+ * puts a flagged vector's results into J's form: saturated to int16 (which the
+ * narrowing's clamp makes no difference to, as in rq_store), in the high half. */
+RQ_INLINE rqv rqf_finish(rqv j, const int32_t *x, const int32_t *b, size_t k,
+                         const rq_consts *c, const rqf_consts *fc, int f)
+{
+#if RQV_LANES == 16
+    if (rqf_flagged(j, fc)) {
+        rqv v = rq_vec(x, b, k, c, f & (RQ_F_BIAS | RQ_F_NOCLAMP));
+        v = _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(-32768)),
+                             _mm512_set1_epi32(32767));
+        return _mm512_slli_epi32(v, 16);
+    }
+    return j;
+#else
+    return rqf_flagged(j, fc) ? rq_vec(x, b, k, c, f & (RQ_F_BIAS | RQ_F_NOCLAMP)) : rqf_srai(j);
+#endif
+}
+
+#if RQV_LANES == 16
+/* The four vectors' results (the high 16 bits of each J, K = 16: J >> 16, in
+ * int16 as |J| <= Tc < 2^31) stored as the output type: vpermt2w gathers the
+ * high words of two vectors in order, so the i16 store needs no permute and the
+ * byte packs one. */
+RQ_INLINE void rqf_store(void *y, rqv j0, rqv j1, rqv j2, rqv j3, const rq_consts *c, int f,
+                         int out)
+{
+    const __m512i hi = _mm512_setr_epi32(
+        0x00030001, 0x00070005, 0x000B0009, 0x000F000D, 0x00130011, 0x00170015, 0x001B0019,
+        0x001F001D, 0x00230021, 0x00270025, 0x002B0029, 0x002F002D, 0x00330031, 0x00370035,
+        0x003B0039, 0x003F003D); /* word i: 2i + 1 */
+    rqv w01 = _mm512_permutex2var_epi16(j0, hi, j1), w23 = _mm512_permutex2var_epi16(j2, hi, j3);
+    rqv b;
+    if (out == SIMDOPS_RQ_I16) {
+        rqv_store(y, rq_clamp16(w01, c, f));
+        rqv_store((int16_t *)y + 2 * RQV_LANES, rq_clamp16(w23, c, f));
+        return;
+    }
+    if (out == SIMDOPS_RQ_U8) {
+        b = _mm512_packus_epi16(w01, w23);
+        if (!(f & RQ_F_NOCLAMP))
+            b = rqv_min_u8(rqv_max_u8(b, c->lo8), c->hi8);
+    } else {
+        b = _mm512_packs_epi16(w01, w23);
+        if (!(f & RQ_F_NOCLAMP))
+            b = rqv_min_i8(rqv_max_i8(b, c->lo8), c->hi8);
+    }
+    /* qword 2l of the pack is w01's lane l, 2l + 1 w23's */
+    rqv_store(y, rqv_unlane16(b));
+}
+#endif
+
+RQ_INLINE rqv rqf_load(const int32_t *x, const int32_t *b, size_t k, int f)
+{
+    rqv y = rqv_load(x + k);
+    return (f & RQ_F_BIAS) ? rqv_add32(y, rqv_load(b + k)) : y;
+}
+
+/* Whole blocks; the stores see values with the offset in (no RQ_F_OFF16). */
+RQ_INLINE size_t rqf_loop(const int32_t *x, const int32_t *bias, unsigned char *y, size_t n,
+                          const rq_consts *c, const rqf_consts *fc, int f, int out)
+{
+    size_t i = 0;
+    const size_t es = simdops_requant_out_size(out);
+    for (; n - i >= (size_t)RQ_BLOCK; i += RQ_BLOCK) {
+        const int32_t *xi = x + i, *bi = (f & RQ_F_BIAS) ? bias + i : NULL;
+        rqv j0 = rqf_round(rqf_load(xi, bi, 0, f), fc);
+        rqv j1 = rqf_round(rqf_load(xi, bi, RQV_LANES, f), fc);
+        rqv j2 = rqf_round(rqf_load(xi, bi, 2 * RQV_LANES, f), fc);
+        rqv j3 = rqf_round(rqf_load(xi, bi, 3 * RQV_LANES, f), fc);
+        if (rqf_any_flagged(j0, j1, j2, j3, fc)) {
+            j0 = rqf_finish(j0, xi, bi, 0, c, fc, f);
+            j1 = rqf_finish(j1, xi, bi, RQV_LANES, c, fc, f);
+            j2 = rqf_finish(j2, xi, bi, 2 * RQV_LANES, c, fc, f);
+            j3 = rqf_finish(j3, xi, bi, 3 * RQV_LANES, c, fc, f);
+        }
+#if RQV_LANES == 16
+        rqf_store(y + i * es, j0, j1, j2, j3, c, f, out);
+#else
+        else {
+            j0 = rqf_srai(j0);
+            j1 = rqf_srai(j1);
+            j2 = rqf_srai(j2);
+            j3 = rqf_srai(j3);
+        }
+        rq_store(y + i * es, j0, j1, j2, j3, c, f, out);
+#endif
+    }
+    return i;
+}
+
+/* rq_kernel with the fast path for the parameters it covers; the tail and
+ * uncovered parameters go to rq_kernel. */
+RQ_INLINE void rq_fast_kernel(const int32_t *x, void *yv, size_t n, const int32_t *bias,
+                              const simdops_requant_params *p, int out, int32_t tlo,
+                              int32_t thi)
+{
+    unsigned char *y = (unsigned char *)yv;
+    rq_consts c;
+    rqf_consts fc;
+    size_t i = 0;
+    if (n < (size_t)RQ_BLOCK || !rqf_init(&fc, p)) {
+        rq_kernel(x, yv, n, bias, p, out, tlo, thi);
+        return;
+    }
+    rq_consts_init(&c, p);
+    switch ((rq_flags(p, tlo, thi) & RQ_F_NOCLAMP) | (bias ? RQ_F_BIAS : 0)) {
+#define RQF_CASE(flags)                                                                \
+    case flags:                                                                        \
+        i = rqf_loop(x, bias, y, n, &c, &fc, flags, out);                              \
+        break;
+    RQF_CASE(0)
+    RQF_CASE(RQ_F_NOCLAMP)
+    RQF_CASE(RQ_F_BIAS)
+    RQF_CASE(RQ_F_BIAS | RQ_F_NOCLAMP)
+#undef RQF_CASE
+    }
+    if (i < n)
+        rq_kernel(x + i, y + i * simdops_requant_out_size(out), n - i,
+                  bias ? bias + i : NULL, p, out, tlo, thi);
+}
+
+#endif

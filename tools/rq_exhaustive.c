@@ -1,0 +1,244 @@
+/* Exhaustive check of the per-tensor double-rounding requant kernels: every
+ * int32 input (or a few 2^24 slices of them) for a few parameter sets,
+ * through each ISA tier's kernel, against the scalar formula
+ * (simdops_requant_one, the scalar kernel's). The sets cover the float32 fast
+ * path of the AVX2/AVX-512 tiers (csrc/kernels/requant/rq_fast_x86.h): the
+ * benchmark's scale, whole-range-unclamped shifts (every fraction, every exact
+ * tie), i16 outputs with the widest window, and a set outside the path.
+ * Also prints the share of 16-lane vectors the fast path sends back to the
+ * integer rule, from a scalar model of its test.
+ * Build: bash tools/cbench.sh OUT (builds it too).
+ * Run: OUT/rq_exhaustive [slices=0: all 256 | k: slices -1, 0, 127, 128 and k-4 more] [isa...]
+ * RQ_EXHAUSTIVE_SETS=0,3 (environment) runs only those sets (for splitting a full run).
+ * Exit status 1 on any mismatch. OUT/rq_exhaustive rates: the modelled share of
+ * vectors sent to the integer rule on the benchmark's data (uniform in
+ * +-150,000) over random scales and zero points. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "simdops/simdops.h"
+#include "core/fixedpoint.h"
+#include "core/kernel_abi.h"
+#include "dispatch/dispatch.h"
+#include "kernels/registry.h"
+
+enum { CHUNK = 1 << 20, SLICE = 1 << 24 };
+
+typedef struct pset {
+    const char *name;
+    int32_t mult, rshift, offset, lo, hi;
+    int out;
+} pset;
+
+static const pset SETS[] = {
+    {"bench 1/1000 u8", 1099511628, 9, 100, 0, 255, SIMDOPS_RQ_U8},
+    {"rqbench 1.024/1000 u8", 1125899907, 9, 100, 0, 255, SIMDOPS_RQ_U8},
+    {"bench pc-like u8 [10,245]", 1407374884, 10, 100, 10, 245, SIMDOPS_RQ_U8},
+    {"2^-23 i16 (all unclamped)", INT32_MAX, 23, -5, -32768, 32767, SIMDOPS_RQ_I16},
+    {"2^-17 i16 exact ties", 1 << 30, 16, 0, -32768, 32767, SIMDOPS_RQ_I16},
+    {"sqrt(1/2)/256 i16 [-1000,30000]", 1518500250, 8, 3, -1000, 30000, SIMDOPS_RQ_I16},
+    {"e=1 i8", (1 << 30) + 12345, 1, -7, -128, 127, SIMDOPS_RQ_I8},
+    {"e=20 u8 zp 128", 1999999999, 20, 128, 0, 255, SIMDOPS_RQ_U8},
+    {"left shift (integer kernel) i8", 1288490189, 0, 1, -100, 100, SIMDOPS_RQ_I8},
+};
+
+static int32_t ref_one(const pset *s, int32_t x)
+{
+    int ls = s->rshift == 0 ? 3 : 0; /* the last set: a left shift of 3 */
+    return simdops_requant_one(x, s->mult, ls, s->rshift, s->offset, s->lo, s->hi);
+}
+
+static int32_t get_out(const void *y, size_t i, int out)
+{
+    return out == SIMDOPS_RQ_U8 ? ((const uint8_t *)y)[i]
+           : out == SIMDOPS_RQ_I8 ? ((const int8_t *)y)[i]
+                                  : ((const int16_t *)y)[i];
+}
+
+/* The fast path's flag for one lane, modelled in scalar (as rqf_init/rqf_round
+ * compute it, AVX-512's FMA form); -1 when the path does not cover s. */
+static int model_flag(const pset *s, int32_t y)
+{
+    const int K = 16, e = s->rshift; /* AVX-512's */
+    double t = fmax(fmax((double)s->hi, -(double)s->lo - 1), 1.0);
+    double tc = t * (1 << K) + (1 << (K - 1)), err, cpos, cneg, cmax;
+    int32_t a = 1, j;
+    float m, w;
+    if (e < 1 || e > 23 || s->mult <= 0 || s->offset < -65536 || s->offset > 65536 ||
+        tc >= 2147483648.0)
+        return -1;
+    cpos = ldexp((double)s->offset, K) + (1 << (K - 1)) + ldexp(1.0, K - 1 - e) - 0.5;
+    cneg = cpos - ldexp(1.0, K - e);
+    cmax = fmax(fabs(cpos), fabs(cneg)) + (1 << (K - 3));
+    err = ldexp(1.0, -24) * (4.001 * (tc + cmax) + 2.001 * cmax);
+    while (a <= err)
+        a *= 2;
+    if (2 * a > (1 << (K - 2)))
+        return -1;
+    m = (float)ldexp((double)s->mult, K - 31 - e);
+    w = fmaf((float)y, m, (float)((y < 0 ? cneg : cpos) + a));
+    w = fminf(fmaxf(w, (float)-tc), (float)tc);
+    j = (int32_t)lrintf(w);
+    return ((uint32_t)j & ((1u << K) - 1) & ~(uint32_t)(2 * a - 1)) == 0;
+}
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint32_t rng32(void)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(rng_state >> 32);
+}
+
+/* Flagged shares over 1M bench-like inputs for the benchmark's scale and 200
+ * random scales in [2^-20, 2^-4) (u8, zero point 0..255). */
+static int rates(void)
+{
+    double worst = 0, sum = 0;
+    for (int k = 0; k <= 200; k++) {
+        pset s = {"random", 1099511628, 9, 100, 0, 255, SIMDOPS_RQ_U8};
+        uint64_t lanes = 0, vecs = 0, vf = 0, fl = 0;
+        if (k > 0) {
+            double scale = ldexp(1.0 + rng32() / 4294967296.0, -4 - (int)(rng32() % 16));
+            int ex;
+            double fr = frexp(scale, &ex); /* scale = fr * 2^ex, fr in [0.5, 1) */
+            long long mm = llround(ldexp(fr, 31));
+            if (mm > INT32_MAX)
+                mm = INT32_MAX;
+            s.mult = (int32_t)mm;
+            s.rshift = -ex;
+            s.offset = (int32_t)(rng32() % 256);
+        }
+        for (int i = 0; i < (1 << 20); i++) {
+            int f = model_flag(&s, (int32_t)(rng32() % 300001) - 150000);
+            if (f < 0)
+                break;
+            lanes++;
+            fl += f;
+            vf |= (uint64_t)f;
+            if (lanes % 16 == 0) {
+                vecs += vf;
+                vf = 0;
+            }
+        }
+        if (!lanes) {
+            printf("scale M=%d e=%d: not covered\n", s.mult, s.rshift);
+            continue;
+        }
+        if (k == 0)
+            printf("bench scale 1/1000 zp 100: %.4f%% of lanes, %.3f%% of 16-lane vectors\n",
+                   100.0 * fl / lanes, 100.0 * vecs / (lanes / 16));
+        else {
+            double r = 100.0 * vecs / (lanes / 16);
+            sum += r;
+            worst = r > worst ? r : worst;
+        }
+    }
+    printf("200 random scales in [2^-20, 2^-4): 16-lane vectors flagged: mean %.3f%%, worst %.3f%%\n",
+           sum / 200, worst);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const int nsets = (int)(sizeof SETS / sizeof SETS[0]);
+    int slices = argc > 1 ? atoi(argv[1]) : 0, nslice = 0, bad_total = 0;
+    int slice_list[256];
+    const char *default_isas[] = {"avx512", "avx2", "sse41", "sse2"};
+    const char **isas = argc > 2 ? (const char **)argv + 2 : default_isas;
+    int nisas = argc > 2 ? argc - 2 : 4;
+    int32_t *x = malloc(CHUNK * sizeof(int32_t));
+    int16_t *want = malloc(CHUNK * sizeof(int16_t)), *got = malloc(CHUNK * sizeof(int16_t));
+    simdops_error err;
+    if (!x || !want || !got)
+        return 2;
+    if (argc > 1 && !strcmp(argv[1], "rates"))
+        return rates();
+    if (slices <= 0 || slices >= 256) {
+        for (int k = 0; k < 256; k++)
+            slice_list[nslice++] = k;
+    } else {
+        /* the slices around 0 (where the unclamped lanes are) and INT32_MIN/MAX, then spread */
+        const int fixed[4] = {255, 0, 127, 128};
+        for (int k = 0; k < 4 && k < slices; k++)
+            slice_list[nslice++] = fixed[k];
+        for (int k = 4; k < slices; k++)
+            slice_list[nslice++] = (k * 97 + 11) % 256;
+    }
+    for (int si = 0; si < nsets; si++) {
+        const pset *s = &SETS[si];
+        const char *only = getenv("RQ_EXHAUSTIVE_SETS");
+        if (only) {
+            char key[8];
+            snprintf(key, sizeof key, "%d", si);
+            int found = 0;
+            for (const char *q = only; *q;) {
+                size_t len = strcspn(q, ",");
+                if (len == strlen(key) && !strncmp(q, key, len))
+                    found = 1;
+                q += len + (q[len] == ',');
+            }
+            if (!found)
+                continue;
+        }
+        simdops_requant_params p;
+        uint64_t flagged_lanes = 0, flagged_vecs = 0, lanes = 0, vec_flag = 0;
+        int modelled = 0; /* the flag model runs along the first available tier */
+        memset(&p, 0, sizeof p);
+        p.multiplier = s->mult;
+        p.left_shift = s->rshift == 0 ? 3 : 0;
+        p.right_shift = s->rshift;
+        p.offset = s->offset;
+        p.min = s->lo;
+        p.max = s->hi;
+        for (int ii = 0; ii < nisas; ii++) {
+            uint64_t checked = 0, bad = 0;
+            simdops_requant_fn fn;
+            if (simdops_set_thread_isa(isas[ii], &err) != SIMDOPS_OK) {
+                printf("%-34s %-7s NOT TESTED (not available)\n", s->name, isas[ii]);
+                continue;
+            }
+            fn = simdops_current_kernels()->requant[s->out];
+            modelled++;
+            for (int sl = 0; sl < nslice; sl++) {
+                for (uint32_t c0 = 0; c0 < SLICE; c0 += CHUNK) {
+                    uint32_t base = (uint32_t)slice_list[sl] * SLICE + c0;
+                    for (uint32_t i = 0; i < CHUNK; i++)
+                        x[i] = (int32_t)(base + i);
+                    fn(x, got, CHUNK, NULL, &p);
+                    for (uint32_t i = 0; i < CHUNK; i++) {
+                        int32_t w = ref_one(s, x[i]), g = get_out(got, i, s->out);
+                        if (modelled == 1) {
+                            int fl = model_flag(s, x[i]);
+                            lanes++;
+                            flagged_lanes += fl > 0;
+                            vec_flag |= (uint64_t)(fl > 0);
+                            if (lanes % 16 == 0) {
+                                flagged_vecs += vec_flag;
+                                vec_flag = 0;
+                            }
+                        }
+                        if (w != g && bad++ < 3)
+                            printf("  MISMATCH %s %s x=%d want %d got %d\n", s->name, isas[ii],
+                                   x[i], w, g);
+                    }
+                    checked += CHUNK;
+                }
+            }
+            (void)want;
+            printf("%-34s %-7s %llu inputs, %llu mismatches\n", s->name, isas[ii],
+                   (unsigned long long)checked, (unsigned long long)bad);
+            bad_total += bad != 0;
+            fflush(stdout);
+        }
+        if (model_flag(s, 0) < 0)
+            printf("%-34s fast path: not covered (integer kernel)\n", s->name);
+        else
+            printf("%-34s fast path: %.3g%% of lanes, %.3g%% of 16-lane vectors to the integer rule\n",
+                   s->name, 100.0 * (double)flagged_lanes / (double)(lanes ? lanes : 1),
+                   100.0 * (double)flagged_vecs / (double)(lanes ? lanes / 16 : 1));
+    }
+    printf("rq_exhaustive: %s\n", bad_total ? "FAILED" : "OK");
+    return bad_total ? 1 : 0;
+}
