@@ -23,4 +23,4 @@ else
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra ${CFLAGS_EXTRA:-} "$HERE/tools/portbench.c" -o "$OUT/portbench"
 fi
-echo "built $OUT/cbench $OUT/rqbench $OUT/rq_exhaustive $OUT/portbench"
+echo "built $OUT/cbench $OUT/rqbench $OUT/qlinear_sweep $OUT/rq_exhaustive $OUT/portbench"
