@@ -1,4 +1,5 @@
-"""The README as a newcomer meets it: every Python block runs as printed, the quantized-inference
+"""The README as a newcomer meets it: every Python block runs as printed, the first one with
+nothing but what the first command installs (numpy and simdops), the quantized-inference
 example computes what its text says (checked against independent references), and the two
 clone commands that CI and developers use stay the page's first lines, unchanged. Also the
 LocalCluster snippet of docs/dask.md, run as the script it claims to be."""
@@ -20,8 +21,11 @@ DASK_DOC = os.path.join(ROOT, "docs", "dask.md")
 CLONE_COMMANDS = [
     "python3 -m venv .venv && . .venv/bin/activate && pip install . && "
     "python -m simdops bench --quick",
-    'python3 -m venv .venv && . .venv/bin/activate && pip install ".[test]" && python -m pytest',
+    'python3 -m venv .venv && . .venv/bin/activate && pip install ".[test,runtimes]" && '
+    "python -m pytest",
 ]
+# a block whose first line is this runs after the block before it, in its namespace
+CONTINUES = "# needs torch; continues the example above"
 
 
 def _read(path):
@@ -73,31 +77,66 @@ def restore_threads():
     simdops.set_num_threads(threads)         # the API tour sets 2 threads, process-wide
 
 
+def _run_block(blocks, index, namespace):
+    if blocks[index].startswith(CONTINUES):
+        assert index > 0, "the first block cannot continue another"
+        _run_block(blocks, index - 1, namespace)
+    exec(compile(blocks[index], f"README.md python block {index}", "exec"), namespace)
+
+
 @pytest.mark.parametrize("index", range(len(_readme_python_blocks())))
 def test_readme_python_block_runs(index, capsys, restore_threads):
-    block = _readme_python_blocks()[index]
-    missing = _needs(block)
+    blocks = _readme_python_blocks()
+    missing = _needs(blocks[index])
     if missing:
         pytest.skip(f"the block needs {', '.join(missing)}")
-    exec(compile(block, f"README.md python block {index}", "exec"), {"__name__": "readme"})
+    _run_block(blocks, index, {"__name__": "readme"})
 
 
-def _quantized_example():
+def _imported_top_modules(block):
+    return set(re.findall(r"^\s*(?:import|from)\s+(\w+)", block, flags=re.M))
+
+
+@needs_readme
+def test_readme_first_example_needs_only_the_first_command():
+    # the first command installs simdops and its dependencies (numpy), nothing else
+    first = _readme_python_blocks()[0]
+    assert _imported_top_modules(first) == {"numpy", "simdops"}
+    assert not first.startswith(CONTINUES)
+    # every block that imports torch says so on its first line (neither command installs it)
+    for block in _readme_python_blocks():
+        if "torch" in _imported_top_modules(block):
+            assert block.startswith(CONTINUES) or block.startswith("# needs torch"), block
+
+
+def test_imported_top_modules_sees_imports():
+    assert _imported_top_modules("import numpy as np\n  from torch import x\nx = 1\n") == {
+        "numpy", "torch"}
+
+
+def _quantized_examples():
+    """The section's numpy example and its torch variant."""
     text = _section(_read(README), "## Quantized inference: what simdops does after the matmul")
     blocks = _blocks(text, "python")
-    assert len(blocks) == 1, "the quantized-inference section has one Python block"
-    return blocks[0]
+    assert len(blocks) == 2, "the quantized-inference section: the example and its torch variant"
+    assert blocks[1].startswith(CONTINUES)
+    return blocks
+
+
+def _run_quantized_example():
+    namespace = {"__name__": "readme"}
+    exec(compile(_quantized_examples()[0], "README quantized example", "exec"), namespace)
+    return namespace
 
 
 @needs_readme
 def test_readme_quantized_example_is_right():
-    pytest.importorskip("torch")
-    namespace = {"__name__": "readme"}
-    exec(compile(_quantized_example(), "README quantized example", "exec"), namespace)
+    namespace = _run_quantized_example()
     a, w, acc, y = (namespace[k] for k in ("a", "w", "acc", "y"))
+    assert type(acc) is np.ndarray and acc.dtype == np.int32    # numpy only
     # the accumulators are the exact integer product (numpy in int64, an independent path)
-    exact = a.numpy().astype(np.int64) @ w.numpy().astype(np.int64)
-    assert np.array_equal(acc.numpy(), exact)
+    exact = a.astype(np.int64) @ w.astype(np.int64)
+    assert np.array_equal(acc, exact)
     # the multiplier and the requantization follow the Python-int reference of the contract
     real = namespace["scale_a"] * namespace["scale_w"] / namespace["scale_out"]
     m, shift = reference.quantize_multiplier(real)
@@ -133,7 +172,7 @@ def test_readme_starts_with_the_clone_commands():
     ci = _read(os.path.join(ROOT, ".ci", "run")) if os.path.exists(
         os.path.join(ROOT, ".ci", "run")) else None
     if ci is not None:                       # not in the sdist: it needs a git clone
-        assert 'pip install -q ".[test]" && python -m pytest' in ci
+        assert 'pip install -q ".[test,runtimes]" && python -m pytest' in ci
 
 
 @needs_readme
@@ -165,3 +204,17 @@ def test_dask_doc_local_cluster_snippet_runs_as_a_script(tmp_path):
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.strip().splitlines()[-1] == "True", proc.stdout
+
+
+@needs_readme
+def test_readme_quantized_example_torch_variant():
+    torch = pytest.importorskip("torch")
+    namespace = _run_quantized_example()
+    y = namespace["y"].copy()
+    exec(compile(_quantized_examples()[1], "README quantized example, torch", "exec"), namespace)
+    acc_t, y_t = namespace["acc_t"], namespace["y_t"]
+    assert isinstance(acc_t, torch.Tensor) and acc_t.dtype == torch.int32
+    exact = namespace["a"].astype(np.int64) @ namespace["w"].astype(np.int64)
+    assert np.array_equal(acc_t.numpy(), exact)
+    # written into the torch tensor given as out=, the same bits as the numpy route
+    assert y_t.dtype == torch.int8 and np.array_equal(y_t.numpy(), y)
