@@ -35,6 +35,10 @@ _REQUANT_OUT = {torch.uint8: "uint8", torch.int8: "int8", torch.int16: "int16"}
 
 def _array(t: torch.Tensor, name: str) -> np.ndarray:
     """A zero-copy numpy view of a CPU tensor (any strides); a clear error otherwise."""
+    try:  # the common case first: each torch query below costs a dispatcher call
+        return t.numpy()
+    except (AttributeError, RuntimeError, TypeError):
+        pass
     if not isinstance(t, torch.Tensor):
         raise TypeError(f"{name} must be a torch.Tensor, got {type(t).__name__}")
     if t.device.type != "cpu":
