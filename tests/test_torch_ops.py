@@ -4,6 +4,8 @@ the plain simdops.* functions under torch.compile (a clean graph break).
 
 torch.compile is CPU-heavy: the compile tests are few and small, on the "eager" /
 "aot_eager" backends except one on inductor."""
+import os
+import re
 import subprocess
 import sys
 
@@ -254,3 +256,17 @@ def test_plain_simdops_call_graph_breaks_cleanly():
     torch._dynamo.reset()
     with pytest.raises(torch._dynamo.exc.Unsupported):
         torch.compile(f, backend="eager", fullgraph=True)(t)
+
+
+TORCH_DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                         "docs", "torch.md")
+
+
+@pytest.mark.skipif(not os.path.exists(TORCH_DOC), reason="docs/ is not beside tests/ here")
+def test_torch_doc_examples_run():
+    """Every python block of docs/torch.md runs as printed (each asserts its claim)."""
+    torch._dynamo.reset()
+    blocks = re.findall(r"```python\n(.*?)```", open(TORCH_DOC, encoding="utf-8").read(), re.S)
+    assert len(blocks) == 2
+    for block in blocks:
+        exec(compile(block, TORCH_DOC, "exec"), {})
