@@ -16,6 +16,7 @@ torch = pytest.importorskip("torch", reason="torch is not installed: simdops.tor
                             "the CPU wheel (pip install torch)")
 
 import simdops  # noqa: E402
+import simdops.onnx as simdops_onnx  # noqa: E402
 import simdops.torch  # noqa: E402,F401  (registers torch.ops.simdops.*)
 
 ops = torch.ops.simdops
@@ -61,6 +62,17 @@ def _samples():
         (ops.requantize_fp32, (acc, torch.tensor(0.0017)), {"zero_point": 5}),
         (ops.requantize_fp32, (acc, torch.linspace(0.001, 0.3, 6)),
          {"zero_point": -3, "bias": bias, "out_dtype": torch.int16, "ties": "away"}),
+        (ops.quantize_down_int32_to_uint8, (acc, mult, shift, 7), {"bias": bias}),
+        (ops.quantize_down_int32_to_uint8, (acc, torch.from_numpy(ms), torch.from_numpy(ss), 7),
+         {"min": 20, "max": 200, "rounding": "double_ties_up"}),
+        (ops.quantize_linear, (x, torch.tensor(0.02)), {}),
+        (ops.quantize_linear, (x.reshape(3, 17, 1), torch.linspace(0.01, 0.5, 17)),
+         {"y_zero_point": torch.arange(-8, 9, dtype=torch.int8), "axis": 1}),
+        (ops.dequantize_linear, (xi.to(torch.int16), torch.tensor(0.25)), {}),
+        (ops.dequantize_linear, (torch.from_numpy(_rng(3).integers(0, 256, (4, 6),
+                                                                    dtype=np.uint8)),
+                                 torch.linspace(0.5, 3.0, 6, dtype=torch.float16)),
+         {"x_zero_point": torch.arange(6, dtype=torch.uint8), "axis": -1}),
     ]
 
 
@@ -77,6 +89,10 @@ def _array_api(name, args, kwargs):
         a.append(kw.pop("offset"))
     if name == "requantize_fp32" and "zero_point" in kw:
         a.append(kw.pop("zero_point"))
+    if name == "quantize_down_int32_to_uint8":
+        a = [v[()].item() if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in a]
+    if name in ("quantize_linear", "dequantize_linear"):
+        return getattr(simdops_onnx, name)(*a, **kw)
     return getattr(simdops, name)(*a, **kw)
 
 
@@ -116,13 +132,8 @@ def test_opcheck(case):
     args = tuple(torch.nan_to_num(a, nan=0.25, posinf=np.inf, neginf=-np.inf)
                  if isinstance(a, torch.Tensor) and a.is_floating_point() else a for a in args)
     torch.library.opcheck(op, args, kwargs)
-    kwargs = dict(kwargs)
-    out_dtype = kwargs.pop("out_dtype", None)
-    out = torch.empty(op(*args, **dict(kwargs, **({"out_dtype": out_dtype}
-                                                   if out_dtype else {}))).shape,
-                      dtype=out_dtype or (args[0].dtype if op not in
-                                          (ops.quantize_down_int32, ops.requantize_fp32)
-                                          else torch.uint8))
+    out = torch.empty_like(op(*args, **kwargs))
+    kwargs = {k: v for k, v in kwargs.items() if k != "out_dtype"}  # out's dtype says it
     torch.library.opcheck(getattr(ops, _name(op) + "_out"), args, dict(kwargs, out=out))
 
 

@@ -3,7 +3,9 @@
 Importing this module imports torch and registers, with ``torch.library.custom_op``:
 
 - functional ops, each returning a new contiguous tensor: ``clip``, ``shrink``,
-  ``hardmax``, ``quantize_down_int32``, ``requantize_fp32``;
+  ``hardmax``, ``quantize_down_int32``, ``quantize_down_int32_to_uint8``,
+  ``requantize_fp32`` and ONNX's ``quantize_linear`` / ``dequantize_linear``
+  (simdops.onnx's);
 - their ``out=`` forms, ``<name>_out``, which write into a given tensor and return
   nothing (a custom op that mutates an input declares it in ``mutates_args`` and
   returns None, as torch.library prescribes).
@@ -25,9 +27,11 @@ from torch.types import Number
 
 import simdops
 
-__all__ = ["clip", "shrink", "hardmax", "quantize_down_int32", "requantize_fp32",
-           "clip_out", "shrink_out", "hardmax_out", "quantize_down_int32_out",
-           "requantize_fp32_out"]
+__all__ = ["clip", "shrink", "hardmax", "quantize_down_int32",
+           "quantize_down_int32_to_uint8", "requantize_fp32", "quantize_linear",
+           "dequantize_linear", "clip_out", "shrink_out", "hardmax_out",
+           "quantize_down_int32_out", "quantize_down_int32_to_uint8_out",
+           "requantize_fp32_out", "quantize_linear_out", "dequantize_linear_out"]
 
 # requant output dtypes: torch's name for each simdops out_dtype
 _REQUANT_OUT = {torch.uint8: "uint8", torch.int8: "int8", torch.int16: "int16"}
@@ -251,3 +255,122 @@ def _requantize_fp32_fake(x, scale, zero_point=0, bias=None, min=None, max=None,
 def _requantize_fp32_out_fake(x, scale, out, zero_point=0, bias=None, min=None, max=None,
                               precision="float32", ties="even"):
     return None
+
+
+def _to_uint8_into(x, multiplier, shift, offset, out, bias, min, max, rounding):
+    simdops.quantize_down_int32_to_uint8(
+        _array(x, "x"), _per_tensor_or_channel(multiplier, "multiplier"),
+        _per_tensor_or_channel(shift, "shift"), offset, bias=_optional_array(bias, "bias"),
+        min=min, max=max, rounding=rounding, out=_array(out, "out"))
+
+
+@custom_op("simdops::quantize_down_int32_to_uint8_out", mutates_args={"out"})
+def quantize_down_int32_to_uint8_out(x: torch.Tensor, multiplier: torch.Tensor,
+                                     shift: torch.Tensor, offset: int, out: torch.Tensor,
+                                     bias: Optional[torch.Tensor] = None, min: int = 0,
+                                     max: int = 0, rounding: str = "double") -> None:
+    """simdops.quantize_down_int32_to_uint8 into a uint8 out (ACL's min = max = 0: no clamp)."""
+    _to_uint8_into(x, multiplier, shift, offset, out, bias, min, max, rounding)
+
+
+@custom_op("simdops::quantize_down_int32_to_uint8", mutates_args=())
+def quantize_down_int32_to_uint8(x: torch.Tensor, multiplier: torch.Tensor,
+                                 shift: torch.Tensor, offset: int,
+                                 bias: Optional[torch.Tensor] = None, min: int = 0,
+                                 max: int = 0, rounding: str = "double") -> torch.Tensor:
+    """simdops.quantize_down_int32_to_uint8 on an int32 CPU tensor: a new uint8 tensor."""
+    result = _new_like(x, torch.uint8)
+    _to_uint8_into(x, multiplier, shift, offset, result, bias, min, max, rounding)
+    return result
+
+
+@register_fake("simdops::quantize_down_int32_to_uint8")
+def _quantize_down_int32_to_uint8_fake(x, multiplier, shift, offset, bias=None, min=0, max=0,
+                                       rounding="double"):
+    return _new_like(x, torch.uint8)
+
+
+@register_fake("simdops::quantize_down_int32_to_uint8_out")
+def _quantize_down_int32_to_uint8_out_fake(x, multiplier, shift, offset, out, bias=None,
+                                           min=0, max=0, rounding="double"):
+    return None
+
+
+# ---- ONNX QuantizeLinear / DequantizeLinear (simdops.onnx) -----------------------------
+
+def _quantize_linear_into(x, y_scale, y_zero_point, out, axis):
+    _onnx().quantize_linear(_array(x, "x"), _array(y_scale, "y_scale"),
+                            _optional_array(y_zero_point, "y_zero_point"), axis=axis,
+                            out=_array(out, "out"))
+
+
+@custom_op("simdops::quantize_linear_out", mutates_args={"out"})
+def quantize_linear_out(x: torch.Tensor, y_scale: torch.Tensor, out: torch.Tensor,
+                        y_zero_point: Optional[torch.Tensor] = None, axis: int = 1) -> None:
+    """simdops.onnx.quantize_linear into out (scale / zero point: 0-d or 1-d tensors)."""
+    _quantize_linear_into(x, y_scale, y_zero_point, out, axis)
+
+
+@custom_op("simdops::quantize_linear", mutates_args=())
+def quantize_linear(x: torch.Tensor, y_scale: torch.Tensor,
+                    y_zero_point: Optional[torch.Tensor] = None,
+                    axis: int = 1) -> torch.Tensor:
+    """simdops.onnx.quantize_linear: the result's dtype is y_zero_point's, else uint8."""
+    result = _new_like(x, torch.uint8 if y_zero_point is None else y_zero_point.dtype)
+    _quantize_linear_into(x, y_scale, y_zero_point, result, axis)
+    return result
+
+
+@register_fake("simdops::quantize_linear")
+def _quantize_linear_fake(x, y_scale, y_zero_point=None, axis=1):
+    return _new_like(x, torch.uint8 if y_zero_point is None else y_zero_point.dtype)
+
+
+@register_fake("simdops::quantize_linear_out")
+def _quantize_linear_out_fake(x, y_scale, out, y_zero_point=None, axis=1):
+    return None
+
+
+def _dequantize_linear_into(x, x_scale, x_zero_point, out, axis):
+    _onnx().dequantize_linear(_array(x, "x"), _array(x_scale, "x_scale"),
+                              _optional_array(x_zero_point, "x_zero_point"), axis=axis,
+                              out=_array(out, "out"))
+
+
+@custom_op("simdops::dequantize_linear_out", mutates_args={"out"})
+def dequantize_linear_out(x: torch.Tensor, x_scale: torch.Tensor, out: torch.Tensor,
+                          x_zero_point: Optional[torch.Tensor] = None, axis: int = 1) -> None:
+    """simdops.onnx.dequantize_linear into a float32 / float16 out."""
+    _dequantize_linear_into(x, x_scale, x_zero_point, out, axis)
+
+
+@custom_op("simdops::quantize_linear_out", mutates_args={"out"})
+def quantize_linear_out(x: torch.Tensor, y_scale: torch.Tensor, out: torch.Tensor,
+                        y_zero_point: Optional[torch.Tensor] = None, axis: int = 1) -> None:
+    """simdops.onnx.quantize_linear into out (scale / zero point: 0-d or 1-d tensors)."""
+    _quantize_linear_into(x, y_scale, y_zero_point, out, axis)
+
+
+@custom_op("simdops::dequantize_linear", mutates_args=())
+def dequantize_linear(x: torch.Tensor, x_scale: torch.Tensor,
+                      x_zero_point: Optional[torch.Tensor] = None,
+                      axis: int = 1) -> torch.Tensor:
+    """simdops.onnx.dequantize_linear: the result's dtype is x_scale's."""
+    result = _new_like(x, x_scale.dtype)
+    _dequantize_linear_into(x, x_scale, x_zero_point, result, axis)
+    return result
+
+
+@register_fake("simdops::dequantize_linear")
+def _dequantize_linear_fake(x, x_scale, x_zero_point=None, axis=1):
+    return _new_like(x, x_scale.dtype)
+
+
+@register_fake("simdops::dequantize_linear_out")
+def _dequantize_linear_out_fake(x, x_scale, out, x_zero_point=None, axis=1):
+    return None
+
+
+def _onnx():
+    from simdops import onnx  # on first use: simdops.torch alone does not load the profile
+    return onnx
