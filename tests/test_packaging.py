@@ -50,7 +50,7 @@ def _stub_names(module_file):
     return names
 
 
-@pytest.mark.parametrize("module", [simdops, dml, acl, "simdops.dask"],
+@pytest.mark.parametrize("module", [simdops, dml, acl, "simdops.dask", "simdops.torch"],
                          ids=lambda m: m if isinstance(m, str) else m.__name__)
 # pytest-run-parallel: ast.parse from two threads at once raises SystemError
 # ("AST constructor recursion depth mismatch") on CPython 3.11
@@ -60,6 +60,9 @@ def test_stubs_ship_and_cover_the_public_api(module):
         module = _dask_module()
         if module is None:
             pytest.skip("dask not installed")
+    elif module == "simdops.torch":
+        module = pytest.importorskip("simdops.torch", reason="torch is not installed",
+                                     exc_type=ImportError)
     assert os.path.exists(os.path.join(PACKAGE, "py.typed"))
     stub = os.path.splitext(module.__file__)[0] + ".pyi"  # a package's is its __init__.pyi
     assert os.path.exists(stub), f"{module.__name__} has no stub next to it"

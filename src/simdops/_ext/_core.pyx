@@ -84,6 +84,42 @@ cdef int _raise(const simdops_error *err, str func=None) except -1:
 cdef object _int_text = _interop.int_text  # a huge int in a message: its size
 
 
+# Argument intake for objects without the buffer protocol (_interop: Python code).
+# torch.compile's Dynamo compiles every Python frame that starts while a compiled
+# function runs, including _interop's when simdops.* is called there on a tensor, and
+# fails inside them (DLPack's device enum is beyond it). Once torch is imported they run
+# under torch.compiler.disable, so that simdops.* under torch.compile is a clean graph
+# break; torch is looked up, never imported (import simdops must not import torch).
+cdef object _as_input = _interop.as_input
+cdef object _as_output = _interop.as_output
+cdef bint _intake_disabled_for_dynamo = False
+_DYNAMO_REASON = ("simdops.* is a CPU kernel call torch.compile cannot trace (a graph break); "
+                  "inside compiled code use torch.ops.simdops.* (import simdops.torch)")
+
+
+cdef void _disable_intake_for_dynamo() except *:
+    global _as_input, _as_output, _intake_disabled_for_dynamo
+    torch = sys.modules.get("torch")
+    disable = getattr(getattr(torch, "compiler", None), "disable", None)
+    if disable is None:  # torch not imported (or still importing)
+        return
+    _as_input = disable(_interop.as_input, reason=_DYNAMO_REASON)
+    _as_output = disable(_interop.as_output, reason=_DYNAMO_REASON)
+    _intake_disabled_for_dynamo = True
+
+
+cdef inline object _intake_input(object obj, str name, bint int32=False):
+    if not _intake_disabled_for_dynamo:
+        _disable_intake_for_dynamo()
+    return _as_input(obj, name, int32)
+
+
+cdef inline object _intake_output(object obj, str name):
+    if not _intake_disabled_for_dynamo:
+        _disable_intake_for_dynamo()
+    return _as_output(obj, name)
+
+
 # ---------------------------------------------------------------- buffers
 
 include "_core_buffers.pyx"
@@ -430,7 +466,7 @@ cdef _Buf _channel_array(object v, str name):
     """A per-channel int32 vector: any buffer (C checks dtype and length), or what
     x accepts (DLPack tensors, sequences of ints, which become int32: _interop)."""
     if not PyObject_CheckBuffer(v):
-        v = _interop.as_input(v, name, True)
+        v = _intake_input(v, name, True)
     if (isinstance(v, np.ndarray) and v.dtype.kind in "iu" and v.dtype.isnative
             and v.dtype != np.int32):
         v = _int_array_to_int32(v, name)  # e.g. int64 multipliers whose values fit

@@ -217,7 +217,7 @@ cdef _Buf _buf(object obj, str name, bint writable=False, bint int32=False):
                                 f"(it computes on numpy's float16/32/64 and integer types)")
         b.acquire(obj, name, writable)
         return b
-    arr = _interop.as_output(obj, name) if writable else _interop.as_input(obj, name, int32)
+    arr = _intake_output(obj, name) if writable else _intake_input(obj, name, int32)
     b.acquire(arr, name, writable)
     if writable:
         b.obj = obj

@@ -197,7 +197,7 @@ cdef object _onnx_bound(object v, str name):
     if PyObject_CheckBuffer(v):
         arr = np.asarray(v)
     elif hasattr(v, "shape") or hasattr(v, "__dlpack__"):
-        arr = _interop.as_input(v, name)
+        arr = _intake_input(v, name)
     else:
         return v  # _number says what a bound must be
     if arr.dtype.kind not in "biuf":

@@ -116,7 +116,7 @@ cdef _Buf _scale_vector(object v, int mode, str func):
     cdef float[::1] dst
     cdef int status = 0
     if not PyObject_CheckBuffer(v):
-        v = _interop.as_input(v, "scale")
+        v = _intake_input(v, "scale")
     if (isinstance(v, np.ndarray) and v.dtype != np.float32 and v.dtype.kind in "fiu"
             and v.dtype.isnative):
         d = np.ascontiguousarray(v, dtype=np.float64)
