@@ -21,6 +21,12 @@ import simdops.torch  # noqa: E402,F401  (registers torch.ops.simdops.*)
 
 ops = torch.ops.simdops
 
+# torch.compile, torch.export and opcheck install process-wide tracing state (dispatch modes,
+# patchers, the dynamo frame hook): two of them at once on two threads trip over each other
+# ("ProxyTorchDispatchMode slot already occupied"), so pytest-run-parallel runs them on one
+# thread. The eager ops stay on two.
+_one_thread = pytest.mark.thread_unsafe(reason="torch tracing state is process-wide")
+
 
 def _rng(seed=0):
     return np.random.default_rng(seed)
@@ -125,6 +131,7 @@ def test_out_op_writes_the_array_api_bits(case):
 
 
 @pytest.mark.parametrize("case", range(len(_samples())))
+@_one_thread
 def test_opcheck(case):
     op, args, kwargs = _samples()[case]
     # opcheck compares outputs with assert_close, for which NaN != NaN: no NaN inputs here
@@ -219,6 +226,7 @@ def test_layer_eager_matches_the_array_api(layer):
     assert layer(x).numpy().tobytes() == _layer_reference(layer, x).tobytes()
 
 
+@_one_thread
 def test_compile_fullgraph_same_bits_as_eager(layer):
     torch._dynamo.reset()
     compiled = torch.compile(layer, fullgraph=True, backend="aot_eager")
@@ -229,6 +237,7 @@ def test_compile_fullgraph_same_bits_as_eager(layer):
     assert explained.graph_break_count == 0 and explained.graph_count == 1
 
 
+@_one_thread
 def test_compile_inductor_same_bits_as_eager():
     torch._dynamo.reset()
 
@@ -240,6 +249,7 @@ def test_compile_inductor_same_bits_as_eager():
     assert compiled(acc, scale).numpy().tobytes() == f(acc, scale).numpy().tobytes()
 
 
+@_one_thread
 def test_export_runs_with_the_same_bits(layer):
     x = _layer_input()
     exported = torch.export.export(layer, (x,))
@@ -252,6 +262,7 @@ def test_export_runs_with_the_same_bits(layer):
 
 # ---- the plain array API under torch.compile: a graph break, not a crash ----------------
 
+@_one_thread
 def test_plain_simdops_call_graph_breaks_cleanly():
     torch._dynamo.reset()
 
@@ -274,6 +285,7 @@ TORCH_DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file_
 
 
 @pytest.mark.skipif(not os.path.exists(TORCH_DOC), reason="docs/ is not beside tests/ here")
+@_one_thread
 def test_torch_doc_examples_run():
     """Every python block of docs/torch.md runs as printed (each asserts its claim)."""
     torch._dynamo.reset()
