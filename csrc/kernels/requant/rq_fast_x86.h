@@ -127,13 +127,16 @@ static inline int rqf_init(rqf_consts *fc, const simdops_requant_params *p)
 RQ_INLINE rqv rqf_round(rqv y, const rqf_consts *fc)
 {
 #if RQV_LANES == 16
-    const int rn = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
-    __m512 yf = _mm512_cvt_roundepi32_ps(y, rn);
+/* a macro, not a const int: the rounding operand must be an integer constant
+ * expression, which clang enforces */
+#define RQF_RN (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+    __m512 yf = _mm512_cvt_roundepi32_ps(y, RQF_RN);
     __m512 cs = _mm512_mask_blend_ps(_mm512_movepi32_mask(y), fc->cpos, fc->cneg);
-    __m512 w = _mm512_fmadd_round_ps(yf, fc->m, cs, rn);
+    __m512 w = _mm512_fmadd_round_ps(yf, fc->m, cs, RQF_RN);
     /* |w| clamped to Tc, w's sign kept (imm 0x02: smaller magnitude, sign from w) */
     w = _mm512_range_ps(w, fc->tc, 0x02);
-    return _mm512_cvt_roundps_epi32(w, rn);
+    return _mm512_cvt_roundps_epi32(w, RQF_RN);
+#undef RQF_RN
 #else
     __m256 yf = _mm256_cvtepi32_ps(y);
     __m256 cs = _mm256_blendv_ps(fc->cpos, fc->cneg, yf); /* by yf's sign: y's */
