@@ -121,8 +121,12 @@ cdef _Buf _scale_vector(object v, int mode, str func):
             and v.dtype.isnative):
         d = np.ascontiguousarray(v, dtype=np.float64)
         if v.dtype.kind in "iu" and v.size:
-            with np.errstate(invalid="ignore"):  # 2**63 does not cast back: it differs
-                inexact = (d.astype(v.dtype) != v).any()
+            # a double at or above 2**63 (2**64 unsigned) rounded its integer up; casting it
+            # back is platform-defined (x86 gives INT64_MIN, aarch64 saturates), so it is
+            # refused before the cast is looked at
+            hi = 2.0 ** (v.dtype.itemsize * 8 - (v.dtype.kind == "i"))
+            with np.errstate(invalid="ignore"):
+                inexact = ((d >= hi) | (d.astype(v.dtype) != v)).any()
             if inexact:
                 raise ValueError(f"{func}: scale holds integers a double does not hold "
                                  f"exactly")
