@@ -517,7 +517,9 @@ def test_docs_list_what_runs():
     semantics = _doc("docs/semantics.md")
     assert "sse41, avx2, avx512, neon" in semantics
     assert "Every family has kernels in the scalar, AVX2 and NEON tiers" not in semantics
-    assert 'rounding="single")  # TFLite, ruy' not in _doc("README.md")
+    readme = os.path.join(os.path.dirname(__file__), "..", "README.md")
+    if os.path.exists(readme):  # the aarch64 wheel's test tree has docs/ but no README
+        assert 'rounding="single")  # TFLite, ruy' not in _doc("README.md")
     assert "avx512" in simdops.isa.__doc__
     assert "ONNX" in simdops.__doc__ and "ONNX Runtime" in simdops.__doc__
     # the installed header (the wheel's tests run without csrc/ beside them)
