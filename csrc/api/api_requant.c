@@ -121,6 +121,7 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
                   c->params.family == SIMDOPS_ROUNDING_DOUBLE_TIES_UP ||
                   c->params.family == SIMDOPS_ROUNDING_SINGLE);
     int32_t *storage;
+    int fast;
     c->bias = bias;
     c->per_channel = mult != NULL || scales != NULL;
     if (scales) {
@@ -140,7 +141,7 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
         size_t g = channels & (0 - channels), step = g >= 16 ? 1 : 16 / g, lined;
         reps = (RQ_MIN_PERIOD + channels - 1) / channels;
         lined = (reps + step - 1) / step * step;
-        if (!derive && (uintptr_t)x->data % 4 == 0 && rows >= 2 * lined) {
+        if ((uintptr_t)x->data % 4 == 0 && rows >= 2 * lined) {
             reps = lined;
             c->line_calls = 1;
             c->ch.cycle = scales ? channels * step : 0; /* lcm(channels, 16) */
@@ -160,8 +161,12 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
     }
     if (bias && reps > 1)
         words += stride;
-    if (derive)
-        words += simdops_requant_channels_words(period);
+    /* double rounding's derived arrays carry the AVX-512 fast path's constants too */
+    fast = derive && c->params.family == SIMDOPS_ROUNDING_DOUBLE;
+    if (derive) /* five arrays (single rounding: three) stride words apart */
+        words += 5 * stride;
+    if (fast)
+        words += simdops_requant_channels_fast_words(stride);
     else if (mult && reps > 1)
         words += 2 * stride;
     if (scales && reps > 1)
@@ -182,9 +187,15 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
         storage += stride;
     }
     if (derive && c->params.family == SIMDOPS_ROUNDING_SINGLE) {
-        simdops_requant_channels_init_single(&c->ch, storage, mult, shift, channels, reps);
+        simdops_requant_channels_init_single(&c->ch, storage + lead, stride, mult, shift, channels,
+                                             len / channels);
     } else if (derive) {
-        simdops_requant_channels_init(&c->ch, storage, mult, shift, channels, reps);
+        simdops_requant_channels_init_strided(&c->ch, storage + lead, stride, mult, shift,
+                                              channels, len / channels);
+        if (fast)
+            simdops_requant_channels_init_fast(&c->ch, storage + 5 * stride + lead, stride,
+                                               channels, len, c->params.offset, c->params.min,
+                                               c->params.max);
     } else if (mult && reps > 1) {
         simdops_repeat_words(storage + lead, mult, channels, len / channels);
         simdops_repeat_words(storage + stride + lead, shift, channels, len / channels);

@@ -97,6 +97,13 @@ typedef struct simdops_requant_channels {
                            * period] and bias[i % period] (the vectors restart every
                            * period elements: a long call over rows of repeated
                            * vectors); 0: scale[i], bias[i] */
+    /* derived only, double rounding: the AVX-512 fast path's float32 constants
+     * per element (mu and h, rq_fast_params.h, K = 16) and the call's window
+     * half-width, base and Tc; fast_mult NULL when a channel or the call is
+     * outside what that path covers (simdops_requant_channels_init_fast) */
+    const float *fast_mult, *fast_h;
+    int32_t fast_window;
+    float fast_base, fast_tc;
     size_t cycle;         /* float families, with period: 0, or a multiple of 16
                            * dividing period after which the scales repeat too
                            * (scale[i % period] == scale[i % cycle]: lcm(channels,
@@ -126,6 +133,10 @@ static inline simdops_requant_channels simdops_requant_channels_at(const simdops
         r.right += k;
     if (r.half)
         r.half += k;
+    if (r.fast_mult) {
+        r.fast_mult += k;
+        r.fast_h += k;
+    }
     return r;
 }
 

@@ -7,6 +7,7 @@
 #include "driver/requant_channels.h"
 #include "core/kernel_abi.h"
 #include "kernels/requant/requant_families.h"
+#include "kernels/requant/rq_fast_params.h"
 
 /* dst = reps copies of src[0..n), then one 0 (kernels may read one past). */
 void simdops_repeat_words(int32_t *dst, const int32_t *src, size_t n, size_t reps)
@@ -22,9 +23,15 @@ void simdops_requant_channels_init(simdops_requant_channels *ch, int32_t *storag
                                    const int32_t *multiplier, const int32_t *shift, size_t n,
                                    size_t reps)
 {
-    const size_t len = n * reps + 1;
-    int32_t *mult = storage, *shifts = mult + len, *left = shifts + len, *right = left + len;
-    int32_t *half = right + len;
+    simdops_requant_channels_init_strided(ch, storage, n * reps + 1, multiplier, shift, n, reps);
+}
+
+void simdops_requant_channels_init_strided(simdops_requant_channels *ch, int32_t *storage,
+                                           size_t stride, const int32_t *multiplier,
+                                           const int32_t *shift, size_t n, size_t reps)
+{
+    int32_t *mult = storage, *shifts = mult + stride, *left = shifts + stride;
+    int32_t *right = left + stride, *half = right + stride;
     int32_t any = 0, min_right = 31;
     /* one period derived, then repeated: branch-free so it vectorises */
     for (size_t k = 0; k < n; k++) {
@@ -51,14 +58,39 @@ void simdops_requant_channels_init(simdops_requant_channels *ch, int32_t *storag
     ch->scales_below_one = 0;
     ch->period = 0;
     ch->cycle = 0;
+    ch->fast_mult = ch->fast_h = NULL;
+}
+
+void simdops_requant_channels_init_fast(simdops_requant_channels *ch, int32_t *storage,
+                                        size_t stride, size_t channels, size_t n, int32_t offset,
+                                        int32_t lo, int32_t hi)
+{
+    float *mu = (float *)(void *)storage, *h = mu + stride;
+    double tc;
+    const int32_t a = rqf_window(offset, lo, hi, RQF_PC_K, 3.01, &tc);
+    ch->fast_mult = ch->fast_h = NULL;
+    if (!a || ch->general || channels == 0)
+        return;
+    for (size_t k = 0; k < channels; k++)
+        if (!rqf_pc_consts(ch->mult[k], ch->right[k], ch->left[k], RQF_PC_K, mu + k, h + k))
+            return;
+    /* float32 and int32 have one size: repeated as words */
+    simdops_repeat_words((int32_t *)(void *)mu, (const int32_t *)(void *)mu, channels,
+                         n / channels);
+    simdops_repeat_words((int32_t *)(void *)h, (const int32_t *)(void *)h, channels,
+                         n / channels);
+    ch->fast_mult = mu;
+    ch->fast_h = h;
+    ch->fast_window = a;
+    ch->fast_base = rqf_pc_base(offset, a, RQF_PC_K);
+    ch->fast_tc = (float)tc;
 }
 
 void simdops_requant_channels_init_single(simdops_requant_channels *ch, int32_t *storage,
-                                          const int32_t *multiplier, const int32_t *shift,
-                                          size_t n, size_t reps)
+                                          size_t stride, const int32_t *multiplier,
+                                          const int32_t *shift, size_t n, size_t reps)
 {
-    const size_t len = n * reps + 1;
-    int32_t *mult = storage, *shifts = mult + len, *u = shifts + len;
+    int32_t *mult = storage, *shifts = mult + stride, *u = shifts + stride;
     int general = 0;
     for (size_t k = 0; k < n; k++) {
         int32_t m = multiplier[k], s = shift[k], t;

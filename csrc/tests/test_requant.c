@@ -123,9 +123,14 @@ static void requant_form(const target *t, const simdops_requant_params *p, const
 #define ARG(k, T) (buf[k] ? (const T *)(const void *)(buf[k] + off[k]) : NULL)
     if (t->kind == K_REQUANT_PC && derived) { /* int32-aligned, as C writes them */
         off[2] -= off[2] % 4;
-        buf[2] = alloc_buf(off[2] + simdops_requant_channels_words(n) * 4);
-        simdops_requant_channels_init(&ch, (int32_t *)(void *)(buf[2] + off[2]), mult, shift, n,
-                                      1);
+        int32_t *store;
+        buf[2] = alloc_buf(off[2] + (simdops_requant_channels_words(n) +
+                                     simdops_requant_channels_fast_words(n + 1)) * 4);
+        store = (int32_t *)(void *)(buf[2] + off[2]);
+        simdops_requant_channels_init(&ch, store, mult, shift, n, 1);
+        /* the AVX-512 fast path's arrays, as the driver builds them for double rounding */
+        simdops_requant_channels_init_fast(&ch, store + simdops_requant_channels_words(n), n + 1,
+                                           n, n, p->offset, p->min, p->max);
     } else if (t->kind == K_REQUANT_PC) {
         ch.mult = ARG(2, int32_t);
         ch.shift = ARG(3, int32_t);
@@ -222,11 +227,53 @@ static int32_t near_boundary(const simdops_requant_params *p)
     return simdops_wrap32(xi);
 }
 
+/* Per channel: channels inside the fast path's domain (now and then one just
+ * outside it, which turns the path off for the call), inputs near each one's
+ * boundaries. */
+static void test_requant_pc_fast_domain(const target *t)
+{
+    int32_t x[MAXN], bias[MAXN], mult[MAXN], shift[MAXN];
+    simdops_requant_params p, q;
+    for (int rep = 0; rep < 400; rep++) {
+        size_t n = 64 + (size_t)below(MAXN - 63), offs[5];
+        const int uncovered = rep % 10 == 9;
+        for (int k = 0; k < 5; k++)
+            offs[k] = rand_off();
+        fast_rq_params(t->idx, &p);
+        p.right_shift = 1 + (int32_t)below(23);
+        if (p.offset > 65536 || p.offset < -65536)
+            p.offset = (int32_t)below(601) - 300;
+        for (size_t i = 0; i < n; i++) {
+            q = p;
+            fast_rq_params(t->idx, &q);
+            mult[i] = q.multiplier;
+            shift[i] = chance(70) ? q.right_shift : p.right_shift;
+            if (!uncovered && (shift[i] < 1 || shift[i] > 23))
+                shift[i] = 1 + (int32_t)below(23);
+            q.min = p.min;
+            q.max = p.max;
+            q.offset = p.offset;
+            q.multiplier = mult[i];
+            q.right_shift = shift[i];
+            x[i] = chance(85) ? near_boundary(&q) : chance(50) ? edge_i32() : s32(rnd());
+        }
+        if (uncovered)
+            mult[below((uint32_t)n)] = chance(50) ? -(int32_t)below(1u << 30) : INT32_MIN;
+        for (size_t i = 0; i < n; i++)
+            bias[i] = chance(50) ? 0 : (int32_t)below(7) - 3;
+        requant_case(t, &p, x, rep % 4 == 1 ? NULL : bias, mult, shift, n, offs);
+    }
+}
+
 /* The fast path's domain with inputs on and near its boundaries. */
 static void test_requant_fast_domain(const target *t)
 {
     int32_t x[MAXN], bias[MAXN];
     simdops_requant_params p;
+    if (t->kind == K_REQUANT_PC) {
+        test_requant_pc_fast_domain(t);
+        return;
+    }
     if (t->kind != K_REQUANT)
         return;
     for (int rep = 0; rep < 600; rep++) {

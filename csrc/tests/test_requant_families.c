@@ -208,7 +208,7 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
     else if (derived) {
         derived_storage = (int32_t *)(void *)alloc_buf(simdops_requant_channels_words(n) * 4);
         if (fam == SIMDOPS_ROUNDING_SINGLE)
-            simdops_requant_channels_init_single(&ch, derived_storage, mult, shift, n, 1);
+            simdops_requant_channels_init_single(&ch, derived_storage, n + 1, mult, shift, n, 1);
         else
             simdops_requant_channels_init(&ch, derived_storage, mult, shift, n, 1);
     }

@@ -173,6 +173,12 @@ RQ_INLINE void rq_pc_block(const int32_t *x, const int32_t *b,
 #else
 #define RQ_X86_PT_KERNEL rq_kernel
 #endif
+/* per channel the fast path is AVX-512's (its arrays are built for K = 16) */
+#if defined(RQ_X86_FAST) && RQ_X86_FAST && RQV_LANES == 16
+#define RQ_X86_PC_KERNEL rq_pc_fast_kernel
+#else
+#define RQ_X86_PC_KERNEL rq_pc_kernel
+#endif
 
 /* The tier's table entries, <tag>_requant[_pc]__<tier>: one-line wrappers, so
  * the kernels above stay functions. A tier whose per-tensor kernels measured
@@ -197,7 +203,7 @@ RQ_INLINE void rq_pc_block(const int32_t *x, const int32_t *b,
         const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
         const simdops_requant_channels *ch, const simdops_requant_params *p)           \
     {                                                                                  \
-        rq_pc_kernel(x, y, n, bias, ch, p, out, tlo, thi);                             \
+        RQ_X86_PC_KERNEL(x, y, n, bias, ch, p, out, tlo, thi);                         \
     }
 RQ_X86_ENTRY(u8, SIMDOPS_RQ_U8, 0, 255)
 RQ_X86_ENTRY(i8, SIMDOPS_RQ_I8, -128, 127)

