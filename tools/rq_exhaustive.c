@@ -5,7 +5,9 @@
  * path of the AVX2/AVX-512 tiers (csrc/kernels/requant/rq_fast_x86.h): the
  * benchmark's scale, whole-range-unclamped shifts (every fraction, every exact
  * tie), i16 outputs with the widest window, and a set outside the path.
- * Also prints the share of 16-lane vectors the fast path sends back to the
+ * Sets in the fast path's domain run per channel too (16 channels around the
+ * set's pair, the per-channel kernel with the driver's arrays: AVX-512's
+ * per-channel fast path). Also prints the share of 16-lane vectors the fast path sends back to the
  * integer rule, from a scalar model of its test.
  * Build: bash tools/cbench.sh OUT (builds it too).
  * Run: OUT/rq_exhaustive [slices=0: all 256 | k: slices -1, 0, 127, 128 and k-4 more] [isa...]
@@ -23,6 +25,8 @@
 #include "core/kernel_abi.h"
 #include "dispatch/dispatch.h"
 #include "kernels/registry.h"
+#include "kernels/requant/rq_fast_params.h"
+#include "driver/requant_channels.h"
 
 enum { CHUNK = 1 << 20, SLICE = 1 << 24 };
 
@@ -57,28 +61,19 @@ static int32_t get_out(const void *y, size_t i, int out)
                                   : ((const int16_t *)y)[i];
 }
 
-/* The fast path's flag for one lane, modelled in scalar (as rqf_init/rqf_round
- * compute it, AVX-512's FMA form); -1 when the path does not cover s. */
+/* The fast path's flag for one lane, modelled in scalar (with rqf_window and
+ * rqf_pair_consts, as rqf_init / rqf_round compute it, AVX-512's FMA form); -1
+ * when the path does not cover s. */
 static int model_flag(const pset *s, int32_t y)
 {
-    const int K = 16, e = s->rshift; /* AVX-512's */
-    double t = fmax(fmax((double)s->hi, -(double)s->lo - 1), 1.0);
-    double tc = t * (1 << K) + (1 << (K - 1)), err, cpos, cneg, cmax;
-    int32_t a = 1, j;
-    float m, w;
-    if (e < 1 || e > 23 || s->mult <= 0 || s->offset < -65536 || s->offset > 65536 ||
-        tc >= 2147483648.0)
+    const int K = RQF_PC_K; /* AVX-512's */
+    double tc;
+    int32_t a, j;
+    float m, cpos, cneg, w;
+    if (!(a = rqf_window(s->offset, s->lo, s->hi, K, 2.001, &tc)) ||
+        !rqf_pair_consts(s->mult, s->rshift, 0, s->offset, a, K, &m, &cpos, &cneg))
         return -1;
-    cpos = ldexp((double)s->offset, K) + (1 << (K - 1)) + ldexp(1.0, K - 1 - e) - 0.5;
-    cneg = cpos - ldexp(1.0, K - e);
-    cmax = fmax(fabs(cpos), fabs(cneg)) + (1 << (K - 3));
-    err = ldexp(1.0, -24) * (4.001 * (tc + cmax) + 2.001 * cmax);
-    while (a <= err)
-        a *= 2;
-    if (2 * a > (1 << (K - 2)))
-        return -1;
-    m = (float)ldexp((double)s->mult, K - 31 - e);
-    w = fmaf((float)y, m, (float)((y < 0 ? cneg : cpos) + a));
+    w = fmaf((float)y, m, y < 0 ? cneg : cpos);
     w = fminf(fmaxf(w, (float)-tc), (float)tc);
     j = (int32_t)lrintf(w);
     return ((uint32_t)j & ((1u << K) - 1) & ~(uint32_t)(2 * a - 1)) == 0;
@@ -140,6 +135,54 @@ static int rates(void)
     return 0;
 }
 
+/* Per channel: the inputs of the slices spread over 16 channels whose pairs
+ * vary around the set's (multiplier +- k * 40503, right shift +- 0..2 within
+ * 1..23), through the tier's per-channel kernel with the arrays the driver
+ * builds (derived + fast-path constants); the set's own bias-free call. */
+static uint64_t check_pc(const pset *s, const char *isa, const int *slice_list, int nslice,
+                         int32_t *x, int16_t *got, int32_t *store, uint64_t *checked)
+{
+    enum { CH = 16 };
+    int32_t mult[CH], shift[CH];
+    simdops_requant_params p;
+    simdops_requant_channels ch;
+    const size_t stride = CHUNK + 16;
+    uint64_t bad = 0;
+    memset(&p, 0, sizeof p);
+    p.offset = s->offset;
+    p.min = s->lo;
+    p.max = s->hi;
+    for (int k = 0; k < CH; k++) {
+        int64_t m = (int64_t)s->mult + (int64_t)(k - CH / 2) * 40503;
+        int e = s->rshift + k % 3 - 1;
+        mult[k] = (int32_t)(m > INT32_MAX ? INT32_MAX : m < 1 ? 1 : m);
+        shift[k] = e < 1 ? 1 : e > 23 ? 23 : e;
+    }
+    simdops_requant_channels_init_strided(&ch, store, stride, mult, shift, CH, CHUNK / CH);
+    simdops_requant_channels_init_fast(&ch, store + 5 * stride, stride, CH, CHUNK, p.offset,
+                                       p.min, p.max);
+    if (!ch.fast_mult)
+        printf("%-34s %-7s per channel: fast path not covered\n", s->name, isa);
+    for (int sl = 0; sl < nslice; sl++) {
+        for (uint32_t c0 = 0; c0 < SLICE; c0 += CHUNK) {
+            uint32_t base = (uint32_t)slice_list[sl] * SLICE + c0;
+            for (uint32_t i = 0; i < CHUNK; i++)
+                x[i] = (int32_t)(base + i);
+            simdops_current_kernels()->requant_pc[s->out](x, got, CHUNK, NULL, &ch, &p);
+            for (uint32_t i = 0; i < CHUNK; i++) {
+                int32_t w = simdops_requant_one(x[i], mult[i % CH], 0, shift[i % CH], s->offset,
+                                                s->lo, s->hi);
+                int32_t g = get_out(got, i, s->out);
+                if (w != g && bad++ < 3)
+                    printf("  MISMATCH %s %s per channel x=%d ch %u want %d got %d\n", s->name,
+                           isa, x[i], i % CH, w, g);
+            }
+            *checked += CHUNK;
+        }
+    }
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     const int nsets = (int)(sizeof SETS / sizeof SETS[0]);
@@ -150,8 +193,9 @@ int main(int argc, char **argv)
     int nisas = argc > 2 ? argc - 2 : 4;
     int32_t *x = malloc(CHUNK * sizeof(int32_t));
     int16_t *want = malloc(CHUNK * sizeof(int16_t)), *got = malloc(CHUNK * sizeof(int16_t));
+    int32_t *store = malloc(7 * (CHUNK + 16) * sizeof(int32_t));
     simdops_error err;
-    if (!x || !want || !got)
+    if (!x || !want || !got || !store)
         return 2;
     if (argc > 1 && !strcmp(argv[1], "rates"))
         return rates();
@@ -230,6 +274,13 @@ int main(int argc, char **argv)
             printf("%-34s %-7s %llu inputs, %llu mismatches\n", s->name, isas[ii],
                    (unsigned long long)checked, (unsigned long long)bad);
             bad_total += bad != 0;
+            if (model_flag(s, 0) >= 0) { /* per channel, in the fast path's domain */
+                uint64_t pc_checked = 0, pc_bad =
+                    check_pc(s, isas[ii], slice_list, nslice, x, got, store, &pc_checked);
+                printf("%-34s %-7s per channel: %llu inputs, %llu mismatches\n", s->name,
+                       isas[ii], (unsigned long long)pc_checked, (unsigned long long)pc_bad);
+                bad_total += pc_bad != 0;
+            }
             fflush(stdout);
         }
         if (model_flag(s, 0) < 0)
