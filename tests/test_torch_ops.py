@@ -293,3 +293,53 @@ def test_torch_doc_examples_run():
     assert len(blocks) == 2
     for block in blocks:
         exec(compile(block, TORCH_DOC, "exec"), {})
+
+
+# ---- the eager fast path (simdops/torch.py, _register_fast_paths) ----------------------
+
+def _same_bits(a, b):                      # the inputs hold NaNs: torch.equal says no
+    return a.detach().numpy().tobytes() == b.detach().numpy().tobytes()
+
+
+FUNCTIONAL = [n for n in simdops.torch.__all__ if not n.endswith("_out")]
+
+
+def test_fast_path_registered_for_every_functional_op():
+    for name in FUNCTIONAL:
+        assert torch._C._dispatch_has_kernel_for_dispatch_key(f"simdops::{name}", "AutogradCPU")
+    for name in simdops.torch.__all__:
+        if name.endswith("_out"):   # custom_op's own path (ADInplaceOrView bumps out's version)
+            assert not torch._C._dispatch_has_kernel_for_dispatch_key(
+                f"simdops::{name}", "AutogradCPU")
+
+
+def test_fast_path_keeps_custom_ops_autograd_semantics():
+    x = _floats((3, 5))
+    plain = ops.clip(x, -0.5, 0.5)
+    assert plain.grad_fn is None and not plain.requires_grad
+    leaf = x.clone().requires_grad_()
+    y = ops.clip(leaf, -0.5, 0.5)                  # custom_op's kernel: a graph node
+    assert y.requires_grad and y.grad_fn is not None
+    assert _same_bits(y, plain)
+    with pytest.raises(RuntimeError, match="no autograd formula"):
+        y.sum().backward()
+    with torch.no_grad():                          # no gradient asked for: the fast path
+        z = ops.clip(leaf, -0.5, 0.5)
+    assert not z.requires_grad and _same_bits(z, plain)
+
+
+def test_out_op_bumps_the_version_of_out():
+    x = _floats((4,))
+    out = torch.empty(4)
+    before = out._version
+    ops.clip_out(x, -0.5, 0.5, out)
+    assert out._version > before and _same_bits(out, ops.clip(x, -0.5, 0.5))
+
+
+def test_fast_path_leaves_fake_and_meta_tensors_to_the_fakes():
+    meta = ops.clip(torch.empty(2, 3, device="meta"), -1.0, 1.0)
+    assert meta.device.type == "meta" and meta.shape == (2, 3)
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    with FakeTensorMode():
+        fake = ops.requantize_fp32(torch.empty(2, 3, dtype=torch.int32), torch.tensor(0.5))
+    assert fake.shape == (2, 3) and fake.dtype == torch.uint8

@@ -374,3 +374,59 @@ def _dequantize_linear_out_fake(x, x_scale, out, x_zero_point=None, axis=1):
 def _onnx():
     from simdops import onnx  # on first use: simdops.torch alone does not load the profile
     return onnx
+
+
+# ---- the eager fast path -----------------------------------------------------------
+# custom_op registers one Python autograd kernel for every op (at the Autograd alias key):
+# it checks requires_grad, builds a metadata object, enters _AutoDispatchBelowAutograd and
+# redispatches through C++ to a second Python layer (two torch._disable_dynamo wrappers and
+# an aliasing check) before reaching the functions above: about two thirds of a
+# torch.ops.simdops.clip call on 16 floats, eager or inside a compiled graph (which calls
+# the op through the same dispatcher). A kernel at AutogradCPU, which the dispatcher prefers
+# to the alias for CPU tensors, calls the function directly when nothing below autograd
+# needs dispatching (the next key is CPU: no fake or meta tensor, no mode, no tracing) and
+# no gradient is asked for. Anything else goes to custom_op's own kernel, unchanged:
+# autograd (backward through an op raises, as custom_op's does), fake tensors, other
+# devices (whose error _array gives). The out= forms keep custom_op's path: below
+# autograd they also need ADInplaceOrView (the version counter of out).
+# Dynamo must never trace into these Python frames (the dispatcher calls them, e.g. from a
+# graph-break region, with dynamo's frame hook set; custom_op's own kernels are wrapped in
+# torch._disable_dynamo for this): their code objects are marked for dynamo to skip, with
+# every frame they call, at registration and at no cost per call.
+def _fast_autograd_cpu(op_def, fallback):
+    fn = op_def._init_fn
+    after_autograd = torch._C._after_autograd_keyset
+    cpu = torch._C.DispatchKey.CPU
+    grad_enabled = torch.is_grad_enabled
+    any_requires_grad = torch._C._any_requires_grad
+
+    def autograd_cpu(keyset, *args, **kwargs):
+        if ((keyset & after_autograd).highestPriorityTypeId() == cpu
+                and not (grad_enabled() and any_requires_grad(*args, **kwargs))):
+            return fn(*args, **kwargs)
+        return fallback(keyset, *args, **kwargs)
+
+    return autograd_cpu
+
+
+def _register_fast_paths():
+    try:
+        from torch._C._dynamo.eval_frame import (_FrameAction, _FrameExecStrategy,
+                                                 set_code_exec_strategy)
+        from torch._library.autograd import make_autograd_impl
+        skip = _FrameExecStrategy(_FrameAction.SKIP, _FrameAction.SKIP)
+    except (ImportError, AttributeError):   # another torch: keep custom_op's path alone
+        return None
+    lib = torch.library.Library("simdops", "IMPL")
+    for name in __all__:
+        if name.endswith("_out"):
+            continue
+        op_def = globals()[name]
+        kernel = _fast_autograd_cpu(op_def, make_autograd_impl(op_def._opoverload, op_def))
+        set_code_exec_strategy(kernel.__code__, skip)
+        set_code_exec_strategy(op_def._init_fn.__code__, skip)
+        lib.impl(name, kernel, "AutogradCPU", with_keyset=True)
+    return lib
+
+
+_FAST_PATHS = _register_fast_paths()
