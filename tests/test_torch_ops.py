@@ -79,6 +79,13 @@ def _samples():
                                                                     dtype=np.uint8)),
                                  torch.linspace(0.5, 3.0, 6, dtype=torch.float16)),
          {"x_zero_point": torch.arange(6, dtype=torch.uint8), "axis": -1}),
+        # ONNX's clip / shrink / hardmax (simdops.onnx's answers)
+        (ops.onnx_clip, (x,), {"min": 0.5, "max": -0.25}),      # min > max: max (ONNX)
+        (ops.onnx_clip, (xi,), {"min": -3}),
+        (ops.onnx_shrink, (x,), {"bias": 0.25, "lambd": 0.5}),
+        (ops.onnx_shrink, (xi,), {"bias": 3.0, "lambd": 10.0}),
+        (ops.onnx_hardmax, (x.reshape(3, 1, 17),), {"axis": 0}),
+        (ops.onnx_hardmax, (x.reshape(3, 1, 17),), {"axis": 1, "opset": 11}),
     ]
 
 
@@ -99,6 +106,8 @@ def _array_api(name, args, kwargs):
         a = [v[()].item() if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in a]
     if name in ("quantize_linear", "dequantize_linear"):
         return getattr(simdops_onnx, name)(*a, **kw)
+    if name.startswith("onnx_"):
+        return getattr(simdops_onnx, name[len("onnx_"):])(*a, **kw)
     return getattr(simdops, name)(*a, **kw)
 
 

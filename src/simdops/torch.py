@@ -31,7 +31,9 @@ __all__ = ["clip", "shrink", "hardmax", "quantize_down_int32",
            "quantize_down_int32_to_uint8", "requantize_fp32", "quantize_linear",
            "dequantize_linear", "clip_out", "shrink_out", "hardmax_out",
            "quantize_down_int32_out", "quantize_down_int32_to_uint8_out",
-           "requantize_fp32_out", "quantize_linear_out", "dequantize_linear_out"]
+           "requantize_fp32_out", "quantize_linear_out", "dequantize_linear_out",
+           "onnx_clip", "onnx_shrink", "onnx_hardmax", "onnx_clip_out", "onnx_shrink_out",
+           "onnx_hardmax_out"]
 
 # requant output dtypes: torch's name for each simdops out_dtype
 _REQUANT_OUT = {torch.uint8: "uint8", torch.int8: "int8", torch.int16: "int16"}
@@ -374,6 +376,11 @@ def _dequantize_linear_out_fake(x, x_scale, out, x_zero_point=None, axis=1):
 def _onnx():
     from simdops import onnx  # on first use: simdops.torch alone does not load the profile
     return onnx
+
+
+# ONNX's Clip, Shrink and Hardmax (simdops.onnx's answers), in their own file
+from simdops._torch_onnx import (onnx_clip, onnx_clip_out, onnx_hardmax,  # noqa: E402
+                                 onnx_hardmax_out, onnx_shrink, onnx_shrink_out)
 
 
 # ---- the eager fast path -----------------------------------------------------------
