@@ -8,7 +8,7 @@ import torch
 from torch.library import custom_op, register_fake
 from torch.types import Number
 
-from simdops.torch import _array, _new_like
+from simdops._torch_tensors import _array, _new_like
 
 
 def _onnx():

@@ -20,12 +20,12 @@ only ``import simdops.torch`` does.
 """
 from typing import Optional, Sequence
 
-import numpy as np
 import torch
 from torch.library import custom_op, register_fake
 from torch.types import Number
 
 import simdops
+from simdops._torch_tensors import _array, _new_like
 
 __all__ = ["clip", "shrink", "hardmax", "quantize_down_int32",
            "quantize_down_int32_to_uint8", "requantize_fp32", "quantize_linear",
@@ -39,26 +39,6 @@ __all__ = ["clip", "shrink", "hardmax", "quantize_down_int32",
 _REQUANT_OUT = {torch.uint8: "uint8", torch.int8: "int8", torch.int16: "int16"}
 
 
-def _array(t: torch.Tensor, name: str) -> np.ndarray:
-    """A zero-copy numpy view of a CPU tensor (any strides); a clear error otherwise."""
-    try:  # the common case first: each torch query below costs a dispatcher call
-        return t.numpy()
-    except (AttributeError, RuntimeError, TypeError):
-        pass
-    if not isinstance(t, torch.Tensor):
-        raise TypeError(f"{name} must be a torch.Tensor, got {type(t).__name__}")
-    if t.device.type != "cpu":
-        raise ValueError(f"{name} is a tensor on {t.device}; simdops runs on the CPU "
-                         f"(move it there first, e.g. tensor.cpu())")
-    if t.is_neg() or t.is_conj():  # a lazy sign bit numpy would not see
-        t = t.resolve_neg().resolve_conj()
-    try:
-        return t.detach().numpy()
-    except TypeError as e:  # a dtype numpy has no match for (bfloat16, ...)
-        raise TypeError(f"{name} has dtype {t.dtype}, which simdops does not compute on "
-                        f"({e})") from None
-
-
 def _per_tensor_or_channel(t: torch.Tensor, name: str):
     """A 0-d tensor as its Python number (per tensor), a 1-d one as an array (per channel)."""
     arr = _array(t, name)
@@ -67,11 +47,6 @@ def _per_tensor_or_channel(t: torch.Tensor, name: str):
 
 def _optional_array(t: Optional[torch.Tensor], name: str):
     return None if t is None else _array(t, name)
-
-
-def _new_like(x: torch.Tensor, dtype: Optional[torch.dtype] = None) -> torch.Tensor:
-    """The functional ops' result: contiguous, x's shape (the same for fake and real)."""
-    return torch.empty(x.shape, dtype=x.dtype if dtype is None else dtype, device=x.device)
 
 
 def _out_dtype(dtype: torch.dtype) -> str:
