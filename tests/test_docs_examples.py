@@ -45,7 +45,8 @@ def pages():
     return sorted(os.path.relpath(p, DOCS) for p in found)
 
 
-FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", flags=re.S | re.M)
+# fences may be indented (a block inside a list item)
+FENCE = re.compile(r"^[ \t]*```([^\n`]*)\n(.*?)^[ \t]*```[ \t]*$", flags=re.S | re.M)
 
 
 def blocks(page):
@@ -84,6 +85,8 @@ def missing_modules(code):
 def test_marker_detection():
     assert blocks.__doc__ and MARKER in "# my_job.py (not run: needs a scheduler)"
     assert not is_directive("python") and is_directive("{toctree}")
+    found = FENCE.findall("- item:\n\n  ```c\n  int x;\n  ```\n```python\nx = 1\n```\n")
+    assert [lang for lang, _ in found] == ["c", "python"]
 
 
 @needs_docs
