@@ -79,6 +79,13 @@ def _samples():
                                                                     dtype=np.uint8)),
                                  torch.linspace(0.5, 3.0, 6, dtype=torch.float16)),
          {"x_zero_point": torch.arange(6, dtype=torch.uint8), "axis": -1}),
+        # ONNX's clip / shrink / hardmax (simdops.onnx's answers)
+        (ops.onnx_clip, (x,), {"min": 0.5, "max": -0.25}),      # min > max: max (ONNX)
+        (ops.onnx_clip, (xi,), {"min": -3}),
+        (ops.onnx_shrink, (x,), {"bias": 0.25, "lambd": 0.5}),
+        (ops.onnx_shrink, (xi,), {"bias": 3.0, "lambd": 10.0}),
+        (ops.onnx_hardmax, (x.reshape(3, 1, 17),), {"axis": 0}),
+        (ops.onnx_hardmax, (x.reshape(3, 1, 17),), {"axis": 1, "opset": 11}),
     ]
 
 
@@ -99,6 +106,8 @@ def _array_api(name, args, kwargs):
         a = [v[()].item() if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in a]
     if name in ("quantize_linear", "dequantize_linear"):
         return getattr(simdops_onnx, name)(*a, **kw)
+    if name.startswith("onnx_"):
+        return getattr(simdops_onnx, name[len("onnx_"):])(*a, **kw)
     return getattr(simdops, name)(*a, **kw)
 
 
@@ -293,3 +302,54 @@ def test_torch_doc_examples_run():
     assert len(blocks) == 2
     for block in blocks:
         exec(compile(block, TORCH_DOC, "exec"), {})
+
+
+# ---- the eager fast path (simdops/torch.py, _register_fast_paths) ----------------------
+
+def _same_bits(a, b):                      # the inputs hold NaNs: torch.equal says no
+    return a.detach().numpy().tobytes() == b.detach().numpy().tobytes()
+
+
+FUNCTIONAL = [n for n in simdops.torch.__all__ if not n.endswith("_out")]
+
+
+def test_fast_path_registered_for_every_functional_op():
+    for name in FUNCTIONAL:
+        assert torch._C._dispatch_has_kernel_for_dispatch_key(f"simdops::{name}", "AutogradCPU")
+    for name in simdops.torch.__all__:
+        if name.endswith("_out"):   # custom_op's own path (ADInplaceOrView bumps out's version)
+            assert not torch._C._dispatch_has_kernel_for_dispatch_key(
+                f"simdops::{name}", "AutogradCPU")
+
+
+def test_fast_path_keeps_custom_ops_autograd_semantics():
+    x = _floats((3, 5))
+    plain = ops.clip(x, -0.5, 0.5)
+    assert plain.grad_fn is None and not plain.requires_grad
+    leaf = x.clone().requires_grad_()
+    y = ops.clip(leaf, -0.5, 0.5)                  # custom_op's kernel: a graph node
+    assert y.requires_grad and y.grad_fn is not None
+    assert _same_bits(y, plain)
+    with pytest.raises(RuntimeError, match="no autograd formula"):
+        y.sum().backward()
+    with torch.no_grad():                          # no gradient asked for: the fast path
+        z = ops.clip(leaf, -0.5, 0.5)
+    assert not z.requires_grad and _same_bits(z, plain)
+
+
+def test_out_op_bumps_the_version_of_out():
+    x = _floats((4,))
+    out = torch.empty(4)
+    before = out._version
+    ops.clip_out(x, -0.5, 0.5, out)
+    assert out._version > before and _same_bits(out, ops.clip(x, -0.5, 0.5))
+
+
+@_one_thread
+def test_fast_path_leaves_fake_and_meta_tensors_to_the_fakes():
+    meta = ops.clip(torch.empty(2, 3, device="meta"), -1.0, 1.0)
+    assert meta.device.type == "meta" and meta.shape == (2, 3)
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    with FakeTensorMode():
+        fake = ops.requantize_fp32(torch.empty(2, 3, dtype=torch.int32), torch.tensor(0.5))
+    assert fake.shape == (2, 3) and fake.dtype == torch.uint8

@@ -69,9 +69,9 @@ class use_isa:
 
 
 def get_include() -> str:
-    """Directory holding simdops/*.h, the C headers for extensions (include
-    simdops/simdops_capi.h; see docs/c-api.md). Cython: `from simdops cimport
-    capi` needs no include path for the .pxd, only this one for the headers."""
+    """Directory holding ``simdops/*.h``, the C headers for extensions (include
+    ``simdops/simdops_capi.h``; see docs/c-api.md). Cython: ``from simdops cimport
+    capi`` needs no include path for the .pxd, only this one for the headers."""
     return _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "include")
 
 

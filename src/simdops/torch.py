@@ -20,41 +20,23 @@ only ``import simdops.torch`` does.
 """
 from typing import Optional, Sequence
 
-import numpy as np
 import torch
 from torch.library import custom_op, register_fake
 from torch.types import Number
 
 import simdops
+from simdops._torch_tensors import _array, _new_like
 
 __all__ = ["clip", "shrink", "hardmax", "quantize_down_int32",
            "quantize_down_int32_to_uint8", "requantize_fp32", "quantize_linear",
            "dequantize_linear", "clip_out", "shrink_out", "hardmax_out",
            "quantize_down_int32_out", "quantize_down_int32_to_uint8_out",
-           "requantize_fp32_out", "quantize_linear_out", "dequantize_linear_out"]
+           "requantize_fp32_out", "quantize_linear_out", "dequantize_linear_out",
+           "onnx_clip", "onnx_shrink", "onnx_hardmax", "onnx_clip_out", "onnx_shrink_out",
+           "onnx_hardmax_out"]
 
 # requant output dtypes: torch's name for each simdops out_dtype
 _REQUANT_OUT = {torch.uint8: "uint8", torch.int8: "int8", torch.int16: "int16"}
-
-
-def _array(t: torch.Tensor, name: str) -> np.ndarray:
-    """A zero-copy numpy view of a CPU tensor (any strides); a clear error otherwise."""
-    try:  # the common case first: each torch query below costs a dispatcher call
-        return t.numpy()
-    except (AttributeError, RuntimeError, TypeError):
-        pass
-    if not isinstance(t, torch.Tensor):
-        raise TypeError(f"{name} must be a torch.Tensor, got {type(t).__name__}")
-    if t.device.type != "cpu":
-        raise ValueError(f"{name} is a tensor on {t.device}; simdops runs on the CPU "
-                         f"(move it there first, e.g. tensor.cpu())")
-    if t.is_neg() or t.is_conj():  # a lazy sign bit numpy would not see
-        t = t.resolve_neg().resolve_conj()
-    try:
-        return t.detach().numpy()
-    except TypeError as e:  # a dtype numpy has no match for (bfloat16, ...)
-        raise TypeError(f"{name} has dtype {t.dtype}, which simdops does not compute on "
-                        f"({e})") from None
 
 
 def _per_tensor_or_channel(t: torch.Tensor, name: str):
@@ -65,11 +47,6 @@ def _per_tensor_or_channel(t: torch.Tensor, name: str):
 
 def _optional_array(t: Optional[torch.Tensor], name: str):
     return None if t is None else _array(t, name)
-
-
-def _new_like(x: torch.Tensor, dtype: Optional[torch.dtype] = None) -> torch.Tensor:
-    """The functional ops' result: contiguous, x's shape (the same for fake and real)."""
-    return torch.empty(x.shape, dtype=x.dtype if dtype is None else dtype, device=x.device)
 
 
 def _out_dtype(dtype: torch.dtype) -> str:
@@ -374,3 +351,64 @@ def _dequantize_linear_out_fake(x, x_scale, out, x_zero_point=None, axis=1):
 def _onnx():
     from simdops import onnx  # on first use: simdops.torch alone does not load the profile
     return onnx
+
+
+# ONNX's Clip, Shrink and Hardmax (simdops.onnx's answers), in their own file
+from simdops._torch_onnx import (onnx_clip, onnx_clip_out, onnx_hardmax,  # noqa: E402
+                                 onnx_hardmax_out, onnx_shrink, onnx_shrink_out)
+
+
+# ---- the eager fast path -----------------------------------------------------------
+# custom_op registers one Python autograd kernel for every op (at the Autograd alias key):
+# it checks requires_grad, builds a metadata object, enters _AutoDispatchBelowAutograd and
+# redispatches through C++ to a second Python layer (two torch._disable_dynamo wrappers and
+# an aliasing check) before reaching the functions above: about two thirds of a
+# torch.ops.simdops.clip call on 16 floats, eager or inside a compiled graph (which calls
+# the op through the same dispatcher). A kernel at AutogradCPU, which the dispatcher prefers
+# to the alias for CPU tensors, calls the function directly when nothing below autograd
+# needs dispatching (the next key is CPU: no fake or meta tensor, no mode, no tracing) and
+# no gradient is asked for. Anything else goes to custom_op's own kernel, unchanged:
+# autograd (backward through an op raises, as custom_op's does), fake tensors, other
+# devices (whose error _array gives). The out= forms keep custom_op's path: below
+# autograd they also need ADInplaceOrView (the version counter of out).
+# Dynamo must never trace into these Python frames (the dispatcher calls them, e.g. from a
+# graph-break region, with dynamo's frame hook set; custom_op's own kernels are wrapped in
+# torch._disable_dynamo for this): their code objects are marked for dynamo to skip, with
+# every frame they call, at registration and at no cost per call.
+def _fast_autograd_cpu(op_def, fallback):
+    fn = op_def._init_fn
+    after_autograd = torch._C._after_autograd_keyset
+    cpu = torch._C.DispatchKey.CPU
+    grad_enabled = torch.is_grad_enabled
+    any_requires_grad = torch._C._any_requires_grad
+
+    def autograd_cpu(keyset, *args, **kwargs):
+        if ((keyset & after_autograd).highestPriorityTypeId() == cpu
+                and not (grad_enabled() and any_requires_grad(*args, **kwargs))):
+            return fn(*args, **kwargs)
+        return fallback(keyset, *args, **kwargs)
+
+    return autograd_cpu
+
+
+def _register_fast_paths():
+    try:
+        from torch._C._dynamo.eval_frame import (_FrameAction, _FrameExecStrategy,
+                                                 set_code_exec_strategy)
+        from torch._library.autograd import make_autograd_impl
+        skip = _FrameExecStrategy(_FrameAction.SKIP, _FrameAction.SKIP)
+    except (ImportError, AttributeError):   # another torch: keep custom_op's path alone
+        return None
+    lib = torch.library.Library("simdops", "IMPL")
+    for name in __all__:
+        if name.endswith("_out"):
+            continue
+        op_def = globals()[name]
+        kernel = _fast_autograd_cpu(op_def, make_autograd_impl(op_def._opoverload, op_def))
+        set_code_exec_strategy(kernel.__code__, skip)
+        set_code_exec_strategy(op_def._init_fn.__code__, skip)
+        lib.impl(name, kernel, "AutogradCPU", with_keyset=True)
+    return lib
+
+
+_FAST_PATHS = _register_fast_paths()

@@ -1,5 +1,7 @@
 """Arm Compute Library-style functions (docs/descriptors.md) over simdops' requant kernels.
 
+::
+
     from simdops import acl
     f = acl.GEMMLowpQuantizeDownInt32ToUint8ScaleByFixedPoint()
     f.configure(acc, bias, out, result_fixedpoint_multiplier=M, result_shift=s,
@@ -113,6 +115,7 @@ class GEMMLowpOutputStage:
 
     @staticmethod
     def validate(input, bias, output, info: GEMMLowpOutputStageInfo) -> Status:
+        """ACL's checks of the stage described by ``info``; a falsy Status says why not."""
         if not isinstance(info, GEMMLowpOutputStageInfo):
             raise TypeError("info must be an acl.GEMMLowpOutputStageInfo")
         if info.type in (GEMMLowpOutputStageType.QUANTIZE_DOWN,
@@ -144,6 +147,7 @@ class GEMMLowpOutputStage:
         return Status()
 
     def configure(self, input, bias, output, info: GEMMLowpOutputStageInfo) -> None:
+        """Check everything (ValueError if invalid) and bind the arrays for run()."""
         status = self.validate(input, bias, output, info)
         if not status:
             raise ValueError(f"GEMMLowpOutputStage: {status.error_description()}")
@@ -174,6 +178,7 @@ class GEMMLowpOutputStage:
         self._args = (prepared, x, y, b, mult, shift)
 
     def run(self) -> None:
+        """Write the output from the input's current contents."""
         if self._args is None:
             raise RuntimeError("run() before configure()")
         if len(self._args) == 1:  # QUANTIZE_DOWN / QUANTIZE_DOWN_FLOAT

@@ -28,6 +28,7 @@ class DataType(enum.Enum):
 
     @property
     def numpy_dtype(self) -> np.dtype:
+        """The numpy dtype of this ACL data type."""
         return _NUMPY[self]
 
 
@@ -47,6 +48,8 @@ def _range(dt: DataType) -> Tuple[int, int]:
 
 
 class ErrorCode(enum.Enum):
+    """ACL's arm_compute::ErrorCode: a Status is OK or a RUNTIME_ERROR with a description."""
+
     OK = 0
     RUNTIME_ERROR = 1
 
@@ -63,9 +66,11 @@ class Status:
         return self._code == ErrorCode.OK
 
     def error_code(self) -> ErrorCode:
+        """OK or RUNTIME_ERROR."""
         return self._code
 
     def error_description(self) -> str:
+        """Why the check failed (ACL's message); empty when OK."""
         return self._description
 
     def __repr__(self):
@@ -184,6 +189,8 @@ def _type_name(d: _Described) -> str:
 
 
 class GEMMLowpOutputStageType(enum.Enum):
+    """ACL's output stage kinds: which requantization GEMMLowpOutputStage runs."""
+
     NONE = 0
     QUANTIZE_DOWN = 1
     QUANTIZE_DOWN_FIXEDPOINT = 2

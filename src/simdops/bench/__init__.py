@@ -11,6 +11,7 @@ The benchmark is split into modules with one job each:
   timing.py   interleaved timing, thread control, progress with an ETA
   runner.py   one case: implementations, same-bits check, result record
   goals.py    the performance goal rows (register_goal)
+  torch_paths.py  simdops.torch's per-call cost, eager and compiled (a plug-in: paths, goals)
   machine.py  CPU, cores, load, versions
   report.py   the text table, the goal rows, the markdown for docs/performance.md
   tiers.py    the tier check (each tier's own kernels against its parent's)

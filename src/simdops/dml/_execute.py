@@ -45,10 +45,12 @@ class CompiledOperator:
 
     @property
     def desc(self):
+        """The operator description this was compiled from."""
         return self._desc
 
     @property
     def feature_level(self) -> FeatureLevel:
+        """The feature level the description was validated against."""
         return self._feature_level
 
     @property

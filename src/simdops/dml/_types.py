@@ -185,6 +185,7 @@ class BufferTensorDesc:
 
     @property
     def dimension_count(self) -> int:
+        """DirectML's DimensionCount: len(sizes)."""
         return len(self.sizes)
 
     def effective_strides(self) -> Tuple[int, ...]:

@@ -2,6 +2,8 @@
 DequantizeLinear, bit-exact with the ONNX reference implementation
 (``onnx.reference``), where the top-level simdops functions give DirectML's.
 
+::
+
     clip(x, min=None, max=None, *, out=None)
     shrink(x, bias=0.0, lambd=0.5, *, out=None)
     hardmax(x, axis=None, *, opset=13, out=None)

@@ -1,0 +1,32 @@
+"""The tensor side of simdops.torch's kernels, shared by simdops.torch and
+simdops._torch_onnx: a zero-copy numpy view of a CPU tensor with a clear error otherwise,
+and the functional ops' result tensor."""
+from typing import Optional
+
+import numpy as np
+import torch
+
+
+def _array(t: torch.Tensor, name: str) -> np.ndarray:
+    """A zero-copy numpy view of a CPU tensor (any strides); a clear error otherwise."""
+    try:  # the common case first: each torch query below costs a dispatcher call
+        return t.numpy()
+    except (AttributeError, RuntimeError, TypeError):
+        pass
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"{name} must be a torch.Tensor, got {type(t).__name__}")
+    if t.device.type != "cpu":
+        raise ValueError(f"{name} is a tensor on {t.device}; simdops runs on the CPU "
+                         f"(move it there first, e.g. tensor.cpu())")
+    if t.is_neg() or t.is_conj():  # a lazy sign bit numpy would not see
+        t = t.resolve_neg().resolve_conj()
+    try:
+        return t.detach().numpy()
+    except TypeError as e:  # a dtype numpy has no match for (bfloat16, ...)
+        raise TypeError(f"{name} has dtype {t.dtype}, which simdops does not compute on "
+                        f"({e})") from None
+
+
+def _new_like(x: torch.Tensor, dtype: Optional[torch.dtype] = None) -> torch.Tensor:
+    """The functional ops' result: contiguous, x's shape (the same for fake and real)."""
+    return torch.empty(x.shape, dtype=x.dtype if dtype is None else dtype, device=x.device)

@@ -1,0 +1,131 @@
+"""docs/recipes.md ("Reproduce your runtime") runs as printed, each recipe against its
+runtime: the page's python blocks are cut out per section and executed in order, in one
+namespace per section. Each recipe asserts simdops' bits equal the runtime's own output;
+the checks here add what a recipe cannot say about itself (it compared a non-trivial
+output; LiteRT's three modes really differ on its layer, so one family could not pass
+for another). A recipe whose runtime is not installed skips, naming the package; the
+TensorFlow converter block runs only where tensorflow is installed."""
+import os
+import re
+
+import numpy as np
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RECIPES = os.path.join(ROOT, "docs", "recipes.md")
+MARKER = "not run:"
+
+pytestmark = [
+    pytest.mark.skipif(not os.path.exists(RECIPES), reason="docs/ is not beside tests/ here"),
+    # torch's quantized engine and thread counts are process-wide
+    pytest.mark.thread_unsafe(reason="runtimes' process-wide settings"),
+]
+
+# section heading (its start) -> the modules its blocks need, and its checks below
+RECIPES_EXPECTED = {
+    "ONNX Runtime: QLinearMatMul": ("onnx", "onnxruntime"),
+    "ONNX Runtime: per-channel QLinearConv": ("onnx", "onnxruntime"),
+    "LiteRT: the three kernel modes": ("ai_edge_litert", "flatbuffers"),
+    "PyTorch: fbgemm": ("torch",),
+}
+
+
+def sections():
+    """{heading: [python block, ...]} of the page's ## sections."""
+    if not os.path.exists(RECIPES):
+        return {}
+    with open(RECIPES, encoding="utf-8") as f:
+        text = f.read()
+    found = {}
+    for part in re.split(r"^## ", text, flags=re.M)[1:]:
+        heading = part.splitlines()[0].strip()
+        found[heading] = re.findall(r"^```python\n(.*?)^```", part, flags=re.S | re.M)
+    return found
+
+
+def recipe(prefix):
+    matches = [h for h in sections() if h.startswith(prefix)]
+    assert len(matches) == 1, f"docs/recipes.md has no single section starting {prefix!r}"
+    return matches[0], sections()[matches[0]]
+
+
+def needs(modules):
+    for name in modules:
+        pytest.importorskip(name, reason=f"{name} is not installed: the recipe needs it "
+                                         '(pip install ".[runtimes]"; torch: see the README)')
+
+
+def run(prefix):
+    heading, blocks = recipe(prefix)
+    needs(RECIPES_EXPECTED[prefix])
+    namespace = {"__name__": "recipes"}
+    ran = 0
+    for block in blocks:
+        first = block.splitlines()[0]
+        if MARKER in first:
+            if "tensorflow" not in first:
+                continue
+            try:
+                import tensorflow  # noqa: F401
+            except ImportError:
+                continue             # the converter block: shown, run where TF is installed
+        exec(compile(block, f"docs/recipes.md, {heading}", "exec"), namespace)
+        ran += 1
+    assert ran >= 1
+    return namespace
+
+
+def test_every_section_is_a_tested_recipe():
+    headings = list(sections())
+    assert headings, "docs/recipes.md has no recipes"
+    for heading in headings:
+        assert sum(heading.startswith(p) for p in RECIPES_EXPECTED) == 1, heading
+        blocks = sections()[heading]
+        assert any("assert np.array_equal(" in b for b in blocks), heading
+
+
+def test_onnxruntime_qlinearmatmul_recipe():
+    ns = run("ONNX Runtime: QLinearMatMul")
+    y, y_ort = ns["y"], ns["y_ort"]
+    assert y.dtype == np.int8 and np.array_equal(y, y_ort)
+    assert len(np.unique(y)) > 20                       # not a clamped, degenerate layer
+    assert np.ndim(ns["w_scale"]) == 1 and np.any(ns["w_zp"] != 0) and ns["a_zp"] != 0
+
+
+def test_onnxruntime_qlinearconv_nchw_recipe():
+    ns = run("ONNX Runtime: per-channel QLinearConv")
+    y, y_ort = ns["y"], ns["y_ort"]
+    assert y.shape == y_ort.shape and y.shape[1] == ns["m"] and np.array_equal(y, y_ort)
+    assert len(np.unique(y)) > 20
+    # per channel really matters: one channel's scale for all would not give ORT's output
+    one = np.moveaxis(ns["simdops"].requantize_fp32(
+        np.moveaxis(ns["acc"], 1, -1), ns["scale"][0], int(ns["y_zp"]), bias=ns["bias"],
+        out_dtype="int8"), -1, 1)
+    assert not np.array_equal(one, y_ort)
+
+
+def test_litert_three_modes_recipe():
+    ns = run("LiteRT: the three kernel modes")
+    outputs = {mode: ns["run"](mode) for mode in ("reference", "optimized", "xnnpack")}
+    assert np.array_equal(outputs["reference"], ns["y_ref"])
+    assert np.array_equal(outputs["optimized"], ns["y_opt"])
+    assert np.array_equal(outputs["xnnpack"], ns["y_xnn"])
+    # the layer tells the modes apart: each family misses another mode's output somewhere
+    assert not np.array_equal(ns["y_ref"], ns["y_opt"])
+    assert not np.array_equal(ns["y_opt"], ns["y_xnn"])
+    assert not np.array_equal(ns["y_ref"], ns["y_xnn"])
+    assert len(np.unique(ns["y_ref"])) > 20
+
+
+def test_pytorch_fbgemm_recipe():
+    torch = pytest.importorskip("torch")
+    if "fbgemm" not in torch.backends.quantized.supported_engines:
+        pytest.skip("this torch build has no fbgemm quantized engine")
+    engine = torch.backends.quantized.engine
+    try:
+        ns = run("PyTorch: fbgemm")
+    finally:
+        torch.backends.quantized.engine = engine
+    y, y_torch = ns["y"], ns["y_torch"]
+    assert y.dtype == np.uint8 and np.array_equal(y, y_torch)
+    assert len(np.unique(y)) > 20
