@@ -73,7 +73,7 @@ static void fill_params(run_state *r, int64_t si, simdops_qlow_params *q)
     const simdops_qlow_plan *p = r->p;
     *q = p->params;
     q->scale = qlow_round_to(scale_at(p->scale_qt, r->c->scale, si), p->scale_round);
-    q->zp_f = p->use_zp ? zp_at(p->qt, r->c->zero_point, si, r->c->packed) : 0.0f;
+    q->zp_f = p->use_zp ? zp_at(p->qt, r->c->zero_point, si, (r->c->packed >> 1) & 1) : 0.0f;
     q->zero_point = (int32_t)q->zp_f;
 }
 
@@ -106,7 +106,7 @@ static void run_all(run_state *r)
                 int64_t si = per_axis ? b : (m * p->nblocks + b) * p->inner + k;
                 r->srow[k] = qlow_round_to(scale_at(p->scale_qt, r->c->scale, si), p->scale_round);
                 if (r->zrow)
-                    r->zrow[k] = zp_at(p->qt, r->c->zero_point, si, r->c->packed);
+                    r->zrow[k] = zp_at(p->qt, r->c->zero_point, si, (r->c->packed >> 1) & 1);
             }
             for (int64_t d = d0; d < d0 + n; d++) {
                 int64_t e0 = (m * p->dim + d) * p->inner;
@@ -161,7 +161,7 @@ static int run(const simdops_qdq_call *c, int quantize, simdops_error *err)
     r.t = simdops_qlow_kernels(simdops_current_kernels());
     r.x = c->x;
     r.y = c->y;
-    if (is_sub_byte(p.qt) && !c->packed) { /* one a byte: through a packed copy */
+    if (is_sub_byte(p.qt) && !(c->packed & 1)) { /* one a byte: through a packed copy */
         int bits = bits_of(p.qt);
         size_t bytes = (size_t)((p.numel * bits + 7) / 8);
         scratch = calloc(bytes ? bytes : 1, 1);

@@ -86,8 +86,8 @@ int simdops_qlow_check(const simdops_qdq_call *c, int quantize, simdops_qlow_pla
         return fail(err, SIMDOPS_R_QL_ONNX_TYPE, arg_zp, c->zero_point_type, 0);
     if (c->zero_point && zq != q && !quantize && qkind(q) == QT_F8 && qkind(zq) != QT_F8)
         return fail(err, SIMDOPS_R_QL_ONNX_TYPE, arg_zp, c->zero_point_type, 0);
-    if (c->packed != 0 && c->packed != 1)
-        return fail(err, SIMDOPS_R_QL_SATURATE, SIMDOPS_ARG_ARGS, c->packed, 1);
+    if (c->packed < 0 || c->packed > 3)
+        return fail(err, SIMDOPS_R_QL_PACKED, SIMDOPS_ARG_PACKED, c->packed, 3);
     if (c->saturate != 0 && c->saturate != 1)
         return fail(err, SIMDOPS_R_QL_SATURATE, SIMDOPS_ARG_SATURATE, c->saturate, 1);
     if (c->precision && c->precision != 1 && c->precision != 10 && c->precision != 16)

@@ -168,7 +168,8 @@ typedef enum simdops_status {
     X(QL_SATURATE, SIMDOPS_E_PARAM, "saturate must be 0 or 1, got %V")                         \
     X(QL_OUTPUT_TYPE, SIMDOPS_E_DTYPE,                                                         \
       "out_dtype must be given for a float8e8m0 %A (the output is float, float16 or bfloat16)") \
-    X(QL_ZERO_POINT_SHAPE, SIMDOPS_E_SHAPE, "%A must have the scale's shape (%E elements), got %V")
+    X(QL_ZERO_POINT_SHAPE, SIMDOPS_E_SHAPE, "%A must have the scale's shape (%E elements), got %V") \
+    X(QL_PACKED, SIMDOPS_E_PARAM, "packed must be in [0, %E] (bit 0: x or y, bit 1: the zero point), got %V")
 
 typedef enum simdops_reason {
 #define SIMDOPS_X_REASON_ENUM(name, status, message) SIMDOPS_R_##name,
@@ -209,7 +210,8 @@ typedef enum simdops_reason {
     F(PRECISION, "precision")                                                                  \
     F(SATURATE, "saturate")                                                                    \
     F(OPSET, "opset")                                                                          \
-    F(SHAPE, "shape")
+    F(SHAPE, "shape")                                                                          \
+    F(PACKED, "packed")
 
 typedef enum simdops_arg {
 #define SIMDOPS_X_ARG_ENUM(name, text) SIMDOPS_ARG_##name,
@@ -581,8 +583,8 @@ int simdops_dequantize_linear(const simdops_tensor *x, const simdops_tensor *sca
  * TensorProto codes; every buffer is C-contiguous in the given shape (the
  * zero point in the scale's shape). 4-bit and 2-bit operands (x of
  * DequantizeLinear, y of QuantizeLinear, their zero points) are packed two /
- * four a byte, low bits first, when `packed` is 1, else one element a byte
- * (ml_dtypes' layout: the value's low bits). docs/onnx.md states the
+ * four a byte, low bits first, where `packed` says so, else one element a
+ * byte (ml_dtypes' layout: the value's low bits). docs/onnx.md states the
  * arithmetic, which is onnx.reference's. */
 typedef struct simdops_qdq_call {
     const void *x, *scale, *zero_point; /* zero_point NULL: none */
@@ -592,7 +594,8 @@ typedef struct simdops_qdq_call {
     const int64_t *zero_point_shape; /* zero_point_ndim extents */
     int32_t ndim, scale_ndim, zero_point_ndim;
     int32_t x_type, scale_type, zero_point_type, y_type; /* TensorProto codes */
-    int32_t packed;    /* 1: 4/2-bit operands packed */
+    int32_t packed;    /* bit 0: the 4/2-bit x (dequantize) or y (quantize) is packed;
+                        * bit 1: the 4/2-bit zero point is packed */
     int32_t saturate;  /* QuantizeLinear to float8: 1 (ONNX's default) or 0 */
     int32_t precision; /* QuantizeLinear: 0 or FLOAT / FLOAT16 / BFLOAT16 */
     int32_t opset;     /* the node's opset, for the type and attribute rules; 0: none */
