@@ -81,10 +81,12 @@ def run_node(node, inputs, opset=None):
     TypeError
         ``node`` is not a NodeProto; ``opset`` is not an int; a required input is
         omitted.
+        A type outside the op's types (``output_dtype``, the zero point's or the
+        scale's dtype); ``output_dtype`` disagreeing with the zero point.
     ValueError
-        An op type or attribute outside the profile (float8/int4/blocked
-        quantization, ``output_dtype`` disagreeing with the zero point, ...); a node
-        ``onnx.checker`` refuses (an attribute its version does not have or of
+        An op type outside the profile; a type or attribute before the opset that
+        defines it (int4 at opset 19, ...); a blocked scale of the wrong shape; a
+        node ``onnx.checker`` refuses (an attribute its version does not have or of
         another type, too many inputs).
     """
     import onnx
