@@ -159,6 +159,7 @@ int main(int argc, char **argv)
                simdops_last_call_isa(), simdops_isa());
     }
     check_scalar_table();
+    test_qlow_tiers();
     simdops_test_public_api(&g_pass, &g_fail);
 
     for (int ti = 0; ti < ntiers; ti++) {

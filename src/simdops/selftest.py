@@ -276,6 +276,99 @@ def check_isa(isa, rng, lengths, offsets, log):
     return passed, failed
 
 
+def lowbit_cases():
+    """(label, fn) of the low-bit QuantizeLinear / DequantizeLinear (the qlow kernel table,
+    C's SIMDOPS_QTYPES): every quantized type, run per tensor, blocked along the last axis
+    (runs) and along the first (rows), float32 / float16 / bfloat16 on the float side.
+    Empty without ml_dtypes."""
+    try:
+        import ml_dtypes
+    except ImportError:
+        return []
+    from simdops.onnx import _lowbit
+
+    out = []
+    floats = (np.dtype(np.float32), np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
+    for name, (code, bits, kind, lo, hi, qop, dqop) in _core.qtypes().items():
+        if kind not in (1, 2, 3):
+            continue
+        dt = _lowbit._np_dtype(name)
+        for fdt in floats:
+            if qop:
+                out.append((f"quantize_linear {fdt}->{name}",
+                            lambda x, fdt=fdt, dt=dt: _lowbit_q(x, fdt, dt)))
+            out.append((f"dequantize_linear {name}->{fdt}",
+                        lambda x, fdt=fdt, dt=dt, bits=bits: _lowbit_dq(x, fdt, dt, bits)))
+    return out
+
+
+def _lowbit_layouts(n):
+    """(shape, axis, block, scale shape) for n elements: per tensor, blocks of 3 along
+    the last axis (runs), blocks of 2 along the first (rows)."""
+    out = [((n,), 0, 0, ())]
+    if n >= 8 and n % 4 == 0:
+        out.append(((4, n // 4), 1, 3, (4, -(-(n // 4) // 3))))
+        out.append(((4, n // 4), 0, 2, (2, n // 4)))
+    return out
+
+
+def _lowbit_q(x, fdt, dt):
+    from simdops.onnx import _lowbit
+
+    res = []
+    for shape, axis, block, sshape in _lowbit_layouts(x.size):
+        scale = np.resize(np.array([0.37, 2.5, 0.0078, 3.0], np.float32), sshape).astype(fdt)
+        for sat in (0, 1):
+            res.append(_lowbit.quantize_linear(x.reshape(shape).astype(fdt), scale, axis=axis,
+                                               block_size=block, saturate=sat, output_dtype=dt,
+                                               packed=True))
+    return np.concatenate([r.view(np.uint8).reshape(-1) for r in res])
+
+
+def _lowbit_dq(raw, fdt, dt, bits):
+    """raw: random bytes; one element per itemsize bytes (4/2-bit types: the low bits)."""
+    from simdops.onnx import _lowbit
+
+    size = np.dtype(dt).itemsize
+    q = raw[:raw.size // size * size].copy()
+    if bits < 8:
+        q &= (1 << bits) - 1
+    q = q.view(dt)
+    res = []
+    for shape, axis, block, sshape in _lowbit_layouts(q.size):
+        scale = np.resize(np.array([0.37, 2.5, 0.0078, 3.0], np.float32), sshape).astype(fdt)
+        res.append(_lowbit.dequantize_linear(q.reshape(shape), scale, axis=axis,
+                                             block_size=block, output_dtype=fdt))
+    return np.concatenate([r.view(np.uint8).reshape(-1) for r in res])
+
+
+def check_lowbit(isa, rng, lengths, log):
+    passed = failed = 0
+    for label, fn in lowbit_cases():
+        for n in lengths:
+            if label.startswith("quantize"):
+                x = make_input(np.float32, n, rng)
+            else:
+                x = rng.integers(0, 256, size=n * 4, dtype=np.uint8)[:n * _itemsize(label)]
+            with np.errstate(all="ignore"):
+                with simdops.use_isa("scalar"):
+                    want = fn(x)
+                with simdops.use_isa(isa):
+                    got = fn(x)
+            if np.array_equal(want, got):
+                passed += 1
+            else:
+                failed += 1
+                if failed <= 20:
+                    log(f"FAIL {isa}: {label} n={n}")
+    return passed, failed
+
+
+def _itemsize(label):
+    name = label.split()[1].split("->")[0]
+    return 2 if name in ("uint16", "int16") else 4 if name == "int32" else 1
+
+
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     quick = "--quick" in argv
@@ -308,6 +401,8 @@ def main(argv=None):
             print(f"  {isa}: NOT TESTED (this CPU does not support it)")
     for isa in isas:
         p, f = check_isa(isa, rng, lengths, offsets, print)
+        lp, lf = check_lowbit(isa, rng, lengths[::7] + [64, 130], print)
+        p, f = p + lp, f + lf
         print(f"  {isa}: {p} passed, {f} failed")
         total_p += p
         total_f += f

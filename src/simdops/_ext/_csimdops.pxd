@@ -38,6 +38,8 @@ cdef extern from "simdops/simdops.h" nogil:
     int simdops_quantize_linear(const simdops_tensor *x, const simdops_tensor *scale,
                                 const simdops_tensor *zero_point, int64_t axis,
                                 const simdops_tensor *y, simdops_error *err)
+    int simdops_quantize_linear_ex(const simdops_qdq_call *call, simdops_error *err)
+    int simdops_dequantize_linear_ex(const simdops_qdq_call *call, simdops_error *err)
     int simdops_dequantize_linear(const simdops_tensor *x, const simdops_tensor *scale,
                                   const simdops_tensor *zero_point, int64_t axis,
                                   const simdops_tensor *y, simdops_error *err)

@@ -7,8 +7,10 @@ DequantizeLinear, bit-exact with the ONNX reference implementation
     clip(x, min=None, max=None, *, out=None)
     shrink(x, bias=0.0, lambd=0.5, *, out=None)
     hardmax(x, axis=None, *, opset=13, out=None)
-    quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, out=None)
-    dequantize_linear(x, x_scale, x_zero_point=None, *, axis=1, out=None)
+    quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, block_size=0, saturate=1,
+                    output_dtype=None, precision=None, packed=False, out=None)
+    dequantize_linear(x, x_scale, x_zero_point=None, *, axis=1, block_size=0,
+                      output_dtype=None, packed=None, shape=None, out=None)
     run_node(node, inputs, opset=None) -> list     (needs the ``onnx`` package)
 
 This module imports without the ``onnx`` package; only ``run_node`` needs it.
