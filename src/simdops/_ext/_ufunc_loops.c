@@ -51,6 +51,21 @@ static simdops_number uf_number(const char *p, simdops_dtype t)
         memcpy(&v, p, sizeof(v));
         return simdops_int_number(v);
     }
+    case SIMDOPS_INT8: {
+        int8_t v;
+        memcpy(&v, p, sizeof(v));
+        return simdops_int_number(v);
+    }
+    case SIMDOPS_UINT8: {
+        uint8_t v;
+        memcpy(&v, p, sizeof(v));
+        return simdops_int_number(v);
+    }
+    case SIMDOPS_INT16: {
+        int16_t v;
+        memcpy(&v, p, sizeof(v));
+        return simdops_int_number(v);
+    }
     case SIMDOPS_UINT64: {
         uint64_t v;
         memcpy(&v, p, sizeof(v));
@@ -66,7 +81,7 @@ static simdops_number uf_number(const char *p, simdops_dtype t)
 
 static int64_t uf_int(const char *p, simdops_dtype t)
 {
-    simdops_number n = uf_number(p, t); /* INT32 / INT64 only (the registered loops) */
+    simdops_number n = uf_number(p, t); /* integer types up to int64 (the registered loops) */
     return n.i;
 }
 

@@ -214,6 +214,9 @@ static PyArray_DTypeMeta *uf_param_dtype(const uf_op *op, int i, PyArray_DTypeMe
         return uf_dtype(NPY_FLOAT64); /* numpy's cast to float64, then C's float32 rounding */
     if (kind == 'f' && cls != UF_P_INT)
         return uf_dtype(size == 4 ? NPY_FLOAT32 : NPY_FLOAT64);
+    if (cls == UF_P_INT && size <= 2 && (kind == 'i' || kind == 'u') &&
+        !(kind == 'u' && size == 2))
+        return given; /* int8, uint8, int16: registered (they choose the output type) */
     if (kind == 'i' || (kind == 'u' && (size < 8 || cls == UF_P_INT)))
         return uf_dtype(size == 4 && kind == 'i' ? NPY_INT32 : NPY_INT64);
     if (kind == 'u')
@@ -222,6 +225,18 @@ static PyArray_DTypeMeta *uf_param_dtype(const uf_op *op, int i, PyArray_DTypeMe
                  cls == UF_P_INT ? "an int" : "a real number",
                  kind == 'b' ? "bool" : kind == 'f' ? "a float" : ((PyTypeObject *)given)->tp_name);
     return NULL;
+}
+
+/* The output type of a requantization: the zero point's (offset's) type when it is one
+ * the families produce (ONNX's convention: y_zero_point's type is y's), else uint8. */
+static PyArray_DTypeMeta *uf_out_dtype(PyArray_DTypeMeta *zero_point)
+{
+    simdops_dtype t = zero_point->singleton && !(zero_point->flags & NPY_DT_ABSTRACT)
+                          ? uf_dtype_of(zero_point->singleton)
+                          : SIMDOPS_UNKNOWN;
+    if (t != SIMDOPS_UNKNOWN && simdops_capi_op_supports(SIMDOPS_OP_REQUANT_OUT, t))
+        return zero_point;
+    return uf_dtype(NPY_UINT8);
 }
 
 static int uf_promote(PyObject *ufunc, PyArray_DTypeMeta *const op_dtypes[],
@@ -243,9 +258,10 @@ static int uf_promote(PyObject *ufunc, PyArray_DTypeMeta *const op_dtypes[],
             t = op_dtypes[0] == &PyArray_PyLongDType    ? uf_dtype(NPY_INT64)
                 : op_dtypes[0] == &PyArray_PyFloatDType ? uf_dtype(NPY_FLOAT64)
                                                         : op_dtypes[0];
+        else if (i == nin && (op->kind == UF_REQUANT || op->kind == UF_REQUANT_FP))
+            t = uf_out_dtype(new_op_dtypes[nin - 1]);
         else if (i == nin)
-            t = (op->kind == UF_REQUANT || op->kind == UF_REQUANT_FP) ? uf_dtype(NPY_UINT8)
-                                                                      : new_op_dtypes[0];
+            t = new_op_dtypes[0];
         else if (!(t = uf_param_dtype(op, i, op_dtypes[i])))
             goto fail;
         Py_INCREF(t);
@@ -262,12 +278,21 @@ fail:
 
 static const int uf_real_params[] = {NPY_FLOAT64, NPY_FLOAT32, NPY_INT64, NPY_INT32, NPY_UINT64};
 static const int uf_int_params[] = {NPY_INT64, NPY_INT32};
+/* the offset / zero point: also the output types' own (they choose the output type) */
+static const int uf_zero_point_params[] = {NPY_INT64, NPY_INT32, NPY_UINT8, NPY_INT8, NPY_INT16};
 static const int uf_scale_params[] = {NPY_FLOAT64, NPY_FLOAT32};
 
 static int uf_param_set(const uf_op *op, int i, const int **types)
 {
+    int last = op->kind == UF_REQUANT ? 3 : 2;
     switch (uf_param_class(op, i)) {
-    case UF_P_INT: *types = uf_int_params; return 2;
+    case UF_P_INT:
+        if (i == last) {
+            *types = uf_zero_point_params;
+            return 5;
+        }
+        *types = uf_int_params;
+        return 2;
     case UF_P_SCALE: *types = uf_scale_params; return 2;
     default: *types = uf_real_params; return 5;
     }
