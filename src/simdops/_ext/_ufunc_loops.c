@@ -128,27 +128,75 @@ static void uf_vec(simdops_tensor *t, char *data, simdops_dtype d, npy_intp n, n
     t->strides[0] = stride;
 }
 
+/* Bytewise equality of two parameter elements (fixed-size loads: this runs per element when
+ * numpy hands a broadcast parameter over materialized in its buffer). */
+static inline int uf_same(const char *a, const char *b, npy_intp size)
+{
+    switch (size) {
+    case 8: {
+        uint64_t u, v;
+        memcpy(&u, a, 8);
+        memcpy(&v, b, 8);
+        return u == v;
+    }
+    case 4: {
+        uint32_t u, v;
+        memcpy(&u, a, 4);
+        memcpy(&v, b, 4);
+        return u == v;
+    }
+    default:
+        return !memcmp(a, b, (size_t)size);
+    }
+}
+
 /* End of the run starting at i over which parameter operands first..last keep
  * the bytes they have at i (n when every parameter has stride 0). */
 static npy_intp uf_run_end(char *const *data, const npy_intp *strides,
                            PyArray_Descr *const *descrs, int first, int last, npy_intp i,
                            npy_intp n)
 {
-    npy_intp j;
+    npy_intp j, size[4] = {0, 0, 0, 0};
     int k, moving = 0;
     for (k = first; k <= last; k++)
-        moving |= strides[k] != 0;
+        if (strides[k]) {
+            moving = 1;
+            size[k] = PyDataType_ELSIZE(descrs[k]); /* an API call: once, not per element */
+        }
     if (!moving)
         return n;
+    if (first == last || (!strides[last] && first + 1 == last) ||
+        (!strides[first] && first + 1 == last)) {
+        /* one moving parameter (the common case): a tight loop */
+        int m = strides[first] ? first : last;
+        const char *v = data[m] + i * strides[m], *q = v + strides[m];
+        npy_intp st = strides[m], sz = size[m];
+        for (j = i + 1; j < n && uf_same(q, v, sz); j++, q += st)
+            ;
+        return j;
+    }
     for (j = i + 1; j < n; j++)
         for (k = first; k <= last; k++)
-            if (strides[k] && memcmp(data[k] + j * strides[k], data[k] + i * strides[k],
-                                     (size_t)PyDataType_ELSIZE(descrs[k])))
+            if (strides[k] && !uf_same(data[k] + j * strides[k], data[k] + i * strides[k],
+                                       size[k]))
                 return j;
     return n;
 }
 
 #define UF_AT(k, i) (data[k] + (i) * strides[k])
+
+/* A run shorter than this over contiguous x and y takes the contiguous 1-D kernel: the N-d
+ * entry point's per-call work (layout analysis, overlap and threading decisions) costs as
+ * much as a few hundred elements, and numpy hands NCHW per-channel parameters over one
+ * H*W plane (or one 8192-element buffer) at a time. Longer runs take the N-d entry point,
+ * which can split a call over simdops' threads. */
+#define UF_SHORT_RUN 65536
+
+static int uf_short_contiguous(npy_intp n, npy_intp xstride, npy_intp xsize, npy_intp ystride,
+                               npy_intp ysize)
+{
+    return n < UF_SHORT_RUN && xstride == xsize && ystride == ysize;
+}
 
 int uf_clip_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *dims,
                  const npy_intp *strides, NpyAuxData *aux)
@@ -156,7 +204,7 @@ int uf_clip_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *
     const uf_op *op = uf_op_of(ctx->caller);
     PyArray_Descr *const *d = ctx->descriptors;
     simdops_dtype xt = uf_dtype_of(d[0]), lt = uf_dtype_of(d[1]), ht = uf_dtype_of(d[2]);
-    npy_intp n = dims[0], i = 0, end;
+    npy_intp n = dims[0], i = 0, end, size = PyDataType_ELSIZE(d[0]);
     simdops_prepared p;
     simdops_error err;
     simdops_tensor x, y;
@@ -168,6 +216,11 @@ int uf_clip_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *
         if (simdops_capi_prepare_clip(xt, uf_number(UF_AT(1, i), lt),
                                       uf_number(UF_AT(2, i), ht), NULL, NULL, &p, &err))
             return uf_fail(op, &err);
+        if (uf_short_contiguous(end - i, strides[0], size, strides[3], size)) {
+            if (simdops_capi_clip_1d(&p, UF_AT(0, i), UF_AT(3, i), end - i, &err))
+                return uf_fail(op, &err);
+            continue;
+        }
         uf_vec(&x, UF_AT(0, i), xt, end - i, strides[0]);
         uf_vec(&y, UF_AT(3, i), xt, end - i, strides[3]);
         if (simdops_capi_clip_prepared(&p, &x, &y, &err))
@@ -182,7 +235,7 @@ int uf_shrink_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp
     const uf_op *op = uf_op_of(ctx->caller);
     PyArray_Descr *const *d = ctx->descriptors;
     simdops_dtype xt = uf_dtype_of(d[0]), bt = uf_dtype_of(d[1]), tt = uf_dtype_of(d[2]);
-    npy_intp n = dims[0], i = 0, end;
+    npy_intp n = dims[0], i = 0, end, size = PyDataType_ELSIZE(d[0]);
     simdops_prepared p;
     simdops_error err;
     simdops_tensor x, y;
@@ -194,6 +247,11 @@ int uf_shrink_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp
         if (simdops_capi_prepare_shrink(xt, uf_number(UF_AT(1, i), bt),
                                         uf_number(UF_AT(2, i), tt), &p, &err))
             return uf_fail(op, &err);
+        if (uf_short_contiguous(end - i, strides[0], size, strides[3], size)) {
+            if (simdops_capi_shrink_1d(&p, UF_AT(0, i), UF_AT(3, i), end - i, &err))
+                return uf_fail(op, &err);
+            continue;
+        }
         uf_vec(&x, UF_AT(0, i), xt, end - i, strides[0]);
         uf_vec(&y, UF_AT(3, i), xt, end - i, strides[3]);
         if (simdops_capi_shrink_prepared(&p, &x, &y, &err))
@@ -210,7 +268,7 @@ int uf_requant_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_int
     PyArray_Descr *const *d = ctx->descriptors;
     simdops_dtype mt = uf_dtype_of(d[1]), st = uf_dtype_of(d[2]), ot = uf_dtype_of(d[3]);
     simdops_dtype yt = uf_dtype_of(d[4]);
-    npy_intp n = dims[0], i = 0, end;
+    npy_intp n = dims[0], i = 0, end, ysize = PyDataType_ELSIZE(d[4]);
     simdops_prepared p;
     simdops_error err;
     simdops_tensor x, y;
@@ -224,6 +282,12 @@ int uf_requant_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_int
                                                   uf_int(UF_AT(3, i), ot), NULL, NULL, &p,
                                                   &err))
             return uf_fail(op, &err);
+        if (uf_short_contiguous(end - i, strides[0], 4, strides[4], ysize)) {
+            if (simdops_capi_requant_1d(&p, (const int32_t *)UF_AT(0, i), UF_AT(4, i), end - i,
+                                        NULL, &err))
+                return uf_fail(op, &err);
+            continue;
+        }
         uf_vec(&x, UF_AT(0, i), SIMDOPS_INT32, end - i, strides[0]);
         uf_vec(&y, UF_AT(4, i), yt, end - i, strides[4]);
         if (simdops_capi_requant_prepared(&p, &x, &y, NULL, NULL, NULL, &err))
@@ -239,7 +303,7 @@ int uf_requant_fp_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_
     const uf_op *op = uf_op_of(ctx->caller);
     PyArray_Descr *const *d = ctx->descriptors;
     simdops_dtype st = uf_dtype_of(d[1]), zt = uf_dtype_of(d[2]), yt = uf_dtype_of(d[3]);
-    npy_intp n = dims[0], i = 0, end;
+    npy_intp n = dims[0], i = 0, end, ysize = PyDataType_ELSIZE(d[3]);
     simdops_prepared p;
     simdops_error err;
     simdops_tensor x, y;
@@ -252,6 +316,12 @@ int uf_requant_fp_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_
                                             uf_int(UF_AT(2, i), zt), NULL, NULL, op->code,
                                             &p, &err))
             return uf_fail(op, &err);
+        if (uf_short_contiguous(end - i, strides[0], 4, strides[3], ysize)) {
+            if (simdops_capi_requant_1d(&p, (const int32_t *)UF_AT(0, i), UF_AT(3, i), end - i,
+                                        NULL, &err))
+                return uf_fail(op, &err);
+            continue;
+        }
         uf_vec(&x, UF_AT(0, i), SIMDOPS_INT32, end - i, strides[0]);
         uf_vec(&y, UF_AT(3, i), yt, end - i, strides[3]);
         if (simdops_capi_requant_fp_prepared(&p, &x, &y, NULL, NULL, &err))
