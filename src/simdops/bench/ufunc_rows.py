@@ -113,3 +113,10 @@ register_goal(Goal("ufunc requantize_fp32 per channel on axis 1 of NCHW 1x64x128
                    "function per channel on the last axis, 4096x256 (elements/s)",
                    ("requant_fp32_pc/int32/4096x256", NCHW_PATH),
                    ("requant_fp32_pc/int32/4096x256", "simdops"), 0.9))
+
+# numpy's own per-call floor: a numpy ufunc (np.add with a Python float and out=) on the same
+# 16 elements, timed in the same rounds; no simdops ufunc can cost less than numpy's call
+NP_ADD = "np.add (numpy's ufunc call)"
+register_path("clip/float32/16", Path(NP_ADD, lambda x, out, p: lambda: np.add(x, 0.5, out=out)))
+register_goal(Goal("np.add float32 n=16 with out= (numpy's per-call floor), time vs simdops.clip",
+                   ("clip/float32/16", NP_ADD), ("clip/float32/16", "simdops"), None, "time"))
