@@ -310,6 +310,19 @@ int uf_requant_fp_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_
     (void)aux;
     if (!op)
         return uf_no_op();
+    /* float32 scales that move every element over contiguous x and y (per channel on the last
+     * axis, or a broadcast scale numpy copied into its buffer) with one zero point: the
+     * per-channel kernel over the run, as the function's per-channel call (C checks each
+     * scale; the prepared scale, 1.0, is unused there, as in the function). */
+    if (n > 1 && st == SIMDOPS_FLOAT32 && strides[1] == 4 && strides[2] == 0 &&
+        strides[0] == 4 && strides[3] == ysize) {
+        if (simdops_capi_prepare_requant_fp(yt, 1.0, uf_int(data[2], zt), NULL, NULL, op->code,
+                                            &p, &err) ||
+            simdops_capi_requant_fp_pc_1d(&p, (const int32_t *)data[0], data[3], n, NULL,
+                                          (const float *)data[1], &err))
+            return uf_fail(op, &err);
+        return 0;
+    }
     for (; i < n; i = end) {
         end = uf_run_end(data, strides, d, 1, 2, i, n);
         if (simdops_capi_prepare_requant_fp(yt, uf_real(UF_AT(1, i), st),
