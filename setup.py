@@ -16,6 +16,8 @@ import subprocess
 import sys
 import sysconfig
 
+import numpy as np
+
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -79,6 +81,11 @@ class BuildExt(build_ext):
         return isa_build.target_arch(macros, os.environ, default), command
 
     def build_extension(self, ext):
+        if ext.name != "simdops._core":  # the ufunc module: a C-API client, no kernels
+            ext.extra_compile_args = ([] if MSVC else ["-fvisibility=hidden"]) + no_debug_info(
+                self.debug)
+            ext.extra_link_args = no_debug_info(self.debug)
+            return super().build_extension(ext)
         arch, command = self.target()
         flags = BASE_FLAGS + (CLANG_FLAGS if not MSVC and is_clang(command) else [])
         flags += no_debug_info(self.debug)
@@ -120,12 +127,21 @@ ext = Extension(
     + [os.path.join(CSRC, "isa_flags.txt")],
 )
 
+# simdops._ufunc: the numpy ufuncs (simdops.ufunc), a client of the C API capsule like any
+# other extension, built against numpy >= 2 (its ArrayMethod API: loops that raise, promoters).
+ufunc_ext = Extension(
+    "simdops._ufunc",
+    sources=["src/simdops/_ext/_ufunc_module.c", "src/simdops/_ext/_ufunc_loops.c"],
+    include_dirs=[np.get_include(), os.path.join(CSRC, "include")],
+    depends=["src/simdops/_ext/_ufunc.h"] + sorted(glob.glob(os.path.join(CSRC, "include", "simdops", "*.h"))),
+)
+
 # freethreading_compatible: the module declares Py_mod_gil = Py_MOD_GIL_NOT_USED,
 # so a free-threaded CPython (3.14t) keeps the GIL off when it imports simdops
 # (docs/threads.md, "What is safe to share", says why that holds). Cython >= 3.1.
 setup(
     ext_modules=cythonize([ext], language_level=3,
                           compiler_directives={"boundscheck": False, "wraparound": False,
-                                               "freethreading_compatible": True}),
+                                               "freethreading_compatible": True}) + [ufunc_ext],
     cmdclass={"build_ext": BuildExt},
 )

@@ -193,7 +193,8 @@ step "crossenv build of the aarch64 wheel"
 (
     . "$WORK/cross/bin/activate"
     # pyproject's SPDX licence needs setuptools >= 77 on both sides
-    build-pip install -q -U Cython "setuptools>=77" wheel
+    # numpy: setup.py takes its headers for the ufunc extension (arch-independent on Linux)
+    build-pip install -q -U Cython "setuptools>=77" wheel "numpy>=2.0"
     cross-pip install -q -U "setuptools>=77" wheel
     # a copy of the tree (tracked + untracked, not ignored), so no build/ lands in it
     mkdir "$WORK/src"

@@ -50,7 +50,8 @@ def _stub_names(module_file):
     return names
 
 
-@pytest.mark.parametrize("module", [simdops, dml, acl, "simdops.dask", "simdops.torch"],
+@pytest.mark.parametrize("module", [simdops, dml, acl, "simdops.dask", "simdops.torch",
+                                    "simdops.ufunc"],
                          ids=lambda m: m if isinstance(m, str) else m.__name__)
 # pytest-run-parallel: ast.parse from two threads at once raises SystemError
 # ("AST constructor recursion depth mismatch") on CPython 3.11
@@ -63,6 +64,8 @@ def test_stubs_ship_and_cover_the_public_api(module):
     elif module == "simdops.torch":
         module = pytest.importorskip("simdops.torch", reason="torch is not installed",
                                      exc_type=ImportError)
+    elif module == "simdops.ufunc":
+        module = pytest.importorskip("simdops.ufunc", reason="needs numpy >= 2")
     assert os.path.exists(os.path.join(PACKAGE, "py.typed"))
     stub = os.path.splitext(module.__file__)[0] + ".pyi"  # a package's is its __init__.pyi
     assert os.path.exists(stub), f"{module.__name__} has no stub next to it"

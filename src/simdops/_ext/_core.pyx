@@ -148,6 +148,19 @@ cdef simdops_number _int_number(object v):
     return n
 
 
+cdef object _ndarray = np.ndarray
+
+
+cdef inline object _scalar_of(object v):
+    """A 0-d ndarray as its numpy scalar (the exact value: a float32 array gives its
+    float32, an int64 array its int), so that it is taken wherever a number is
+    (xarray's apply_ufunc and numpy's broadcasting hand parameters over as 0-d arrays);
+    anything else unchanged."""
+    if type(v) is _ndarray and (<object>v).ndim == 0:
+        return v[()]
+    return v
+
+
 cdef simdops_number _number(object v, str name) except *:
     """A Python number as C takes it: floats as doubles, ints exactly."""
     cdef simdops_number n
@@ -164,6 +177,7 @@ cdef simdops_number _number(object v, str name) except *:
             return _int_number(v)
         n.kind = SIMDOPS_NUM_INT
         return n
+    v = _scalar_of(v)
     if isinstance(v, (bool, np.bool_)):
         raise TypeError(f"{name} must be a real number, got bool")
     if isinstance(v, (int, np.integer)):
@@ -195,6 +209,7 @@ cdef inline bint _is_int(object v):
 cdef int64_t _int64(object v, str name) except? -1:
     """A Python int as int64 (C checks the range each parameter allows)."""
     cdef int64_t r
+    v = _scalar_of(v)
     if type(v) is int:  # the common case, without the int() call
         try:
             r = v
@@ -613,6 +628,8 @@ cdef object _requant(object x, object multiplier, object shift, object offset, o
     cdef simdops_prepared prep
     cdef simdops_error err
     cdef int64_t m = 0, s = 0, lo = 0, hi = 0
+    multiplier = _scalar_of(multiplier)
+    shift = _scalar_of(shift)
     if _is_int(multiplier):
         m = _int64(multiplier, "multiplier")
     else:

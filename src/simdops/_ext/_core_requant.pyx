@@ -218,6 +218,7 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
     cdef simdops_dtype od = _requant_out_dtype(out_dtype, "requantize_fp32")
     cdef int status
     mode = _fp_mode_value(precision, ties, "requantize_fp32")
+    scale = _scalar_of(scale)
     if type(scale) is float:  # the common per-tensor call: no isinstance walk
         s = <double>scale
     elif type(scale) is np.ndarray:  # per channel

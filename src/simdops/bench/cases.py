@@ -98,7 +98,10 @@ _REGISTRY = []          # registered cases, in registration order
 _EXTRA_PATHS = {}       # case id -> [Path]: entry points added to any case with that id
 # Modules imported before a run so that they can register cases, paths and goals (e.g. a
 # C-capsule call path). A module listed here that fails to import is reported and skipped.
-PLUGIN_MODULES = ["simdops.bench.torch_paths"]   # torch rows (none without torch)
+PLUGIN_MODULES = [
+    "simdops.bench.torch_paths",  # torch rows (none without torch)
+    "simdops.bench.ufunc_rows",   # simdops.ufunc (numpy >= 2)
+]
 
 
 def register_case(case):

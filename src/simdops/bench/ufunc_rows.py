@@ -1,0 +1,122 @@
+"""Bench rows for simdops.ufunc (a plug-in: cases.PLUGIN_MODULES). Each ufunc call is a path
+of the case whose simdops call computes the same bits, so the two alternate in the same
+rounds (timing.py) and the goal rows compare like with like:
+
+- per call, 16 elements: the ufunc's time <= 1.5x the function's (clip, shrink, hardmax,
+  quantize_down_int32, requantize_fp32);
+- 1M elements: within 5% (time <= 1.05x);
+- per-channel requant over axis 1 of NCHW (the ufunc, scale of shape (C, 1, 1), no copy)
+  against the function's per-channel requant over the last axis, same element count:
+  >= 0.9 of its elements/s.
+
+make() runs both once and refuses a path whose bits differ from the case's call."""
+import numpy as np
+
+import simdops
+from simdops.bench import ops, ops_requant_families as fam
+from simdops.bench.cases import GOALS, Case, Path, register_case, register_path
+from simdops.bench.goals import Goal, register_goal
+
+ufunc = __import__("simdops.ufunc", fromlist=["clip"])  # ImportError on numpy < 2: skipped
+
+M = 1_048_576
+NCHW = (1, 64, 128, 128)  # 1M int32 elements, H*W = 16384 per channel plane
+
+
+def _checked(case_call, ufunc_call, out):
+    """ufunc_call, after checking that it writes the bits case_call writes into out."""
+    case_call()
+    want = out.copy()
+    out[...] = 0
+    ufunc_call()
+    if want.tobytes() != out.tobytes():
+        raise AssertionError("simdops.ufunc bench path: bits differ from the function's")
+    return ufunc_call
+
+
+def _clip(x, out, p):
+    return _checked(ops.CLIP.simdops(x, out, p),
+                    lambda: ufunc.clip(x, p["min"], p["max"], out=out), out)
+
+
+def _shrink(x, out, p):
+    return _checked(ops.SHRINK.simdops(x, out, p),
+                    lambda: ufunc.shrink(x, p["bias"], p["threshold"], out=out), out)
+
+
+def _hardmax(x, out, p):
+    return _checked(ops.HARDMAX.simdops(x, out, p), lambda: ufunc.hardmax(x, out=out), out)
+
+
+def _requant(x, out, p):
+    if p["bias"] is not None or p["min"] != p["max"]:
+        return None  # the ufunc has no clamp or bias: only the unclamped calls compare
+    m, s, off = p["multiplier"], p["shift"], p["offset"]
+    return _checked(ops.REQUANT.simdops(x, out, p),
+                    lambda: ufunc.quantize_down_int32(x, m, s, off, out=out), out)
+
+
+def _requant_fp32(x, out, p):
+    q = fam.REQUANT_FP32.fit(p, x)
+    if q["bias"] is not None or (q["min"], q["max"]) != (0, 255):
+        return None
+    scale, off = q["scale"], q["offset"]
+    return _checked(fam.REQUANT_FP32.simdops(x, out, p),
+                    lambda: ufunc.requantize_fp32(x, scale, off, out=out), out)
+
+
+def _requant_fp32_nchw(x, out, p):
+    """The per-channel case's x and out seen as NCHW, the scale per channel on axis 1."""
+    q = fam.REQUANT_FP32_PC_NOBIAS.fit(p, x)
+    if q["bias"] is not None or x.size != int(np.prod(NCHW)):
+        return None
+    x4, out4 = x.reshape(NCHW), out.reshape(NCHW)
+    scale = np.linspace(1 / 1200, 1 / 800, NCHW[1]).astype(np.float32)[:, None, None]
+    off = q["offset"]
+    want = np.moveaxis(simdops.requantize_fp32(np.ascontiguousarray(np.moveaxis(x4, 1, -1)),
+                                               scale.ravel(), off), -1, 1)
+    ufunc.requantize_fp32(x4, scale, off, out=out4)
+    if want.tobytes() != out4.tobytes():
+        raise AssertionError("simdops.ufunc bench path: NCHW bits differ from the function's")
+    return lambda: ufunc.requantize_fp32(x4, scale, off, out=out4)
+
+
+UFUNC = "ufunc"
+NCHW_PATH = "ufunc NCHW axis 1"
+
+register_case(Case(ops.SHRINK, "float32", (16,), tags=GOALS))
+register_case(Case(fam.REQUANT_FP32, "int32", (16,), tags=GOALS))
+for case_id, make in (("clip/float32/16", _clip), (f"clip/float32/{M}", _clip),
+                      ("shrink/float32/16", _shrink), (f"shrink/float32/{M}", _shrink),
+                      ("hardmax/float32/1x16", _hardmax), ("hardmax/float32/1024x1024", _hardmax),
+                      ("requant/int32/16", _requant), (f"requant/int32/{M}", _requant),
+                      ("requant_fp32/int32/16", _requant_fp32),
+                      (f"requant_fp32/int32/{M}", _requant_fp32)):
+    register_path(case_id, Path(UFUNC, make))
+register_path("requant_fp32_pc/int32/4096x256", Path(NCHW_PATH, _requant_fp32_nchw))
+
+for case_id, what in (("clip/float32/16", "clip float32 n=16"),
+                      ("shrink/float32/16", "shrink float32 n=16"),
+                      ("hardmax/float32/1x16", "hardmax float32 1x16"),
+                      ("requant/int32/16", "quantize_down_int32 n=16"),
+                      ("requant_fp32/int32/16", "requantize_fp32 n=16")):
+    register_goal(Goal(f"ufunc {what} with out=, time vs the function's",
+                       (case_id, UFUNC), (case_id, "simdops"), 1.5, "time"))
+for case_id, what in ((f"clip/float32/{M}", "clip float32"),
+                      (f"shrink/float32/{M}", "shrink float32"),
+                      ("hardmax/float32/1024x1024", "hardmax float32 1024x1024"),
+                      (f"requant/int32/{M}", "quantize_down_int32"),
+                      (f"requant_fp32/int32/{M}", "requantize_fp32")):
+    register_goal(Goal(f"ufunc {what} 1M elements, time vs the function's",
+                       (case_id, UFUNC), (case_id, "simdops"), 1.05, "time"))
+register_goal(Goal("ufunc requantize_fp32 per channel on axis 1 of NCHW 1x64x128x128 vs the "
+                   "function per channel on the last axis, 4096x256 (elements/s)",
+                   ("requant_fp32_pc/int32/4096x256", NCHW_PATH),
+                   ("requant_fp32_pc/int32/4096x256", "simdops"), 0.9))
+
+# numpy's own per-call floor: a numpy ufunc (np.add with a Python float and out=) on the same
+# 16 elements, timed in the same rounds; no simdops ufunc can cost less than numpy's call
+NP_ADD = "np.add (numpy's ufunc call)"
+register_path("clip/float32/16", Path(NP_ADD, lambda x, out, p: lambda: np.add(x, 0.5, out=out)))
+register_goal(Goal("np.add float32 n=16 with out= (numpy's per-call floor), time vs simdops.clip",
+                   ("clip/float32/16", NP_ADD), ("clip/float32/16", "simdops"), None, "time"))
