@@ -11,6 +11,7 @@
 #include "core/errors.h"
 #include "kernels/registry.h"
 #include "dispatch/cpu.h"
+#include "dispatch/qlow_dispatch.h"
 
 #if defined(_MSC_VER)
 #define SIMDOPS_THREAD_LOCAL __declspec(thread)
@@ -177,6 +178,7 @@ void simdops_init(void)
         if (usable[i])
             best = i;
     }
+    simdops_qlow_init(usable);
     atomic_store_int(&process_tier, best);
     atomic_store_int(&built, 1);
 }

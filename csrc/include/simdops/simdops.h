@@ -154,7 +154,22 @@ typedef enum simdops_status {
       "exactly and does not round them (round them to float32 first)")                         \
     X(OUT_SHARES_INPUT, SIMDOPS_E_OVERLAP,                                                     \
       "out shares memory with %A; requantization's 1-D kernels write another type than they "  \
-      "read and need out disjoint from x and from every vector they read (y == x included)")
+      "read and need out disjoint from x and from every vector they read (y == x included)")                                                     \
+    X(QL_ONNX_TYPE, SIMDOPS_E_DTYPE, "%A has ONNX type %V, which this op does not take here")  \
+    X(QL_OPSET, SIMDOPS_E_PARAM, "%A needs opset %E or later, got opset %V")                    \
+    X(QL_BLOCK_SHAPE, SIMDOPS_E_SHAPE,                                                         \
+      "%A must have x's shape except on axis, where its extent is ceil(D / block_size); "      \
+      "dimension %I has %V, expected %E")                                                      \
+    X(QL_NEGATIVE, SIMDOPS_E_PARAM, "%A must be >= 0, got %V")                                 \
+    X(QL_ZERO_POINT_FLOAT8, SIMDOPS_E_PARAM,                                                   \
+      "%A must be 0 for float8 x (onnx.reference refuses another), got bits %V%J")             \
+    X(QL_PRECISION, SIMDOPS_E_PARAM,                                                           \
+      "precision must be 0 (none), 1 (FLOAT), 10 (FLOAT16) or 16 (BFLOAT16), got %V")          \
+    X(QL_SATURATE, SIMDOPS_E_PARAM, "saturate must be 0 or 1, got %V")                         \
+    X(QL_OUTPUT_TYPE, SIMDOPS_E_DTYPE,                                                         \
+      "out_dtype must be given for a float8e8m0 %A (the output is float, float16 or bfloat16)") \
+    X(QL_ZERO_POINT_SHAPE, SIMDOPS_E_SHAPE, "%A must have the scale's shape (%E elements), got %V") \
+    X(QL_PACKED, SIMDOPS_E_PARAM, "packed must be in [0, %E] (bit 0: x or y, bit 1: the zero point), got %V")
 
 typedef enum simdops_reason {
 #define SIMDOPS_X_REASON_ENUM(name, status, message) SIMDOPS_R_##name,
@@ -190,7 +205,13 @@ typedef enum simdops_reason {
     F(Y_SCALE, "y_scale")              /* simdops_quantize_linear's scale, as ONNX names it */  \
     F(Y_ZERO_POINT, "y_zero_point")                                                            \
     F(X_SCALE, "x_scale")              /* simdops_dequantize_linear's */                         \
-    F(X_ZERO_POINT, "x_zero_point")
+    F(X_ZERO_POINT, "x_zero_point")                                                            \
+    F(BLOCK_SIZE, "block_size")                                                                \
+    F(PRECISION, "precision")                                                                  \
+    F(SATURATE, "saturate")                                                                    \
+    F(OPSET, "opset")                                                                          \
+    F(SHAPE, "shape")                                                                          \
+    F(PACKED, "packed")
 
 typedef enum simdops_arg {
 #define SIMDOPS_X_ARG_ENUM(name, text) SIMDOPS_ARG_##name,
@@ -554,6 +575,34 @@ int simdops_quantize_linear(const simdops_tensor *x, const simdops_tensor *scale
 int simdops_dequantize_linear(const simdops_tensor *x, const simdops_tensor *scale,
                               const simdops_tensor *zero_point, int64_t axis,
                               const simdops_tensor *y, simdops_error *err);
+
+/* ONNX QuantizeLinear / DequantizeLinear over every ONNX type and attribute
+ * (opsets 10-25): int4 / uint4 / int2 / uint2, the four float8 kinds,
+ * float4e2m1, float8e8m0 scales, float16 / bfloat16 x and scales,
+ * blocked quantization, output_dtype, precision, saturate. Types are ONNX
+ * TensorProto codes; every buffer is C-contiguous in the given shape (the
+ * zero point in the scale's shape). 4-bit and 2-bit operands (x of
+ * DequantizeLinear, y of QuantizeLinear, their zero points) are packed two /
+ * four a byte, low bits first, where `packed` says so, else one element a
+ * byte (ml_dtypes' layout: the value's low bits). docs/onnx.md states the
+ * arithmetic, which is onnx.reference's. */
+typedef struct simdops_qdq_call {
+    const void *x, *scale, *zero_point; /* zero_point NULL: none */
+    void *y;
+    const int64_t *shape;            /* x's and y's: ndim extents */
+    const int64_t *scale_shape;      /* scale_ndim extents */
+    const int64_t *zero_point_shape; /* zero_point_ndim extents */
+    int32_t ndim, scale_ndim, zero_point_ndim;
+    int32_t x_type, scale_type, zero_point_type, y_type; /* TensorProto codes */
+    int32_t packed;    /* bit 0: the 4/2-bit x (dequantize) or y (quantize) is packed;
+                        * bit 1: the 4/2-bit zero point is packed */
+    int32_t saturate;  /* QuantizeLinear to float8: 1 (ONNX's default) or 0 */
+    int32_t precision; /* QuantizeLinear: 0 or FLOAT / FLOAT16 / BFLOAT16 */
+    int32_t opset;     /* the node's opset, for the type and attribute rules; 0: none */
+    int64_t axis, block_size;
+} simdops_qdq_call;
+int simdops_quantize_linear_ex(const simdops_qdq_call *call, simdops_error *err);
+int simdops_dequantize_linear_ex(const simdops_qdq_call *call, simdops_error *err);
 
 /* ONNX Clip as onnx.reference computes it: min/max NULL = absent (no bound);
  * min > max gives max; a NaN bound (float x) gives that NaN for every non-NaN

@@ -242,3 +242,82 @@ def onnx_shrink(x, bias=0.0, lambd=0.5, *, out=None):
     if status:
         _raise(&err)
     return _result(ob, out)
+
+
+# ---------------------------------------------------------------- every ONNX type
+cdef extern from "core/qtype.h" nogil:
+    ctypedef struct simdops_qtype_row:
+        const char *name
+        int32_t onnx, bits, kind
+        int64_t lo, hi
+        int32_t q_opset, dq_opset
+    int SIMDOPS_QT_COUNT
+    const simdops_qtype_row simdops_qtype_rows[]
+
+
+def qtypes():
+    """The ONNX profile's types (C's SIMDOPS_QTYPES): name -> (ONNX code, bits,
+    kind, lo, hi, first QuantizeLinear opset, first DequantizeLinear opset);
+    kind 0 float, 1 integer, 2 float8, 3 float4, 4 float8e8m0."""
+    return {(<bytes>simdops_qtype_rows[i].name).decode():
+            (simdops_qtype_rows[i].onnx, simdops_qtype_rows[i].bits, simdops_qtype_rows[i].kind,
+             simdops_qtype_rows[i].lo, simdops_qtype_rows[i].hi, simdops_qtype_rows[i].q_opset,
+             simdops_qtype_rows[i].dq_opset)
+            for i in range(SIMDOPS_QT_COUNT)}
+
+
+cdef const int64_t *_shape_ptr(object a, int64_t *store):
+    for i, d in enumerate(a):
+        store[i] = d
+    return store
+
+
+def qdq(bint quantize, x, scale, zero_point, y, tuple shape, tuple scale_shape,
+        tuple zero_point_shape, int x_type, int scale_type, int zero_point_type, int y_type,
+        int packed, int saturate, int precision, int opset, axis, block_size):
+    """simdops_quantize_linear_ex / simdops_dequantize_linear_ex on C-contiguous
+    numpy arrays of bytes (simdops.onnx._lowbit makes them; translation only:
+    C checks every rule)."""
+    cdef simdops_qdq_call c
+    cdef simdops_error err
+    cdef int64_t s0[64]
+    cdef int64_t s1[64]
+    cdef int64_t s2[64]
+    cdef int status
+    cdef const unsigned char[::1] xv = x.reshape(-1).view(np.uint8)
+    cdef const unsigned char[::1] sv = scale.reshape(-1).view(np.uint8)
+    cdef const unsigned char[::1] zv
+    cdef unsigned char[::1] yv = y.reshape(-1).view(np.uint8)
+    if len(shape) > 64 or len(scale_shape) > 64 or len(zero_point_shape) > 64:
+        raise ValueError("at most 64 dimensions")
+    memset(&c, 0, sizeof(c))
+    c.x = &xv[0] if xv.shape[0] else <const void *>&s0[0]
+    c.scale = &sv[0] if sv.shape[0] else <const void *>&s1[0]
+    c.y = &yv[0] if yv.shape[0] else <void *>&s2[0]
+    if zero_point is not None:
+        zv = zero_point.reshape(-1).view(np.uint8)
+        c.zero_point = &zv[0] if zv.shape[0] else <const void *>&s2[0]
+        c.zero_point_shape = _shape_ptr(zero_point_shape, s2)
+        c.zero_point_ndim = len(zero_point_shape)
+        c.zero_point_type = zero_point_type
+    c.shape = _shape_ptr(shape, s0)
+    c.ndim = len(shape)
+    c.scale_shape = _shape_ptr(scale_shape, s1)
+    c.scale_ndim = len(scale_shape)
+    c.x_type = x_type
+    c.scale_type = scale_type
+    c.y_type = y_type
+    c.packed = packed
+    c.saturate = saturate
+    c.precision = precision
+    c.opset = opset
+    c.axis = _int64(axis, "axis")
+    c.block_size = _int64(block_size, "block_size")
+    with nogil:
+        if quantize:
+            status = simdops_quantize_linear_ex(&c, &err)
+        else:
+            status = simdops_dequantize_linear_ex(&c, &err)
+    if status:
+        _raise(&err)
+    return y

@@ -1,16 +1,11 @@
 """run_node: one ONNX NodeProto of the profile's op types through simdops.onnx.
 Imports the ``onnx`` package lazily (only to read attributes)."""
-from simdops.onnx import _ops
+from simdops.onnx import _lowbit, _ops
 
 # The newest opset of every op this module knows; run_node accepts any opset
 # from the op's first version up to the newest the installed onnx writes.
 _FIRST_OPSET = {"Clip": 6, "Shrink": 9, "Hardmax": 1, "QuantizeLinear": 10,
                 "DequantizeLinear": 10}
-
-
-# The output types the profile computes, by op: what output_dtype may name.
-_OUTPUT_TYPES = {"QuantizeLinear": ("UINT8", "INT8", "UINT16", "INT16"),
-                 "DequantizeLinear": ("FLOAT", "FLOAT16")}
 
 
 def _attributes(node):
@@ -122,61 +117,29 @@ def run_node(node, inputs, opset=None):
     if op == "Hardmax":
         version = 13 if opset >= 13 else (11 if opset >= 11 else 1)
         return [_ops.hardmax(inputs[0], attrs.get("axis"), opset=version)]
-    if attrs.get("block_size", 0):
-        raise ValueError(f"run_node: blocked {op} (block_size) is outside the profile")
-    if attrs.get("precision", 0):
-        raise ValueError(f"run_node: {op} with a precision attribute is outside the profile")
     if op == "QuantizeLinear":
-        return [_quantize(inputs, attrs)]
-    return [_dequantize(inputs, attrs)]
+        return [_quantize(inputs, attrs, opset)]
+    return [_dequantize(inputs, attrs, opset)]
 
 
-def _output_dtype(op, attrs):
-    """output_dtype as a numpy dtype, or None when absent (0 = UNDEFINED); a code
-    that is no TensorProto type, or a type outside the profile, is a ValueError."""
-    import onnx
-
-    code = attrs.get("output_dtype", 0)
-    if not code:
-        return None
-    if code not in onnx.TensorProto.DataType.values():
-        raise ValueError(f"run_node: {op} output_dtype {code} is not an ONNX TensorProto "
-                         f"data type")
-    name = onnx.TensorProto.DataType.Name(code)
-    if name not in _OUTPUT_TYPES[op]:
-        raise ValueError(f"run_node: {op} output_dtype {name} ({code}) is outside the simdops "
-                         f"profile ({', '.join(_OUTPUT_TYPES[op])})")
-    return _onnx_dtype(code)
-
-
-def _onnx_dtype(code):
-    import onnx.helper
-
-    return onnx.helper.tensor_dtype_to_np_dtype(code)
-
-
-def _quantize(inputs, attrs):
-    import numpy as np
-
-    if attrs.get("saturate", 1) != 1:
-        raise ValueError("run_node: QuantizeLinear saturate=0 applies to float8 only")
+def _quantize(inputs, attrs, opset):
     x, scale, zp = inputs[:3]
-    out = None
-    dt = _output_dtype("QuantizeLinear", attrs)
-    if dt is not None:
-        if zp is not None and np.asarray(zp).dtype != dt:
-            raise ValueError("run_node: output_dtype disagrees with the zero point's type")
-        if zp is None:
-            out = np.empty(np.shape(x), dt)
-    return _ops.quantize_linear(x, scale, zp, axis=attrs.get("axis", 1), out=out)
+    code = attrs.get("output_dtype", 0) or None
+    block, precision = attrs.get("block_size", 0), attrs.get("precision", 0) or None
+    saturate = attrs.get("saturate", 1)
+    if _ops._needs_lowbit(x, scale, zp, block, precision, False,
+                          saturate != 1 or code is not None):
+        return _lowbit.quantize_linear(x, scale, zp, axis=attrs.get("axis", 1),
+                                       block_size=block, saturate=saturate,
+                                       output_dtype=code, precision=precision, opset=opset)
+    return _ops.quantize_linear(x, scale, zp, axis=attrs.get("axis", 1))
 
 
-def _dequantize(inputs, attrs):
-    import numpy as np
-
+def _dequantize(inputs, attrs, opset):
     x, scale, zp = inputs[:3]
-    out = None
-    dt = _output_dtype("DequantizeLinear", attrs)
-    if dt is not None:
-        out = np.empty(np.shape(x), dt)
-    return _ops.dequantize_linear(x, scale, zp, axis=attrs.get("axis", 1), out=out)
+    code = attrs.get("output_dtype", 0) or None
+    block = attrs.get("block_size", 0)
+    if _ops._needs_lowbit(x, scale, zp, block, None, False, code is not None):
+        return _lowbit.dequantize_linear(x, scale, zp, axis=attrs.get("axis", 1),
+                                         block_size=block, output_dtype=code, opset=opset)
+    return _ops.dequantize_linear(x, scale, zp, axis=attrs.get("axis", 1))

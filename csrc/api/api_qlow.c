@@ -1,0 +1,210 @@
+/* The low-bit QuantizeLinear / DequantizeLinear (simdops_qdq_call): rules
+ * (rules/qlow_rules.c) -> plan -> runs of the qlow kernels. x is read as
+ * [outer, dim, inner] around the axis: with inner == 1 every block (or
+ * channel, or the whole tensor) is one run sharing a scale (dq_run / q_run);
+ * otherwise each of the dim rows of inner elements reads a row of scales
+ * (dq_row / q_row), converted to float32 once per block row. 4/2-bit operands
+ * given one a byte (ml_dtypes' layout) are packed into a scratch buffer first
+ * (dequantize) or unpacked from one after (quantize). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/errors.h"
+#include "core/qlow_abi.h"
+#include "dispatch/dispatch.h"
+#include "dispatch/qlow_dispatch.h"
+#include "kernels/qlow/qlow_element.h"
+#include "rules/qlow_rules.h"
+
+static float scale_at(int sq, const void *s, int64_t i)
+{
+    const char *b = (const char *)s;
+    switch (sq) {
+    case SIMDOPS_QT_f32: { float f; memcpy(&f, b + 4 * i, 4); return f; }
+    case SIMDOPS_QT_f16: { uint16_t h; memcpy(&h, b + 2 * i, 2); return simdops_f16_to_f32(h); }
+    case SIMDOPS_QT_bf16: { uint16_t h; memcpy(&h, b + 2 * i, 2); return qlow_bf16_to_f32(h); }
+    default: return qlow_e8m0_to_f32(((const uint8_t *)b)[i]);
+    }
+}
+
+static int bits_of(int qt) { return simdops_qtype_rows[qt].bits; }
+static int is_sub_byte(int qt) { return bits_of(qt) < 8; }
+
+/* the raw field of element i of a quantized operand (packed or one a byte) */
+static uint32_t field_at(int qt, const void *b, int64_t i, int packed)
+{
+    int bits = bits_of(qt);
+    if (bits < 8)
+        return packed ? qlow_field((const uint8_t *)b, (size_t)i, bits)
+                      : ((const uint8_t *)b)[i] & ((1u << bits) - 1);
+    if (bits == 8)
+        return ((const uint8_t *)b)[i];
+    if (bits == 16) { uint16_t v; memcpy(&v, (const char *)b + 2 * i, 2); return v; }
+    { uint32_t v; memcpy(&v, (const char *)b + 4 * i, 4); return v; }
+}
+
+/* a zero point's value as float32: integers exactly, float4 its value */
+static float zp_at(int qt, const void *z, int64_t i, int packed)
+{
+    uint32_t v = field_at(qt, z, i, packed);
+    const simdops_qtype_row *r = &simdops_qtype_rows[qt];
+    if (r->kind == QT_F4) {
+        qlow_format f = qlow_format_of(qt);
+        return qlow_fmt_to_f32(v, &f);
+    }
+    if (r->lo < 0) /* sign-extend the field */
+        return (float)(r->bits == 32 ? (int32_t)v : qlow_sext(v, r->bits));
+    return (float)v;
+}
+
+typedef struct run_state {
+    const simdops_qlow_plan *p;
+    const simdops_qdq_call *c;
+    const simdops_qlow_table *t;
+    const void *x; /* quantized x (packed) of dequantize, or float x */
+    void *y;       /* packed y of quantize, or float y */
+    float *srow, *zrow; /* one row of inner scales / zero points */
+} run_state;
+
+static size_t float_size(int ft) { return ft == SIMDOPS_QF_F32 ? 4 : 2; }
+
+static void fill_params(run_state *r, int64_t si, simdops_qlow_params *q)
+{
+    const simdops_qlow_plan *p = r->p;
+    *q = p->params;
+    q->scale = qlow_round_to(scale_at(p->scale_qt, r->c->scale, si), p->scale_round);
+    q->zp_f = p->use_zp ? zp_at(p->qt, r->c->zero_point, si, (r->c->packed >> 1) & 1) : 0.0f;
+    q->zero_point = (int32_t)q->zp_f;
+}
+
+static void run_all(run_state *r)
+{
+    const simdops_qlow_plan *p = r->p;
+    size_t fsz = float_size(p->ft);
+    for (int64_t m = 0; m < p->outer; m++) {
+        if (p->inner == 1) {
+            for (int64_t b = 0; b < p->nblocks; b++) {
+                int64_t d0 = b * p->block, n = p->dim - d0 < p->block ? p->dim - d0 : p->block;
+                int64_t e0 = m * p->dim + d0; /* first element */
+                /* per axis (block 1, 1-D scale): the scale index is d; blocked: (m, b) */
+                int64_t si = p->nblocks == p->dim && p->block == 1 && r->c->scale_ndim == 1 ? b : m * p->nblocks + b;
+                simdops_qlow_params q;
+                fill_params(r, si, &q);
+                if (p->quantize)
+                    r->t->q_run[p->qt][p->ft]((const char *)r->x + e0 * fsz, (size_t)n, r->y, (size_t)e0, &q);
+                else
+                    r->t->dq_run[p->qt][p->ft](r->x, (size_t)e0, (size_t)n, (char *)r->y + e0 * fsz, &q);
+            }
+            continue;
+        }
+        for (int64_t b = 0; b < p->nblocks; b++) {
+            int64_t d0 = b * p->block, n = p->dim - d0 < p->block ? p->dim - d0 : p->block;
+            int per_axis = p->block == 1 && r->c->scale_ndim == 1;
+            simdops_qlow_params q;
+            fill_params(r, 0, &q);
+            for (int64_t k = 0; k < p->inner; k++) {
+                int64_t si = per_axis ? b : (m * p->nblocks + b) * p->inner + k;
+                r->srow[k] = qlow_round_to(scale_at(p->scale_qt, r->c->scale, si), p->scale_round);
+                if (r->zrow)
+                    r->zrow[k] = zp_at(p->qt, r->c->zero_point, si, (r->c->packed >> 1) & 1);
+            }
+            for (int64_t d = d0; d < d0 + n; d++) {
+                int64_t e0 = (m * p->dim + d) * p->inner;
+                if (p->quantize)
+                    r->t->q_row[p->qt][p->ft]((const char *)r->x + e0 * fsz, (size_t)p->inner, r->y,
+                                              (size_t)e0, r->srow, r->zrow, &q);
+                else
+                    r->t->dq_row[p->qt][p->ft](r->x, (size_t)e0, (size_t)p->inner,
+                                               (char *)r->y + e0 * fsz, r->srow, r->zrow, &q);
+            }
+        }
+    }
+}
+
+/* float8 x: onnx.reference refuses a zero point other than 0 (its uint8 cast is 0) */
+static int check_float8_zero_point(const simdops_qdq_call *c, const simdops_qlow_plan *p,
+                                   simdops_error *err)
+{
+    int64_t n = 1;
+    qlow_format f;
+    if (!c->zero_point || simdops_qtype_rows[p->qt].kind != QT_F8)
+        return SIMDOPS_OK;
+    f = qlow_format_of(p->zp_qt);
+    for (int i = 0; i < c->zero_point_ndim; i++)
+        n *= c->zero_point_shape[i];
+    for (int64_t i = 0; i < n; i++) {
+        uint8_t v = ((const uint8_t *)c->zero_point)[i];
+        if (qlow_fmt_to_f32(v, &f) != 0.0f) {
+            simdops_fail_value(err, SIMDOPS_R_QL_ZERO_POINT_FLOAT8, SIMDOPS_ARG_X_ZERO_POINT, v, 0);
+            err->index = c->zero_point_ndim ? i : -1;
+            return err->status;
+        }
+    }
+    return SIMDOPS_OK;
+}
+
+static int run(const simdops_qdq_call *c, int quantize, simdops_error *err)
+{
+    simdops_qlow_plan p;
+    run_state r;
+    void *scratch = NULL;
+    int s;
+    if ((s = simdops_qlow_check(c, quantize, &p, err)))
+        return s;
+    if (!quantize && (s = check_float8_zero_point(c, &p, err)))
+        return s;
+    if (p.numel == 0)
+        return SIMDOPS_OK;
+    memset(&r, 0, sizeof(r));
+    r.p = &p;
+    r.c = c;
+    r.t = simdops_qlow_kernels(simdops_current_kernels());
+    r.x = c->x;
+    r.y = c->y;
+    if (is_sub_byte(p.qt) && !(c->packed & 1)) { /* one a byte: through a packed copy */
+        int bits = bits_of(p.qt);
+        size_t bytes = (size_t)((p.numel * bits + 7) / 8);
+        scratch = calloc(bytes ? bytes : 1, 1);
+        if (!scratch)
+            return simdops_fail_value(err, SIMDOPS_R_NOMEM, SIMDOPS_ARG_X, (int64_t)bytes, 0);
+        if (quantize) {
+            r.y = scratch;
+        } else {
+            for (int64_t i = 0; i < p.numel; i++)
+                qlow_set_field((uint8_t *)scratch, (size_t)i, bits, ((const uint8_t *)c->x)[i]);
+            r.x = scratch;
+        }
+    }
+    if (p.inner > 1) {
+        r.srow = (float *)malloc((size_t)p.inner * sizeof(float));
+        r.zrow = p.use_zp ? (float *)malloc((size_t)p.inner * sizeof(float)) : NULL;
+        if (!r.srow || (p.use_zp && !r.zrow)) {
+            free(r.srow);
+            free(r.zrow);
+            free(scratch);
+            return simdops_fail_value(err, SIMDOPS_R_NOMEM, SIMDOPS_ARG_X, p.inner, 0);
+        }
+    }
+    run_all(&r);
+    if (quantize && scratch) {
+        int bits = bits_of(p.qt);
+        for (int64_t i = 0; i < p.numel; i++)
+            ((uint8_t *)c->y)[i] = (uint8_t)qlow_field((const uint8_t *)scratch, (size_t)i, bits);
+    }
+    free(r.srow);
+    free(r.zrow);
+    free(scratch);
+    return SIMDOPS_OK;
+}
+
+int simdops_quantize_linear_ex(const simdops_qdq_call *call, simdops_error *err)
+{
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_QUANTIZE_LINEAR);
+    return run(call, 1, err);
+}
+
+int simdops_dequantize_linear_ex(const simdops_qdq_call *call, simdops_error *err)
+{
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_DEQUANTIZE_LINEAR);
+    return run(call, 0, err);
+}
