@@ -10,6 +10,7 @@
  *     nibbles) for every zero point and a set of scales (overflow to inf in
  *     float16, subnormal products, NaN), one scale and per-element forms;
  *   int4 / uint4 quantize: the float32 slices by a few scales and zero points.
+ * Tiers: scalar and each usable tier with kernels of its own (the qlow tables).
  * Run: OUT/lowbit_sweep [all | ci | SLICE...] [--bench [rounds]]
  *   all: the 256 slices, float8 quantize at scale 1 (every float32 input
  *   through the conversion; about 20 CPU minutes); ci (default): slices 0x00 0x38 0x3c 0x43 0x47 0x7f 0xbc 0xff.
@@ -21,38 +22,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "simdops/simdops.h"
 #include "core/fp16.h"
-#include "kernels/lowbit/lowbit_simd.h"
+#include "core/qlow_abi.h"
+#include "dispatch/dispatch.h"
+#include "dispatch/qlow_dispatch.h"
 #include "bench_util.h"
 
+enum { LBS_E4M3FN = 0, LBS_E5M2 = 1 };
+static const int F8_QT[2] = {SIMDOPS_QT_e4m3fn, SIMDOPS_QT_e5m2};
+
+/* every usable tier whose table differs from scalar's in these entries, and scalar */
 typedef struct tier {
     const char *name;
-    lbs_fn dq4[3], q4, q8f, dq8f; /* dq4: f32, f16, bf16 */
+    const simdops_qlow_table *t;
 } tier;
-
-#define TIER(t)                                                                                             \
-    { #t, {simdops_lbs_dq4_f32__##t, simdops_lbs_dq4_f16__##t, simdops_lbs_dq4_bf16__##t}, simdops_lbs_q4_f32__##t, \
-      simdops_lbs_q8f_f32__##t, simdops_lbs_dq8f_f32__##t }
-
-static tier TIERS[3];
+static tier TIERS[16];
 static int NT;
 
 static void pick_tiers(void)
 {
-    tier s = TIER(scalar);
-    TIERS[NT++] = s;
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c")) {
-        tier a = TIER(avx2);
-        TIERS[NT++] = a;
+    simdops_init();
+    for (int i = 0; i < simdops_tier_count() && NT < 16; i++) {
+        const simdops_qlow_table *t = simdops_qlow_tier_table(i);
+        if (!t)
+            continue;
+        if (NT > 0 && t->dq_run[SIMDOPS_QT_i4][SIMDOPS_QF_F32] == TIERS[NT - 1].t->dq_run[SIMDOPS_QT_i4][SIMDOPS_QF_F32] &&
+            t->q_run[SIMDOPS_QT_e4m3fn][SIMDOPS_QF_F32] == TIERS[NT - 1].t->q_run[SIMDOPS_QT_e4m3fn][SIMDOPS_QF_F32])
+            continue; /* inherits everything here from the tier before */
+        TIERS[NT].name = simdops_tier_name(i);
+        TIERS[NT++].t = t;
     }
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq")) {
-        tier a = TIER(avx512);
-        TIERS[NT++] = a;
-    }
-#endif
+}
+
+static void params_init(simdops_qlow_params *p)
+{
+    memset(p, 0, sizeof *p);
 }
 
 static uint32_t bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
@@ -178,10 +183,9 @@ static void sweep_q8f_slice(unsigned slice, float scale, float *x, uint8_t *want
 {
     for (int kind = 0; kind < 2; kind++)
         for (int sat = 0; sat < 2; sat++) {
-            lbs_params p;
-            memset(&p, 0, sizeof p);
+            simdops_qlow_params p;
+            params_init(&p);
             p.scale = scale;
-            p.kind = kind;
             p.saturate = sat;
             for (uint32_t base = 0; base < (1u << 24); base += CHUNK) {
                 for (uint32_t k = 0; k < CHUNK; k++) {
@@ -189,7 +193,7 @@ static void sweep_q8f_slice(unsigned slice, float scale, float *x, uint8_t *want
                     want[k] = (uint8_t)f32_ref_f8(x[k] / scale, kind, sat);
                 }
                 for (int t = 0; t < NT; t++) {
-                    TIERS[t].q8f(x, got, CHUNK, &p);
+                    TIERS[t].t->q_run[F8_QT[kind]][SIMDOPS_QF_F32](x, CHUNK, got, 0, &p);
                     g_checked += CHUNK;
                     if (memcmp(want, got, CHUNK))
                         for (uint32_t k = 0; k < CHUNK; k++)
@@ -208,11 +212,11 @@ static void sweep_q4_slice(unsigned slice, float *x, uint8_t *want, uint8_t *got
 {
     static const struct { float s; int zp, sgn; } C[] = {{1.0f, 0, 1}, {0.37f, 3, 1}, {1.0f, 8, 0}, {0.0078125f, 15, 0}, {-2.5f, -8, 1}};
     for (size_t c = 0; c < sizeof C / sizeof C[0]; c++) {
-        lbs_params p;
-            memset(&p, 0, sizeof p);
+        simdops_qlow_params p;
+        params_init(&p);
         p.scale = C[c].s;
-        p.zp = C[c].zp;
-        p.is_signed = C[c].sgn;
+        p.zero_point = C[c].zp;
+        p.zp_f = (float)C[c].zp;
         for (uint32_t base = 0; base < (1u << 24); base += CHUNK) {
             for (uint32_t k = 0; k < CHUNK; k++)
                 x[k] = from_bits(slice << 24 | (base + k));
@@ -220,7 +224,7 @@ static void sweep_q4_slice(unsigned slice, float *x, uint8_t *want, uint8_t *got
             for (uint32_t k = 0; k < CHUNK; k++)
                 want[k / 2] |= (uint8_t)(q4_ref(x[k], C[c].s, C[c].zp, C[c].sgn) << (4 * (k & 1)));
             for (int t = 0; t < NT; t++) {
-                TIERS[t].q4(x, got, CHUNK, &p);
+                TIERS[t].t->q_run[C[c].sgn ? SIMDOPS_QT_i4 : SIMDOPS_QT_u4][SIMDOPS_QF_F32](x, CHUNK, got, 0, &p);
                 g_checked += CHUNK;
                 if (memcmp(want, got, CHUNK / 2))
                     for (uint32_t k = 0; k < CHUNK / 2; k++)
@@ -236,26 +240,32 @@ static void sweep_q4_slice(unsigned slice, float *x, uint8_t *want, uint8_t *got
 
 /* ---- float8 dequantize: every code (in a 1,000-element row: every tier's
  * vector loop and tail) by a few scales ---- */
-static const float SCALES[] = {1.0f, 0.37f, 0x1p-10f, 3e38f, 0x1p-140f, -1.5f, 65504.0f, 1e-30f};
+static const float SCALES[] = {1.0f, 0.37f, 0x1p-10f, 3e38f, 0x1p-140f, -1.5f, 65504.0f, 1e-30f, 0x1p-126f, -0.0f};
 enum { NS = sizeof SCALES / sizeof SCALES[0] };
 
 static void check_dq8f(void)
 {
     enum { N = 1000 };
     uint8_t x[N];
-    float want[N], got[N];
-    for (size_t i = 0; i < N; i++)
+    float want[N], got[N], sc[N];
+    for (size_t i = 0; i < N; i++) {
         x[i] = (uint8_t)(i * 7 + i / 256);
+        sc[i] = SCALES[(i / 5) % NS];
+    }
     for (int kind = 0; kind < 2; kind++)
-        for (int s = 0; s <= NS; s++) {
-            lbs_params p;
-            memset(&p, 0, sizeof p);
-            p.kind = kind;
+        for (int s = 0; s <= NS + 1; s++) {
+            simdops_qlow_params p;
+            params_init(&p);
             p.scale = s < NS ? SCALES[s] : NAN;
-            for (size_t i = 0; i < N; i++)
-                want[i] = isnan(f8_ref_f32(x[i], kind)) ? f8_ref_f32(x[i], kind) : f8_ref_f32(x[i], kind) * p.scale;
+            for (size_t i = 0; i < N; i++) {
+                float v = f8_ref_f32(x[i], kind), sv = s == NS + 1 ? sc[i] : p.scale;
+                want[i] = isnan(v) ? v : v * sv; /* a NaN code keeps its NaN */
+            }
             for (int t = 0; t < NT; t++) {
-                TIERS[t].dq8f(x, got, N, &p);
+                if (s == NS + 1)
+                    TIERS[t].t->dq_row[F8_QT[kind]][SIMDOPS_QF_F32](x, 0, N, got, sc, NULL, &p);
+                else
+                    TIERS[t].t->dq_run[F8_QT[kind]][SIMDOPS_QF_F32](x, 0, N, got, &p);
                 g_checked += N;
                 for (size_t i = 0; i < N; i++)
                     if (bits(want[i]) != bits(got[i]))
@@ -264,94 +274,96 @@ static void check_dq8f(void)
         }
 }
 
-/* ---- int4 / uint4 dequantize: every byte (two nibbles), every zero point,
- * the scales above and NaN; one scale, and per element (scales cycling) ---- */
+/* ---- int4 / uint4 dequantize: every byte (two nibbles) from an even and an
+ * odd first element, every zero point, the scales above and NaN; one scale
+ * (run), and per element (row: scales and zero points cycling) ---- */
 static void check_dq4(void)
 {
     enum { N = 515 }; /* 256 bytes twice and a tail */
-    uint8_t x[(N + 1) / 2];
-    float sc[N], want32[N];
-    int8_t zps[N];
+    uint8_t x[N / 2 + 2];
+    float sc[N], zps[N], want32[N];
     uint16_t want16[N];
     union { float f[N]; uint16_t h[N]; } got;
     for (size_t i = 0; i < sizeof x; i++)
         x[i] = (uint8_t)(i * 37 + i / 256);
     for (int sgn = 0; sgn < 2; sgn++)
         for (int zp = sgn ? -8 : 0; zp <= (sgn ? 7 : 15); zp++)
-            for (int s = 0; s <= NS + 1; s++) {
-                lbs_params p;
-            memset(&p, 0, sizeof p);
-                p.is_signed = sgn;
-                if (s <= NS) {
-                    p.zp = zp;
+            for (int s = 0; s <= NS + 1; s++)
+                for (size_t first = 0; first < 2; first++) {
+                    simdops_qlow_params p;
+                    int row = s == NS + 1;
+                    int qt = sgn ? SIMDOPS_QT_i4 : SIMDOPS_QT_u4;
+                    params_init(&p);
+                    p.zero_point = zp;
+                    p.zp_f = (float)zp;
                     p.scale = s < NS ? SCALES[s] : NAN;
-                } else { /* per element: every scale, zero points cycling */
                     for (size_t i = 0; i < N; i++) {
                         sc[i] = SCALES[(i / 3) % NS];
-                        zps[i] = (int8_t)((sgn ? -8 : 0) + (int)((i + (size_t)zp) % 16));
+                        zps[i] = (float)((sgn ? -8 : 0) + (int)((i + (size_t)zp) % 16));
                     }
-                    p.scales = sc;
-                    p.zps = zps;
-                }
-                for (size_t i = 0; i < N; i++) {
-                    unsigned nib = (x[i / 2] >> (4 * (i & 1))) & 15;
-                    int v = sgn && nib >= 8 ? (int)nib - 16 : (int)nib;
-                    int z = p.scales ? zps[i] : zp;
-                    float sv = p.scales ? sc[i] : p.scale;
-                    want32[i] = isnan(sv) ? sv * 1.0f : (float)((double)(v - z) * (double)sv);
-                    if (isnan(sv))
-                        want32[i] = (float)(v - z) * sv;
-                }
-                for (int o = 0; o < 3; o++) {
-                    for (size_t i = 0; i < N; i++)
-                        want16[i] = o == 1 ? f32_ref_f16(want32[i]) : f32_ref_bf16(want32[i]);
-                    for (int t = 0; t < NT; t++) {
-                        TIERS[t].dq4[o](x, got.f, N, &p);
-                        g_checked += N;
-                        for (size_t i = 0; i < N; i++) {
-                            if (o == 0 ? bits(want32[i]) != bits(got.f[i]) : want16[i] != got.h[i]) {
-                                char w[64];
-                                snprintf(w, sizeof w, "dq4 out %d signed %d zp %d scale %d", o, sgn, zp, s);
-                                report(w, TIERS[t].name, i, o ? want16[i] : bits(want32[i]), o ? got.h[i] : bits(got.f[i]));
+                    for (size_t i = 0; i < N; i++) {
+                        size_t k = first + i;
+                        unsigned nib = (x[k / 2] >> (4 * (k & 1))) & 15;
+                        int v = sgn && nib >= 8 ? (int)nib - 16 : (int)nib;
+                        int z = row ? (int)zps[i] : zp;
+                        float sv = row ? sc[i] : p.scale;
+                        /* the exact product rounded once (|v - z| < 32: 5 bits by 24) */
+                        want32[i] = isnan(sv) ? (float)(v - z) * sv : (float)((double)(v - z) * (double)sv);
+                    }
+                    for (int o = 0; o < 3; o++) {
+                        for (size_t i = 0; i < N; i++)
+                            want16[i] = o == 1 ? f32_ref_f16(want32[i]) : f32_ref_bf16(want32[i]);
+                        for (int t = 0; t < NT; t++) {
+                            if (row)
+                                TIERS[t].t->dq_row[qt][o](x, first, N, got.f, sc, zps, &p);
+                            else
+                                TIERS[t].t->dq_run[qt][o](x, first, N, got.f, &p);
+                            g_checked += N;
+                            for (size_t i = 0; i < N; i++) {
+                                if (o == 0 ? bits(want32[i]) != bits(got.f[i]) : want16[i] != got.h[i]) {
+                                    char w[80];
+                                    snprintf(w, sizeof w, "dq4 out %d signed %d zp %d scale %d first %zu", o, sgn, zp, s, first);
+                                    report(w, TIERS[t].name, i, o ? want16[i] : bits(want32[i]), o ? got.h[i] : bits(got.f[i]));
+                                }
                             }
                         }
                     }
                 }
-            }
 }
 
 /* ---- benchmark: kernels against a copy of the output bytes (int4) or a
  * float32 -> uint8 converting copy (float8), interleaved ---- */
 typedef struct barg {
-    lbs_fn f;
+    const tier *t;
+    int what; /* 0 int4 dq blocked along the row, 1 int4 dq axis 0 (rows), 2 e4m3fn q, 3 e4m3fn dq */
     const void *x;
     void *y;
     size_t n, block;
-    lbs_params p;
     const float *scales;
 } barg;
-static barg mk(lbs_fn f, const void *x, void *y, size_t n)
-{
-    barg b;
-    memset(&b, 0, sizeof b);
-    b.f = f;
-    b.x = x;
-    b.y = y;
-    b.n = n;
-    return b;
-}
-static void run_blocked(void *a)
+static void run_kernel(void *a)
 {
     barg *b = (barg *)a;
-    for (size_t i = 0; i < b->n; i += b->block) {
-        b->p.scale = b->scales[i / b->block];
-        b->f((const uint8_t *)b->x + i / 2, (float *)b->y + i, b->block, &b->p);
+    simdops_qlow_params p;
+    params_init(&p);
+    p.scale = 0.37f;
+    p.saturate = 1;
+    if (b->what == 0) {
+        simdops_qlow_dq_run_fn f = b->t->t->dq_run[SIMDOPS_QT_i4][SIMDOPS_QF_F32];
+        for (size_t i = 0; i < b->n; i += b->block) {
+            p.scale = b->scales[i / b->block];
+            f(b->x, i, b->block, (float *)b->y + i, &p);
+        }
+    } else if (b->what == 1) { /* [K, 4096] rows, scale row k / block */
+        simdops_qlow_dq_row_fn f = b->t->t->dq_row[SIMDOPS_QT_i4][SIMDOPS_QF_F32];
+        const size_t cols = 4096;
+        for (size_t r = 0; r * cols < b->n; r++)
+            f(b->x, r * cols, cols, (float *)b->y + r * cols, b->scales + (r / b->block) * cols, NULL, &p);
+    } else if (b->what == 2) {
+        b->t->t->q_run[SIMDOPS_QT_e4m3fn][SIMDOPS_QF_F32](b->x, b->n, b->y, 0, &p);
+    } else {
+        b->t->t->dq_run[SIMDOPS_QT_e4m3fn][SIMDOPS_QF_F32](b->x, 0, b->n, b->y, &p);
     }
-}
-static void run_plain(void *a)
-{
-    barg *b = (barg *)a;
-    b->f(b->x, b->y, b->n, &b->p);
 }
 static void run_copy(void *a)
 {
@@ -368,41 +380,35 @@ static void run_cvt_u8(void *a) /* float32 -> uint8 converting copy */
 }
 static void bench(int rounds)
 {
-    static const size_t SIZES[] = {1u << 20, 1u << 24};
-    for (int t = 1; t < NT; t++)
-        for (size_t si = 0; si < 2; si++) {
+    static const size_t SIZES[] = {1u << 16, 1u << 20, 1u << 24};
+    for (int t = 0; t < NT; t++)
+        for (size_t si = 0; si < 3; si++) {
             size_t n = SIZES[si];
             uint8_t *x4 = malloc(n / 2), *x8 = malloc(n);
-            float *y = malloc(n * 4), *xf = malloc(n * 4), *scales = malloc(n / 32 * 4);
+            float *y = malloc(n * 4), *xf = malloc(n * 4), *scales = malloc(n * 4);
             void *src = malloc(n * 4);
             char label[96];
             for (size_t i = 0; i < n / 2; i++)
                 x4[i] = (uint8_t)rand();
             for (size_t i = 0; i < n; i++) {
                 xf[i] = (float)(rand() % 2001 - 1000) * 0.01f;
-                x8[i] = (uint8_t)rand();
+                x8[i] = (uint8_t)(rand() & 0x7e);
+                scales[i] = 0.01f + (float)(i % 4096) * 1e-6f;
             }
-            for (size_t i = 0; i < n / 32; i++)
-                scales[i] = 0.01f + (float)i * 1e-6f;
             memset(src, 1, n * 4);
-            for (size_t blk = 32; blk <= 128; blk *= 4) {
-                barg k = mk(TIERS[t].dq4[0], x4, y, n), c = mk(0, src, y, n * 4);
-                k.block = blk;
-                k.scales = scales;
-                k.p.is_signed = 1;
-                snprintf(label, sizeof label, "%s int4 dq f32 block %zu n=%zu vs memcpy of y", TIERS[t].name, blk, n);
-                bench_compare_args(label, run_blocked, &k, run_copy, &c, rounds);
-            }
-            {
-                barg k = mk(TIERS[t].q8f, xf, x8, n), c = mk(0, xf, x8, n);
-                k.p.scale = 0.37f;
-                k.p.saturate = 1;
+            for (int what = 0; what < 2 && si > 0; what++)
+                for (size_t blk = 32; blk <= 128; blk *= 4) {
+                    barg k = {&TIERS[t], what, x4, y, n, blk, scales}, c = {0, 0, src, y, n * 4, 0, 0};
+                    snprintf(label, sizeof label, "%s int4 dq f32 %s block %zu n=%zu vs memcpy of y", TIERS[t].name,
+                             what ? "axis 0" : "last axis", blk, n);
+                    bench_compare_args(label, run_kernel, &k, run_copy, &c, rounds);
+                }
+            if (si < 2) {
+                barg k = {&TIERS[t], 2, xf, x8, n, 0, 0}, c = {0, 0, xf, x8, n, 0, 0}, d = {&TIERS[t], 3, x8, y, n, 0, 0};
                 snprintf(label, sizeof label, "%s e4m3fn q n=%zu vs f32->u8 cvt copy", TIERS[t].name, n);
-                bench_compare_args(label, run_plain, &k, run_cvt_u8, &c, rounds);
-                barg d = mk(TIERS[t].dq8f, x8, y, n);
-                d.p.scale = 0.37f;
+                bench_compare_args(label, run_kernel, &k, run_cvt_u8, &c, rounds);
                 snprintf(label, sizeof label, "%s e4m3fn dq n=%zu vs f32->u8 cvt copy", TIERS[t].name, n);
-                bench_compare_args(label, run_plain, &d, run_cvt_u8, &c, rounds);
+                bench_compare_args(label, run_kernel, &d, run_cvt_u8, &c, rounds);
             }
             free(x4); free(x8); free(y); free(xf); free(scales); free(src);
         }
