@@ -16,7 +16,9 @@
  *
  * The arithmetic, as onnx.reference computes it (numpy / ml_dtypes):
  *   dequantize: y = OUT(float32(x - zp) * scale)   (x - zp exact; float8 and
- *     float4 x: float32(x) * scale, zero point unused); OUT the float32
+ *     float4 x: float32(x) * scale, zero point unused; a NaN x gives its own
+ *     NaN (0x7fc00000 | sign) even when the scale is NaN too: numpy's product
+ *     returns its first NaN operand); OUT the float32
  *     product rounded to float16 / bfloat16 (RNE; bfloat16 NaN: 0x7fc0 | sign).
  *   quantize: q = x / scale in float32, then rounded to float16 / bfloat16
  *     when p->div says so (numpy's float16 / bfloat16 division: float32

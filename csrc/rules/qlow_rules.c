@@ -70,6 +70,10 @@ int simdops_qlow_check(const simdops_qdq_call *c, int quantize, simdops_qlow_pla
     zq = c->zero_point ? simdops_qtype_of_onnx(c->zero_point_type) : -1;
     q = quantize ? yq : xq;
     f = quantize ? xq : yq;
+    /* dequantize's output: float32 / float16 / bfloat16 (the caller names it, or
+     * takes the scale's type; a float8e8m0 scale has no float output of its own) */
+    if (!quantize && sq == SIMDOPS_QT_e8m0 && c->y_type == c->scale_type)
+        return fail(err, SIMDOPS_R_QL_OUTPUT_TYPE, arg_scale, c->scale_type, 0);
     /* the float side: float32 / float16 / bfloat16 (int32 x of QuantizeLinear: not here) */
     if (qkind(f) != QT_FLOAT)
         return fail(err, SIMDOPS_R_QL_ONNX_TYPE, quantize ? SIMDOPS_ARG_X : SIMDOPS_ARG_OUT_DTYPE,
@@ -116,10 +120,6 @@ int simdops_qlow_check(const simdops_qdq_call *c, int quantize, simdops_qlow_pla
         if (!c->saturate && c->opset < 19)
             return fail(err, SIMDOPS_R_QL_OPSET, SIMDOPS_ARG_SATURATE, c->opset, 19);
     }
-    /* dequantize's output: float32 / float16 / bfloat16 (the caller names it, or
-     * takes the scale's type; a float8e8m0 scale has no float output of its own) */
-    if (!quantize && sq == SIMDOPS_QT_e8m0 && c->y_type == c->scale_type)
-        return fail(err, SIMDOPS_R_QL_OUTPUT_TYPE, arg_scale, c->scale_type, 0);
     if ((s = check_shape(c->shape, c->ndim, SIMDOPS_ARG_SHAPE, err)) ||
         (s = check_shape(c->scale_shape, c->scale_ndim, arg_scale, err)))
         return s;

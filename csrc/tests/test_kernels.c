@@ -159,6 +159,7 @@ int main(int argc, char **argv)
                simdops_last_call_isa(), simdops_isa());
     }
     check_scalar_table();
+    test_qlow_tiers();
     simdops_test_public_api(&g_pass, &g_fail);
 
     for (int ti = 0; ti < ntiers; ti++) {
@@ -253,7 +254,7 @@ int main(int argc, char **argv)
         fail_head(&t, "tier did not run", 0, 0, 0);
         printf("\n");
     }
-    test_qlow_tiers();
+    test_qlow_simd_tiers();
     test_threadpool(&g_pass, &g_fail);
     test_rules(&g_pass, &g_fail);
     printf("%ld passed, %ld failed\n", g_pass, g_fail);

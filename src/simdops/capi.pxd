@@ -24,7 +24,8 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
 from simdops.capi_types cimport (simdops_dtype, simdops_error, simdops_number,
                                  simdops_number_kind, simdops_op, simdops_prepared,
-                                 simdops_requant_args, simdops_status, simdops_tensor)
+                                 simdops_qdq_call, simdops_requant_args, simdops_status,
+                                 simdops_tensor)
 
 # The types of simdops.h (declared once, in simdops/capi_types.pxd) under short names.
 cdef extern from "simdops/simdops_capi.h" nogil:
@@ -44,6 +45,8 @@ cdef extern from "simdops/simdops_capi.h" nogil:
     ctypedef simdops_requant_args requant_args_t "simdops_requant_args"
     # Prepared parameters: opaque, fixed size, plain data (copy freely).
     ctypedef simdops_prepared prepared_t "simdops_prepared"
+    # One QuantizeLinear / DequantizeLinear of any ONNX type (types as TensorProto codes).
+    ctypedef simdops_qdq_call qdq_call_t "simdops_qdq_call"
 
     const dtype_t UNKNOWN "SIMDOPS_UNKNOWN"
     const dtype_t FLOAT32 "SIMDOPS_FLOAT32"
@@ -177,6 +180,10 @@ cdef extern from "simdops/simdops_capi.h" nogil:
                                            error_t *err)
     int shrink_onnx "simdops_capi_shrink_onnx"(const tensor_t *x, const tensor_t *y,
                                                number_t bias, number_t lambd, error_t *err)
+    # version 3: every ONNX type and attribute of QuantizeLinear / DequantizeLinear
+    int quantize_linear_ex "simdops_capi_quantize_linear_ex"(const qdq_call_t *call, error_t *err)
+    int dequantize_linear_ex "simdops_capi_dequantize_linear_ex"(const qdq_call_t *call,
+                                                                 error_t *err)
 
 cdef extern from "simdops/simdops_capi.h":
     # Need the GIL. 0, or -1 with ImportError set (Cython raises it).

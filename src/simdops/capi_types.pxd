@@ -96,3 +96,17 @@ cdef extern from "simdops/simdops.h" nogil:
     # Prepared parameters: opaque, fixed size, plain data (copy freely).
     ctypedef struct simdops_prepared:
         uint64_t opaque[16]
+
+    # One QuantizeLinear / DequantizeLinear of any ONNX type (simdops.h).
+    ctypedef struct simdops_qdq_call:
+        const void *x
+        const void *scale
+        const void *zero_point
+        void *y
+        const int64_t *shape
+        const int64_t *scale_shape
+        const int64_t *zero_point_shape
+        int32_t ndim, scale_ndim, zero_point_ndim
+        int32_t x_type, scale_type, zero_point_type, y_type
+        int32_t packed, saturate, precision, opset
+        int64_t axis, block_size

@@ -355,6 +355,32 @@ typedef struct simdops_prepared {
     uint64_t opaque[16];
 } simdops_prepared;
 
+/* ONNX QuantizeLinear / DequantizeLinear over every ONNX type and attribute
+ * (opsets 10-25): int4 / uint4 / int2 / uint2, the four float8 kinds,
+ * float4e2m1, float8e8m0 scales, float16 / bfloat16 x and scales,
+ * blocked quantization, output_dtype, precision, saturate. Types are ONNX
+ * TensorProto codes; every buffer is C-contiguous in the given shape (the
+ * zero point in the scale's shape). 4-bit and 2-bit operands (x of
+ * DequantizeLinear, y of QuantizeLinear, their zero points) are packed two /
+ * four a byte, low bits first, where `packed` says so, else one element a
+ * byte (ml_dtypes' layout: the value's low bits). docs/onnx.md states the
+ * arithmetic, which is onnx.reference's. */
+typedef struct simdops_qdq_call {
+    const void *x, *scale, *zero_point; /* zero_point NULL: none */
+    void *y;
+    const int64_t *shape;            /* x's and y's: ndim extents */
+    const int64_t *scale_shape;      /* scale_ndim extents */
+    const int64_t *zero_point_shape; /* zero_point_ndim extents */
+    int32_t ndim, scale_ndim, zero_point_ndim;
+    int32_t x_type, scale_type, zero_point_type, y_type; /* TensorProto codes */
+    int32_t packed;    /* bit 0: the 4/2-bit x (dequantize) or y (quantize) is packed;
+                        * bit 1: the 4/2-bit zero point is packed */
+    int32_t saturate;  /* QuantizeLinear to float8: 1 (ONNX's default) or 0 */
+    int32_t precision; /* QuantizeLinear: 0 or FLOAT / FLOAT16 / BFLOAT16 */
+    int32_t opset;     /* the node's opset, for the type and attribute rules; 0: none */
+    int64_t axis, block_size;
+} simdops_qdq_call;
+
 /* The functions below are simdops' own: they live in its Python extension
  * module, which exports none of them. Another extension module calls them
  * through the capsule table, as simdops_capi_NAME(...) of simdops_capi.h
@@ -576,31 +602,6 @@ int simdops_dequantize_linear(const simdops_tensor *x, const simdops_tensor *sca
                               const simdops_tensor *zero_point, int64_t axis,
                               const simdops_tensor *y, simdops_error *err);
 
-/* ONNX QuantizeLinear / DequantizeLinear over every ONNX type and attribute
- * (opsets 10-25): int4 / uint4 / int2 / uint2, the four float8 kinds,
- * float4e2m1, float8e8m0 scales, float16 / bfloat16 x and scales,
- * blocked quantization, output_dtype, precision, saturate. Types are ONNX
- * TensorProto codes; every buffer is C-contiguous in the given shape (the
- * zero point in the scale's shape). 4-bit and 2-bit operands (x of
- * DequantizeLinear, y of QuantizeLinear, their zero points) are packed two /
- * four a byte, low bits first, where `packed` says so, else one element a
- * byte (ml_dtypes' layout: the value's low bits). docs/onnx.md states the
- * arithmetic, which is onnx.reference's. */
-typedef struct simdops_qdq_call {
-    const void *x, *scale, *zero_point; /* zero_point NULL: none */
-    void *y;
-    const int64_t *shape;            /* x's and y's: ndim extents */
-    const int64_t *scale_shape;      /* scale_ndim extents */
-    const int64_t *zero_point_shape; /* zero_point_ndim extents */
-    int32_t ndim, scale_ndim, zero_point_ndim;
-    int32_t x_type, scale_type, zero_point_type, y_type; /* TensorProto codes */
-    int32_t packed;    /* bit 0: the 4/2-bit x (dequantize) or y (quantize) is packed;
-                        * bit 1: the 4/2-bit zero point is packed */
-    int32_t saturate;  /* QuantizeLinear to float8: 1 (ONNX's default) or 0 */
-    int32_t precision; /* QuantizeLinear: 0 or FLOAT / FLOAT16 / BFLOAT16 */
-    int32_t opset;     /* the node's opset, for the type and attribute rules; 0: none */
-    int64_t axis, block_size;
-} simdops_qdq_call;
 int simdops_quantize_linear_ex(const simdops_qdq_call *call, simdops_error *err);
 int simdops_dequantize_linear_ex(const simdops_qdq_call *call, simdops_error *err);
 

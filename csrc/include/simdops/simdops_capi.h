@@ -54,7 +54,7 @@ extern "C" {
 
 #define SIMDOPS_CAPI_NAME "simdops._C_API"
 /* 1 + number of appends to simdops_capi so far. */
-#define SIMDOPS_CAPI_VERSION 2u
+#define SIMDOPS_CAPI_VERSION 3u
 
 /* The table's function fields, in table order, as
  *     X(version that added it, return type, name, (parameters), (argument names))
@@ -146,7 +146,9 @@ extern "C" {
       const simdops_number *min, const simdops_number *max, simdops_error *err),                  \
       (x, y, min, max, err))                                                                      \
     X(2, int, shrink_onnx, (const simdops_tensor *x, const simdops_tensor *y,                     \
-      simdops_number bias, simdops_number lambd, simdops_error *err), (x, y, bias, lambd, err))
+      simdops_number bias, simdops_number lambd, simdops_error *err), (x, y, bias, lambd, err))                                                                      \
+    X(3, int, quantize_linear_ex, (const simdops_qdq_call *call, simdops_error *err), (call, err))   \
+    X(3, int, dequantize_linear_ex, (const simdops_qdq_call *call, simdops_error *err), (call, err))
 
 typedef struct simdops_capi {
     /* never change: the table's version (SIMDOPS_CAPI_VERSION of the simdops

@@ -75,7 +75,10 @@ static inline float dq_one(int qt, const void *x, size_t k, float scale, float z
         qlow_format f = qlow_format_of(qt);
         uint32_t c = qt == SIMDOPS_QT_f4e2m1 ? qlow_field((const uint8_t *)x, k, 4)
                                               : ((const uint8_t *)x)[k];
-        return qlow_fmt_to_f32(c, &f) * scale;
+        float v = qlow_fmt_to_f32(c, &f);
+        /* NaN x: its NaN, whatever the scale (numpy's x * scale returns the first
+         * NaN operand; C's commutative * may be emitted either way round) */
+        return v != v ? v : v * scale;
     }
 }
 

@@ -38,18 +38,6 @@ cdef extern from "simdops/simdops.h" nogil:
     int simdops_quantize_linear(const simdops_tensor *x, const simdops_tensor *scale,
                                 const simdops_tensor *zero_point, int64_t axis,
                                 const simdops_tensor *y, simdops_error *err)
-    ctypedef struct simdops_qdq_call:
-        const void *x
-        const void *scale
-        const void *zero_point
-        void *y
-        const int64_t *shape
-        const int64_t *scale_shape
-        const int64_t *zero_point_shape
-        int32_t ndim, scale_ndim, zero_point_ndim
-        int32_t x_type, scale_type, zero_point_type, y_type
-        int32_t packed, saturate, precision, opset
-        int64_t axis, block_size
     int simdops_quantize_linear_ex(const simdops_qdq_call *call, simdops_error *err)
     int simdops_dequantize_linear_ex(const simdops_qdq_call *call, simdops_error *err)
     int simdops_dequantize_linear(const simdops_tensor *x, const simdops_tensor *scale,
