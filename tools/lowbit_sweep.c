@@ -451,6 +451,10 @@ int main(int argc, char **argv)
         printf("every float8 code and every int4 / uint4 byte by every zero point: %llu elements checked\n", g_checked);
         for (int i = 0; i < ns; i++) {
             sweep_q8f_slice(slices[i], 1.0f, x, want, got);
+            if (ns > 8) { /* progress of a long run */
+                printf("slice %#04x done: %llu checked, %llu mismatches\n", slices[i], g_checked, g_bad);
+                fflush(stdout);
+            }
             if (ns <= 8) { /* "all" sweeps the conversion only */
                 sweep_q8f_slice(slices[i], 0.37f, x, want, got);
                 sweep_q4_slice(slices[i], x, want, got);
