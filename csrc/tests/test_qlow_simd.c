@@ -37,7 +37,8 @@ static size_t first_byte(int qt, size_t first)
 static float rand_scale(void)
 {
     static const float S[] = {1.0f, 0.5f, 0.37f, 0.1f, 3.0f, -0.25f, 1e-3f, 1e3f, 65504.0f, 0x1p-126f,
-                              0x1p-140f, 3e38f, 0x1p-10f, 6e-8f, 448.0f, 57344.0f, 0.0f};
+                              0x1p-140f, 3e38f, 0x1p-10f, 6e-8f, 448.0f, 57344.0f, 0.0f,
+                              0x1.01p0f, 0x1.03p0f /* bfloat16 ties by powers of two */, 0x1.002p0f, 0x1.006p0f /* float16 ties */};
     uint32_t r = below(100);
     if (r < 60)
         return S[below(sizeof S / sizeof S[0])];
