@@ -5,7 +5,7 @@
 # kernels, printed) for one round of every case, and tools/kernel_bench.py for one
 # round against the installed simdops. They measure nothing here (one round
 # on a shared machine); this only keeps them working. Two checks are asserted (exit
-# status 1 on a mismatch): qlinear_sweep's and rq_exhaustive's reduced exhaustive checks.
+# status 1 on a mismatch): qlinear_sweep's, lowbit_sweep's and rq_exhaustive's reduced exhaustive checks.
 # Usage: ci/tools.sh [python]  (a python with simdops installed; default: python3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +18,11 @@ CFLAGS_EXTRA=-Werror bash tools/cbench.sh "$out"
 # slices per parameter set against the scalar kernel (asserted; the full 2^32 sweep is
 # `qlinear_sweep all`, minutes)
 "$out/qlinear_sweep" ci
+# the low-bit SIMD kernels (kernels/qlow/qlow_<tier>.c) and scalar against the tool's own
+# reference: every float8 code, every int4 byte by zero point (run and row, odd first),
+# and 8 slices of 2^24 float32 inputs through the float8 and int4 quantize (asserted; the
+# full 2^32 float8 sweep is `lowbit_sweep all`)
+"$out/lowbit_sweep" ci
 for isa in $("$PY" -c 'import simdops; print(" ".join(simdops.available_isas()))'); do
     "$out/rqbench" 1 "$isa"
 done

@@ -254,6 +254,7 @@ int main(int argc, char **argv)
         fail_head(&t, "tier did not run", 0, 0, 0);
         printf("\n");
     }
+    test_qlow_simd_tiers();
     test_threadpool(&g_pass, &g_fail);
     test_rules(&g_pass, &g_fail);
     printf("%ld passed, %ld failed\n", g_pass, g_fail);
