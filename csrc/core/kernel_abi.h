@@ -155,4 +155,11 @@ typedef struct simdops_qlinear_params {
 typedef void (*simdops_qlinear_fn)(const void *x, void *y, size_t n,
                                    const simdops_qlinear_params *p);
 
+/* int8 matmul accumulators: one row a[0..k) (the slot's dtype: uint8 or int8)
+ * against n rows of w transposed, wt[j * k + i]: out[j] = the row's sum, in
+ * int32 wrapping. int8_dot: exact products; int8_dot_pairsat: VPMADDUBSW's
+ * int16-saturated pair sums (simdops_int8_matmul_accumulators). */
+typedef void (*simdops_int8_dot_fn)(const void *a, const int8_t *wt, int32_t *out, size_t n,
+                                    size_t k);
+
 #endif

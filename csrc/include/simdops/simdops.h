@@ -62,7 +62,8 @@ typedef enum simdops_dtype {
     X(REQUANT, 5, "quantize")                  /* input dtype (int32) */                       \
     X(REQUANT_OUT, 6, "quantize")              /* output dtype (uint8, int8, int16) */         \
     X(QUANTIZE_LINEAR, 7, "quantize_linear")   /* ONNX QuantizeLinear: output (u8/i8/u16/i16) */ \
-    X(DEQUANTIZE_LINEAR, 8, "dequantize_linear") /* ONNX DequantizeLinear: input (+ int32) */
+    X(DEQUANTIZE_LINEAR, 8, "dequantize_linear") /* ONNX DequantizeLinear: input (+ int32) */ \
+    X(INT8_MATMUL, 9, "int8_matmul_accumulators") /* a's dtype (uint8, int8) */
 
 typedef enum simdops_op {
 #define SIMDOPS_X_OP_ENUM(name, code, text) SIMDOPS_OP_##name = code,
@@ -154,7 +155,10 @@ typedef enum simdops_status {
       "exactly and does not round them (round them to float32 first)")                         \
     X(OUT_SHARES_INPUT, SIMDOPS_E_OVERLAP,                                                     \
       "out shares memory with %A; requantization's 1-D kernels write another type than they "  \
-      "read and need out disjoint from x and from every vector they read (y == x included)")
+      "read and need out disjoint from x and from every vector they read (y == x included)") \
+    X(MATMUL_NDIM, SIMDOPS_E_SHAPE, "%A has %V dimensions; expected 2")                        \
+    X(MATMUL_INNER, SIMDOPS_E_SHAPE, "%A has %V rows; expected %E (the columns of a)")         \
+    X(MATMUL_OUT_SHAPE, SIMDOPS_E_SHAPE, "%A has extent %V in dimension %I; expected %E")
 
 typedef enum simdops_reason {
 #define SIMDOPS_X_REASON_ENUM(name, status, message) SIMDOPS_R_##name,
@@ -190,7 +194,9 @@ typedef enum simdops_reason {
     F(Y_SCALE, "y_scale")              /* simdops_quantize_linear's scale, as ONNX names it */  \
     F(Y_ZERO_POINT, "y_zero_point")                                                            \
     F(X_SCALE, "x_scale")              /* simdops_dequantize_linear's */                         \
-    F(X_ZERO_POINT, "x_zero_point")
+    F(X_ZERO_POINT, "x_zero_point")                                                            \
+    F(A, "a")                          /* simdops_int8_matmul_accumulators' operands */           \
+    F(W, "w")
 
 typedef enum simdops_arg {
 #define SIMDOPS_X_ARG_ENUM(name, text) SIMDOPS_ARG_##name,
@@ -548,6 +554,18 @@ int simdops_requant_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, 
  * Errors name scale / zero_point as ONNX does: y_scale / y_zero_point
  * (quantize), x_scale / x_zero_point (dequantize). A per-axis scale or zero
  * point that overlaps y is read as if copied first; an empty x returns at once. */
+/* The int32 accumulators of the int8 matmul a @ w: a [M, K] uint8 or int8, w
+ * [K, N] int8, out [M, N] int32 (any strides; out may overlap a or w: both are
+ * read into packed copies first). pair_saturation 0: the exact sums, added in
+ * int32 (wrapping, as the runtimes' int32 adds do; exact for K < 2^16).
+ * pair_saturation 1: x86 VPMADDUBSW's arithmetic, what oneDNN / OpenVINO /
+ * PyTorch's x86 int8 paths compute on CPUs without VNNI: products of the pairs
+ * (2p, 2p + 1) along K summed and saturated to int16 (an odd K's last element
+ * pairs with 0), the pair sums added in int32; an int8 a enters as the uint8
+ * a + 128 and 128 * sum_k w[k, n] is subtracted (oneDNN's s8 x s8 compensation). */
+int simdops_int8_matmul_accumulators(const simdops_tensor *a, const simdops_tensor *w,
+                                     const simdops_tensor *out, int pair_saturation,
+                                     simdops_error *err);
 int simdops_quantize_linear(const simdops_tensor *x, const simdops_tensor *scale,
                             const simdops_tensor *zero_point, int64_t axis,
                             const simdops_tensor *y, simdops_error *err);

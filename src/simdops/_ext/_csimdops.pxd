@@ -41,6 +41,9 @@ cdef extern from "simdops/simdops.h" nogil:
     int simdops_dequantize_linear(const simdops_tensor *x, const simdops_tensor *scale,
                                   const simdops_tensor *zero_point, int64_t axis,
                                   const simdops_tensor *y, simdops_error *err)
+    int simdops_int8_matmul_accumulators(const simdops_tensor *a, const simdops_tensor *w,
+                                         const simdops_tensor *out, int pair_saturation,
+                                         simdops_error *err)
     int simdops_clip_onnx(const simdops_tensor *x, const simdops_tensor *y,
                           const simdops_number *min, const simdops_number *max,
                           simdops_error *err)
