@@ -67,6 +67,7 @@ cdef extern from "simdops/simdops_capi.h" nogil:
     const op_t OP_REQUANT_OUT "SIMDOPS_OP_REQUANT_OUT"
     const op_t OP_QUANTIZE_LINEAR "SIMDOPS_OP_QUANTIZE_LINEAR"
     const op_t OP_DEQUANTIZE_LINEAR "SIMDOPS_OP_DEQUANTIZE_LINEAR"
+    const op_t OP_INT8_MATMUL "SIMDOPS_OP_INT8_MATMUL"
 
     const status_t OK "SIMDOPS_OK"
     const status_t E_DTYPE "SIMDOPS_E_DTYPE"

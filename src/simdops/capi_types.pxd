@@ -32,6 +32,7 @@ cdef extern from "simdops/simdops.h" nogil:
         SIMDOPS_OP_REQUANT_OUT
         SIMDOPS_OP_QUANTIZE_LINEAR
         SIMDOPS_OP_DEQUANTIZE_LINEAR
+        SIMDOPS_OP_INT8_MATMUL
         SIMDOPS_OP_COUNT
     ctypedef enum simdops_rounding:
         SIMDOPS_ROUNDING_DOUBLE
