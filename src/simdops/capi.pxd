@@ -178,6 +178,9 @@ cdef extern from "simdops/simdops_capi.h" nogil:
                                            error_t *err)
     int shrink_onnx "simdops_capi_shrink_onnx"(const tensor_t *x, const tensor_t *y,
                                                number_t bias, number_t lambd, error_t *err)
+    int int8_matmul_accumulators "simdops_capi_int8_matmul_accumulators"(
+        const tensor_t *a, const tensor_t *w, const tensor_t *out, int pair_saturation,
+        error_t *err)
 
 cdef extern from "simdops/simdops_capi.h":
     # Need the GIL. 0, or -1 with ImportError set (Cython raises it).

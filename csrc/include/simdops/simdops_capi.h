@@ -54,7 +54,7 @@ extern "C" {
 
 #define SIMDOPS_CAPI_NAME "simdops._C_API"
 /* 1 + number of appends to simdops_capi so far. */
-#define SIMDOPS_CAPI_VERSION 2u
+#define SIMDOPS_CAPI_VERSION 3u
 
 /* The table's function fields, in table order, as
  *     X(version that added it, return type, name, (parameters), (argument names))
@@ -146,7 +146,11 @@ extern "C" {
       const simdops_number *min, const simdops_number *max, simdops_error *err),                  \
       (x, y, min, max, err))                                                                      \
     X(2, int, shrink_onnx, (const simdops_tensor *x, const simdops_tensor *y,                     \
-      simdops_number bias, simdops_number lambd, simdops_error *err), (x, y, bias, lambd, err))
+      simdops_number bias, simdops_number lambd, simdops_error *err), (x, y, bias, lambd, err))  \
+    /* version 3: the int8 matmul accumulators (exact, or VPMADDUBSW's pairs) */                  \
+    X(3, int, int8_matmul_accumulators, (const simdops_tensor *a, const simdops_tensor *w,        \
+      const simdops_tensor *out, int pair_saturation, simdops_error *err),                        \
+      (a, w, out, pair_saturation, err))
 
 typedef struct simdops_capi {
     /* never change: the table's version (SIMDOPS_CAPI_VERSION of the simdops
