@@ -69,7 +69,8 @@ typedef struct simdops_requant_params {
 #define SIMDOPS_RQ_FP_OFFSET 128
 #define SIMDOPS_RQ_FP_FLOAT_BIAS 256
 #define SIMDOPS_RQ_FP_EXT (SIMDOPS_FP_TIES_ADD_HALF | SIMDOPS_RQ_FP_PRE | SIMDOPS_RQ_FP_POST_MUL | \
-                           SIMDOPS_RQ_FP_POST_DIV | SIMDOPS_RQ_FP_OFFSET | SIMDOPS_RQ_FP_FLOAT_BIAS)
+                           SIMDOPS_RQ_FP_POST_DIV | SIMDOPS_RQ_FP_OFFSET |                      \
+                           SIMDOPS_RQ_FP_FLOAT_BIAS | SIMDOPS_FP_BIAS_SCALED)
 
 /* ------------------------------------------------------------------ kernel signatures */
 

@@ -291,8 +291,8 @@ int simdops_prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t ze
                                simdops_prepared *p, simdops_error *err)
 {
     SIMDOPS_ENTRY(err, SIMDOPS_OP_REQUANT);
-    /* the chain's rounding is simdops_prepare_requant_fp_chain's */
-    if (mode & SIMDOPS_FP_TIES_ADD_HALF)
+    /* the chain's rounding and bias position are simdops_prepare_requant_fp_chain's */
+    if (mode >= 0 && (mode & (SIMDOPS_FP_TIES_ADD_HALF | SIMDOPS_FP_BIAS_SCALED)))
         return simdops_fail_value(err, SIMDOPS_R_ROUNDING_UNKNOWN, SIMDOPS_ARG_ROUNDING, mode, 0);
     return prepare_requant_fp(out_dtype, scale, zero_point, min, max, mode, NULL, p, err);
 }
@@ -321,7 +321,8 @@ static int prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t zer
     if (!p)
         return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
     if (mode < 0 ||
-        (mode & ~(SIMDOPS_FP_FLOAT64 | SIMDOPS_FP_TIES_AWAY | SIMDOPS_FP_TIES_ADD_HALF) &&
+        (mode & ~(SIMDOPS_FP_FLOAT64 | SIMDOPS_FP_TIES_AWAY | SIMDOPS_FP_TIES_ADD_HALF |
+                  SIMDOPS_FP_BIAS_SCALED) &&
          mode != SIMDOPS_FP_ACL) ||
         ((mode & SIMDOPS_FP_TIES_AWAY) && (mode & SIMDOPS_FP_TIES_ADD_HALF)))
         return simdops_fail_value(err, SIMDOPS_R_ROUNDING_UNKNOWN, SIMDOPS_ARG_ROUNDING, mode, 0);

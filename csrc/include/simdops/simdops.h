@@ -502,6 +502,10 @@ int simdops_prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t ze
  * integer above 2^23 (float32) up by one where round-half-away keeps it. Not with
  * SIMDOPS_FP_TIES_AWAY or SIMDOPS_FP_ACL. */
 #define SIMDOPS_FP_TIES_ADD_HALF 8
+/* A float32 bias is added after the multiply by scale[k] (before post_scale /
+ * post_divisor and offset) instead of first: oneDNN's f32 bias, added to the
+ * dequantized accumulator. */
+#define SIMDOPS_FP_BIAS_SCALED 512
 /* The float families' chain: the steps given (has_* != 0) run in this order, each
  * rounded to the working precision (float32; double under SIMDOPS_FP_FLOAT64), never
  * fused:
@@ -520,7 +524,7 @@ typedef struct simdops_requant_fp_chain {
     double pre_scale, post_scale, post_divisor, offset;
 } simdops_requant_fp_chain;
 /* simdops_prepare_requant_fp with a chain (NULL: none); mode may add
- * SIMDOPS_FP_TIES_ADD_HALF. */
+ * SIMDOPS_FP_TIES_ADD_HALF and SIMDOPS_FP_BIAS_SCALED. */
 int simdops_prepare_requant_fp_chain(simdops_dtype out_dtype, double scale, int64_t zero_point,
                                      const int64_t *min, const int64_t *max, int mode,
                                      const simdops_requant_fp_chain *chain, simdops_prepared *p,

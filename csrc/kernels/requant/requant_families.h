@@ -150,12 +150,15 @@ static inline int32_t rqf_fp_ext(int32_t a, float fb, float scale, double scale6
     double d;
     int64_t r;
     if (mode & SIMDOPS_FP_FLOAT64) {
+        const int fb_first = (mode & SIMDOPS_RQ_FP_FLOAT_BIAS) && !(mode & SIMDOPS_FP_BIAS_SCALED);
         d = (double)a;
-        if (mode & SIMDOPS_RQ_FP_FLOAT_BIAS)
+        if (fb_first)
             d = d + (double)fb;
         if (mode & SIMDOPS_RQ_FP_PRE)
             d = d * p->pre64;
         d = d * scale64;
+        if ((mode & SIMDOPS_RQ_FP_FLOAT_BIAS) && !fb_first)
+            d = d + (double)fb;
         if (mode & SIMDOPS_RQ_FP_POST_MUL)
             d = d * p->post64;
         else if (mode & SIMDOPS_RQ_FP_POST_DIV)
@@ -164,12 +167,15 @@ static inline int32_t rqf_fp_ext(int32_t a, float fb, float scale, double scale6
             d = d + p->offset64;
     } else {
         /* each assignment rounds to float (the build never contracts) */
+        const int fb_first = (mode & SIMDOPS_RQ_FP_FLOAT_BIAS) && !(mode & SIMDOPS_FP_BIAS_SCALED);
         float v = (float)a;
-        if (mode & SIMDOPS_RQ_FP_FLOAT_BIAS)
+        if (fb_first)
             v = v + fb;
         if (mode & SIMDOPS_RQ_FP_PRE)
             v = v * p->pre_scale;
         v = v * scale;
+        if ((mode & SIMDOPS_RQ_FP_FLOAT_BIAS) && !fb_first)
+            v = v + fb;
         if (mode & SIMDOPS_RQ_FP_POST_MUL)
             v = v * p->post;
         else if (mode & SIMDOPS_RQ_FP_POST_DIV)

@@ -149,7 +149,7 @@ cdef _Buf _scale_vector(object v, int mode, str func):
 
 def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, out_dtype="uint8",
                     precision="float32", ties="even", out=None, pre_scale=None, post_scale=None,
-                    post_divide=None, offset=None):
+                    post_divide=None, offset=None, bias_at="input"):
     """Float requantization of int32 accumulators (ONNX Runtime, XNNPACK, PyTorch fbgemm,
     oneDNN, OpenVINO, LiteRT's reference FULLY_CONNECTED, ncnn).
 
@@ -166,6 +166,7 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
         v = float32(x) + bias[k]        # bias given as a float32 array (fbgemm's float bias)
         v = v * pre_scale               # oneDNN: the source scale first
         v = v * scale[k]
+        v = v + bias[k]                 # bias_at="scaled": oneDNN's float32 bias
         v = v * post_scale              # oneDNN's JIT: float32(1 / output_scale)
           or v / post_divide            # oneDNN's reference: divides
         v = v + offset                  # OpenVINO's FakeQuantize shift
@@ -207,6 +208,9 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
     precision : {"float32", "float64"}, default "float32"
     ties : {"even", "away", "add_half"}, default "even"
     out : writable buffer or DLPack tensor, optional
+    bias_at : {"input", "scaled"}, default "input"
+        Where a float32 bias is added: to float32(x) first (fbgemm), or after the
+        multiply by scale (oneDNN).
     pre_scale, post_scale, post_divide, offset : real number, optional
         The chain's per-tensor steps (finite; post_divide nonzero; not both post_scale
         and post_divide), rounded once to float32 (kept as doubles under
@@ -245,6 +249,12 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
     cdef simdops_dtype od = _requant_out_dtype(out_dtype, "requantize_fp32")
     cdef int status
     mode = _fp_mode_value(precision, ties, "requantize_fp32")
+    if bias_at is not "input":
+        if bias_at == "scaled":
+            mode |= 512  # SIMDOPS_FP_BIAS_SCALED
+        elif bias_at != "input":
+            raise ValueError(f"requantize_fp32: bias_at must be 'input' or 'scaled', got "
+                             f"{bias_at!r}")
     if type(scale) is float:  # the common per-tensor call: no isinstance walk
         s = <double>scale
     elif type(scale) is np.ndarray:  # per channel
