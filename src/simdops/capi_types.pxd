@@ -39,6 +39,7 @@ cdef extern from "simdops/simdops.h" nogil:
         SIMDOPS_ROUNDING_DOUBLE_TIES_UP
         SIMDOPS_ROUNDING_SINGLE
         SIMDOPS_ROUNDING_FLOOR
+        SIMDOPS_ROUNDING_SINGLE_AWAY
         SIMDOPS_ROUNDING_COUNT
     ctypedef enum simdops_status:
         SIMDOPS_OK
