@@ -6,10 +6,10 @@ Random layers (activations on their FakeQuantize grid, so the int32 accumulators
 known; int8 weights per tensor or per channel; with and without a float bias; one in four
 built next to rounding ties) run in OpenVINO, one thread, f32 inference precision. Each
 output is compared with an independent numpy formula written from OpenVINO's
-fake_quantize.cpp (S[n] = f32(s_a * s_w[n]); il' = il / S[n], ih' = ih / S[n];
-m[n] = 255 / (ih' - il'); b = -il' * 255 / (ih' - il') of channel 0 for every channel;
-the float bias enters as f32(bias / S[n]) added to f32(acc) first; sat(RNE(f32(acc * m) + b))
-+ output_low), and with simdops (int8_matmul_accumulators + requantize_fp32 with
+fake_quantize.cpp and measured (S[n] = f32(s_a * s_w[n]); il' = il / S[n], ih' = ih / S[n];
+m[n] = 255 / (ih' - il'); b[n] = -il' * 255 / (ih' - il'); a float bias folded into the
+shift, b[n] + f32(bias / S[n]) * m[n]; sat(RNE(f32(f32(acc) * m[n]) + b[n])) + output_low),
+and with simdops (int8_matmul_accumulators + requantize_fp32 with
 simdops.runtimes.openvino_fq_requant_params). RUNTIME_LAYERS scales the sweep.
 """
 import json
@@ -30,34 +30,40 @@ import runtime_models_rt2 as rm  # noqa: E402
 F = np.float32
 
 
-def reference_outputs(layer, pair_saturation=False, per_channel_shift=False):
-    """The numpy formula (independent of simdops): int64 [M, N] in [-128, 127]."""
+def reference_outputs(layer, pair_saturation=False):
+    """The numpy formula (independent of simdops): int64 [M, N] in [-128, 127]. Each
+    channel's own shift b[n]; a float bias folded into it, f32(b[n] + f32(f32(bias[n] /
+    S[n]) * m[n])) (measured: adding f32(bias / S) to the accumulator first misses outputs,
+    and a layer whose shifts spread by 3.05e-5 used them per channel, not channel 0's)."""
     acc = layer.accumulators(pair_saturation)
     s = (layer.sa * layer.sw).astype(F)
     ilp = (layer.il / s).astype(F)
     ihp = (layer.ih / s).astype(F)
     m = (F(255) / (ihp - ilp)).astype(F)
     b = ((-ilp * F(255)) / (ihp - ilp)).astype(F)
-    v = acc.astype(F)
     if layer.bias is not None:
-        v = (v + (layer.bias / s).astype(F)).astype(F)
-    v = ((v * m).astype(F) + (b if per_channel_shift else b[0])).astype(F)
+        b = (b + ((layer.bias / s).astype(F) * m).astype(F)).astype(F)
+    v = ((acc.astype(F) * m).astype(F) + b).astype(F)
     return (np.rint(np.clip(v, 0, 255)) - 128).astype(np.int64)
 
 
 def simdops_outputs(layer, pair_saturation=False):
+    """simdops: the accumulators, then requantize_fp32 one channel at a time with
+    simdops.runtimes.openvino_fq_requant_params of that channel (its shift as the offset,
+    the bias folded into it as OpenVINO does)."""
     a = layer.xq.astype(np.uint8 if layer.lo == 0 else np.int8)
-    w_kn = np.ascontiguousarray(layer.w.T)
-    acc = simdops.int8_matmul_accumulators(a, w_kn, pair_saturation=pair_saturation)
-    acc = acc - np.int32(layer.zp) * layer.w.astype(np.int32).sum(1)
-    params = simdops.runtimes.openvino_fq_requant_params(
-        layer.sa, layer.sw if layer.per_channel else layer.sw[0], layer.il, layer.ih,
-        -128.0, 127.0, 256)
-    kw = {}
-    if layer.bias is not None:
-        s = (layer.sa * layer.sw).astype(F)
-        kw["bias"] = (layer.bias / s).astype(F)
-    return simdops.requantize_fp32(acc.astype(np.int32), **params, **kw).astype(np.int64)
+    acc = simdops.int8_matmul_accumulators(a, np.ascontiguousarray(layer.w.T),
+                                           pair_saturation=pair_saturation)
+    acc = (acc - np.int32(layer.zp) * layer.w.astype(np.int32).sum(1)).astype(np.int32)
+    out = np.empty(acc.shape, np.int64)
+    for n in range(acc.shape[1]):
+        params = simdops.runtimes.openvino_fq_requant_params(
+            layer.sa, layer.sw[n], layer.il, layer.ih, -128.0, 127.0, 256)
+        if layer.bias is not None:
+            s = F(layer.sa * layer.sw[n])
+            params["offset"] = F(F(params["offset"]) + F(F(layer.bias[n] / s) * F(params["scale"])))
+        out[:, n] = simdops.requantize_fp32(np.ascontiguousarray(acc[:, n]), **params)
+    return out
 
 
 _RUNS = {}
