@@ -88,6 +88,9 @@ def runs():
     return _RUN["v"]
 
 
+pytestmark = pytest.mark.thread_unsafe  # torch.set_num_threads and the engine are process-wide
+
+
 def test_fbgemm_float_bias_reproduced_by_reference():
     layers, biases, outputs = runs()
     differ = elements = other = 0
