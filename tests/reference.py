@@ -447,6 +447,17 @@ def single_rounding(a, m, shift):
     return (a * m + (1 << (t - 1))) >> t
 
 
+def single_rounding_away(a, m, shift):
+    """TVM QNN FixedPointMultiply with rounding="TONEAREST" (src/relay/qnn/utils.cc): the
+    int64 product (a << left) * M, plus 2**30 where it is >= 0 and 2**30 - 1 where it is
+    negative, >> (31 + right). Here in the single family's form, t = 31 + shift: the
+    round half away from zero of a*M / 2**t, exact."""
+    t = 31 + shift
+    assert t >= 1
+    p = a * m
+    return (p + (1 << (t - 1)) - (1 if p < 0 else 0)) >> t
+
+
 def double_ties_up(a, m, shift):
     """ruy's x86 kernels (kernel_avx2_fma.cc / kernel_avx512.cc apply_multiplier), which
     LiteRT's optimized int8 kernels run on x86: the left part of the shift on the int32
@@ -472,11 +483,12 @@ def requant_family(x, multiplier, shift, offset=0, bias=None, min=None, max=None
     requant_tflite_single)."""
     if rounding == "double":
         return requant(x, multiplier, shift, offset, bias, min, max, out_dtype)
-    stage = {"single": single_rounding, "double_ties_up": double_ties_up}[rounding]
+    stage = {"single": single_rounding, "single_away": single_rounding_away,
+             "double_ties_up": double_ties_up}[rounding]
 
     def element(v, m, s, b, lo, hi, tlo, thi):
         r = stage(wrap32(v + b), m, s) + int(offset)
-        if rounding != "single":
+        if rounding not in ("single", "single_away"):
             r = wrap32(r)
         if lo != hi:
             r = builtins_min(builtins_max(r, lo), hi)

@@ -23,6 +23,13 @@ def ref_single(a, m, shift, offset, lo, hi):
     return min(max(q + offset, lo), hi)
 
 
+def ref_single_away(a, m, shift, offset, lo, hi):
+    t = 31 + shift
+    p = Fraction(a * m, 1 << t)  # exact; rounded half away from zero
+    q = math.floor(p + Fraction(1, 2)) if p >= 0 else -math.floor(-p + Fraction(1, 2))
+    return min(max(q + offset, lo), hi)
+
+
 def ref_ties_up(a, m, shift, offset, lo, hi):
     left, right = max(-shift, 0), max(shift, 0)
     q = (wrap32(a << left) * m + (1 << 30)) >> 31
@@ -53,7 +60,7 @@ def ref_fp(a, scale, zp, lo, hi, precision, ties):
 
 
 # each fixed-point family of rounding= beyond the default, with its shift range (C's list)
-REFS = {"single": ref_single, "double_ties_up": ref_ties_up}
+REFS = {"single": ref_single, "double_ties_up": ref_ties_up, "single_away": ref_single_away}
 SHIFTS = {name: (lo, hi) for name, _code, lo, hi, _api in simdops._core.roundings()}
 INTEGER_FAMILIES = [name for name, code, _lo, _hi, array_api in simdops._core.roundings()
                     if array_api and name != "double"]  # "double": tests/test_requant.py
@@ -231,8 +238,12 @@ def test_errors():
         simdops.requantize_fp32(x, 0.5, 300)
     with pytest.raises(ValueError, match="scale must be finite"):
         simdops.requantize_fp32(x.reshape(2, 2), np.array([1, np.inf], np.float32))
-    with pytest.raises(ValueError, match=r"scale = 0\.1 at index 1 is not a float32 value"):
-        simdops.requantize_fp32(x.reshape(2, 2), np.array([1.0, 0.1]), precision="float64")
+    with pytest.raises(ValueError, match=r"scale must be finite, got inf at index 1"):
+        simdops.requantize_fp32(x.reshape(2, 2), np.array([1.0, np.inf]), precision="float64")
+    # float64 scales under precision="float64" are used as doubles (no float32 refusal)
+    got = simdops.requantize_fp32(np.array([[5, 5]], np.int32), np.array([0.1, 0.3]),
+                                  precision="float64", ties="away", out_dtype="int8")
+    assert got.tolist() == [[1, 2]]
     with pytest.raises(TypeError, match="scale"):
         simdops.requantize_fp32(x.reshape(2, 2), np.array([1.0, 2.0j]))
     with pytest.raises(ValueError, match="precision"):

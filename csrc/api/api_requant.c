@@ -2,6 +2,7 @@
  * (requant_families.c); here the per-channel vectors are checked and made contiguous,
  * the per-channel shifts range-checked, and the strided driver run with the
  * calling thread's kernels. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,7 +110,8 @@ static void requant_row(const void *xv, void *yv, size_t n, size_t k0, const voi
  * they fit, else in memory *mem gets (to free). */
 static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t *bias,
                           const int32_t *mult, const int32_t *shift, const float *scales,
-                          int scales_below_one, int32_t *stack, void **mem)
+                          const double *scales64, int scales_below_one, int32_t *stack,
+                          void **mem)
 {
     int64_t numel = simdops_numel(x);
     size_t channels = x->ndim > 0 ? (size_t)x->shape[x->ndim - 1] : 1;
@@ -123,11 +125,12 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
     int32_t *storage;
     int fast;
     c->bias = bias;
-    c->per_channel = mult != NULL || scales != NULL;
-    if (scales) {
+    c->per_channel = mult != NULL || scales != NULL || scales64 != NULL;
+    if (scales || scales64) {
         /* the float scales take the place of the multipliers: one repeated array */
         memset(&c->ch, 0, sizeof c->ch);
         c->ch.scale = scales;
+        c->ch.scale64 = scales64;
         c->ch.scales_below_one = scales_below_one;
     }
     c->channels = 1;
@@ -144,7 +147,7 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
         if ((uintptr_t)x->data % 4 == 0 && rows >= 2 * lined) {
             reps = lined;
             c->line_calls = 1;
-            c->ch.cycle = scales ? channels * step : 0; /* lcm(channels, 16) */
+            c->ch.cycle = scales || scales64 ? channels * step : 0; /* lcm(channels, 16) */
         } else {
             reps = reps < rows ? reps : rows;
         }
@@ -171,6 +174,8 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
         words += 2 * stride;
     if (scales && reps > 1)
         words += stride;
+    if (scales64 && reps > 1)
+        words += 2 * stride; /* doubles: two words each */
     if (!words)
         return 0;
     /* each array starts on a 64-byte line, plus x's offset within its line
@@ -208,6 +213,14 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
         simdops_repeat_words(storage + lead, (const int32_t *)(const void *)scales, channels,
                              len / channels);
         c->ch.scale = (const float *)(void *)(storage + lead);
+        storage += stride;
+    }
+    if (scales64 && reps > 1) {
+        /* a double is two words: the block of 2 * channels words repeated, placed on
+         * x's offset within a line as the others (8-byte aligned: storage is) */
+        simdops_repeat_words(storage + 2 * lead, (const int32_t *)(const void *)scales64,
+                             2 * channels, len / channels);
+        c->ch.scale64 = (const double *)(void *)(storage + 2 * lead);
     }
     return 0;
 }
@@ -223,7 +236,8 @@ static int channel_vector(const simdops_tensor *v, int arg, simdops_dtype dtype,
     *tmp = NULL;
     if ((s = simdops_check_tensor(v, arg, err)) || (s = simdops_check_channels(v, arg, dtype, x, err)))
         return s;
-    if ((v->strides[0] == 4 || v->shape[0] <= 1) && (uintptr_t)v->data % 4 == 0 &&
+    const int64_t size = simdops_dtype_rows[dtype].size;
+    if ((v->strides[0] == size || v->shape[0] <= 1) && (uintptr_t)v->data % size == 0 &&
         !simdops_may_overlap(v, y)) {
         *out = v->data;
         return SIMDOPS_OK;
@@ -262,6 +276,7 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
     simdops_tensor xin;
     const int32_t *mult = NULL, *shift = NULL;
     const float *scale_v = NULL;
+    const double *scale64_v = NULL;
     int scales_below_one = 0;
     void *tmp[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
     int32_t stack[RQ_STACK_WORDS + 16];
@@ -282,16 +297,48 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
     c.kernel_pc = simdops_requant_pc_kernel(kt, family, slot);
     if ((s = simdops_input_view(x, y, &xin, &tmp[0], err)))
         return s;
-    if (bias && (s = channel_vector(bias, SIMDOPS_ARG_BIAS, SIMDOPS_INT32, x, y,
-                                    (const void **)&bias_v, &tmp[1], err)))
-        goto done;
+    if (bias) {
+        /* a float family's float32 bias: added in the working precision, unrounded
+         * (fbgemm's float bias); its bits travel in the int32 bias vector */
+        const int fbias = family == SIMDOPS_ROUNDING_FP && !(c.params.fp_mode & SIMDOPS_FP_ACL) &&
+                          bias->dtype == SIMDOPS_FLOAT32;
+        if ((s = channel_vector(bias, SIMDOPS_ARG_BIAS, fbias ? SIMDOPS_FLOAT32 : SIMDOPS_INT32,
+                                x, y, (const void **)&bias_v, &tmp[1], err)))
+            goto done;
+        if (fbias) {
+            for (int64_t k = 0; k < bias->shape[0]; k++) {
+                float f;
+                memcpy(&f, &bias_v[k], sizeof f);
+                if (!isfinite(f)) {
+                    s = simdops_fail(err, SIMDOPS_R_NOT_FINITE_BIAS, SIMDOPS_ARG_BIAS);
+                    err->fvalue = f;
+                    err->index = k;
+                    goto done;
+                }
+            }
+            c.params.fp_mode |= SIMDOPS_RQ_FP_FLOAT_BIAS;
+        }
+    }
     if (multipliers && (s = channel_vector(multipliers, SIMDOPS_ARG_MULTIPLIER, SIMDOPS_INT32, x,
                                            y, (const void **)&mult, &tmp[2], err)))
         goto done;
     if (shifts && (s = channel_vector(shifts, SIMDOPS_ARG_SHIFT, SIMDOPS_INT32, x, y,
                                       (const void **)&shift, &tmp[3], err)))
         goto done;
-    if (scales) {
+    if (scales && family == SIMDOPS_ROUNDING_FP && (c.params.fp_mode & SIMDOPS_FP_FLOAT64) &&
+        !(c.params.fp_mode & SIMDOPS_FP_ACL) && scales->dtype == SIMDOPS_FLOAT64) {
+        /* float64 scales under float64 precision: used as doubles */
+        if ((s = channel_vector(scales, SIMDOPS_ARG_SCALE, SIMDOPS_FLOAT64, x, y,
+                                (const void **)&scale64_v, &tmp[5], err)))
+            goto done;
+        for (int64_t k = 0; k < scales->shape[0]; k++)
+            if (!isfinite(scale64_v[k])) {
+                s = simdops_fail(err, SIMDOPS_R_NOT_FINITE_SCALE, SIMDOPS_ARG_SCALE);
+                err->fvalue = scale64_v[k];
+                err->index = k;
+                goto done;
+            }
+    } else if (scales) {
         if ((s = channel_vector(scales, SIMDOPS_ARG_SCALE, SIMDOPS_FLOAT32, x, y,
                                 (const void **)&scale_v, &tmp[5], err)))
             goto done;
@@ -314,7 +361,7 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
             if ((s = simdops_requant_check_shift_for(family, shift[k], k, err)))
                 goto done;
     }
-    if (setup_channels(&c, &xin, bias_v, mult, shift, scale_v, scales_below_one, stack,
+    if (setup_channels(&c, &xin, bias_v, mult, shift, scale_v, scale64_v, scales_below_one, stack,
                        &tmp[4])) {
         s = simdops_fail(err, SIMDOPS_R_NOMEM, mult ? SIMDOPS_ARG_MULTIPLIER : SIMDOPS_ARG_BIAS);
         goto done;

@@ -55,7 +55,22 @@ typedef struct simdops_requant_params {
     int32_t fp_mode;  /* SIMDOPS_FP_* flags (float families) */
     float scale;      /* float families: the scale rounded to float32 */
     double scale64;   /* float families: the scale as given (SIMDOPS_FP_FLOAT64) */
+    /* the float families' chain (simdops_requant_fp_chain; SIMDOPS_FP_* chain flags in
+     * fp_mode say which steps run), in float32 and as given (SIMDOPS_FP_FLOAT64) */
+    float pre_scale, post, offset_f;
+    double pre64, post64, offset64;
 } simdops_requant_params;
+
+/* fp_mode's internal flags (above the public SIMDOPS_FP_* ones): which chain steps
+ * run. SIMDOPS_RQ_FP_FLOAT_BIAS: the bias vector holds float32 bits. */
+#define SIMDOPS_RQ_FP_PRE 16
+#define SIMDOPS_RQ_FP_POST_MUL 32
+#define SIMDOPS_RQ_FP_POST_DIV 64
+#define SIMDOPS_RQ_FP_OFFSET 128
+#define SIMDOPS_RQ_FP_FLOAT_BIAS 256
+#define SIMDOPS_RQ_FP_EXT (SIMDOPS_FP_TIES_ADD_HALF | SIMDOPS_RQ_FP_PRE | SIMDOPS_RQ_FP_POST_MUL | \
+                           SIMDOPS_RQ_FP_POST_DIV | SIMDOPS_RQ_FP_OFFSET |                      \
+                           SIMDOPS_RQ_FP_FLOAT_BIAS | SIMDOPS_FP_BIAS_SCALED)
 
 /* ------------------------------------------------------------------ kernel signatures */
 
@@ -91,6 +106,7 @@ typedef struct simdops_requant_channels {
     int general;          /* derived only: some left != 0 or mult == INT32_MIN */
     int32_t min_right;    /* derived only: the smallest right */
     const float *scale;   /* float families: the per-channel scales (mult/shift unused) */
+    const double *scale64; /* SIMDOPS_FP_FLOAT64 with float64 scales: these (scale NULL) */
     int scales_below_one; /* derived only: every |scale| < 1 (0: not known; see
                            * simdops_requant_check_scales) */
     size_t period;        /* float families: when nonzero, element i reads scale[i %
@@ -121,8 +137,11 @@ static inline simdops_requant_channels simdops_requant_channels_at(const simdops
                                                                    size_t k)
 {
     simdops_requant_channels r = *ch;
-    if (r.scale) {
-        r.scale += k;
+    if (r.scale || r.scale64) {
+        if (r.scale)
+            r.scale += k;
+        if (r.scale64)
+            r.scale64 += k;
         return r;
     }
     r.mult += k;
@@ -165,5 +184,12 @@ typedef struct simdops_qlinear_params {
  * the slot's dtype, y float32 (or float16). */
 typedef void (*simdops_qlinear_fn)(const void *x, void *y, size_t n,
                                    const simdops_qlinear_params *p);
+
+/* int8 matmul accumulators: one row a[0..k) (the slot's dtype: uint8 or int8)
+ * against n rows of w transposed, wt[j * k + i]: out[j] = the row's sum, in
+ * int32 wrapping. int8_dot: exact products; int8_dot_pairsat: VPMADDUBSW's
+ * int16-saturated pair sums (simdops_int8_matmul_accumulators). */
+typedef void (*simdops_int8_dot_fn)(const void *a, const int8_t *wt, int32_t *out, size_t n,
+                                    size_t k);
 
 #endif

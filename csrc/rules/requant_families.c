@@ -260,20 +260,76 @@ int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int roundi
     return SIMDOPS_OK;
 }
 
+/* One chain value: finite, nonzero where it divides, finite again as a float32 under
+ * float32 precision; stored in both precisions. */
+static int chain_value(double v, int arg, int divides, int mode, float *f, double *d,
+                       simdops_error *err)
+{
+    if (!isfinite(v) || (!(mode & SIMDOPS_FP_FLOAT64) && !isfinite(simdops_f32_from_f64(v)))) {
+        simdops_fail(err, SIMDOPS_R_NOT_FINITE_SCALE, arg);
+        err->fvalue = v;
+        return err->status;
+    }
+    *f = simdops_f32_from_f64(v);
+    *d = v;
+    /* a divisor that is zero in the working precision (float32 flushes tiny ones) */
+    if (divides && ((mode & SIMDOPS_FP_FLOAT64) ? v == 0.0 : *f == 0.0f)) {
+        simdops_fail(err, SIMDOPS_R_ZERO_DIVISOR, arg);
+        err->fvalue = v;
+        return err->status;
+    }
+    return SIMDOPS_OK;
+}
+
+static int prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t zero_point,
+                              const int64_t *min, const int64_t *max, int mode,
+                              const simdops_requant_fp_chain *chain, simdops_prepared *p,
+                              simdops_error *err);
+
 int simdops_prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t zero_point,
                                const int64_t *min, const int64_t *max, int mode,
                                simdops_prepared *p, simdops_error *err)
+{
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_REQUANT);
+    /* the chain's rounding and bias position are simdops_prepare_requant_fp_chain's */
+    if (mode >= 0 && (mode & (SIMDOPS_FP_TIES_ADD_HALF | SIMDOPS_FP_BIAS_SCALED)))
+        return simdops_fail_value(err, SIMDOPS_R_ROUNDING_UNKNOWN, SIMDOPS_ARG_ROUNDING, mode, 0);
+    return prepare_requant_fp(out_dtype, scale, zero_point, min, max, mode, NULL, p, err);
+}
+
+int simdops_prepare_requant_fp_chain(simdops_dtype out_dtype, double scale, int64_t zero_point,
+                                     const int64_t *min, const int64_t *max, int mode,
+                                     const simdops_requant_fp_chain *chain, simdops_prepared *p,
+                                     simdops_error *err)
+{
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_REQUANT);
+    return prepare_requant_fp(out_dtype, scale, zero_point, min, max, mode, chain, p, err);
+}
+
+static int prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t zero_point,
+                              const int64_t *min, const int64_t *max, int mode,
+                              const simdops_requant_fp_chain *chain, simdops_prepared *p,
+                              simdops_error *err)
 {
     simdops_prepared_impl impl;
     simdops_prepared bounds; /* *p is written only on success */
     const simdops_dtype_row *r;
     int64_t lo, hi;
     int s;
-    SIMDOPS_ENTRY(err, SIMDOPS_OP_REQUANT);
+    const int has_chain = chain && (chain->has_pre_scale || chain->has_post_scale ||
+                                    chain->has_post_divisor || chain->has_offset);
     if (!p)
         return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
-    if (mode < 0 || (mode > (SIMDOPS_FP_FLOAT64 | SIMDOPS_FP_TIES_AWAY) && mode != SIMDOPS_FP_ACL))
+    if (mode < 0 ||
+        (mode & ~(SIMDOPS_FP_FLOAT64 | SIMDOPS_FP_TIES_AWAY | SIMDOPS_FP_TIES_ADD_HALF |
+                  SIMDOPS_FP_BIAS_SCALED) &&
+         mode != SIMDOPS_FP_ACL) ||
+        ((mode & SIMDOPS_FP_TIES_AWAY) && (mode & SIMDOPS_FP_TIES_ADD_HALF)))
         return simdops_fail_value(err, SIMDOPS_R_ROUNDING_UNKNOWN, SIMDOPS_ARG_ROUNDING, mode, 0);
+    if (mode == SIMDOPS_FP_ACL && has_chain)
+        return simdops_fail_value(err, SIMDOPS_R_FP_CHAIN_MODE, SIMDOPS_ARG_ROUNDING, mode, 0);
+    if (chain && chain->has_post_scale && chain->has_post_divisor)
+        return simdops_fail(err, SIMDOPS_R_POST_BOTH, SIMDOPS_ARG_POST_SCALE);
     if ((s = simdops_check_op_dtype(SIMDOPS_OP_REQUANT_OUT, out_dtype, SIMDOPS_ARG_OUT_DTYPE, err)))
         return s;
     r = &simdops_dtype_rows[out_dtype];
@@ -309,6 +365,33 @@ int simdops_prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t ze
     }
     impl.u.requant.scale64 = scale;
     impl.u.requant.family = SIMDOPS_ROUNDING_FP;
+    if (chain) {
+        simdops_requant_params *q = &impl.u.requant;
+        if (chain->has_pre_scale) {
+            if ((s = chain_value(chain->pre_scale, SIMDOPS_ARG_PRE_SCALE, 0, mode, &q->pre_scale,
+                                 &q->pre64, err)))
+                return s;
+            mode |= SIMDOPS_RQ_FP_PRE;
+        }
+        if (chain->has_post_scale) {
+            if ((s = chain_value(chain->post_scale, SIMDOPS_ARG_POST_SCALE, 0, mode, &q->post,
+                                 &q->post64, err)))
+                return s;
+            mode |= SIMDOPS_RQ_FP_POST_MUL;
+        }
+        if (chain->has_post_divisor) {
+            if ((s = chain_value(chain->post_divisor, SIMDOPS_ARG_POST_DIVIDE, 1, mode, &q->post,
+                                 &q->post64, err)))
+                return s;
+            mode |= SIMDOPS_RQ_FP_POST_DIV;
+        }
+        if (chain->has_offset) {
+            if ((s = chain_value(chain->offset, SIMDOPS_ARG_OFFSET, 0, mode, &q->offset_f,
+                                 &q->offset64, err)))
+                return s;
+            mode |= SIMDOPS_RQ_FP_OFFSET;
+        }
+    }
     impl.u.requant.fp_mode = mode;
     simdops_prepared_store(p, &impl, SIMDOPS_OP_REQUANT, out_dtype);
     return SIMDOPS_OK;

@@ -59,6 +59,8 @@ static const char *entry_tname(int kind, int idx) { return simdops_kernel_slot_n
 #define HARNESS_TEST_quantize_f16 test_qlinear
 #define HARNESS_TEST_dequantize_f32 test_qlinear
 #define HARNESS_TEST_dequantize_f16 test_qlinear
+#define HARNESS_TEST_int8_dot test_int8mm
+#define HARNESS_TEST_int8_dot_pairsat test_int8mm
 
 static void (*const ENTRY_TESTS[K_COUNT])(const target *t) = {
 #define X_ENTRY_TEST(field, type, slots, kind, op) [SIMDOPS_KE_##field] = HARNESS_TEST_##field,

@@ -110,6 +110,30 @@ static void fam_params(int family, int out, simdops_requant_params *p)
         static const int MODES[] = {0, 0, 0, SIMDOPS_FP_FLOAT64, SIMDOPS_FP_TIES_AWAY,
                                     SIMDOPS_FP_FLOAT64 | SIMDOPS_FP_TIES_AWAY, SIMDOPS_FP_ACL};
         p->fp_mode = MODES[below(7)];
+        /* two in five of the other modes add the chain's steps, ties="add_half", a
+         * float32 bias (fam_case makes the bias finite floats) before or after the scale */
+        if (p->fp_mode != SIMDOPS_FP_ACL && chance(40)) {
+            static const float V[] = {0.5f, 0.25f, 2.0f, 0.0173f, 57.9f, -3.0f, 1e-3f, 0x1.fffffep-2f};
+            if (!(p->fp_mode & SIMDOPS_FP_TIES_AWAY) && chance(40))
+                p->fp_mode |= SIMDOPS_FP_TIES_ADD_HALF;
+            if (chance(50)) {
+                p->fp_mode |= SIMDOPS_RQ_FP_PRE;
+                p->pre_scale = V[below(8)];
+                p->pre64 = (double)p->pre_scale;
+            }
+            if (chance(50)) {
+                p->fp_mode |= chance(50) ? SIMDOPS_RQ_FP_POST_MUL : SIMDOPS_RQ_FP_POST_DIV;
+                p->post = V[below(8)];
+                p->post64 = (double)p->post * (chance(50) ? 1.0 : 1.0 + 1e-12);
+            }
+            if (chance(50)) {
+                p->fp_mode |= SIMDOPS_RQ_FP_OFFSET;
+                p->offset_f = chance(50) ? V[below(8)] : (float)below(2001) / 4 - 250;
+                p->offset64 = (double)p->offset_f;
+            }
+            if (chance(50))
+                p->fp_mode |= SIMDOPS_RQ_FP_FLOAT_BIAS | (chance(50) ? SIMDOPS_FP_BIAS_SCALED : 0);
+        }
         p->scale = fam_scale();
         p->scale64 = chance(50) ? (double)p->scale : (double)p->scale * (1.0 + 1e-12);
         /* the zero point lies in the output type (ACL's float stage: any int32) */
@@ -167,6 +191,11 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
             scale[i] = fam_scale();
         x[i] = fam_input(p, pc && fam == SIMDOPS_ROUNDING_FP ? scale[i] : p->scale);
         bias[i] = chance(20) ? fam_s32(rnd()) : (int32_t)below(2001) - 1000;
+        if (fam == SIMDOPS_ROUNDING_FP && (p->fp_mode & SIMDOPS_RQ_FP_FLOAT_BIAS)) {
+            /* a float32 bias: finite values, halves and quarters among them */
+            float fb = chance(50) ? (float)((int32_t)below(4001) - 2000) / 4 : (float)bias[i] * 0.37f;
+            memcpy(&bias[i], &fb, sizeof fb);
+        }
         if (period && i >= period) {
             scale[i] = scale[i - period];
             bias[i] = bias[i - period];

@@ -17,6 +17,7 @@ from simdops._core import hardmax as hardmax
 from simdops._core import quantize_down_int32 as quantize_down_int32
 from simdops._core import quantize_down_int32_to_uint8 as quantize_down_int32_to_uint8
 from simdops._core import requantize_fp32 as requantize_fp32
+from simdops._core import int8_matmul_accumulators as int8_matmul_accumulators
 from simdops._core import set_num_threads as set_num_threads
 from simdops._core import shrink as shrink
 

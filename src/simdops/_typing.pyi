@@ -20,4 +20,4 @@ Output: TypeAlias = NDArray[Any] | SupportsDLPack | memoryview[Any] | bytearray 
 Number: TypeAlias = float | int | np.floating[Any] | np.integer[Any] | SupportsIndex
 # quantize_down_int32's rounding= names: the families of C's SIMDOPS_ROUNDINGS whose
 # array_api column is 1 (tests/test_lists.py checks them against _core.roundings()).
-Rounding: TypeAlias = Literal["double", "double_ties_up", "single"]
+Rounding: TypeAlias = Literal["double", "double_ties_up", "single", "single_away"]

@@ -70,6 +70,7 @@ cdef extern from "simdops/simdops_capi.h" nogil:
     const op_t OP_REQUANT_OUT "SIMDOPS_OP_REQUANT_OUT"
     const op_t OP_QUANTIZE_LINEAR "SIMDOPS_OP_QUANTIZE_LINEAR"
     const op_t OP_DEQUANTIZE_LINEAR "SIMDOPS_OP_DEQUANTIZE_LINEAR"
+    const op_t OP_INT8_MATMUL "SIMDOPS_OP_INT8_MATMUL"
 
     const status_t OK "SIMDOPS_OK"
     const status_t E_DTYPE "SIMDOPS_E_DTYPE"
@@ -153,6 +154,7 @@ cdef extern from "simdops/simdops_capi.h" nogil:
     enum: ROUNDING_DOUBLE_TIES_UP "SIMDOPS_ROUNDING_DOUBLE_TIES_UP"
     enum: ROUNDING_SINGLE "SIMDOPS_ROUNDING_SINGLE"
     enum: ROUNDING_FLOOR "SIMDOPS_ROUNDING_FLOOR"
+    enum: ROUNDING_SINGLE_AWAY "SIMDOPS_ROUNDING_SINGLE_AWAY"
     enum: FP_FLOAT64 "SIMDOPS_FP_FLOAT64"
     enum: FP_TIES_AWAY "SIMDOPS_FP_TIES_AWAY"
     enum: FP_ACL "SIMDOPS_FP_ACL"
@@ -184,6 +186,9 @@ cdef extern from "simdops/simdops_capi.h" nogil:
     int quantize_linear_ex "simdops_capi_quantize_linear_ex"(const qdq_call_t *call, error_t *err)
     int dequantize_linear_ex "simdops_capi_dequantize_linear_ex"(const qdq_call_t *call,
                                                                  error_t *err)
+    int int8_matmul_accumulators "simdops_capi_int8_matmul_accumulators"(
+        const tensor_t *a, const tensor_t *w, const tensor_t *out, int pair_saturation,
+        error_t *err)
 
 cdef extern from "simdops/simdops_capi.h":
     # Need the GIL. 0, or -1 with ImportError set (Cython raises it).

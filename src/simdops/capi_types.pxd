@@ -32,12 +32,14 @@ cdef extern from "simdops/simdops.h" nogil:
         SIMDOPS_OP_REQUANT_OUT
         SIMDOPS_OP_QUANTIZE_LINEAR
         SIMDOPS_OP_DEQUANTIZE_LINEAR
+        SIMDOPS_OP_INT8_MATMUL
         SIMDOPS_OP_COUNT
     ctypedef enum simdops_rounding:
         SIMDOPS_ROUNDING_DOUBLE
         SIMDOPS_ROUNDING_DOUBLE_TIES_UP
         SIMDOPS_ROUNDING_SINGLE
         SIMDOPS_ROUNDING_FLOOR
+        SIMDOPS_ROUNDING_SINGLE_AWAY
         SIMDOPS_ROUNDING_COUNT
     ctypedef enum simdops_status:
         SIMDOPS_OK

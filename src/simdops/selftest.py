@@ -138,7 +138,21 @@ def cases():
         for ft, entry in (("float32", "dequantize_f32"), ("float16", "dequantize_f16")):
             out.append((f"dequantize_linear {qt}->{ft}", qt,
                         lambda x, o: _dequantize_linear(x, o), (entry,)))
+    for dt in dtypes("int8_matmul"):
+        for sat, entry in ((False, "int8_dot"), (True, "int8_dot_pairsat")):
+            out.append((f"int8_matmul {dt}->int32 pair_saturation={sat}", dt,
+                        lambda x, o, sat=sat: _int8_matmul(x, o, sat), (entry,)))
     return out
+
+
+def _int8_matmul(x, o, pair_saturation):
+    """x as one row [1, n] against n columns of int8 weights (mostly at the edges,
+    so pairs saturate): out [1, n]."""
+    n = x.shape[0]
+    rng = np.random.default_rng(n + 3)
+    w = rng.choice(np.array([127, -128, -1, 3], np.int8), (n, n))
+    simdops.int8_matmul_accumulators(x.reshape(1, n), w, pair_saturation=pair_saturation,
+                                     out=o.reshape(1, n))
 
 
 def _quantize_linear(x, o, qt):

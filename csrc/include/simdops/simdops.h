@@ -62,7 +62,8 @@ typedef enum simdops_dtype {
     X(REQUANT, 5, "quantize")                  /* input dtype (int32) */                       \
     X(REQUANT_OUT, 6, "quantize")              /* output dtype (uint8, int8, int16) */         \
     X(QUANTIZE_LINEAR, 7, "quantize_linear")   /* ONNX QuantizeLinear: output (u8/i8/u16/i16) */ \
-    X(DEQUANTIZE_LINEAR, 8, "dequantize_linear") /* ONNX DequantizeLinear: input (+ int32) */
+    X(DEQUANTIZE_LINEAR, 8, "dequantize_linear") /* ONNX DequantizeLinear: input (+ int32) */ \
+    X(INT8_MATMUL, 9, "int8_matmul_accumulators") /* a's dtype (uint8, int8) */
 
 typedef enum simdops_op {
 #define SIMDOPS_X_OP_ENUM(name, code, text) SIMDOPS_OP_##name = code,
@@ -169,7 +170,17 @@ typedef enum simdops_status {
     X(QL_OUTPUT_TYPE, SIMDOPS_E_DTYPE,                                                         \
       "out_dtype must be given for a float8e8m0 %A (the output is float, float16 or bfloat16)") \
     X(QL_ZERO_POINT_SHAPE, SIMDOPS_E_SHAPE, "%A must have the scale's shape (%E elements), got %V") \
-    X(QL_PACKED, SIMDOPS_E_PARAM, "packed must be in [0, %E] (bit 0: x or y, bit 1: the zero point), got %V")
+    X(QL_PACKED, SIMDOPS_E_PARAM, "packed must be in [0, %E] (bit 0: x or y, bit 1: the zero point), got %V") \
+    X(POST_BOTH, SIMDOPS_E_PARAM,                                                              \
+      "post_scale and post_divide both given; the chain's last step multiplies or divides")     \
+    X(ZERO_DIVISOR, SIMDOPS_E_PARAM, "%A must be nonzero, got %N")                             \
+    X(FP_CHAIN_MODE, SIMDOPS_E_PARAM,                                                          \
+      "%A: the chain (pre_scale, post_scale, post_divide, offset, a float32 bias) and "        \
+      "ties='add_half' need the float families' modes, not ACL's (mode %V)")                   \
+    X(NOT_FINITE_BIAS, SIMDOPS_E_PARAM, "%A must be finite, got %N%J")                         \
+    X(MATMUL_NDIM, SIMDOPS_E_SHAPE, "%A has %V dimensions; expected 2")                        \
+    X(MATMUL_INNER, SIMDOPS_E_SHAPE, "%A has %V rows; expected %E (the columns of a)")         \
+    X(MATMUL_OUT_SHAPE, SIMDOPS_E_SHAPE, "%A has extent %V in dimension %I; expected %E")
 
 typedef enum simdops_reason {
 #define SIMDOPS_X_REASON_ENUM(name, status, message) SIMDOPS_R_##name,
@@ -211,7 +222,12 @@ typedef enum simdops_reason {
     F(SATURATE, "saturate")                                                                    \
     F(OPSET, "opset")                                                                          \
     F(SHAPE, "shape")                                                                          \
-    F(PACKED, "packed")
+    F(PACKED, "packed") \
+    F(PRE_SCALE, "pre_scale")          /* the float families' chain (simdops_requant_fp_chain) */ \
+    F(POST_SCALE, "post_scale")                                                                \
+    F(POST_DIVIDE, "post_divide") \
+    F(A, "a")                          /* simdops_int8_matmul_accumulators' operands */           \
+    F(W, "w")
 
 typedef enum simdops_arg {
 #define SIMDOPS_X_ARG_ENUM(name, text) SIMDOPS_ARG_##name,
@@ -493,7 +509,9 @@ int simdops_prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t
     X(C, DOUBLE, 0, "double", 1, -31, 31, requant, requant_pc)                                 \
     X(C, DOUBLE_TIES_UP, 1, "double_ties_up", 1, -31, 31, requant_ties_up, requant_ties_up_pc) \
     X(C, SINGLE, 2, "single", 1, -30, 31, requant_single, requant_single_pc)                   \
-    X(C, FLOOR, 3, "floor", 0, 0, 31, requant_floor, requant_floor_pc)
+    X(C, FLOOR, 3, "floor", 0, 0, 31, requant_floor, requant_floor_pc)                         \
+    X(C, SINGLE_AWAY, 4, "single_away", 1, -30, 31, requant_single_away,                       \
+      requant_single_away_pc)
 
 typedef enum simdops_rounding {
 #define SIMDOPS_X_ROUNDING_ENUM(name, code, ...) SIMDOPS_ROUNDING_##name = code,
@@ -532,8 +550,43 @@ int simdops_prepare_requant_rounding(simdops_dtype out_dtype, int rounding, int6
 int simdops_prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t zero_point,
                                const int64_t *min, const int64_t *max, int mode,
                                simdops_prepared *p, simdops_error *err);
-/* N-d run of a float-family handle: bias NULL or int32 1-D, scales NULL (the
- * prepared scale) or float32 1-D, both of x's last dimension. */
+/* Round by adding copysign(0.5, v) in the working precision and truncating: ncnn's
+ * x86 SIMD (`cvtt(v + copysign(0.5, v))`), which rounds 0.49999997 to 1 and an odd
+ * integer above 2^23 (float32) up by one where round-half-away keeps it. Not with
+ * SIMDOPS_FP_TIES_AWAY or SIMDOPS_FP_ACL. */
+#define SIMDOPS_FP_TIES_ADD_HALF 8
+/* A float32 bias is added after the multiply by scale[k] (before post_scale /
+ * post_divisor and offset) instead of first: oneDNN's f32 bias, added to the
+ * dequantized accumulator. */
+#define SIMDOPS_FP_BIAS_SCALED 512
+/* The float families' chain: the steps given (has_* != 0) run in this order, each
+ * rounded to the working precision (float32; double under SIMDOPS_FP_FLOAT64), never
+ * fused:
+ *     v = f(a) [+ bias, a float32 bias vector: simdops_requant_fp_prepared's bias
+ *               given as float32 is added here, unrounded, before any multiply]
+ *     v = v * pre_scale                (oneDNN: the source scale first)
+ *     v = v * scale[k]                 (the prepared or per-channel scale)
+ *     v = v * post_scale | v / post_divisor   (oneDNN's JIT: f32(1/s_o); its reference: / s_o)
+ *     v = v + offset                   (OpenVINO's FakeQuantize shift b)
+ * then clamped to [min - zp, max - zp] (a NaN, from inf * 0, gives min), rounded by the
+ * mode's ties, + zero_point. Each value finite; post_divisor nonzero; at most one of
+ * post_scale / post_divisor (POST_BOTH). Under float32 precision each value is rounded
+ * once to float32 (and must stay finite). */
+typedef struct simdops_requant_fp_chain {
+    int has_pre_scale, has_post_scale, has_post_divisor, has_offset;
+    double pre_scale, post_scale, post_divisor, offset;
+} simdops_requant_fp_chain;
+/* simdops_prepare_requant_fp with a chain (NULL: none); mode may add
+ * SIMDOPS_FP_TIES_ADD_HALF and SIMDOPS_FP_BIAS_SCALED. */
+int simdops_prepare_requant_fp_chain(simdops_dtype out_dtype, double scale, int64_t zero_point,
+                                     const int64_t *min, const int64_t *max, int mode,
+                                     const simdops_requant_fp_chain *chain, simdops_prepared *p,
+                                     simdops_error *err);
+/* N-d run of a float-family handle: bias NULL, int32 1-D (a wrapping int32 add) or
+ * float32 1-D (finite: added in the working precision to f(a), the chain's first step),
+ * scales NULL (the prepared scale), float32 1-D, or, under SIMDOPS_FP_FLOAT64, float64
+ * 1-D (used as doubles: LiteRT's per-channel reference FULLY_CONNECTED), both of x's
+ * last dimension. */
 int simdops_requant_fp_prepared(const simdops_prepared *p, const simdops_tensor *x,
                                 const simdops_tensor *y, const simdops_tensor *bias,
                                 const simdops_tensor *scales, simdops_error *err);
@@ -595,6 +648,18 @@ int simdops_requant_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, 
  * Errors name scale / zero_point as ONNX does: y_scale / y_zero_point
  * (quantize), x_scale / x_zero_point (dequantize). A per-axis scale or zero
  * point that overlaps y is read as if copied first; an empty x returns at once. */
+/* The int32 accumulators of the int8 matmul a @ w: a [M, K] uint8 or int8, w
+ * [K, N] int8, out [M, N] int32 (any strides; out may overlap a or w: both are
+ * read into packed copies first). pair_saturation 0: the exact sums, added in
+ * int32 (wrapping, as the runtimes' int32 adds do; exact for K < 2^16).
+ * pair_saturation 1: x86 VPMADDUBSW's arithmetic, what oneDNN / OpenVINO /
+ * PyTorch's x86 int8 paths compute on CPUs without VNNI: products of the pairs
+ * (2p, 2p + 1) along K summed and saturated to int16 (an odd K's last element
+ * pairs with 0), the pair sums added in int32; an int8 a enters as the uint8
+ * a + 128 and 128 * sum_k w[k, n] is subtracted (oneDNN's s8 x s8 compensation). */
+int simdops_int8_matmul_accumulators(const simdops_tensor *a, const simdops_tensor *w,
+                                     const simdops_tensor *out, int pair_saturation,
+                                     simdops_error *err);
 int simdops_quantize_linear(const simdops_tensor *x, const simdops_tensor *scale,
                             const simdops_tensor *zero_point, int64_t axis,
                             const simdops_tensor *y, simdops_error *err);

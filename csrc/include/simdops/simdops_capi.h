@@ -148,7 +148,11 @@ extern "C" {
     X(2, int, shrink_onnx, (const simdops_tensor *x, const simdops_tensor *y,                     \
       simdops_number bias, simdops_number lambd, simdops_error *err), (x, y, bias, lambd, err))                                                                      \
     X(3, int, quantize_linear_ex, (const simdops_qdq_call *call, simdops_error *err), (call, err))   \
-    X(3, int, dequantize_linear_ex, (const simdops_qdq_call *call, simdops_error *err), (call, err))
+    X(3, int, dequantize_linear_ex, (const simdops_qdq_call *call, simdops_error *err), (call, err)) \
+    /* version 3: the int8 matmul accumulators (exact, or VPMADDUBSW's pairs) */                  \
+    X(3, int, int8_matmul_accumulators, (const simdops_tensor *a, const simdops_tensor *w,        \
+      const simdops_tensor *out, int pair_saturation, simdops_error *err),                        \
+      (a, w, out, pair_saturation, err))
 
 typedef struct simdops_capi {
     /* never change: the table's version (SIMDOPS_CAPI_VERSION of the simdops

@@ -7,8 +7,10 @@
 #ifndef SIMDOPS_REQUANT_FAMILIES_H
 #define SIMDOPS_REQUANT_FAMILIES_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/fixedpoint.h"
 #include "core/kernel_abi.h"
@@ -38,6 +40,17 @@ static inline int32_t rqf_single(int32_t a, int32_t m, int32_t shift, int32_t of
 {
     const int t = 31 + shift;
     int64_t q = rqf_floor_shift((int64_t)a * m + ((int64_t)1 << (t - 1)), t);
+    return rqf_clamp(q + offset, lo, hi);
+}
+
+/* single rounding with ties away from zero (TVM QNN rounding="TONEAREST": the
+ * rounding term is 2^(t-1) - 1 where the product is negative) */
+static inline int32_t rqf_single_away(int32_t a, int32_t m, int32_t shift, int32_t offset,
+                                      int32_t lo, int32_t hi)
+{
+    const int t = 31 + shift;
+    const int64_t prod = (int64_t)a * m;
+    int64_t q = rqf_floor_shift(prod + ((int64_t)1 << (t - 1)) - (prod < 0), t);
     return rqf_clamp(q + offset, lo, hi);
 }
 
@@ -124,6 +137,79 @@ static inline int32_t rqf_fp(int32_t a, float scale, double scale64, int mode, i
     }
 }
 
+/* The float families' chain (simdops_requant_fp_chain) and ties="add_half": each
+ * step rounded to the working precision, in the chain's order; fb is the float32
+ * bias (0 unless SIMDOPS_RQ_FP_FLOAT_BIAS). A NaN (inf * 0 inside the chain)
+ * gives lo; clamping before rounding equals clamping after (every rounding here
+ * is monotone and keeps the integer bounds, |bound| <= 65535). */
+static inline int32_t rqf_fp_ext(int32_t a, float fb, float scale, double scale64,
+                                 const simdops_requant_params *p)
+{
+    const int mode = p->fp_mode;
+    const double flo = (double)p->min - p->offset, fhi = (double)p->max - p->offset;
+    double d;
+    int64_t r;
+    if (mode & SIMDOPS_FP_FLOAT64) {
+        const int fb_first = (mode & SIMDOPS_RQ_FP_FLOAT_BIAS) && !(mode & SIMDOPS_FP_BIAS_SCALED);
+        d = (double)a;
+        if (fb_first)
+            d = d + (double)fb;
+        if (mode & SIMDOPS_RQ_FP_PRE)
+            d = d * p->pre64;
+        d = d * scale64;
+        if ((mode & SIMDOPS_RQ_FP_FLOAT_BIAS) && !fb_first)
+            d = d + (double)fb;
+        if (mode & SIMDOPS_RQ_FP_POST_MUL)
+            d = d * p->post64;
+        else if (mode & SIMDOPS_RQ_FP_POST_DIV)
+            d = d / p->post64;
+        if (mode & SIMDOPS_RQ_FP_OFFSET)
+            d = d + p->offset64;
+    } else {
+        /* each assignment rounds to float (the build never contracts) */
+        const int fb_first = (mode & SIMDOPS_RQ_FP_FLOAT_BIAS) && !(mode & SIMDOPS_FP_BIAS_SCALED);
+        float v = (float)a;
+        if (fb_first)
+            v = v + fb;
+        if (mode & SIMDOPS_RQ_FP_PRE)
+            v = v * p->pre_scale;
+        v = v * scale;
+        if ((mode & SIMDOPS_RQ_FP_FLOAT_BIAS) && !fb_first)
+            v = v + fb;
+        if (mode & SIMDOPS_RQ_FP_POST_MUL)
+            v = v * p->post;
+        else if (mode & SIMDOPS_RQ_FP_POST_DIV)
+            v = v / p->post;
+        if (mode & SIMDOPS_RQ_FP_OFFSET)
+            v = v + p->offset_f;
+        d = (double)v;
+    }
+    if (d != d)
+        return p->min;
+    d = d < flo ? flo : (d > fhi ? fhi : d);
+    if (mode & SIMDOPS_FP_TIES_ADD_HALF) {
+        if (mode & SIMDOPS_FP_FLOAT64) {
+            double t = d + (d < 0 || (d == 0 && signbit(d)) ? -0.5 : 0.5);
+            r = (int64_t)t; /* toward zero */
+        } else {
+            float f = (float)d; /* exact: d is a float, or an integer bound */
+            float t = f + (signbit(f) ? -0.5f : 0.5f);
+            r = (int64_t)t;
+        }
+    } else {
+        r = rqf_round(d, mode & SIMDOPS_FP_TIES_AWAY);
+    }
+    return (int32_t)(r + p->offset);
+}
+
+/* the float32 bias at i (its bits travel in the int32 bias vector) */
+static inline float rqf_float_bias(const int32_t *bias, size_t k)
+{
+    float f;
+    memcpy(&f, &bias[k], sizeof f);
+    return f;
+}
+
 /* one result (already in [min, max]) stored as the output type */
 static inline void rqf_store_one(void *y, size_t i, int32_t v, int out)
 {
@@ -146,6 +232,14 @@ static inline int32_t rqf_biased(const int32_t *x, const int32_t *bias, size_t i
 RQF_INLINE void rqf_fp_row(const int32_t *x, void *y, size_t n, const int32_t *bias,
                            const simdops_requant_params *p, int out)
 {
+    if (p->fp_mode & SIMDOPS_RQ_FP_EXT) {
+        const int fbias = bias && (p->fp_mode & SIMDOPS_RQ_FP_FLOAT_BIAS);
+        for (size_t i = 0; i < n; i++)
+            rqf_store_one(y, i, rqf_fp_ext(fbias ? x[i] : rqf_biased(x, bias, i, i),
+                                           fbias ? rqf_float_bias(bias, i) : 0.0f, p->scale,
+                                           p->scale64, p), out);
+        return;
+    }
     for (size_t i = 0; i < n; i++)
         rqf_store_one(y, i, rqf_fp(rqf_biased(x, bias, i, i), p->scale, p->scale64, p->fp_mode,
                                    p->offset, p->min, p->max), out);
@@ -156,6 +250,16 @@ RQF_INLINE void rqf_fp_pc_row(const int32_t *x, void *y, size_t n, const int32_t
                               const simdops_requant_channels *ch,
                               const simdops_requant_params *p, int out)
 {
+    if ((p->fp_mode & SIMDOPS_RQ_FP_EXT) || ch->scale64) {
+        const int fbias = bias && (p->fp_mode & SIMDOPS_RQ_FP_FLOAT_BIAS);
+        for (size_t i = 0, k = 0; i < n; i++, k = k + 1 == ch->period ? 0 : k + 1) {
+            double s64 = ch->scale64 ? ch->scale64[k] : (double)ch->scale[k];
+            rqf_store_one(y, i, rqf_fp_ext(fbias ? x[i] : rqf_biased(x, bias, i, k),
+                                           fbias ? rqf_float_bias(bias, k) : 0.0f,
+                                           ch->scale64 ? 0.0f : ch->scale[k], s64, p), out);
+        }
+        return;
+    }
     for (size_t i = 0, k = 0; i < n; i++, k = k + 1 == ch->period ? 0 : k + 1)
         rqf_store_one(y, i, rqf_fp(rqf_biased(x, bias, i, k), ch->scale[k], (double)ch->scale[k],
                                    p->fp_mode, p->offset, p->min, p->max), out);

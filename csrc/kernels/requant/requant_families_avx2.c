@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "requant_families.h"
+#include "rq_chain_avx2.h"
 
 /* 32 int32 lanes (v0..v3, each already in [lo, hi]) stored as out_dtype. */
 static inline void rqf_store(void *y, __m256i v0, __m256i v1, __m256i v2, __m256i v3, int out)
@@ -316,7 +317,9 @@ static inline void rqf_single_pc_kernel(const int32_t *x, void *y, size_t n, con
                                                      const int32_t *bias,              \
                                                      const simdops_requant_params *p)  \
     {                                                                                  \
-        if (p->fp_mode)                                                                \
+        if (p->fp_mode && rqf_chain_fits(p, NULL))                                     \
+            rqf_chain_kernel(x, y, n, bias, NULL, p, out);                             \
+        else if (p->fp_mode)                                                           \
             rqf_fp_row(x, y, n, bias, p, out);                                         \
         else                                                                           \
             rqf_fp_run(x, y, n, bias, NULL, fabsf(p->scale) < 1.0f, p, out, 0);        \
@@ -325,6 +328,10 @@ static inline void rqf_single_pc_kernel(const int32_t *x, void *y, size_t n, con
         const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
         const simdops_requant_channels *ch, const simdops_requant_params *p)           \
     {                                                                                  \
+        if (p->fp_mode && rqf_chain_fits(p, ch)) {                                     \
+            rqf_chain_pc(x, y, n, bias, ch, p, out);                                   \
+            return;                                                                    \
+        }                                                                              \
         if (p->fp_mode) {                                                              \
             rqf_fp_pc_row(x, y, n, bias, ch, p, out);                                  \
             return;                                                                    \

@@ -16,6 +16,7 @@
 #include <math.h>
 
 #include "requant_families.h"
+#include "rq_chain_avx2.h"
 
 static inline __m512i rqf512_load(const int32_t *x, const int32_t *bias, size_t i, __mmask16 m)
 {
@@ -247,7 +248,9 @@ RQF_INLINE void rqf512_fp_run(const int32_t *x, void *y, size_t n, const int32_t
                                                      const int32_t *bias,              \
                                                      const simdops_requant_params *p)  \
     {                                                                                  \
-        if (p->fp_mode)                                                                \
+        if (p->fp_mode && rqf_chain_fits(p, NULL))                                     \
+            rqf_chain_kernel(x, y, n, bias, NULL, p, out);                             \
+        else if (p->fp_mode)                                                           \
             rqf_fp_row(x, y, n, bias, p, out);                                         \
         else                                                                           \
             rqf512_fp_run(x, y, n, bias, NULL, fabsf(p->scale) < 1.0f, p, out, 0);     \
@@ -256,6 +259,10 @@ RQF_INLINE void rqf512_fp_run(const int32_t *x, void *y, size_t n, const int32_t
         const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
         const simdops_requant_channels *ch, const simdops_requant_params *p)           \
     {                                                                                  \
+        if (p->fp_mode && rqf_chain_fits(p, ch)) {                                     \
+            rqf_chain_pc(x, y, n, bias, ch, p, out);                                   \
+            return;                                                                    \
+        }                                                                              \
         if (p->fp_mode) {                                                              \
             rqf_fp_pc_row(x, y, n, bias, ch, p, out);                                  \
             return;                                                                    \

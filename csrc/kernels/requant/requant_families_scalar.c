@@ -1,5 +1,5 @@
 /* Reference kernels of the requantization families (requant_families.h):
- * single rounding, LiteRT x86's two ties-up roundings, ACL's floor stage and the float
+ * single rounding (ties up; ties away: TVM), LiteRT x86's two ties-up roundings, ACL's floor stage and the float
  * families, per tensor and per channel, into uint8 / int8 / int16. */
 #include "kernels/registry.h"
 #include "requant_families.h"
@@ -43,6 +43,7 @@
     RQF_INT_KERNELS(tag, out, single, rqf_single)                                      \
     RQF_INT_KERNELS(tag, out, ties_up, rqf_ties_up)                                    \
     RQF_INT_KERNELS(tag, out, floor, rqf_floor)                                        \
+    RQF_INT_KERNELS(tag, out, single_away, rqf_single_away)                            \
     RQF_FP_KERNELS(tag, out)
 
 RQF_ALL(u8, SIMDOPS_RQ_U8)
@@ -52,6 +53,7 @@ RQF_ALL(i16, SIMDOPS_RQ_I16)
 #define RQF_OF(X, tag)                                                                 \
     X(requant_single, tag) X(requant_single_pc, tag) X(requant_ties_up, tag)           \
     X(requant_ties_up_pc, tag) X(requant_floor, tag) X(requant_floor_pc, tag)          \
-    X(requant_fp, tag) X(requant_fp_pc, tag)
+    X(requant_fp, tag) X(requant_fp_pc, tag) X(requant_single_away, tag)               \
+    X(requant_single_away_pc, tag)
 #define RQF_KERNELS(X) RQF_OF(X, u8) RQF_OF(X, i8) RQF_OF(X, i16)
 SIMDOPS_DEFINE_REGISTER(requant_families, RQF_KERNELS)

@@ -33,7 +33,7 @@ def _rounding_members():
 
 _ROUNDINGS = {name: code for name, code, _lo, _hi, array_api in roundings() if array_api}
 _FP_PRECISIONS = {"float32": 0, "float64": 1}  # SIMDOPS_FP_FLOAT64
-_FP_TIES = {"even": 0, "away": 2}  # SIMDOPS_FP_TIES_AWAY
+_FP_TIES = {"even": 0, "away": 2, "add_half": 8}  # SIMDOPS_FP_TIES_AWAY, _TIES_ADD_HALF
 FP_MODE_ACL = 4  # SIMDOPS_FP_ACL: ACL's QUANTIZE_DOWN_FLOAT order (simdops.acl)
 ROUNDING_FLOOR = SIMDOPS_ROUNDING_FLOOR  # ACL's QUANTIZE_DOWN (simdops.acl)
 
@@ -60,7 +60,7 @@ cdef int _fp_mode_value(object precision, object ties, str func) except -1:
     if type(precision) is not str or precision not in _fp_precision_codes:
         raise ValueError(f"{func}: precision must be 'float32' or 'float64', got {precision!r}")
     if type(ties) is not str or ties not in _fp_ties_codes:
-        raise ValueError(f"{func}: ties must be 'even' or 'away', got {ties!r}")
+        raise ValueError(f"{func}: ties must be 'even', 'away' or 'add_half', got {ties!r}")
     return _fp_precision_codes[precision] | _fp_ties_codes[ties]
 
 
@@ -110,7 +110,8 @@ cdef double _real_scale(object v, bint f32, str func) except? -1.0:
 cdef _Buf _scale_vector(object v, int mode, str func):
     """Per-channel scales: what x accepts (_interop for objects without the buffer
     protocol); float64, float16 or integer arrays become float32 through C's
-    conversion (simdops_requant_scales_from_f64), which rounds once or refuses."""
+    conversion (simdops_requant_scales_from_f64), which rounds once or refuses; under
+    float64 precision (mode & 1) they become float64, which C uses as doubles."""
     cdef simdops_error err
     cdef const double[::1] src
     cdef float[::1] dst
@@ -130,6 +131,8 @@ cdef _Buf _scale_vector(object v, int mode, str func):
             if inexact:
                 raise ValueError(f"{func}: scale holds integers a double does not hold "
                                  f"exactly")
+        if mode & 1:  # float64 precision: C takes the doubles as they are
+            return _buf(d, "scale")
         f = np.empty(d.shape, np.float32)
         src = d.reshape(-1)
         dst = f.reshape(-1)
@@ -145,8 +148,10 @@ cdef _Buf _scale_vector(object v, int mode, str func):
 
 
 def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, out_dtype="uint8",
-                    precision="float32", ties="even", out=None):
-    """Float requantization of int32 accumulators (ONNX Runtime, XNNPACK, PyTorch fbgemm).
+                    precision="float32", ties="even", out=None, pre_scale=None, post_scale=None,
+                    post_divide=None, offset=None, bias_at="input"):
+    """Float requantization of int32 accumulators (ONNX Runtime, XNNPACK, PyTorch fbgemm,
+    oneDNN, OpenVINO, LiteRT's reference FULLY_CONNECTED, ncnn).
 
     Per element, with ``k`` the index along the last axis::
 
@@ -155,12 +160,28 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
         v = min(max(v, min - zero_point), max - zero_point)
         y = round_half_even(v) + zero_point
 
+    The chain (each step given runs, in this order, each rounded to the working
+    precision, never fused)::
+
+        v = float32(x) + bias[k]        # bias given as a float32 array (fbgemm's float bias)
+        v = v * pre_scale               # oneDNN: the source scale first
+        v = v * scale[k]
+        v = v + bias[k]                 # bias_at="scaled": oneDNN's float32 bias
+        v = v * post_scale              # oneDNN's JIT: float32(1 / output_scale)
+          or v / post_divide            # oneDNN's reference: divides
+        v = v + offset                  # OpenVINO's FakeQuantize shift
+
+    ``simdops.runtimes`` derives these numbers from a model's own as each runtime
+    does (docs/requantization.md has the table of which call gives which runtime).
+
     which is ONNX Runtime MLAS's ``MlasRequantizeOutput`` (QLinearMatMul, QLinearConv),
     XNNPACK's fp32 requantization and fbgemm's (for accumulators whose scaled value
     stays within int32). ``precision="float64"`` forms ``double(a) * scale`` in double
     (a Python float scale keeps all its bits; float32 per-channel scales are widened
     exactly); ``ties="away"`` rounds half away from zero. ``precision="float64",
-    ties="away"`` is LiteRT's reference FULLY_CONNECTED. Every combination is allowed.
+    ties="away"`` is LiteRT's reference FULLY_CONNECTED (per channel: pass the float64
+    scales; they are used as doubles). ``ties="add_half"`` adds ``copysign(0.5, v)`` in
+    the working precision and truncates (ncnn's x86 SIMD). Every combination is allowed.
     Clamping before or after rounding gives the same result (the bounds are integers).
 
     Parameters
@@ -171,19 +192,29 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
         Finite. A real number (int, float, numpy scalar, Fraction) is rounded once to
         float32 (to float64 under precision="float64"). An array-like (buffer, DLPack
         tensor, list) gives one float32 scale per channel (length = x's last
-        dimension); other float or integer types are rounded once to float32, and under
-        precision="float64" must already be float32 values.
+        dimension); other float or integer types are rounded once to float32, or under
+        precision="float64" used as doubles (LiteRT's per-channel reference
+        FULLY_CONNECTED computes its scales in double).
     zero_point : int, default 0
         The output zero point, within out_dtype's range.
-    bias : int32 1-D array-like, optional
-        Added per channel before the multiply (wrapping int32 add, as MLAS's vector code).
+    bias : int32 or float32 1-D array-like, optional
+        int32: added per channel before the multiply (wrapping int32 add, as MLAS's
+        vector code). A float32 array: added to float32(x) in the working precision,
+        unrounded, before every multiply (finite values).
     min, max : int or None
         Bounds inside out_dtype's range, both inclusive; None is the type's bound.
         ``min == max`` clamps every output to that value.
     out_dtype : {"uint8", "int8", "int16"} or numpy dtype, default "uint8"
     precision : {"float32", "float64"}, default "float32"
-    ties : {"even", "away"}, default "even"
+    ties : {"even", "away", "add_half"}, default "even"
     out : writable buffer or DLPack tensor, optional
+    bias_at : {"input", "scaled"}, default "input"
+        Where a float32 bias is added: to float32(x) first (fbgemm), or after the
+        multiply by scale (oneDNN).
+    pre_scale, post_scale, post_divide, offset : real number, optional
+        The chain's per-tensor steps (finite; post_divide nonzero; not both post_scale
+        and post_divide), rounded once to float32 (kept as doubles under
+        precision="float64").
 
     Returns
     -------
@@ -195,8 +226,8 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
         x is not int32, scale is not a real number or an array of them, out_dtype is not
         one of the three.
     ValueError
-        A scale that is not finite (as float32 under precision="float32"), a per-channel
-        scale float32 does not hold under precision="float64", zero_point
+        A scale or chain value that is not finite (as float32 under precision="float32"),
+        a zero post_divide, both post_scale and post_divide, zero_point
         or bounds outside out_dtype's range, min > max, an unknown precision or ties,
         per-channel lengths that differ from the last dimension.
 
@@ -219,6 +250,12 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
     cdef int status
     mode = _fp_mode_value(precision, ties, "requantize_fp32")
     scale = _scalar_of(scale)
+    if bias_at is not "input":
+        if bias_at == "scaled":
+            mode |= 512  # SIMDOPS_FP_BIAS_SCALED
+        elif bias_at != "input":
+            raise ValueError(f"requantize_fp32: bias_at must be 'input' or 'scaled', got "
+                             f"{bias_at!r}")
     if type(scale) is float:  # the common per-tensor call: no isinstance walk
         s = <double>scale
     elif type(scale) is np.ndarray:  # per channel
@@ -244,8 +281,30 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
         lo = _int64(min, "min")
     if max is not None:
         hi = _int64(max, "max")
-    if simdops_prepare_requant_fp(od, s, zp, NULL if min is None else &lo,
-                                  NULL if max is None else &hi, mode, &prep, &err):
+    cdef simdops_requant_fp_chain chain
+    cdef bint f32 = not (mode & 1)
+    if pre_scale is None and post_scale is None and post_divide is None and offset is None:
+        status = simdops_prepare_requant_fp_chain(od, s, zp, NULL if min is None else &lo,
+                                                  NULL if max is None else &hi, mode, NULL,
+                                                  &prep, &err)
+    else:
+        memset(&chain, 0, sizeof(chain))
+        if pre_scale is not None:
+            chain.has_pre_scale = 1
+            chain.pre_scale = _chain_value(pre_scale, f32, "pre_scale")
+        if post_scale is not None:
+            chain.has_post_scale = 1
+            chain.post_scale = _chain_value(post_scale, f32, "post_scale")
+        if post_divide is not None:
+            chain.has_post_divisor = 1
+            chain.post_divisor = _chain_value(post_divide, f32, "post_divide")
+        if offset is not None:
+            chain.has_offset = 1
+            chain.offset = _chain_value(offset, f32, "offset")
+        status = simdops_prepare_requant_fp_chain(od, s, zp, NULL if min is None else &lo,
+                                                  NULL if max is None else &hi, mode, &chain,
+                                                  &prep, &err)
+    if status:
         _raise(&err, "requantize_fp32")
     if bias is not None:
         bb = _channel_array(bias, "bias")
@@ -254,6 +313,17 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
     cdef _Buf ob = _out_buf(out, xb, od)
     _run_requant_fp(&prep, xb, ob, bb, scales, "requantize_fp32")
     return _result(ob, out)
+
+
+cdef double _chain_value(object v, bint f32, str name) except? -1.0:
+    """One of the chain's real numbers as the double C takes (rounded once to float32
+    there under float32 precision: _real_scale keeps that one rounding)."""
+    if type(v) is float:
+        return <double>v
+    if isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)):
+        return _real_scale(v, f32, "requantize_fp32")
+    raise TypeError(f"requantize_fp32: {name} must be a real number (int, float, Fraction, "
+                    f"numpy scalar), got {type(v).__name__}")
 
 
 def _requant_fp_mode(x, scale, zero_point, *, int mode, bias=None, min=None, max=None,

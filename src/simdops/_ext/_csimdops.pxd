@@ -43,6 +43,9 @@ cdef extern from "simdops/simdops.h" nogil:
     int simdops_dequantize_linear(const simdops_tensor *x, const simdops_tensor *scale,
                                   const simdops_tensor *zero_point, int64_t axis,
                                   const simdops_tensor *y, simdops_error *err)
+    int simdops_int8_matmul_accumulators(const simdops_tensor *a, const simdops_tensor *w,
+                                         const simdops_tensor *out, int pair_saturation,
+                                         simdops_error *err)
     int simdops_clip_onnx(const simdops_tensor *x, const simdops_tensor *y,
                           const simdops_number *min, const simdops_number *max,
                           simdops_error *err)
@@ -68,6 +71,14 @@ cdef extern from "simdops/simdops.h" nogil:
     int simdops_prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t zero_point,
                                    const int64_t *min, const int64_t *max, int mode,
                                    simdops_prepared *p, simdops_error *err)
+    ctypedef struct simdops_requant_fp_chain:
+        int has_pre_scale, has_post_scale, has_post_divisor, has_offset
+        double pre_scale, post_scale, post_divisor, offset
+    int simdops_prepare_requant_fp_chain(simdops_dtype out_dtype, double scale,
+                                         int64_t zero_point, const int64_t *min,
+                                         const int64_t *max, int mode,
+                                         const simdops_requant_fp_chain *chain,
+                                         simdops_prepared *p, simdops_error *err)
     int simdops_requant_fp_prepared(const simdops_prepared *p, const simdops_tensor *x,
                                     const simdops_tensor *y, const simdops_tensor *bias,
                                     const simdops_tensor *scales, simdops_error *err)

@@ -258,6 +258,9 @@ for _case in (
     Case(ops.REQUANT, "int32", (65_536,), tags=GOALS),
     Case(ops.SHRINK, "float16", (65_536,), tags=GOALS),
     Case(ops.SHRINK, "float16", (1_048_576,), tags=GOALS),
+    # the int8 matmul accumulators against numpy's int64 matmul (a [256, 256] uint8)
+    Case(ops.INT8_MATMUL, "uint8", (256, 256), tags=GOALS_FULL),
+    Case(ops.INT8_MATMUL_PAIRSAT, "uint8", (256, 256), tags=GOALS_FULL),
     # ONNX QuantizeLinear / DequantizeLinear against ORT and the converting copy
     Case(ops.QUANTIZE_LINEAR, "float32", (65_536,), tags=GOALS_FULL),
     Case(ops.QUANTIZE_LINEAR, "float32", (1_048_576,), tags=GOALS_FULL),

@@ -202,10 +202,46 @@ class DequantizeLinear(Op):
         return run
 
 
+class Int8Matmul(Op):
+    """int8_matmul_accumulators, uint8 a [n, n] @ int8 w [n, n] -> int32 (a square
+    shape: out has x's shape), exact or with VPMADDUBSW's pairs; numpy: the int64 matmul
+    of the same operands (what the accumulators equal when exact)."""
+    numpy_desc = "a.astype(int64) @ w.astype(int64), copied to int32"
+
+    def __init__(self, pair_saturation):
+        self.pair_saturation = pair_saturation
+        self.name = "int8_matmul_pairsat" if pair_saturation else "int8_matmul"
+        self.kernel_entry = "int8_dot_pairsat" if pair_saturation else "int8_dot"
+
+    def out_dtype(self, dtype):
+        return "int32"
+
+    def params(self, dtype):
+        return {}
+
+    def simdops(self, x, out, p):
+        import simdops
+        w = p.setdefault("w", np.random.default_rng(1).integers(
+            -128, 128, (x.shape[1], x.shape[1]), dtype=np.int8))
+        return lambda: simdops.int8_matmul_accumulators(x, w, out=out,
+                                                        pair_saturation=self.pair_saturation)
+
+    def numpy(self, x, out, p):
+        w = p.setdefault("w", np.random.default_rng(1).integers(
+            -128, 128, (x.shape[1], x.shape[1]), dtype=np.int8))
+
+        def run():
+            np.copyto(out, x.astype(np.int64) @ w.astype(np.int64), casting="unsafe")
+            return out
+        return run
+
+
+INT8_MATMUL, INT8_MATMUL_PAIRSAT = Int8Matmul(False), Int8Matmul(True)
 CLIP, CLIP_SCALE_BIAS, SHRINK = Clip(), ClipScaleBias(), Shrink()
 QUANTIZE_LINEAR, DEQUANTIZE_LINEAR = QuantizeLinear(), DequantizeLinear()
 HARDMAX, HARDMAX_AXIS0 = Hardmax(-1), Hardmax(0)
 REQUANT, REQUANT_PC = Requant(False), Requant(True)
 OPS = {op.name: op for op in (CLIP, CLIP_SCALE_BIAS, SHRINK, HARDMAX, HARDMAX_AXIS0,
-                              REQUANT, REQUANT_PC, QUANTIZE_LINEAR, DEQUANTIZE_LINEAR)}
+                              REQUANT, REQUANT_PC, QUANTIZE_LINEAR, DEQUANTIZE_LINEAR,
+                              INT8_MATMUL, INT8_MATMUL_PAIRSAT)}
 OPS.update({op.name: op for op in FAMILY_OPS})  # ops_requant_families.py's
