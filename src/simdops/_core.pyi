@@ -58,14 +58,20 @@ def quantize_down_int32(
 def requantize_fp32(
     x: Input, scale: float | Fraction | Input, zero_point: int = 0, *, bias: Input | None = None,
     min: int | None = None, max: int | None = None, out_dtype: _RequantOutDtype = "uint8",
-    precision: Literal["float32", "float64"] = "float32", ties: Literal["even", "away"] = "even",
-    out: None = None) -> NDArray[Any]: ...
+    precision: Literal["float32", "float64"] = "float32",
+    ties: Literal["even", "away", "add_half"] = "even",
+    out: None = None, pre_scale: float | Fraction | None = None,
+    post_scale: float | Fraction | None = None, post_divide: float | Fraction | None = None,
+    offset: float | Fraction | None = None, bias_at: Literal["input", "scaled"] = "input") -> NDArray[Any]: ...
 @overload
 def requantize_fp32(
     x: Input, scale: float | Fraction | Input, zero_point: int = 0, *, bias: Input | None = None,
     min: int | None = None, max: int | None = None, out_dtype: _RequantOutDtype = "uint8",
-    precision: Literal["float32", "float64"] = "float32", ties: Literal["even", "away"] = "even",
-    out: _Out) -> _Out: ...
+    precision: Literal["float32", "float64"] = "float32",
+    ties: Literal["even", "away", "add_half"] = "even",
+    out: _Out, pre_scale: float | Fraction | None = None,
+    post_scale: float | Fraction | None = None, post_divide: float | Fraction | None = None,
+    offset: float | Fraction | None = None, bias_at: Literal["input", "scaled"] = "input") -> _Out: ...
 
 def isa() -> str: ...
 def available_isas() -> tuple[str, ...]: ...

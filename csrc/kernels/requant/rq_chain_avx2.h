@@ -49,24 +49,35 @@ static inline void rqf_chain_init(rqf_chain_c *c, const simdops_requant_params *
     c->add_half = (m & SIMDOPS_FP_TIES_ADD_HALF) != 0;
 }
 
-static inline __m256i rqf_chain_vec(__m256i a, __m256 fb, __m256 scale, const rqf_chain_c *c)
+/* k: the steps as RQC_* bits, a constant at the specialised call sites (a
+ * branch per step and vector cost the loop about 4x) */
+#define RQC_FB_FIRST 1
+#define RQC_PRE 2
+#define RQC_FB_AFTER 4
+#define RQC_POST_MUL 8
+#define RQC_POST_DIV 16
+#define RQC_OFF 32
+#define RQC_HALF 64
+
+RQF_INLINE __m256i rqf_chain_vec(__m256i a, __m256 fb, __m256 scale, const rqf_chain_c *c,
+                                 const int k)
 {
     __m256 v = _mm256_cvtepi32_ps(a);
-    if (c->fb_first)
+    if (k & RQC_FB_FIRST)
         v = _mm256_add_ps(v, fb);
-    if (c->has_pre)
+    if (k & RQC_PRE)
         v = _mm256_mul_ps(v, c->pre);
     v = _mm256_mul_ps(v, scale);
-    if (c->fb_after)
+    if (k & RQC_FB_AFTER)
         v = _mm256_add_ps(v, fb);
-    if (c->post_mul)
+    if (k & RQC_POST_MUL)
         v = _mm256_mul_ps(v, c->post);
-    else if (c->post_div)
+    else if (k & RQC_POST_DIV)
         v = _mm256_div_ps(v, c->post);
-    if (c->has_off)
+    if (k & RQC_OFF)
         v = _mm256_add_ps(v, c->off);
     v = _mm256_min_ps(_mm256_max_ps(v, c->flo), c->fhi);
-    __m256i r = c->add_half
+    __m256i r = (k & RQC_HALF)
                     ? _mm256_cvttps_epi32(_mm256_add_ps(
                           v, _mm256_or_ps(c->half, _mm256_and_ps(v, c->sign))))
                     : _mm256_cvtps_epi32(v);
@@ -90,8 +101,9 @@ static inline void rqf_chain_store(void *y, __m256i v0, __m256i v1, __m256i v2, 
 
 /* n elements; scales NULL (p->scale) or per element; bias per element (int32, or
  * float32 bits under SIMDOPS_RQ_FP_FLOAT_BIAS) or NULL */
-static inline void rqf_chain_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
-                                    const float *scales, const simdops_requant_params *p, int out)
+RQF_INLINE void rqf_chain_loop(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                               const float *scales, const simdops_requant_params *p, int out,
+                               const int k)
 {
     rqf_chain_c c;
     const int fbias = bias && (p->fp_mode & SIMDOPS_RQ_FP_FLOAT_BIAS);
@@ -114,7 +126,7 @@ static inline void rqf_chain_kernel(const int32_t *x, void *y, size_t n, const i
                 fb[j] = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(bias + i + 8 * j)));
             if (scales)
                 s[j] = _mm256_loadu_ps(scales + i + 8 * j);
-            v[j] = rqf_chain_vec(a, fb[j], s[j], &c);
+            v[j] = rqf_chain_vec(a, fb[j], s[j], &c, k);
         }
         rqf_chain_store((char *)y + i * es, v[0], v[1], v[2], v[3], out);
     }
@@ -123,6 +135,43 @@ static inline void rqf_chain_kernel(const int32_t *x, void *y, size_t n, const i
         float sc = scales ? scales[i] : p->scale;
         rqf_store_one(y, i, rqf_fp_ext(a, fbias ? rqf_float_bias(bias, i) : 0.0f, sc,
                                        (double)sc, p), out);
+    }
+}
+
+/* the steps of p as RQC_* bits */
+static inline int rqf_chain_steps(const simdops_requant_params *p, const int32_t *bias)
+{
+    const int m = p->fp_mode, fb = bias && (m & SIMDOPS_RQ_FP_FLOAT_BIAS);
+    return (fb && !(m & SIMDOPS_FP_BIAS_SCALED) ? RQC_FB_FIRST : 0) |
+           (m & SIMDOPS_RQ_FP_PRE ? RQC_PRE : 0) |
+           (fb && (m & SIMDOPS_FP_BIAS_SCALED) ? RQC_FB_AFTER : 0) |
+           (m & SIMDOPS_RQ_FP_POST_MUL ? RQC_POST_MUL : 0) |
+           (m & SIMDOPS_RQ_FP_POST_DIV ? RQC_POST_DIV : 0) |
+           (m & SIMDOPS_RQ_FP_OFFSET ? RQC_OFF : 0) | (m & SIMDOPS_FP_TIES_ADD_HALF ? RQC_HALF : 0);
+}
+
+/* the runtimes' combinations get a loop each; the rest the general one */
+static inline void rqf_chain_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                                    const float *scales, const simdops_requant_params *p, int out)
+{
+    switch (rqf_chain_steps(p, bias)) {
+    case RQC_PRE | RQC_POST_MUL: /* oneDNN's JIT */
+        rqf_chain_loop(x, y, n, bias, scales, p, out, RQC_PRE | RQC_POST_MUL);
+        return;
+    case RQC_PRE | RQC_FB_AFTER | RQC_POST_MUL:
+        rqf_chain_loop(x, y, n, bias, scales, p, out, RQC_PRE | RQC_FB_AFTER | RQC_POST_MUL);
+        return;
+    case RQC_OFF: /* OpenVINO */
+        rqf_chain_loop(x, y, n, bias, scales, p, out, RQC_OFF);
+        return;
+    case RQC_FB_FIRST: /* fbgemm's float bias */
+        rqf_chain_loop(x, y, n, bias, scales, p, out, RQC_FB_FIRST);
+        return;
+    case RQC_HALF: /* ncnn's x86 */
+        rqf_chain_loop(x, y, n, bias, scales, p, out, RQC_HALF);
+        return;
+    default:
+        rqf_chain_loop(x, y, n, bias, scales, p, out, rqf_chain_steps(p, bias));
     }
 }
 
