@@ -123,7 +123,7 @@ def _pot16_cases(rng, op, count):
     one input at the output's scale and the other's scale smaller."""
     out = []
     for i in range(count):
-        c = rmb.random_case(rng, op, "int16", "tie", broadcast=bool(i % 2),
+        c = rmb.random_case(rng, op, "int16", "tie", broadcast=False,
                             activation=rmb.ACTIVATIONS[i % 3])
         c.s_out = 2.0 ** -int(rng.integers(6, 12))
         small = c.s_out * 2.0 ** -int(rng.integers(0, 6))
@@ -302,3 +302,116 @@ def test_litert_builtin_and_xnnpack_disagree_on_add():
     assert "DELEGATE" in names
     assert ref[0].tolist() == _expected("tflite", c).tolist() == [1, -1, 2, -2]
     assert xnn[0].tolist() == _expected("xnnpack", c).tolist() == [1, 0, 2, -1]
+
+
+# ---------------------------------------------------------------- the runtimes == simdops
+
+def _simdops_expected(arithmetic, case):
+    """simdops' output for a case: the runtime's fused activation as min / max in y's
+    quantized domain (LiteRT's builtin bounds for "tflite", XNNPACK's clamp node's for
+    "xnnpack")."""
+    import simdops
+
+    fn = {"add": simdops.quantized_add, "subtract": simdops.quantized_subtract,
+          "multiply": simdops.quantized_multiply}[case.op]
+    lo = hi = None
+    if case.activation is not None:
+        bounds = (rb.tflite_activation_bounds if arithmetic == "tflite"
+                  else rb.xnnpack_activation_bounds)
+        lo, hi = bounds(case.activation, case.s_out, case.zp_out, case.dtype)
+    return fn(case.a, case.s1, case.zp1, case.b, case.s2, case.zp2, case.s_out, case.zp_out,
+              arithmetic=arithmetic, min=lo, max=hi)
+
+
+def _compare_simdops(case_list, outputs, arithmetic):
+    differ = elements = 0
+    first = None
+    for case, got in zip(case_list, outputs):
+        want = np.asarray(_simdops_expected(arithmetic, case))
+        assert want.dtype == got.dtype and want.shape == got.shape, case
+        n = int(np.count_nonzero(got != want))
+        if n and first is None:
+            first = case
+        differ += n
+        elements += got.size
+    return differ, elements, first
+
+
+@pytest.mark.parametrize("broadcast", [False, True], ids=["same", "broadcast"])
+@pytest.mark.parametrize("mode", ["reference", "optimized", "xnnpack"])
+@pytest.mark.parametrize("dtype", ["int8", "int16"])
+@pytest.mark.parametrize("op", OPS)
+def test_litert_reproduced_by_simdops(op, dtype, mode, broadcast):
+    _litert()
+    if mode == "xnnpack" and dtype == "int16":
+        pytest.skip("XNNPACK has no int16 ADD/SUB/MUL: LiteRT runs the builtin kernels")
+    case_list, outputs, _ = litert_sweep(op, dtype, broadcast, mode)
+    arithmetic = "xnnpack" if mode == "xnnpack" else "tflite"
+    differ, elements, first = _compare_simdops(case_list, outputs, arithmetic)
+    assert differ == 0, f"{differ} of {elements} outputs differ from simdops, e.g. in {first}"
+
+
+@pytest.mark.parametrize("broadcast", [False, True], ids=["same", "broadcast"])
+@pytest.mark.parametrize("dtype", ["int8", "uint8"])
+@pytest.mark.parametrize("op", ["add", "multiply"])
+def test_onnxruntime_reproduced_by_simdops(op, dtype, broadcast):
+    _ort()
+    case_list, outputs = ort_sweep(op, dtype, broadcast)
+    differ, elements, first = _compare_simdops(case_list, outputs, "onnxruntime")
+    assert differ == 0, f"{differ} of {elements} outputs differ from simdops, e.g. in {first}"
+
+
+@pytest.mark.parametrize("op", ["add", "multiply"])
+def test_onnxruntime_hard_cases_reproduced_by_simdops(op):
+    _ort()
+    case_list = _hard_ort_cases(op)
+    outputs, _ = rmb.run_onnxruntime(rmb.onnx_model(case_list), case_list)
+    differ, elements, first = _compare_simdops(case_list, outputs, "onnxruntime")
+    assert differ == 0, f"{differ} of {elements} outputs differ from simdops, e.g. in {first}"
+
+
+def _param_pairs(runtime, op, case):
+    """(simdops' name, reference value) pairs of quantized_binary_params."""
+    p = rb.params(runtime, op, *case.scales(), dtype=case.dtype,
+                  **({"pot_scale_int16": False} if runtime == "tflite" and op != "multiply"
+                     else {}))
+    if runtime == "tflite" and op != "multiply":
+        pairs = [(k, p[k]) for k in ("left_shift", "input1_offset", "input1_multiplier",
+                                     "input1_shift", "input2_offset", "input2_shift",
+                                     "output_offset", "output_multiplier", "output_shift")]
+        # simdops folds SUB's sign into input2_multiplier
+        sign = -1 if op == "subtract" else 1
+        return pairs + [("input2_multiplier", sign * p["input2_multiplier"])]
+    if runtime == "tflite":
+        return [(k, p[k]) for k in ("input1_offset", "input2_offset", "output_offset",
+                                    "output_multiplier", "output_shift")]
+    if runtime == "xnnpack" and op != "multiply":
+        return [(k, p[k]) for k in ("a_multiplier", "b_multiplier", "shift", "bias")]
+    if op == "multiply":
+        return [("scale", p["scale"])]
+    return [("scale_ratio_a", p["a_ratio"]), ("scale_ratio_b", p["b_ratio"]),
+            ("fixed_part", p["constant"])]
+
+
+@pytest.mark.parametrize("runtime", ["tflite", "xnnpack", "onnxruntime"])
+@pytest.mark.parametrize("op", OPS)
+def test_quantized_binary_params_match_the_references(runtime, op):
+    """simdops.quantized_binary_params derives each runtime's integers (and float32
+    ratios) exactly as the references derived from the runtimes' sources do."""
+    import simdops
+
+    if runtime == "onnxruntime" and op == "subtract":
+        pytest.skip("ONNX Runtime has no QLinearSub")
+    rng = np.random.default_rng(41)
+    checked = 0
+    for i in range(300):
+        dtype = "int16" if runtime == "tflite" and i % 3 == 2 else "int8"
+        case = rmb.random_case(rng, op, dtype, rmb.EDGES[i % 3])
+        if not _valid((runtime,))(case):
+            continue
+        got = simdops.quantized_binary_params(op, *case.scales(), arithmetic=runtime,
+                                              dtype=dtype)
+        for name, want in _param_pairs(runtime, op, case):
+            assert got[name] == want, (name, case, got)
+        checked += 1
+    assert checked > 200
