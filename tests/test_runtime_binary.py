@@ -415,3 +415,23 @@ def test_quantized_binary_params_match_the_references(runtime, op):
             assert got[name] == want, (name, case, got)
         checked += 1
     assert checked > 200
+
+
+def test_litert_builtin_and_xnnpack_disagree_on_relu6_bound():
+    """The fused RELU6's upper bound: float32(6 / 0.8) is exactly 7.5. The builtin
+    kernels round it half away from zero and add the zero point (1 + 8 = 9); XNNPACK's
+    clamp node rounds 7.5 + 1 = 8.5 half to even (8). An input far above 6 comes out
+    as 9 in one mode and 8 in the other."""
+    _litert()
+    c = rmb.Case("add", "int8", np.array([100, 5, 20], np.int8), np.array([0, 1, 1], np.int8),
+                 0.8, 1, 0.8, 1, 0.8, 1, "relu6")
+    assert rb.tflite_activation_bounds("relu6", 0.8, 1, "int8") == (1, 9)
+    assert rb.xnnpack_activation_bounds("relu6", 0.8, 1, "int8") == (1, 8)
+    model = rmb.litert_model([c])
+    ref, _ = rmb.run_litert(model, [c], "reference")
+    xnn, names = rmb.run_litert(model, [c], "xnnpack")
+    assert "DELEGATE" in names
+    assert ref[0].tolist() == [9, 5, 9]
+    assert xnn[0].tolist() == [8, 5, 8]
+    assert np.asarray(_simdops_expected("tflite", c)).tolist() == [9, 5, 9]
+    assert np.asarray(_simdops_expected("xnnpack", c)).tolist() == [8, 5, 8]
