@@ -207,10 +207,14 @@ static void ort_add(const float s[3], const int64_t zp[3], simdops_qbinary_param
 {
     /* MLAS qladd: ScaleRatio_AC = ScaleA / ScaleC, ScaleRatio_BC likewise;
      * FixedPart = (float)ZeroPointC - (ScaleRatio_AC * ZeroPointA + ScaleRatio_BC *
-     * ZeroPointB), each operation rounded to float32 */
+     * ZeroPointB) in float32, where the released x86-64 build (GCC, the AVX2+FMA
+     * unit) contracts the first product and the sum into one fused multiply-add:
+     * measured against onnxruntime 1.32 (uint8, 40 parameter sets where the two
+     * contractions differ: this one 0 differences over 65,536 input pairs each,
+     * the other 20, no contraction 8). */
     float ra = s[0] / s[2], rb = s[1] / s[2];
-    float ta = ra * (float)zp[0], tb = rb * (float)zp[1];
-    float sum = ta + tb;
+    float tb = rb * (float)zp[1];
+    float sum = fmaf(ra, (float)zp[0], tb);
     p->kind = SIMDOPS_QB_ORT_ADD;
     p->ratio_a = ra;
     p->ratio_b = rb;

@@ -142,6 +142,7 @@ void test_elementwise(const target *t); /* test_elementwise.c */
 void test_argmax(const target *t);      /* test_argmax.c */
 void test_requant(const target *t);     /* test_requant.c */
 void test_qlinear(const target *t);     /* test_qlinear.c */
+void test_qbinary(const target *t);     /* test_qbinary.c */
 
 /* csrc/tests/test_requant_families.c: the requantization families' entries. */
 void test_requant_families(const target *t);

@@ -44,6 +44,7 @@ cdef extern from "simdops/simdops_capi.h" nogil:
     ctypedef simdops_requant_args requant_args_t "simdops_requant_args"
     # Prepared parameters: opaque, fixed size, plain data (copy freely).
     ctypedef simdops_prepared prepared_t "simdops_prepared"
+    ctypedef simdops_qbinary_args qbinary_args_t "simdops_qbinary_args"
 
     const dtype_t UNKNOWN "SIMDOPS_UNKNOWN"
     const dtype_t FLOAT32 "SIMDOPS_FLOAT32"
@@ -181,6 +182,16 @@ cdef extern from "simdops/simdops_capi.h" nogil:
                                            error_t *err)
     int shrink_onnx "simdops_capi_shrink_onnx"(const tensor_t *x, const tensor_t *y,
                                                number_t bias, number_t lambd, error_t *err)
+    # version 3: quantized add / subtract / multiply (docs/quantized-binary.md)
+    int prepare_qbinary "simdops_capi_prepare_qbinary"(dtype_t dtype, const qbinary_args_t *args,
+                                                       prepared_t *p, error_t *err)
+    int qbinary_prepared "simdops_capi_qbinary_prepared"(const prepared_t *p, const tensor_t *a,
+                                                         const tensor_t *b, const tensor_t *y,
+                                                         error_t *err)
+    int qbinary "simdops_capi_qbinary"(const tensor_t *a, const tensor_t *b, const tensor_t *y,
+                                       const qbinary_args_t *args, error_t *err)
+    int qbinary_1d "simdops_capi_qbinary_1d"(const prepared_t *p, const void *a, const void *b,
+                                             void *y, int64_t n, error_t *err)
 
 cdef extern from "simdops/simdops_capi.h":
     # Need the GIL. 0, or -1 with ImportError set (Cython raises it).

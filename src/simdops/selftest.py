@@ -138,7 +138,33 @@ def cases():
         for ft, entry in (("float32", "dequantize_f32"), ("float16", "dequantize_f16")):
             out.append((f"dequantize_linear {qt}->{ft}", qt,
                         lambda x, o: _dequantize_linear(x, o), (entry,)))
+    for dt in dtypes("quantized_add"):
+        for op, entry in (("add", "qadd_tflite"), ("subtract", "qadd_tflite"),
+                          ("multiply", "qmul_tflite")):
+            for form in ("same shape", "broadcast"):
+                out.append((f"quantized_{op} {dt} tflite {form}", dt,
+                            lambda x, o, op=op, f=form: _qbinary(x, o, op, "tflite", f), (entry,)))
+    for dt in dtypes("qbinary_8bit"):
+        for op, arith, entry in (("add", "xnnpack", "qadd_xnnpack"),
+                                 ("subtract", "xnnpack", "qadd_xnnpack"),
+                                 ("multiply", "xnnpack", "qmul_fp"),
+                                 ("multiply", "onnxruntime", "qmul_fp"),
+                                 ("add", "onnxruntime", "qadd_ort")):
+            for form in ("same shape", "broadcast"):
+                out.append((f"quantized_{op} {dt} {arith} {form}", dt,
+                            lambda x, o, op=op, a=arith, f=form: _qbinary(x, o, op, a, f),
+                            (entry,)))
     return out
+
+
+def _qbinary(x, o, op, arithmetic, form):
+    """x against its reverse (or, broadcast, its first element), x's dtype."""
+    b = np.ascontiguousarray(x[::-1]) if form == "same shape" else x[:1].copy()
+    zp = (0, 0, 0) if x.dtype == np.int16 and op == "multiply" else (3, -2, 1)
+    if x.dtype == np.uint8:
+        zp = (130, 120, 128)
+    getattr(simdops, "quantized_" + op)(x, 0.05, zp[0], b, 0.07, zp[1], 0.09, zp[2],
+                                        arithmetic=arithmetic, out=o)
 
 
 def _quantize_linear(x, o, qt):

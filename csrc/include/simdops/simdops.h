@@ -367,6 +367,46 @@ typedef struct simdops_prepared {
     uint64_t opaque[16];
 } simdops_prepared;
 
+/* ------------------------------------------------------------------ quantized add / subtract / multiply
+ * Two quantized inputs a, b (same dtype: uint8, int8 or int16 as the arithmetic
+ * allows), y of a's dtype, each runtime's integer or float arithmetic exactly
+ * (docs/quantized-binary.md): one X line per arithmetic, X(NAME, code, name).
+ *   TFLITE       LiteRT/TFLite builtin ADD/SUB (per-input fixed-point multipliers
+ *                after a left shift of 20, 15 for int16; SUB negates b's multiplier)
+ *                and MUL (one fixed-point multiplier of the int32 product); all three
+ *                dtypes (int16 MUL: zero points 0)
+ *   XNNPACK      XNNPACK qs8/qu8-vadd (one accumulator of 21-bit multipliers, one
+ *                rounding shift; SUB: b's scale negated) and qs8/qu8-vmul (float32
+ *                scale of the int32 product); uint8 / int8
+ *   ONNXRUNTIME  com.microsoft QLinearAdd (MLAS x86 AVX2: float scale ratios with
+ *                fused multiply-adds) and QLinearMul (float32 scale of the product);
+ *                uint8 / int8; subtract is refused (ONNX Runtime has no QLinearSub)
+ * The codes are simdops_qbinary_args.arithmetic's values (ABI). */
+#define SIMDOPS_QBINARY_ARITHMETICS(X)                                                         \
+    X(TFLITE, 0, "tflite")                                                                     \
+    X(XNNPACK, 1, "xnnpack")                                                                   \
+    X(ONNXRUNTIME, 2, "onnxruntime")
+
+typedef enum simdops_arithmetic {
+#define SIMDOPS_X_ARITH_ENUM(name, code, text) SIMDOPS_ARITH_##name = code,
+    SIMDOPS_QBINARY_ARITHMETICS(SIMDOPS_X_ARITH_ENUM)
+#undef SIMDOPS_X_ARITH_ENUM
+    SIMDOPS_ARITH_COUNT
+} simdops_arithmetic;
+
+/* The model's numbers: scales (rounded once to float32, as a model stores them;
+ * positive and finite), zero points (in the dtype's range) and the fused
+ * activation bounds min/max in y's quantized domain (has_min/has_max 0: the
+ * dtype's bound; min <= max). */
+typedef struct simdops_qbinary_args {
+    int32_t op;         /* SIMDOPS_OP_QUANTIZED_ADD, _SUBTRACT or _MULTIPLY */
+    int32_t arithmetic; /* simdops_arithmetic */
+    simdops_number a_scale, b_scale, y_scale;
+    int64_t a_zero_point, b_zero_point, y_zero_point;
+    int64_t min, max;
+    int32_t has_min, has_max;
+} simdops_qbinary_args;
+
 /* The functions below are simdops' own: they live in its Python extension
  * module, which exports none of them. Another extension module calls them
  * through the capsule table, as simdops_capi_NAME(...) of simdops_capi.h
@@ -604,45 +644,7 @@ int simdops_shrink_onnx(const simdops_tensor *x, const simdops_tensor *y, simdop
                         simdops_number lambd, simdops_error *err);
 
 /* ------------------------------------------------------------------ quantized add / subtract / multiply
- * Two quantized inputs a, b (same dtype: uint8, int8 or int16 as the arithmetic
- * allows), y of a's dtype, each runtime's integer or float arithmetic exactly
- * (docs/quantized-binary.md): one X line per arithmetic, X(NAME, code, name).
- *   TFLITE       LiteRT/TFLite builtin ADD/SUB (per-input fixed-point multipliers
- *                after a left shift of 20, 15 for int16; SUB negates b's multiplier)
- *                and MUL (one fixed-point multiplier of the int32 product); all three
- *                dtypes (int16 MUL: zero points 0)
- *   XNNPACK      XNNPACK qs8/qu8-vadd (one accumulator of 21-bit multipliers, one
- *                rounding shift; SUB: b's scale negated) and qs8/qu8-vmul (float32
- *                scale of the int32 product); uint8 / int8
- *   ONNXRUNTIME  com.microsoft QLinearAdd (MLAS x86 AVX2: float scale ratios with
- *                fused multiply-adds) and QLinearMul (float32 scale of the product);
- *                uint8 / int8; subtract is refused (ONNX Runtime has no QLinearSub)
- * The codes are simdops_qbinary_args.arithmetic's values (ABI). */
-#define SIMDOPS_QBINARY_ARITHMETICS(X)                                                         \
-    X(TFLITE, 0, "tflite")                                                                     \
-    X(XNNPACK, 1, "xnnpack")                                                                   \
-    X(ONNXRUNTIME, 2, "onnxruntime")
-
-typedef enum simdops_arithmetic {
-#define SIMDOPS_X_ARITH_ENUM(name, code, text) SIMDOPS_ARITH_##name = code,
-    SIMDOPS_QBINARY_ARITHMETICS(SIMDOPS_X_ARITH_ENUM)
-#undef SIMDOPS_X_ARITH_ENUM
-    SIMDOPS_ARITH_COUNT
-} simdops_arithmetic;
-
-/* The model's numbers: scales (rounded once to float32, as a model stores them;
- * positive and finite), zero points (in the dtype's range) and the fused
- * activation bounds min/max in y's quantized domain (has_min/has_max 0: the
- * dtype's bound; min <= max). */
-typedef struct simdops_qbinary_args {
-    int32_t op;         /* SIMDOPS_OP_QUANTIZED_ADD, _SUBTRACT or _MULTIPLY */
-    int32_t arithmetic; /* simdops_arithmetic */
-    simdops_number a_scale, b_scale, y_scale;
-    int64_t a_zero_point, b_zero_point, y_zero_point;
-    int64_t min, max;
-    int32_t has_min, has_max;
-} simdops_qbinary_args;
-
+ * (the arithmetics and args are above, with the types) */
 /* Validates args for inputs of `dtype` and derives the runtime's parameters
  * into *p (SIMDOPS_E_DTYPE, SIMDOPS_E_PARAM with the argument named). */
 int simdops_prepare_qbinary(simdops_dtype dtype, const simdops_qbinary_args *args,

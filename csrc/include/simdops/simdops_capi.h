@@ -54,7 +54,7 @@ extern "C" {
 
 #define SIMDOPS_CAPI_NAME "simdops._C_API"
 /* 1 + number of appends to simdops_capi so far. */
-#define SIMDOPS_CAPI_VERSION 2u
+#define SIMDOPS_CAPI_VERSION 3u
 
 /* The table's function fields, in table order, as
  *     X(version that added it, return type, name, (parameters), (argument names))
@@ -146,7 +146,17 @@ extern "C" {
       const simdops_number *min, const simdops_number *max, simdops_error *err),                  \
       (x, y, min, max, err))                                                                      \
     X(2, int, shrink_onnx, (const simdops_tensor *x, const simdops_tensor *y,                     \
-      simdops_number bias, simdops_number lambd, simdops_error *err), (x, y, bias, lambd, err))
+      simdops_number bias, simdops_number lambd, simdops_error *err), (x, y, bias, lambd, err))   \
+    /* version 3: quantized add / subtract / multiply */                                           \
+    X(3, int, prepare_qbinary, (simdops_dtype dtype, const simdops_qbinary_args *args,            \
+      simdops_prepared *p, simdops_error *err), (dtype, args, p, err))                            \
+    X(3, int, qbinary_prepared, (const simdops_prepared *p, const simdops_tensor *a,              \
+      const simdops_tensor *b, const simdops_tensor *y, simdops_error *err), (p, a, b, y, err))   \
+    X(3, int, qbinary, (const simdops_tensor *a, const simdops_tensor *b,                         \
+      const simdops_tensor *y, const simdops_qbinary_args *args, simdops_error *err),             \
+      (a, b, y, args, err))                                                                       \
+    X(3, int, qbinary_1d, (const simdops_prepared *p, const void *a, const void *b, void *y,      \
+      int64_t n, simdops_error *err), (p, a, b, y, n, err))
 
 typedef struct simdops_capi {
     /* never change: the table's version (SIMDOPS_CAPI_VERSION of the simdops
