@@ -146,3 +146,50 @@ def call_overhead(factory, op, dtype, p, repeat=2000):
             fn()
         times.append((time.perf_counter() - t) / repeat)
     return sorted(times)[len(times) // 2]
+
+
+# ------------------------------------------------------------ the paths of the bench cases
+
+ORT_ADD, ORT_MUL = "ort QLinearAdd", "ort QLinearMul"
+LITERT_ADD, LITERT_MUL = "litert XNNPACK ADD", "litert XNNPACK MUL"
+ONE = " (1-element call)"
+SIZES = ("65536", "1048576", "256x256", "4096x256")
+# (case op name, runtime op, factory, path name): each runtime on the simdops case that
+# computes the same work (ORT's QLinearMul on the fp32 multiply, its family)
+PAIRS = (("quantized_add onnxruntime", "add", ort_qlinear, ORT_ADD),
+         ("quantized_multiply xnnpack", "multiply", ort_qlinear, ORT_MUL),
+         ("quantized_add xnnpack", "add", litert_xnnpack, LITERT_ADD),
+         ("quantized_multiply xnnpack", "multiply", litert_xnnpack, LITERT_MUL))
+
+
+def _case_inputs(x):
+    """b and the model numbers the simdops row of the case uses."""
+    from simdops.bench import ops_qbinary
+    return ops_qbinary._other(x), ops_qbinary._PARAMS
+
+
+def _make(factory, op):
+    def make(x, out, p):
+        b, params = _case_inputs(x)
+        return factory(op, x, b, out, params)
+    return make
+
+
+def _make_one(factory, op):
+    """The same runtime call on 1-element inputs: its time is the per-call overhead."""
+    def make(x, out, p):
+        _, params = _case_inputs(x)
+        one = np.zeros(1, x.dtype)
+        return factory(op, one, one.copy(), np.zeros(1, x.dtype), params)
+    return make
+
+
+def register():
+    from simdops.bench.cases import Path, register_path
+    for case_op, op, factory, name in PAIRS:
+        for size in SIZES:
+            register_path(f"{case_op}/int8/{size}", Path(name, _make(factory, op)))
+        register_path(f"{case_op}/int8/65536", Path(name + ONE, _make_one(factory, op)))
+
+
+register()
