@@ -181,11 +181,14 @@ typedef struct simdops_qbinary_params {
     float ratio_a, ratio_b;     /* ORT_ADD: scale ratios a/y, b/y */
     float fixed;                /* ORT_ADD: zp_y - (ratio_a * zp_a + ratio_b * zp_b) */
     float scale;                /* FP_MUL: the product's scale a*b/y */
+    float y_offset_f;           /* FP_MUL: a zero point added in float before rounding (ONNX
+                                 * Runtime; y_offset is then 0), 0 for XNNPACK */
+    int32_t ort;                /* FP_MUL: the parameters are ONNX Runtime's (names only) */
 } simdops_qbinary_params;
 
 /* Broadcast form of one row: 0 both vectors; 1 a is one element (a[0] for
- * every i); 2 b is one element. ONNX Runtime's add rounds the one-element
- * input's term into its constant first, so the form is part of the result. */
+ * every i); 2 b is one element. Every arithmetic gives the same bits in every
+ * form (ONNX Runtime's add too: measured); the form only says where to read. */
 enum { SIMDOPS_QB_VV = 0, SIMDOPS_QB_SV = 1, SIMDOPS_QB_VS = 2 };
 typedef void (*simdops_qbinary_fn)(const void *a, const void *b, void *y, size_t n, int form,
                                    const simdops_qbinary_params *p);

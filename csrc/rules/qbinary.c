@@ -190,7 +190,8 @@ static int fp_mul(const float s[3], const int64_t zp[3], int xnnpack, simdops_qb
                   simdops_error *err)
 {
     /* XNNPACK: product_scale = a * b, then / output (float32); ONNX Runtime's
-     * ScaleA * ScaleB / ScaleC is the same two roundings */
+     * ScaleA * ScaleB / ScaleC is the same two roundings. XNNPACK adds the output
+     * zero point after rounding, ONNX Runtime before (in float). */
     float scale = s[0] * s[1] / s[2];
     int st;
     p->kind = SIMDOPS_QB_FP_MUL;
@@ -199,7 +200,14 @@ static int fp_mul(const float s[3], const int64_t zp[3], int xnnpack, simdops_qb
     p->scale = scale;
     p->a_offset = (int32_t)zp[0];
     p->b_offset = (int32_t)zp[1];
-    p->y_offset = (int32_t)zp[2];
+    if (xnnpack) {
+        p->y_offset = (int32_t)zp[2];
+    } else {
+        /* MLAS qlmul: the zero point is added to the float product before the
+         * conversion (measured: ties of the product go to even on the total) */
+        p->y_offset_f = (float)zp[2];
+        p->ort = 1;
+    }
     return SIMDOPS_OK;
 }
 
@@ -370,7 +378,7 @@ int simdops_qbinary_describe(const simdops_prepared *prep, const char **names, d
         QB_PUT("a_zero_point", p->a_offset);
         QB_PUT("b_zero_point", p->b_offset);
         QB_PUT("scale", p->scale);
-        QB_PUT("output_zero_point", p->y_offset);
+        QB_PUT("output_zero_point", p->ort ? (int32_t)p->y_offset_f : p->y_offset);
         break;
     default:
         QB_PUT("scale_ratio_a", p->ratio_a);

@@ -122,7 +122,8 @@ static void qbinary_case(const target *t, const simdops_qbinary_params *p, size_
         fail_head(t, "differs from scalar", n, ao, yo);
         if (printing())
             printf("kind=%d form=%d inplace=%d bo=%zu ", p->kind, form, inplace, bo);
-        report_diff(a, want, got, n, es, es);
+        /* the input printed beside each element is one with n elements */
+        report_diff(form == SIMDOPS_QB_SV ? b : a, want, got, n, es, es);
     } else {
         g_pass++;
     }

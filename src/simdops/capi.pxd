@@ -182,7 +182,7 @@ cdef extern from "simdops/simdops_capi.h" nogil:
                                            error_t *err)
     int shrink_onnx "simdops_capi_shrink_onnx"(const tensor_t *x, const tensor_t *y,
                                                number_t bias, number_t lambd, error_t *err)
-    # version 3: quantized add / subtract / multiply (docs/quantized-binary.md)
+    # version 3: quantized add / subtract / multiply (docs/quantized-elementwise.md)
     int prepare_qbinary "simdops_capi_prepare_qbinary"(dtype_t dtype, const qbinary_args_t *args,
                                                        prepared_t *p, error_t *err)
     int qbinary_prepared "simdops_capi_qbinary_prepared"(const prepared_t *p, const tensor_t *a,

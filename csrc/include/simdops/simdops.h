@@ -370,7 +370,7 @@ typedef struct simdops_prepared {
 /* ------------------------------------------------------------------ quantized add / subtract / multiply
  * Two quantized inputs a, b (same dtype: uint8, int8 or int16 as the arithmetic
  * allows), y of a's dtype, each runtime's integer or float arithmetic exactly
- * (docs/quantized-binary.md): one X line per arithmetic, X(NAME, code, name).
+ * (docs/quantized-elementwise.md): one X line per arithmetic, X(NAME, code, name).
  *   TFLITE       LiteRT/TFLite builtin ADD/SUB (per-input fixed-point multipliers
  *                after a left shift of 20, 15 for int16; SUB negates b's multiplier)
  *                and MUL (one fixed-point multiplier of the int32 product); all three

@@ -44,7 +44,7 @@ typedef struct qb_consts {
     __m256i a_mult, b_mult, bias, y_offset, a_offset, b_offset, y_mult, half, mask_a, thr_a,
         mask_b, thr_b, mask_y, thr_y;
     __m128i shift, sa, sb, sy, ls;
-    __m256 scale;
+    __m256 scale, y_offset_f;
 } qb_consts;
 
 static inline void qb_consts_init(qb_consts *c, const simdops_qbinary_params *p)
@@ -69,6 +69,7 @@ static inline void qb_consts_init(qb_consts *c, const simdops_qbinary_params *p)
     c->thr_b = _mm256_srli_epi32(c->mask_b, 1);
     c->thr_y = _mm256_srli_epi32(c->mask_y, 1);
     c->scale = _mm256_set1_ps(p->scale);
+    c->y_offset_f = _mm256_set1_ps(p->y_offset_f);
 }
 
 /* XNNPACK add: bias + a * a_mult + b * b_mult, arithmetic shift, + zero point */
@@ -79,12 +80,14 @@ static inline __m256i xnn_add8(__m256i a, __m256i b, const qb_consts *c)
     return _mm256_add_epi32(_mm256_sra_epi32(acc, c->shift), c->y_offset);
 }
 
-/* float32(product) * scale rounded half to even (cvttps of the rounded value:
- * beyond int32 it is INT32_MIN, as cvtps2dq gives), + zero point (wrapping) */
+/* float32(product) * scale (+ ONNX Runtime's zero point in float) rounded half
+ * to even (cvttps of the rounded value: beyond int32 it is INT32_MIN, as
+ * cvtps2dq gives), + XNNPACK's zero point (wrapping) */
 static inline __m256i fp_mul8(__m256i a, __m256i b, const qb_consts *c)
 {
     __m256i prod = _mm256_mullo_epi32(_mm256_sub_epi32(a, c->a_offset), _mm256_sub_epi32(b, c->b_offset));
-    __m256 v = _mm256_round_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(prod), c->scale), RN);
+    __m256 v = _mm256_round_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(prod), c->scale),
+                                             c->y_offset_f), RN);
     return _mm256_add_epi32(_mm256_cvttps_epi32(v), c->y_offset);
 }
 

@@ -72,36 +72,28 @@ static inline int32_t qb_narrow(int32_t r, const simdops_qbinary_params *p)
     return qb_clamp(r, p);
 }
 
-/* XNNPACK qs8/qu8-vmul (fp32, x86) and ONNX Runtime QLinearMul (MLAS SSE2):
- * float32(product) * scale, converted (half to even), + zero point (int32
- * wrap, as ONNX Runtime's paddd), narrowed. XNNPACK clamps in float first,
- * which gives the same integers for every scale it accepts (products below
- * 2^24). */
+/* XNNPACK qs8/qu8-vmul (fp32, x86) and ONNX Runtime QLinearMul: float32(product)
+ * * scale, + y_offset_f in float (ONNX Runtime adds its zero point there, before
+ * rounding; XNNPACK's is 0.0, which changes nothing), converted (half to even;
+ * INT32_MIN beyond int32, as cvtps2dq), + y_offset (XNNPACK's zero point, after
+ * rounding; ONNX Runtime's 0), narrowed. XNNPACK clamps in float first, which
+ * gives the same integers for every scale it accepts (products below 2^24). */
 static inline int32_t qb_fp_mul_one(int32_t a, int32_t b, const simdops_qbinary_params *p)
 {
     int32_t prod = (a - p->a_offset) * (b - p->b_offset); /* |prod| <= 65025: exact in float */
     float v = (float)prod * p->scale;
+    v = v + p->y_offset_f;
     return qb_narrow(simdops_wrap32((int64_t)qb_cvt_rne(v) + p->y_offset), p);
 }
 
 /* ONNX Runtime QLinearAdd, MLAS's x86 AVX2 kernel: fixed = zp_y - (ra * zp_a
  * + rb * zp_b) (derived once), then per element fma(a, ra, fma(b, rb, fixed))
- * on the raw inputs; a one-element input is first folded into the constant
- * with a separate multiply and add (form SV / VS), then one fma. */
-static inline float qb_ort_fold(float fixed, int32_t v, float ratio)
-{
-    float t = (float)v * ratio;
-    return fixed + t;
-}
+ * on the raw inputs, converted half to even, narrowed. A broadcast one-element
+ * input gives the same bits (measured), so there is one form. */
 static inline int32_t qb_ort_add_vv(int32_t a, int32_t b, const simdops_qbinary_params *p)
 {
     float t = fmaf((float)b, p->ratio_b, p->fixed);
     return qb_narrow(qb_cvt_rne(fmaf((float)a, p->ratio_a, t)), p);
-}
-/* c: the folded constant of the one-element input; v the other input, r its ratio */
-static inline int32_t qb_ort_add_s(float c, int32_t v, float ratio, const simdops_qbinary_params *p)
-{
-    return qb_narrow(qb_cvt_rne(fmaf((float)v, ratio, c)), p);
 }
 
 #endif

@@ -38,29 +38,11 @@ QB_TYPES_ALL(QB_TFLITE_MUL)
 QB_TYPES_8BIT(QB_XNNPACK_ADD)
 QB_TYPES_8BIT(QB_FP_MUL)
 
-/* ONNX Runtime's add: the form changes the rounding (the one-element input is
- * folded into the constant first). */
-#define QB_ORT_ADD(tag, T)                                                                        \
-    static void SIMDOPS_KERNEL_NAME(tag, qadd_ort)(const void *av, const void *bv, void *yv,     \
-                                                   size_t n, int form,                           \
-                                                   const simdops_qbinary_params *p)              \
-    {                                                                                             \
-        const T *a = (const T *)av;                                                               \
-        const T *b = (const T *)bv;                                                               \
-        T *y = (T *)yv;                                                                           \
-        if (form == SIMDOPS_QB_SV) {                                                              \
-            const float c = qb_ort_fold(p->fixed, (int32_t)a[0], p->ratio_a);                     \
-            for (size_t i = 0; i < n; i++)                                                        \
-                y[i] = (T)qb_ort_add_s(c, (int32_t)b[i], p->ratio_b, p);                          \
-        } else if (form == SIMDOPS_QB_VS) {                                                       \
-            const float c = qb_ort_fold(p->fixed, (int32_t)b[0], p->ratio_b);                     \
-            for (size_t i = 0; i < n; i++)                                                        \
-                y[i] = (T)qb_ort_add_s(c, (int32_t)a[i], p->ratio_a, p);                          \
-        } else {                                                                                  \
-            for (size_t i = 0; i < n; i++)                                                        \
-                y[i] = (T)qb_ort_add_vv((int32_t)a[i], (int32_t)b[i], p);                         \
-        }                                                                                         \
-    }
+/* ONNX Runtime's add: a one-element input is read as that element for every i
+ * (measured against onnxruntime 1.32: a broadcast scalar gives the bits of the
+ * same-shape call, so MLAS's folded-constant form for a scalar input is not what
+ * its QLinearAdd runs). */
+#define QB_ORT_ADD(tag, T) QB_INT_KERNEL(qadd_ort, qb_ort_add_vv, tag, T)
 QB_TYPES_8BIT(QB_ORT_ADD)
 
 #define QBINARY_KERNELS(X)                                                                        \

@@ -122,7 +122,7 @@ cdef object _qbinary(int op, object a, object a_scale, object a_zero_point, obje
 _QB_DOC = """Quantized {what} of two quantized tensors, with one runtime's exact arithmetic.
 
     ``y = quantize(dequantize(a) {sym} dequantize(b))`` as the runtime named by
-    ``arithmetic`` computes it, bit for bit (docs/quantized-binary.md).
+    ``arithmetic`` computes it, bit for bit (docs/quantized-elementwise.md).
 
     Parameters
     ----------
