@@ -75,6 +75,11 @@ def test_tiny_run_json_fields_and_progress(tmp_path, capsys):
     assert "Goals" not in out
 
 
+def _importable(module):
+    import importlib.util
+    return importlib.util.find_spec(module) is not None
+
+
 def test_every_goal_row_is_produced(tmp_path, capsys):
     goal_cases = {ref[0] for g in bench_goals.GOALS for ref in (g.subject, g.baseline)}
     rc, report = run(tmp_path, "--goals", "--repeat", "1", "--only", *sorted(goal_cases))
@@ -91,6 +96,13 @@ def test_every_goal_row_is_produced(tmp_path, capsys):
         if named and not set(named) <= {simdops.isa()}:
             # a tier-against-tier row needs --isa naming both tiers
             assert row["status"].startswith("SKIP (") and "--isa" in row["status"], row
+            continue
+        runtime_paths = {n for n in (g.subject[1], g.baseline[1])
+                         if n.startswith(("ort Q", "litert XNNPACK"))}
+        if runtime_paths and not all(_importable("onnxruntime" if n.startswith("ort") else
+                                                 "ai_edge_litert") for n in runtime_paths):
+            # a row against a runtime's own API is skipped, naming the missing path
+            assert row["status"].startswith("SKIP (no "), (g.label, row["status"])
             continue
         if ORT in (g.subject[1], g.baseline[1]) and bench_onnx.modules() is None:
             # a row against ONNX Runtime is skipped, with the reason, where it is missing

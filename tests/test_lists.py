@@ -50,7 +50,9 @@ def test_op_message_names():
     # what error messages have always started with; clip's scale/bias form and
     # requant's output role share their op's name
     assert _core.op_names() == ["", "clip", "clip", "shrink", "hardmax", "quantize", "quantize",
-                                "quantize_linear", "dequantize_linear", "int8_matmul_accumulators"]
+                                "quantize_linear", "dequantize_linear", "quantized_add",
+                                "quantized_subtract", "quantized_multiply", "quantized_binary",
+                                "int8_matmul_accumulators"]
 
 
 def test_capi_types_op_enum_is_the_op_list():

@@ -192,4 +192,42 @@ typedef void (*simdops_qlinear_fn)(const void *x, void *y, size_t n,
 typedef void (*simdops_int8_dot_fn)(const void *a, const int8_t *wt, int32_t *out, size_t n,
                                     size_t k);
 
+/* Quantized add / subtract / multiply (simdops_prepare_qbinary derives these;
+ * kind says which element formula of kernels/qbinary/qbinary_element.h runs).
+ * Every integer below fits int32; lo/hi are y's bounds (dtype range and the
+ * fused activation's min/max). */
+enum simdops_qbinary_kind {
+    SIMDOPS_QB_TFLITE_ADD = 0, /* also SUB (b_mult negated) */
+    SIMDOPS_QB_TFLITE_MUL = 1,
+    SIMDOPS_QB_XNNPACK_ADD = 2, /* also SUB (b's multiplier negative) */
+    SIMDOPS_QB_FP_MUL = 3,      /* XNNPACK vmul (x86) and ONNX Runtime QLinearMul */
+    SIMDOPS_QB_ORT_ADD = 4,
+    SIMDOPS_QB_KIND_COUNT = 5
+};
+typedef struct simdops_qbinary_params {
+    int32_t kind;
+    int32_t a_offset, b_offset; /* TFLITE_*: -zero points; FP_MUL, XNNPACK: zero points */
+    int32_t left_shift;         /* TFLITE_ADD: 20 (15 for int16); TFLITE_MUL: the shift's left part */
+    int32_t a_mult, a_shift;    /* TFLITE_ADD: multiplier and right shift of each input */
+    int32_t b_mult, b_shift;
+    int32_t y_mult, y_shift;    /* TFLITE_*: the output multiplier and right shift */
+    int32_t y_offset;           /* y's zero point */
+    int32_t bias;               /* XNNPACK_ADD: rounding - a_mult * za - b_mult * zb */
+    int32_t shift;              /* XNNPACK_ADD: the one right shift */
+    int32_t lo, hi;
+    float ratio_a, ratio_b;     /* ORT_ADD: scale ratios a/y, b/y */
+    float fixed;                /* ORT_ADD: zp_y - (ratio_a * zp_a + ratio_b * zp_b) */
+    float scale;                /* FP_MUL: the product's scale a*b/y */
+    float y_offset_f;           /* FP_MUL: a zero point added in float before rounding (ONNX
+                                 * Runtime; y_offset is then 0), 0 for XNNPACK */
+    int32_t ort;                /* FP_MUL: the parameters are ONNX Runtime's (names only) */
+} simdops_qbinary_params;
+
+/* Broadcast form of one row: 0 both vectors; 1 a is one element (a[0] for
+ * every i); 2 b is one element. Every arithmetic gives the same bits in every
+ * form (ONNX Runtime's add too: measured); the form only says where to read. */
+enum { SIMDOPS_QB_VV = 0, SIMDOPS_QB_SV = 1, SIMDOPS_QB_VS = 2 };
+typedef void (*simdops_qbinary_fn)(const void *a, const void *b, void *y, size_t n, int form,
+                                   const simdops_qbinary_params *p);
+
 #endif

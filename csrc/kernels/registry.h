@@ -37,7 +37,12 @@ enum simdops_internal_family {
     X(dequantize_f32, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_DEQUANTIZE_LINEAR) \
     X(dequantize_f16, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_DEQUANTIZE_LINEAR) \
     X(int8_dot, simdops_int8_dot_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_INT8_MATMUL)         \
-    X(int8_dot_pairsat, simdops_int8_dot_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_INT8_MATMUL)
+    X(int8_dot_pairsat, simdops_int8_dot_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_INT8_MATMUL) \
+    X(qadd_tflite, simdops_qbinary_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QUANTIZED_ADD)      \
+    X(qmul_tflite, simdops_qbinary_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QUANTIZED_MULTIPLY) \
+    X(qadd_xnnpack, simdops_qbinary_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QBINARY_8BIT)      \
+    X(qmul_fp, simdops_qbinary_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QBINARY_8BIT)           \
+    X(qadd_ort, simdops_qbinary_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QBINARY_8BIT)
 /* The requantization families' entries: the two a SIMDOPS_ROUNDINGS or
  * SIMDOPS_INTERNAL_FAMILIES line names (per tensor, per channel), so a family is
  * one line there and no line here. */
@@ -93,10 +98,10 @@ enum simdops_kernel_entry {
  * tier: a tier names only the ops it has kernels for, and takes every other
  * entry from its parent. SIMDOPS_KERNEL_FILES(X, tier) expands X(op, tier)
  * over the tier's list (dispatch builds the tier from it). */
-#define SIMDOPS_FILES_scalar(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(int8mm, t)
+#define SIMDOPS_FILES_scalar(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(int8mm, t) X(qbinary, t)
 #define SIMDOPS_FILES_sse2(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t)
 #define SIMDOPS_FILES_sse41(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t)
-#define SIMDOPS_FILES_avx2(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(int8mm, t)
+#define SIMDOPS_FILES_avx2(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(int8mm, t) X(qbinary, t)
 #define SIMDOPS_FILES_avx512(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t)
 #define SIMDOPS_FILES_neon(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t)
 #define SIMDOPS_KERNEL_FILES(X, tier) SIMDOPS_FILES_##tier(X, tier)

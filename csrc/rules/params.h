@@ -83,6 +83,7 @@ typedef struct simdops_prepared_impl {
         simdops_clip_params clip;
         simdops_shrink_params shrink;
         simdops_requant_params requant;
+        simdops_qbinary_params qbinary;
     } u;
 } simdops_prepared_impl;
 #define SIMDOPS_PREPARED_MAGIC 0x53494d00u

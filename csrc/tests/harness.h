@@ -145,6 +145,7 @@ void test_qlinear(const target *t);     /* test_qlinear.c */
 void test_qlow_tiers(void);              /* test_qlow.c: the low-bit table, every tier */
 void test_qlow_simd_tiers(void);         /* test_qlow_simd.c: the SIMD tiers' edges (ties, guard starts) */
 void test_int8mm(const target *t);      /* test_int8mm.c */
+void test_qbinary(const target *t);     /* test_qbinary.c */
 
 /* csrc/tests/test_requant_families.c: the requantization families' entries. */
 void test_requant_families(const target *t);

@@ -61,6 +61,11 @@ static const char *entry_tname(int kind, int idx) { return simdops_kernel_slot_n
 #define HARNESS_TEST_dequantize_f16 test_qlinear
 #define HARNESS_TEST_int8_dot test_int8mm
 #define HARNESS_TEST_int8_dot_pairsat test_int8mm
+#define HARNESS_TEST_qadd_tflite test_qbinary
+#define HARNESS_TEST_qmul_tflite test_qbinary
+#define HARNESS_TEST_qadd_xnnpack test_qbinary
+#define HARNESS_TEST_qmul_fp test_qbinary
+#define HARNESS_TEST_qadd_ort test_qbinary
 
 static void (*const ENTRY_TESTS[K_COUNT])(const target *t) = {
 #define X_ENTRY_TEST(field, type, slots, kind, op) [SIMDOPS_KE_##field] = HARNESS_TEST_##field,

@@ -104,3 +104,43 @@ def dequantize_linear(x: Input, x_scale: Any, x_zero_point: Any = None, *, axis:
 def onnx_clip(x: Input, min: Any = None, max: Any = None, *, out: Output | None = None) -> Any: ...
 def onnx_shrink(x: Input, bias: Number = 0.0, lambd: Number = 0.5, *,
                 out: Output | None = None) -> Any: ...
+
+_Arithmetic = Literal["tflite", "xnnpack", "onnxruntime"]
+
+@overload
+def quantized_add(a: Input, a_scale: float, a_zero_point: int, b: Input, b_scale: float,
+                  b_zero_point: int, y_scale: float, y_zero_point: int, *,
+                  arithmetic: _Arithmetic = "tflite", min: int | None = None,
+                  max: int | None = None, out: None = None) -> NDArray[Any]: ...
+@overload
+def quantized_add(a: Input, a_scale: float, a_zero_point: int, b: Input, b_scale: float,
+                  b_zero_point: int, y_scale: float, y_zero_point: int, *,
+                  arithmetic: _Arithmetic = "tflite", min: int | None = None,
+                  max: int | None = None, out: _Out) -> _Out: ...
+@overload
+def quantized_subtract(a: Input, a_scale: float, a_zero_point: int, b: Input, b_scale: float,
+                       b_zero_point: int, y_scale: float, y_zero_point: int, *,
+                       arithmetic: _Arithmetic = "tflite", min: int | None = None,
+                       max: int | None = None, out: None = None) -> NDArray[Any]: ...
+@overload
+def quantized_subtract(a: Input, a_scale: float, a_zero_point: int, b: Input, b_scale: float,
+                       b_zero_point: int, y_scale: float, y_zero_point: int, *,
+                       arithmetic: _Arithmetic = "tflite", min: int | None = None,
+                       max: int | None = None, out: _Out) -> _Out: ...
+@overload
+def quantized_multiply(a: Input, a_scale: float, a_zero_point: int, b: Input, b_scale: float,
+                       b_zero_point: int, y_scale: float, y_zero_point: int, *,
+                       arithmetic: _Arithmetic = "tflite", min: int | None = None,
+                       max: int | None = None, out: None = None) -> NDArray[Any]: ...
+@overload
+def quantized_multiply(a: Input, a_scale: float, a_zero_point: int, b: Input, b_scale: float,
+                       b_zero_point: int, y_scale: float, y_zero_point: int, *,
+                       arithmetic: _Arithmetic = "tflite", min: int | None = None,
+                       max: int | None = None, out: _Out) -> _Out: ...
+def quantized_binary_params(op: Literal["add", "subtract", "multiply"], a_scale: float,
+                            a_zero_point: int, b_scale: float, b_zero_point: int,
+                            y_scale: float, y_zero_point: int, *,
+                            arithmetic: _Arithmetic = "tflite", dtype: Any = "int8",
+                            min: int | None = None,
+                            max: int | None = None) -> dict[str, int | float]: ...
+def arithmetics() -> tuple[str, ...]: ...

@@ -47,6 +47,7 @@ cdef extern from "simdops/simdops_capi.h" nogil:
     ctypedef simdops_prepared prepared_t "simdops_prepared"
     # One QuantizeLinear / DequantizeLinear of any ONNX type (types as TensorProto codes).
     ctypedef simdops_qdq_call qdq_call_t "simdops_qdq_call"
+    ctypedef simdops_qbinary_args qbinary_args_t "simdops_qbinary_args"
 
     const dtype_t UNKNOWN "SIMDOPS_UNKNOWN"
     const dtype_t FLOAT32 "SIMDOPS_FLOAT32"
@@ -70,6 +71,10 @@ cdef extern from "simdops/simdops_capi.h" nogil:
     const op_t OP_REQUANT_OUT "SIMDOPS_OP_REQUANT_OUT"
     const op_t OP_QUANTIZE_LINEAR "SIMDOPS_OP_QUANTIZE_LINEAR"
     const op_t OP_DEQUANTIZE_LINEAR "SIMDOPS_OP_DEQUANTIZE_LINEAR"
+    const op_t OP_QUANTIZED_ADD "SIMDOPS_OP_QUANTIZED_ADD"
+    const op_t OP_QUANTIZED_SUBTRACT "SIMDOPS_OP_QUANTIZED_SUBTRACT"
+    const op_t OP_QUANTIZED_MULTIPLY "SIMDOPS_OP_QUANTIZED_MULTIPLY"
+    const op_t OP_QBINARY_8BIT "SIMDOPS_OP_QBINARY_8BIT"
     const op_t OP_INT8_MATMUL "SIMDOPS_OP_INT8_MATMUL"
 
     const status_t OK "SIMDOPS_OK"
@@ -189,6 +194,16 @@ cdef extern from "simdops/simdops_capi.h" nogil:
     int int8_matmul_accumulators "simdops_capi_int8_matmul_accumulators"(
         const tensor_t *a, const tensor_t *w, const tensor_t *out, int pair_saturation,
         error_t *err)
+    # version 3: quantized add / subtract / multiply (docs/quantized-elementwise.md)
+    int prepare_qbinary "simdops_capi_prepare_qbinary"(dtype_t dtype, const qbinary_args_t *args,
+                                                       prepared_t *p, error_t *err)
+    int qbinary_prepared "simdops_capi_qbinary_prepared"(const prepared_t *p, const tensor_t *a,
+                                                         const tensor_t *b, const tensor_t *y,
+                                                         error_t *err)
+    int qbinary "simdops_capi_qbinary"(const tensor_t *a, const tensor_t *b, const tensor_t *y,
+                                       const qbinary_args_t *args, error_t *err)
+    int qbinary_1d "simdops_capi_qbinary_1d"(const prepared_t *p, const void *a, const void *b,
+                                             void *y, int64_t n, error_t *err)
 
 cdef extern from "simdops/simdops_capi.h":
     # Need the GIL. 0, or -1 with ImportError set (Cython raises it).

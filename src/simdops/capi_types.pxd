@@ -32,8 +32,17 @@ cdef extern from "simdops/simdops.h" nogil:
         SIMDOPS_OP_REQUANT_OUT
         SIMDOPS_OP_QUANTIZE_LINEAR
         SIMDOPS_OP_DEQUANTIZE_LINEAR
+        SIMDOPS_OP_QUANTIZED_ADD
+        SIMDOPS_OP_QUANTIZED_SUBTRACT
+        SIMDOPS_OP_QUANTIZED_MULTIPLY
+        SIMDOPS_OP_QBINARY_8BIT
         SIMDOPS_OP_INT8_MATMUL
         SIMDOPS_OP_COUNT
+    ctypedef enum simdops_arithmetic:
+        SIMDOPS_ARITH_TFLITE
+        SIMDOPS_ARITH_XNNPACK
+        SIMDOPS_ARITH_ONNXRUNTIME
+        SIMDOPS_ARITH_COUNT
     ctypedef enum simdops_rounding:
         SIMDOPS_ROUNDING_DOUBLE
         SIMDOPS_ROUNDING_DOUBLE_TIES_UP
@@ -90,6 +99,21 @@ cdef extern from "simdops/simdops.h" nogil:
         const simdops_tensor *shifts
         const simdops_tensor *bias
         int64_t offset
+        int64_t min
+        int64_t max
+        int32_t has_min
+        int32_t has_max
+
+    # The quantized binary ops' model numbers (simdops_prepare_qbinary).
+    ctypedef struct simdops_qbinary_args:
+        int32_t op
+        int32_t arithmetic
+        simdops_number a_scale
+        simdops_number b_scale
+        simdops_number y_scale
+        int64_t a_zero_point
+        int64_t b_zero_point
+        int64_t y_zero_point
         int64_t min
         int64_t max
         int32_t has_min

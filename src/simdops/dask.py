@@ -41,7 +41,7 @@ import simdops
 from simdops import _core, _interop
 
 __all__ = ["clip", "shrink", "hardmax", "quantize_down_int32_to_uint8", "quantize_down_int32",
-           "requantize_fp32"]
+           "requantize_fp32", "quantized_add", "quantized_subtract", "quantized_multiply"]
 
 
 # ------------------------------------------------------------------ helpers
@@ -470,3 +470,51 @@ def quantize_down_int32_to_uint8(x, multiplier, shift, offset, *, bias=None, min
     """
     return _quantize_down(x, multiplier, shift, offset, bias, min, max, "uint8", rounding,
                           simdops.quantize_down_int32_to_uint8)
+
+
+# ------------------------------------------------------------- quantized add / subtract / multiply
+
+def _qbinary_block(a, b, *, op, qparams, arithmetic, min, max):
+    f = getattr(simdops, "quantized_" + op)
+    return _as_ndarray(f(a, qparams[0], qparams[1], b, qparams[2], qparams[3], qparams[4],
+                         qparams[5], arithmetic=arithmetic, min=min, max=max))
+
+
+def _qbinary(op, a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point,
+             arithmetic, min, max):
+    a, b = _as_dask(a), _as_dask(b)
+    qparams = (a_scale, a_zero_point, b_scale, b_zero_point, y_scale, y_zero_point)
+    # simdops checks dtypes and parameters now, on one-element stand-ins
+    probe = getattr(simdops, "quantized_" + op)(
+        _stand_in(a), a_scale, a_zero_point, _stand_in(b), b_scale, b_zero_point, y_scale,
+        y_zero_point, arithmetic=arithmetic, min=min, max=max)
+    dtype = np.asarray(probe).dtype
+    max_ndim = a.ndim if a.ndim >= b.ndim else b.ndim
+    return da.map_blocks(_qbinary_block, a, b, op=op, qparams=qparams, arithmetic=arithmetic,
+                         min=min, max=max, token=f"simdops-quantized-{op}", dtype=dtype,
+                         meta=_meta(max_ndim, dtype)) if max_ndim else \
+        da.from_array(np.asarray(_qbinary_block(a.compute(), b.compute(), op=op, qparams=qparams,
+                                                arithmetic=arithmetic, min=min, max=max)))
+
+
+def quantized_add(a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point, *,
+                  arithmetic="tflite", min=None, max=None):
+    """Lazy ``simdops.quantized_add`` on dask arrays, broadcast as numpy does (dask
+    aligns the chunks; a block of each input has the broadcast extents of the whole,
+    so every element gets the same bits as one ``simdops.quantized_add`` call)."""
+    return _qbinary("add", a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale,
+                    y_zero_point, arithmetic, min, max)
+
+
+def quantized_subtract(a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale,
+                       y_zero_point, *, arithmetic="tflite", min=None, max=None):
+    """Lazy ``simdops.quantized_subtract`` on dask arrays (see :func:`quantized_add`)."""
+    return _qbinary("subtract", a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale,
+                    y_zero_point, arithmetic, min, max)
+
+
+def quantized_multiply(a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale,
+                       y_zero_point, *, arithmetic="tflite", min=None, max=None):
+    """Lazy ``simdops.quantized_multiply`` on dask arrays (see :func:`quantized_add`)."""
+    return _qbinary("multiply", a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale,
+                    y_zero_point, arithmetic, min, max)

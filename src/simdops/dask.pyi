@@ -32,3 +32,17 @@ def requantize_fp32(
     bias: _Vector | None = None, min: int | None = None, max: int | None = None,
     out_dtype: _RequantOutDtype = "uint8", precision: Literal["float32", "float64"] = "float32",
     ties: Literal["even", "away"] = "even") -> Array: ...
+
+_Arithmetic = Literal["tflite", "xnnpack", "onnxruntime"]
+def quantized_add(a: Input | Array, a_scale: float, a_zero_point: int, b: Input | Array,
+                  b_scale: float, b_zero_point: int, y_scale: float, y_zero_point: int, *,
+                  arithmetic: _Arithmetic = "tflite", min: int | None = None,
+                  max: int | None = None) -> Array: ...
+def quantized_subtract(a: Input | Array, a_scale: float, a_zero_point: int, b: Input | Array,
+                       b_scale: float, b_zero_point: int, y_scale: float, y_zero_point: int, *,
+                       arithmetic: _Arithmetic = "tflite", min: int | None = None,
+                       max: int | None = None) -> Array: ...
+def quantized_multiply(a: Input | Array, a_scale: float, a_zero_point: int, b: Input | Array,
+                       b_scale: float, b_zero_point: int, y_scale: float, y_zero_point: int, *,
+                       arithmetic: _Arithmetic = "tflite", min: int | None = None,
+                       max: int | None = None) -> Array: ...

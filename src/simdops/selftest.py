@@ -142,6 +142,22 @@ def cases():
         for sat, entry in ((False, "int8_dot"), (True, "int8_dot_pairsat")):
             out.append((f"int8_matmul {dt}->int32 pair_saturation={sat}", dt,
                         lambda x, o, sat=sat: _int8_matmul(x, o, sat), (entry,)))
+    for dt in dtypes("quantized_add"):
+        for op, entry in (("add", "qadd_tflite"), ("subtract", "qadd_tflite"),
+                          ("multiply", "qmul_tflite")):
+            for form in ("same shape", "broadcast"):
+                out.append((f"quantized_{op} {dt} tflite {form}", dt,
+                            lambda x, o, op=op, f=form: _qbinary(x, o, op, "tflite", f), (entry,)))
+    for dt in dtypes("qbinary_8bit"):
+        for op, arith, entry in (("add", "xnnpack", "qadd_xnnpack"),
+                                 ("subtract", "xnnpack", "qadd_xnnpack"),
+                                 ("multiply", "xnnpack", "qmul_fp"),
+                                 ("multiply", "onnxruntime", "qmul_fp"),
+                                 ("add", "onnxruntime", "qadd_ort")):
+            for form in ("same shape", "broadcast"):
+                out.append((f"quantized_{op} {dt} {arith} {form}", dt,
+                            lambda x, o, op=op, a=arith, f=form: _qbinary(x, o, op, a, f),
+                            (entry,)))
     return out
 
 
@@ -153,6 +169,17 @@ def _int8_matmul(x, o, pair_saturation):
     w = rng.choice(np.array([127, -128, -1, 3], np.int8), (n, n))
     simdops.int8_matmul_accumulators(x.reshape(1, n), w, pair_saturation=pair_saturation,
                                      out=o.reshape(1, n))
+
+
+
+def _qbinary(x, o, op, arithmetic, form):
+    """x against its reverse (or, broadcast, its first element), x's dtype."""
+    b = np.ascontiguousarray(x[::-1]) if form == "same shape" else x[:1].copy()
+    zp = (0, 0, 0) if x.dtype == np.int16 and op == "multiply" else (3, -2, 1)
+    if x.dtype == np.uint8:
+        zp = (130, 120, 128)
+    getattr(simdops, "quantized_" + op)(x, 0.05, zp[0], b, 0.07, zp[1], 0.09, zp[2],
+                                        arithmetic=arithmetic, out=o)
 
 
 def _quantize_linear(x, o, qt):

@@ -63,7 +63,11 @@ typedef enum simdops_dtype {
     X(REQUANT_OUT, 6, "quantize")              /* output dtype (uint8, int8, int16) */         \
     X(QUANTIZE_LINEAR, 7, "quantize_linear")   /* ONNX QuantizeLinear: output (u8/i8/u16/i16) */ \
     X(DEQUANTIZE_LINEAR, 8, "dequantize_linear") /* ONNX DequantizeLinear: input (+ int32) */ \
-    X(INT8_MATMUL, 9, "int8_matmul_accumulators") /* a's dtype (uint8, int8) */
+    X(QUANTIZED_ADD, 9, "quantized_add")       /* a, b and y (uint8, int8, int16) */           \
+    X(QUANTIZED_SUBTRACT, 10, "quantized_subtract")                                            \
+    X(QUANTIZED_MULTIPLY, 11, "quantized_multiply")                                            \
+    X(QBINARY_8BIT, 12, "quantized_binary")    /* the 8-bit-only arithmetics' kernels */ \
+    X(INT8_MATMUL, 13, "int8_matmul_accumulators") /* a's dtype (uint8, int8) */
 
 typedef enum simdops_op {
 #define SIMDOPS_X_OP_ENUM(name, code, text) SIMDOPS_OP_##name = code,
@@ -180,7 +184,28 @@ typedef enum simdops_status {
     X(NOT_FINITE_BIAS, SIMDOPS_E_PARAM, "%A must be finite, got %N%J")                         \
     X(MATMUL_NDIM, SIMDOPS_E_SHAPE, "%A has %V dimensions; expected 2")                        \
     X(MATMUL_INNER, SIMDOPS_E_SHAPE, "%A has %V rows; expected %E (the columns of a)")         \
-    X(MATMUL_OUT_SHAPE, SIMDOPS_E_SHAPE, "%A has extent %V in dimension %I; expected %E")
+    X(MATMUL_OUT_SHAPE, SIMDOPS_E_SHAPE, "%A has extent %V in dimension %I; expected %E") \
+    X(QB_ARITHMETIC, SIMDOPS_E_PARAM,                                                          \
+      "%A = %V is not a known arithmetic (0 tflite, 1 xnnpack, 2 onnxruntime)")                \
+    X(QB_OP, SIMDOPS_E_PARAM, "%A = %V is not a quantized binary op (9 add, 10 subtract, 11 multiply)") \
+    X(QB_SCALE, SIMDOPS_E_PARAM, "%A = %N must be a positive, finite float32 (normal for xnnpack)")       \
+    X(QB_DTYPE_ARITHMETIC, SIMDOPS_E_DTYPE,                                                    \
+      "%A has dtype %D; this arithmetic (%V) supports uint8 and int8 only")                   \
+    X(QB_RATIO_RANGE, SIMDOPS_E_PARAM,                                                         \
+      "%A = %N is outside the runtime's range [2^%V, 2^%E) (it would not run the op)")     \
+    X(QB_INT16_ZERO_POINT, SIMDOPS_E_PARAM,                                                    \
+      "%A = %V; this runtime's int16 multiply needs zero points of 0 (symmetric int16)")      \
+    X(QB_NO_SUBTRACT, SIMDOPS_E_PARAM,                                                         \
+      "%A: ONNX Runtime has no quantized subtract (com.microsoft has QLinearAdd and "          \
+      "QLinearMul only)")                                                                      \
+    X(BROADCAST, SIMDOPS_E_SHAPE,                                                              \
+      "%A has extent %V in dimension %I; it must be 1 or %E (out's extent) to broadcast")      \
+    X(BROADCAST_OUT, SIMDOPS_E_SHAPE,                                                          \
+      "%A has extent %V in dimension %I; the broadcast shape of a and b has %E there")        \
+    X(BROADCAST_NDIM, SIMDOPS_E_SHAPE, "%A has %V dimensions, more than out's %E")            \
+    X(QB_MULTIPLIER_RANGE, SIMDOPS_E_PARAM,                                                    \
+      "%A: the real multiplier the runtime derives from the scales, %N, is outside what it "  \
+      "accepts")
 
 typedef enum simdops_reason {
 #define SIMDOPS_X_REASON_ENUM(name, status, message) SIMDOPS_R_##name,
@@ -226,8 +251,15 @@ typedef enum simdops_reason {
     F(PRE_SCALE, "pre_scale")          /* the float families' chain (simdops_requant_fp_chain) */ \
     F(POST_SCALE, "post_scale")                                                                \
     F(POST_DIVIDE, "post_divide") \
-    F(A, "a")                          /* simdops_int8_matmul_accumulators' operands */           \
-    F(W, "w")
+    F(A, "a")                          /* the int8 matmul's and the quantized binary ops' operands */ \
+    F(W, "w") \
+    F(B, "b")                                                                                  \
+    F(A_SCALE, "a_scale")                                                                      \
+    F(A_ZERO_POINT, "a_zero_point")                                                            \
+    F(B_SCALE, "b_scale")                                                                      \
+    F(B_ZERO_POINT, "b_zero_point")                                                            \
+    F(ARITHMETIC, "arithmetic")                                                                \
+    F(OP, "op")
 
 typedef enum simdops_arg {
 #define SIMDOPS_X_ARG_ENUM(name, text) SIMDOPS_ARG_##name,
@@ -396,6 +428,46 @@ typedef struct simdops_qdq_call {
     int32_t opset;     /* the node's opset, for the type and attribute rules; 0: none */
     int64_t axis, block_size;
 } simdops_qdq_call;
+
+/* ------------------------------------------------------------------ quantized add / subtract / multiply
+ * Two quantized inputs a, b (same dtype: uint8, int8 or int16 as the arithmetic
+ * allows), y of a's dtype, each runtime's integer or float arithmetic exactly
+ * (docs/quantized-elementwise.md): one X line per arithmetic, X(NAME, code, name).
+ *   TFLITE       LiteRT/TFLite builtin ADD/SUB (per-input fixed-point multipliers
+ *                after a left shift of 20, 15 for int16; SUB negates b's multiplier)
+ *                and MUL (one fixed-point multiplier of the int32 product); all three
+ *                dtypes (int16 MUL: zero points 0)
+ *   XNNPACK      XNNPACK qs8/qu8-vadd (one accumulator of 21-bit multipliers, one
+ *                rounding shift; SUB: b's scale negated) and qs8/qu8-vmul (float32
+ *                scale of the int32 product); uint8 / int8
+ *   ONNXRUNTIME  com.microsoft QLinearAdd (MLAS x86 AVX2: float scale ratios with
+ *                fused multiply-adds) and QLinearMul (float32 scale of the product);
+ *                uint8 / int8; subtract is refused (ONNX Runtime has no QLinearSub)
+ * The codes are simdops_qbinary_args.arithmetic's values (ABI). */
+#define SIMDOPS_QBINARY_ARITHMETICS(X)                                                         \
+    X(TFLITE, 0, "tflite")                                                                     \
+    X(XNNPACK, 1, "xnnpack")                                                                   \
+    X(ONNXRUNTIME, 2, "onnxruntime")
+
+typedef enum simdops_arithmetic {
+#define SIMDOPS_X_ARITH_ENUM(name, code, text) SIMDOPS_ARITH_##name = code,
+    SIMDOPS_QBINARY_ARITHMETICS(SIMDOPS_X_ARITH_ENUM)
+#undef SIMDOPS_X_ARITH_ENUM
+    SIMDOPS_ARITH_COUNT
+} simdops_arithmetic;
+
+/* The model's numbers: scales (rounded once to float32, as a model stores them;
+ * positive and finite), zero points (in the dtype's range) and the fused
+ * activation bounds min/max in y's quantized domain (has_min/has_max 0: the
+ * dtype's bound; min <= max). */
+typedef struct simdops_qbinary_args {
+    int32_t op;         /* SIMDOPS_OP_QUANTIZED_ADD, _SUBTRACT or _MULTIPLY */
+    int32_t arithmetic; /* simdops_arithmetic */
+    simdops_number a_scale, b_scale, y_scale;
+    int64_t a_zero_point, b_zero_point, y_zero_point;
+    int64_t min, max;
+    int32_t has_min, has_max;
+} simdops_qbinary_args;
 
 /* The functions below are simdops' own: they live in its Python extension
  * module, which exports none of them. Another extension module calls them
@@ -684,6 +756,27 @@ int simdops_clip_onnx(const simdops_tensor *x, const simdops_tensor *y, const si
  * undefined). */
 int simdops_shrink_onnx(const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,
                         simdops_number lambd, simdops_error *err);
+
+/* ------------------------------------------------------------------ quantized add / subtract / multiply
+ * (the arithmetics and args are above, with the types) */
+/* Validates args for inputs of `dtype` and derives the runtime's parameters
+ * into *p (SIMDOPS_E_DTYPE, SIMDOPS_E_PARAM with the argument named). */
+int simdops_prepare_qbinary(simdops_dtype dtype, const simdops_qbinary_args *args,
+                            simdops_prepared *p, simdops_error *err);
+/* y = op(a, b) with numpy broadcasting: a and b have at most y's ndim, each
+ * extent 1 or y's (aligned from the last dimension); y has the prepared dtype,
+ * the broadcast shape of a and b, no two elements at one address. y may be a or
+ * b (same layout); any other overlap reads the inputs as if copied first. */
+int simdops_qbinary_prepared(const simdops_prepared *p, const simdops_tensor *a,
+                             const simdops_tensor *b, const simdops_tensor *y,
+                             simdops_error *err);
+/* simdops_prepare_qbinary for a's dtype, then simdops_qbinary_prepared. */
+int simdops_qbinary(const simdops_tensor *a, const simdops_tensor *b, const simdops_tensor *y,
+                    const simdops_qbinary_args *args, simdops_error *err);
+/* Contiguous 1-D form: n elements of a, b and y (y may equal a or b; otherwise
+ * no overlap with them). */
+int simdops_qbinary_1d(const simdops_prepared *p, const void *a, const void *b, void *y,
+                       int64_t n, simdops_error *err);
 
 /* ------------------------------------------------------------------ ISA control
  * Names: "scalar", "sse2", "sse41", "avx2", "avx512", "neon". A call runs on the calling

@@ -152,7 +152,17 @@ extern "C" {
     /* version 3: the int8 matmul accumulators (exact, or VPMADDUBSW's pairs) */                  \
     X(3, int, int8_matmul_accumulators, (const simdops_tensor *a, const simdops_tensor *w,        \
       const simdops_tensor *out, int pair_saturation, simdops_error *err),                        \
-      (a, w, out, pair_saturation, err))
+      (a, w, out, pair_saturation, err)) \
+    /* version 3: quantized add / subtract / multiply */                                           \
+    X(3, int, prepare_qbinary, (simdops_dtype dtype, const simdops_qbinary_args *args,            \
+      simdops_prepared *p, simdops_error *err), (dtype, args, p, err))                            \
+    X(3, int, qbinary_prepared, (const simdops_prepared *p, const simdops_tensor *a,              \
+      const simdops_tensor *b, const simdops_tensor *y, simdops_error *err), (p, a, b, y, err))   \
+    X(3, int, qbinary, (const simdops_tensor *a, const simdops_tensor *b,                         \
+      const simdops_tensor *y, const simdops_qbinary_args *args, simdops_error *err),             \
+      (a, b, y, args, err))                                                                       \
+    X(3, int, qbinary_1d, (const simdops_prepared *p, const void *a, const void *b, void *y,      \
+      int64_t n, simdops_error *err), (p, a, b, y, n, err))
 
 typedef struct simdops_capi {
     /* never change: the table's version (SIMDOPS_CAPI_VERSION of the simdops

@@ -35,6 +35,11 @@ cdef extern from "simdops/simdops.h" nogil:
                         const int64_t *axes, simdops_error *err)
     int simdops_requant(const simdops_tensor *x, const simdops_tensor *y,
                         const simdops_requant_args *args, simdops_error *err)
+    int simdops_prepare_qbinary(simdops_dtype dtype, const simdops_qbinary_args *args,
+                                simdops_prepared *p, simdops_error *err)
+    int simdops_qbinary_prepared(const simdops_prepared *p, const simdops_tensor *a,
+                                 const simdops_tensor *b, const simdops_tensor *y,
+                                 simdops_error *err)
     int simdops_quantize_linear(const simdops_tensor *x, const simdops_tensor *scale,
                                 const simdops_tensor *zero_point, int64_t axis,
                                 const simdops_tensor *y, simdops_error *err)
@@ -237,3 +242,8 @@ cdef extern from "rules/rules.h" nogil:
     int simdops_check_bound(simdops_dtype out, int arg, int64_t v, simdops_error *err)
     int simdops_check_min_max(int64_t lo, int64_t hi, simdops_error *err)
     int simdops_dtype_int_range(simdops_dtype dtype, int64_t *lo, uint64_t *hi)
+
+
+cdef extern from "rules/qbinary.h" nogil:
+    int simdops_qbinary_describe(const simdops_prepared *prep, const char **names,
+                                 double *values, int cap)

@@ -16,6 +16,7 @@ from typing import Callable, Optional, Tuple
 import numpy as np
 
 from simdops.bench import ops as ops
+from simdops.bench import ops_qbinary
 from simdops.bench import ops_requant_families
 
 QUICK_SIZES = (65_536, 1_048_576)
@@ -288,6 +289,12 @@ for _case in (
       for d in ("float32", "uint8", "int8", "int16", "int32", "float64")],
     Case(ops.CLIP, "float16", (65_536,), tags=GOALS),
     Case(ops.CLIP, "float32", (65_536,), tags=GOALS),
+    # quantized add / multiply (int8), same shape and a per-channel vector along the last
+    # axis, against numpy's wrapping np.add on the same arrays
+    *[Case(op, "int8", shape, tags=GOALS_FULL)
+      for op in ops_qbinary.ALL
+      for n in (65_536, 1_048_576)
+      for shape in ((n,), requant_pc_shape(n))],
 ):
     register_case(_case)
 del _case

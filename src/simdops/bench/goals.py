@@ -144,6 +144,46 @@ for _goal in (
 del _goal
 
 
+# Quantized add / multiply (int8): against the runtimes whose bits each arithmetic
+# reproduces (their Python APIs, one thread; binary_runtimes registers them as paths of
+# these cases), against numpy's wrapping np.add on the same arrays (the bytes a binary op
+# moves), and the per-channel broadcast against the same-shape row.
+from simdops.bench import binary_runtimes as _rt  # noqa: E402  (registers the paths)
+
+_QB = "quantized_{}/int8/{}"
+for _goal in (
+    *(Goal(f"quantized add int8 n={n:,} (onnxruntime) vs ORT QLinearAdd",
+           (_QB.format("add onnxruntime", n), "simdops"),
+           (_QB.format("add onnxruntime", n), _rt.ORT_ADD), 1.5) for n in (65_536, M)),
+    *(Goal(f"quantized multiply int8 n={n:,} (fp32) vs ORT QLinearMul",
+           (_QB.format("multiply xnnpack", n), "simdops"),
+           (_QB.format("multiply xnnpack", n), _rt.ORT_MUL), 1.5) for n in (65_536, M)),
+    *(Goal(f"quantized {op} int8 n={n:,} (xnnpack) vs LiteRT's XNNPACK delegate",
+           (_QB.format(f"{op} xnnpack", n), "simdops"),
+           (_QB.format(f"{op} xnnpack", n), name), 1.0)
+      for op, name in (("add", _rt.LITERT_ADD), ("multiply", _rt.LITERT_MUL))
+      for n in (65_536, M)),
+    *(Goal(f"quantized {op} int8 n={n:,} ({ar}) vs np.add(a, b, out=c)",
+           (_QB.format(f"{op} {ar}", n), "simdops"), (_QB.format(f"{op} {ar}", n), NUMPY), 0.5)
+      for op, ar in (("add", "tflite"), ("multiply", "tflite"), ("add", "xnnpack"),
+                     ("multiply", "xnnpack"), ("add", "onnxruntime"))
+      for n in (65_536, M)),
+    *(Goal(f"quantized {op} int8 ({ar}) {shape} per-channel vs same shape n={n:,}",
+           (_QB.format(f"{op} {ar}", shape), "simdops"), (_QB.format(f"{op} {ar}", n), "simdops"),
+           0.9)
+      for op, ar in (("add", "tflite"), ("multiply", "tflite"), ("add", "xnnpack"),
+                     ("multiply", "xnnpack"), ("add", "onnxruntime"))
+      for shape, n in (("256x256", 65_536), ("4096x256", M))),
+    # the runtimes' per-call overhead: a 1-element call's time over the 65,536-element one
+    *(Goal(f"{name}: 1-element call time / n=65,536 call time (per-call overhead)",
+           (_QB.format(case_op.split("_", 1)[1], 65_536), name + _rt.ONE),
+           (_QB.format(case_op.split("_", 1)[1], 65_536), name), None, "time")
+      for case_op, _op, _f, name in _rt.PAIRS),
+):
+    register_goal(_goal)
+del _goal
+
+
 def goal_isa(isas_measured, active_isa):
     return active_isa if active_isa in isas_measured else isas_measured[-1]
 

@@ -1,0 +1,202 @@
+#include "driver/binary.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "core/kernel_abi.h"
+#include "driver/gather.h"
+#include "driver/strided.h"
+#include "driver/threadpool.h"
+
+/* Elements per gathered chunk (stack buffers of CHUNK * 8 bytes each). */
+enum { CHUNK = 256 };
+/* Work items of the parallel split: runs of QUANTUM output elements. */
+enum { QUANTUM = 64 };
+
+typedef struct bplan {
+    int nd;
+    int64_t shape[SIMDOPS_MAX_DIMS + 1];
+    int64_t sa[SIMDOPS_MAX_DIMS + 1], sb[SIMDOPS_MAX_DIMS + 1], sy[SIMDOPS_MAX_DIMS + 1];
+    unsigned char ba[SIMDOPS_MAX_DIMS + 1], bb[SIMDOPS_MAX_DIMS + 1]; /* broadcast dims */
+    const char *a, *b;
+    char *y;
+    size_t es;
+    simdops_binary_row_fn row;
+    const void *ctx;
+} bplan;
+
+/* An input's extent and stride along y's dimension d (1 and 0 before its first). */
+static void input_dim(const simdops_tensor *t, int d, int ynd, int64_t *ext, int64_t *stride)
+{
+    int k = d - (ynd - t->ndim);
+    *ext = k < 0 ? 1 : t->shape[k];
+    *stride = k < 0 || *ext == 1 ? 0 : t->strides[k];
+}
+
+static void make_plan(bplan *p, const simdops_tensor *a, const simdops_tensor *b,
+                      const simdops_tensor *y)
+{
+    int nd = 0;
+    p->a = (const char *)a->data;
+    p->b = (const char *)b->data;
+    p->y = (char *)y->data;
+    for (int d = 0; d < y->ndim; d++) {
+        int64_t s = y->shape[d], ea, eb, ta, tb, ty = y->strides[d];
+        unsigned char fa, fb;
+        if (s == 1)
+            continue;
+        input_dim(a, d, y->ndim, &ea, &ta);
+        input_dim(b, d, y->ndim, &eb, &tb);
+        fa = ea == 1;
+        fb = eb == 1;
+        /* merged, the inner axis keeps its strides: the outer one steps exactly
+         * over it in every operand, with the same broadcast flags */
+        if (nd > 0 && p->ba[nd - 1] == fa && p->bb[nd - 1] == fb && p->sa[nd - 1] == ta * s &&
+            p->sb[nd - 1] == tb * s && p->sy[nd - 1] == ty * s) {
+            p->shape[nd - 1] *= s;
+            p->sa[nd - 1] = ta;
+            p->sb[nd - 1] = tb;
+            p->sy[nd - 1] = ty;
+            continue;
+        }
+        p->shape[nd] = s;
+        p->sa[nd] = ta;
+        p->sb[nd] = tb;
+        p->sy[nd] = ty;
+        p->ba[nd] = fa;
+        p->bb[nd] = fb;
+        nd++;
+    }
+    if (nd == 0) { /* one element: both inputs are vectors of one */
+        p->shape[0] = 1;
+        p->sa[0] = p->sb[0] = p->sy[0] = (int64_t)p->es;
+        p->ba[0] = p->bb[0] = 0;
+        nd = 1;
+    }
+    p->nd = nd;
+}
+
+static int direct(const char *ptr, int64_t stride, size_t es)
+{
+    return stride == (int64_t)es && (uintptr_t)ptr % es == 0;
+}
+
+/* One row of n output elements; fa / fb: that input is one element. */
+static void run_row(const bplan *p, const char *a, const char *b, char *y, size_t n, int64_t sa,
+                    int64_t sb, int64_t sy, int fa, int fb)
+{
+    uint64_t abuf[CHUNK], bbuf[CHUNK], ybuf[CHUNK], a1, b1;
+    const size_t es = p->es;
+    int form = fa ? SIMDOPS_QB_SV : fb ? SIMDOPS_QB_VS : SIMDOPS_QB_VV;
+    int da, db, dy = direct(y, sy, es);
+    /* a one-element input is read once, into an aligned word when its address
+     * is not aligned */
+    if (fa && (uintptr_t)a % es) {
+        memcpy(&a1, a, es);
+        a = (const char *)&a1;
+    }
+    if (fb && (uintptr_t)b % es) {
+        memcpy(&b1, b, es);
+        b = (const char *)&b1;
+    }
+    da = fa || direct(a, sa, es);
+    db = fb || direct(b, sb, es);
+    if (da && db && dy) {
+        p->row(a, b, y, n, form, p->ctx);
+        return;
+    }
+    for (size_t k = 0; k < n; k += CHUNK) {
+        size_t m = n - k < CHUNK ? n - k : CHUNK;
+        const void *ain = fa ? (const void *)a : (const void *)(a + (int64_t)k * sa);
+        const void *bin = fb ? (const void *)b : (const void *)(b + (int64_t)k * sb);
+        char *ys = y + (int64_t)k * sy;
+        void *yout = dy ? (void *)ys : (void *)ybuf;
+        if (!da) {
+            simdops_copy_elements((char *)abuf, (int64_t)es, (const char *)ain, sa, m, es);
+            ain = abuf;
+        }
+        if (!db) {
+            simdops_copy_elements((char *)bbuf, (int64_t)es, (const char *)bin, sb, m, es);
+            bin = bbuf;
+        }
+        p->row(ain, bin, yout, m, form, p->ctx);
+        if (!dy)
+            simdops_copy_elements(ys, sy, (const char *)ybuf, (int64_t)es, m, es);
+    }
+}
+
+/* Output elements [begin, end) in row-major order. */
+static void run_elements(const bplan *p, int64_t begin, int64_t end)
+{
+    int nd = p->nd, last = nd - 1;
+    int64_t len = p->shape[last], col = begin % len, rest = begin / len;
+    int64_t idx[SIMDOPS_MAX_DIMS + 1];
+    const char *pa = p->a, *pb = p->b;
+    char *py = p->y;
+    for (int d = nd - 2; d >= 0; d--) {
+        idx[d] = rest % p->shape[d];
+        rest /= p->shape[d];
+        pa += idx[d] * p->sa[d];
+        pb += idx[d] * p->sb[d];
+        py += idx[d] * p->sy[d];
+    }
+    for (;;) {
+        int64_t m = len - col < end - begin ? len - col : end - begin;
+        int d;
+        run_row(p, pa + col * p->sa[last], pb + col * p->sb[last], py + col * p->sy[last],
+                (size_t)m, p->sa[last], p->sb[last], p->sy[last], p->ba[last], p->bb[last]);
+        begin += m;
+        if (begin >= end)
+            return;
+        col = 0;
+        for (d = nd - 2; d >= 0; d--) {
+            pa += p->sa[d];
+            pb += p->sb[d];
+            py += p->sy[d];
+            if (++idx[d] < p->shape[d])
+                break;
+            pa -= p->sa[d] * p->shape[d];
+            pb -= p->sb[d] * p->shape[d];
+            py -= p->sy[d] * p->shape[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+typedef struct bsplit {
+    const bplan *p;
+    int64_t n;
+} bsplit;
+
+static int run_quanta(void *ctx, int64_t begin, int64_t end)
+{
+    const bsplit *s = (const bsplit *)ctx;
+    int64_t e = end * QUANTUM;
+    run_elements(s->p, begin * QUANTUM, e < s->n ? e : s->n);
+    return SIMDOPS_OK;
+}
+
+void simdops_binary_elementwise(const simdops_tensor *a, const simdops_tensor *b,
+                                const simdops_tensor *y, simdops_binary_row_fn row,
+                                const void *ctx)
+{
+    bplan p;
+    bsplit s;
+    int64_t bytes_per_element, grain;
+    s.n = simdops_numel(y);
+    if (s.n == 0)
+        return;
+    p.es = simdops_dtype_size(y->dtype);
+    p.row = row;
+    p.ctx = ctx;
+    make_plan(&p, a, b, y);
+    bytes_per_element = (int64_t)(3 * p.es);
+    grain = simdops_grain_bytes();
+    if (simdops_get_num_threads() == 1 || s.n * bytes_per_element < 2 * grain) {
+        run_elements(&p, 0, s.n);
+        return;
+    }
+    s.p = &p;
+    simdops_parallel_for((s.n + QUANTUM - 1) / QUANTUM, grain / (bytes_per_element * QUANTUM),
+                         run_quanta, &s);
+}
