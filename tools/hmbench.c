@@ -45,9 +45,13 @@ static void ones(void)
         Y[(size_t)r * COLS + AT[r]] = 1.0f;
 }
 
-static void nt_zero(float *y, size_t n)
+static void nt_zero(float *y, size_t n) /* y aligned to 32 bytes, else memset */
 {
     const __m256 z = _mm256_setzero_ps();
+    if ((uintptr_t)y % 32) {
+        memset(y, 0, n * sizeof(float));
+        return;
+    }
     for (size_t i = 0; i < n; i += 32) {
         _mm256_stream_ps(y + i, z);
         _mm256_stream_ps(y + i + 8, z);
@@ -120,8 +124,10 @@ int main(int argc, char **argv)
     };
     int nv = (int)(sizeof v / sizeof v[0]), rounds = argc > 1 ? atoi(argv[1]) : 200;
     double *t = calloc((size_t)rounds * nv, sizeof(double)), col[4096];
-    X = aligned_alloc(64, sizeof(float) * ROWS * COLS);
-    Y = aligned_alloc(64, sizeof(float) * ROWS * COLS);
+    /* argv[2]: bytes past a 64-byte line for x and y (numpy's large buffers: 16) */
+    size_t off = argc > 2 ? (size_t)atoi(argv[2]) : 0;
+    X = (float *)((char *)aligned_alloc(64, sizeof(float) * ROWS * COLS + 64) + off);
+    Y = (float *)((char *)aligned_alloc(64, sizeof(float) * ROWS * COLS + 64) + off);
     srand(1);
     for (size_t i = 0; i < (size_t)ROWS * COLS; i++)
         X[i] = (float)rand() / (float)RAND_MAX * 2 - 1;
@@ -142,6 +148,7 @@ int main(int argc, char **argv)
             v[k].fn();
             t[r * nv + k] = now() - t0;
         }
+    printf("x, y %zu bytes past a line; ", off);
     printf("hardmax 1024x1024 float32 variants, %d rounds (median us; memcpy/variant per round: "
            "median [q1, q3])\n", rounds);
     for (int k = 0; k < nv; k++) {
