@@ -3,7 +3,8 @@
 # requant check tools/rq_exhaustive.c) against the
 # C harness objects (the same flags as the package), and tools/portbench.c (the
 # instruction issue rates; x86-64 with AVX-512 flags of its own, no package code):
-#   bash tools/cbench.sh [OUTDIR=/tmp/kb]   -> OUTDIR/cbench, OUTDIR/rqbench, OUTDIR/rq_exhaustive, OUTDIR/portbench
+# and tools/hmbench.c (hardmax's row-scan variants; it compiles the AVX2 kernel file in):
+#   bash tools/cbench.sh [OUTDIR=/tmp/kb]   -> OUTDIR/cbench, OUTDIR/rqbench, OUTDIR/rq_exhaustive, OUTDIR/portbench, OUTDIR/hmbench
 set -euo pipefail
 OUT=${1:-/tmp/kb}
 HERE=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,8 +20,11 @@ if [ "$(uname -m)" = x86_64 ]; then
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra ${CFLAGS_EXTRA:-} -mavx512f -mavx512bw -mf16c \
         "$HERE/tools/portbench.c" -o "$OUT/portbench"
+    # shellcheck disable=SC2086
+    $CC -O2 -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} -mavx2 -mf16c -I"$HERE/csrc/include" \
+        -I"$HERE/csrc" "$HERE/tools/hmbench.c" -o "$OUT/hmbench"
 else
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra ${CFLAGS_EXTRA:-} "$HERE/tools/portbench.c" -o "$OUT/portbench"
 fi
-echo "built $OUT/cbench $OUT/rqbench $OUT/qlinear_sweep $OUT/rq_exhaustive $OUT/portbench"
+echo "built $OUT/cbench $OUT/rqbench $OUT/qlinear_sweep $OUT/rq_exhaustive $OUT/portbench (x86: $OUT/hmbench)"

@@ -258,8 +258,8 @@ static void test_hardmax_driver(const target *t)
             }
 }
 
-enum { LONG_ROW_MAX = 1027 };
-static const size_t LONG_ROWS[] = {255, 256, 257, 300, 511, 640, 1024, LONG_ROW_MAX};
+enum { LONG_ROW_MAX = 4500 };
+static const size_t LONG_ROWS[] = {255, 256, 257, 300, 511, 640, 1024, 1027, 2100, LONG_ROW_MAX};
 
 void test_argmax(const target *t)
 {
@@ -278,7 +278,8 @@ void test_argmax(const target *t)
             gen_argmax_data(x, n, dt, (int)off);
             argmax_row_case(t, x, n, off, (int)off);
         }
-        /* rows of several chunks (a chunk is 8 vectors: up to 128 float16 lanes) */
+        /* rows of several blocks and chunks (float32 avx2: 64-float blocks, a
+         * partial last one; the others: chunks of 4 KiB, 512 to 2048 lanes) */
         for (size_t k = 0; k < sizeof(LONG_ROWS) / sizeof(LONG_ROWS[0]); k++) {
             static unsigned char xl[LONG_ROW_MAX * 8];
             for (int mode = 0; mode < 11; mode++) {

@@ -8,7 +8,8 @@
  * these same definitions, which are complete for it) measured slower than
  * avx2's at 1024x1024 on the benchmark machine (a chunk of 8 vectors is 128
  * floats, so a rising max rescans twice as much), and float16 would need
- * 512-bit psignw, which AVX-512BW lacks. Those entries inherit avx2's. */
+ * 512-bit psignw, which AVX-512BW lacks. Those entries inherit avx2's (its
+ * float32 row is the branch-free block scan of hardmax_avx2.c). */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 

@@ -6,7 +6,9 @@
  * Include after isa.h, inside the TU's SIMDOPS_COMPILE_<ISA> block, with
  * SIMDOPS_TIER defined (the kernels' names).
  *
- * Row kernels, one pass over chunks of 8 vectors, with best = max of all chunks so far:
+ * Row kernels, one pass over chunks of 4 KiB (at least 8 vectors), with best = max of
+ * all chunks so far (hardmax_avx2.c's float32 row replaces this with a branch-free
+ * block scan):
  *   a chunk is only looked at closely when one of its lanes "triggers" (is NaN or
  *   greater than best: one compare per vector against a broadcast best); then
  *   a NaN in the chunk -> the answer is its first NaN (earlier chunks had none),
@@ -47,6 +49,17 @@
         for (size_t k_ = 0; k_ < (bytes); k_ += 64)                                         \
             _mm_prefetch(q_ + k_, _MM_HINT_T0);                                             \
     } while (0)
+
+/* Row chunk: HM_ROW_CHUNK_BYTES of elements, at least 8 vectors. The first chunk
+ * is a branch-free max-reduce and a find pass over data then in L1; each further
+ * chunk one trigger test. Chunks of 8 vectors (the design before) took the branch
+ * and the rescan at every rise of the running max (~2.8 times a 1024-float row
+ * of random data), each a mispredict that flushed the loads of the next rows:
+ * the float32 avx2 scan of 1024x1024 ran 99-122 us against 74-77 us with 4 KiB
+ * chunks (a bare read: 42 us; tools/hmbench.c, interleaved). */
+#define HM_ROW_CHUNK_BYTES 4096
+#define HM_ROW_CHUNK(P, T)                                                                  \
+    (HM_ROW_CHUNK_BYTES / sizeof(T) > 8 * P##_W ? HM_ROW_CHUNK_BYTES / sizeof(T) : 8 * P##_W)
 
 static inline unsigned hm_ctz(unsigned m)
 {
@@ -222,9 +235,21 @@ static inline void hm_f16s_cols(const uint16_t *row, size_t cols, int64_t r, uin
         *be = e;                                                                            \
         return 0;                                                                           \
     }                                                                                       \
-    static inline size_t P##_row(const T *x, size_t n)                                      \
+    /* Lanes of p[0..8W) that beat best (or are NaN), or-ed together. */                    \
+    static inline P##_M P##_trig8(const T *p, P##_V rv)                                     \
     {                                                                                       \
-        const size_t ch = 8 * P##_W;                                                        \
+        P##_M t0 = P##_OR(P##_TRIG(P##_LOAD(p), rv), P##_TRIG(P##_LOAD(p + P##_W), rv));    \
+        P##_M t1 = P##_OR(P##_TRIG(P##_LOAD(p + 2 * P##_W), rv),                            \
+                          P##_TRIG(P##_LOAD(p + 3 * P##_W), rv));                           \
+        P##_M t2 = P##_OR(P##_TRIG(P##_LOAD(p + 4 * P##_W), rv),                            \
+                          P##_TRIG(P##_LOAD(p + 5 * P##_W), rv));                           \
+        P##_M t3 = P##_OR(P##_TRIG(P##_LOAD(p + 6 * P##_W), rv),                            \
+                          P##_TRIG(P##_LOAD(p + 7 * P##_W), rv));                           \
+        return P##_OR(P##_OR(t0, t1), P##_OR(t2, t3));                                      \
+    }                                                                                       \
+    /* The row in chunks of ch elements (a multiple of 8W). */                              \
+    static inline size_t P##_row_chunked(const T *x, size_t n, size_t ch)                   \
+    {                                                                                       \
         size_t s, bs = 0, be = n < ch ? n : ch, at;                                         \
         P##_V rv = P##_NANINIT();                                                           \
         if (n < P##_W)                                                                      \
@@ -232,16 +257,10 @@ static inline void hm_f16s_cols(const uint16_t *row, size_t cols, int64_t r, uin
         if (P##_take(x, 0, be, &rv, &bs, &be, &at))                                         \
             return at;                                                                      \
         for (s = be; s + ch <= n; s += ch) {                                                \
-            const T *p = x + s;                                                             \
-            P##_M t0 = P##_OR(P##_TRIG(P##_LOAD(p), rv), P##_TRIG(P##_LOAD(p + P##_W), rv)); \
-            P##_M t1 = P##_OR(P##_TRIG(P##_LOAD(p + 2 * P##_W), rv),                        \
-                              P##_TRIG(P##_LOAD(p + 3 * P##_W), rv));                       \
-            P##_M t2 = P##_OR(P##_TRIG(P##_LOAD(p + 4 * P##_W), rv),                        \
-                              P##_TRIG(P##_LOAD(p + 5 * P##_W), rv));                       \
-            P##_M t3 = P##_OR(P##_TRIG(P##_LOAD(p + 6 * P##_W), rv),                        \
-                              P##_TRIG(P##_LOAD(p + 7 * P##_W), rv));                       \
-            if (P##_BITS(P##_OR(P##_OR(t0, t1), P##_OR(t2, t3))) &&                         \
-                P##_take(x, s, s + ch, &rv, &bs, &be, &at))                                 \
+            P##_M t = P##_trig8(x + s, rv);                                                 \
+            for (size_t g = 8 * P##_W; g < ch; g += 8 * P##_W)                              \
+                t = P##_OR(t, P##_trig8(x + s + g, rv));                                    \
+            if (P##_BITS(t) && P##_take(x, s, s + ch, &rv, &bs, &be, &at))                  \
                 return at;                                                                  \
         }                                                                                   \
         if (s < n) {                                                                        \
@@ -255,6 +274,10 @@ static inline void hm_f16s_cols(const uint16_t *row, size_t cols, int64_t r, uin
                 return at;                                                                  \
         }                                                                                   \
         return bs + P##_find_eq(x + bs, be - bs, rv);                                       \
+    }                                                                                       \
+    static inline size_t P##_row(const T *x, size_t n)                                      \
+    {                                                                                       \
+        return P##_row_chunked(x, n, HM_ROW_CHUNK(P, T));                                   \
     }
 
 #define HM_COLS(P, T)                                                                       \
