@@ -6,6 +6,7 @@ page joins the site without an edit here. The API reference (api/*.rst) is gener
 the docstrings by autosummary and rendered by numpydoc."""
 import os
 import sys
+import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 try:
@@ -101,6 +102,21 @@ def _torch_op_directive(module, name, op):
     return lines
 
 
+def _ufunc_directive(module, name, uf):
+    # a numpy ufunc: autodoc cannot format its signature; numpy's doc starts with the
+    # call line (x1, x2, ... and its "[, signature]" tail), then the ufunc's own text
+    import re
+    head, _, body = (uf.__doc__ or "").partition("\n\n")
+    own = re.match(r"\w+\((.*)\):", body)       # "clip(x, min, max): ..." names the inputs
+    inputs = own.group(1) if own else ", ".join(f"x{i + 1}" for i in range(uf.nin))
+    lines = [f".. py:function:: {name}({inputs}, /, out=None, *, where=True, **kwargs)",
+             f"   :module: {module}", ""]
+    lines += [("   " + line).rstrip() for line in body.splitlines()]
+    lines += ["", "   A numpy ufunc (``" + head.split("(")[0] + "``): numpy's keyword arguments "
+              "apply.", ""]
+    return lines
+
+
 def write_api_pages():
     out = os.path.join(HERE, "api", "_modules")
     os.makedirs(out, exist_ok=True)
@@ -109,13 +125,16 @@ def write_api_pages():
         members = sorted(getattr(module, "__all__", []))
         lines = [name, "=" * len(name), "", f".. automodule:: {name}", "   :no-members:", ""]
         ops = [m for m in members if _is_torch_op(getattr(module, m))]
-        plain = [m for m in members if m not in ops]
+        ufuncs = [m for m in members if isinstance(getattr(module, m), np.ufunc)]
+        plain = [m for m in members if m not in ops and m not in ufuncs]
         if plain:
             lines += [".. currentmodule:: " + name, "", ".. autosummary::",
                       "   :toctree: ../_generated", "   :nosignatures:", ""]
             lines += [f"   {member}" for member in plain] + [""]
         for member in ops:              # torch.library custom ops: their Python function
             lines += _torch_op_directive(name, member, getattr(module, member))
+        for member in ufuncs:           # numpy ufuncs: their documented call
+            lines += _ufunc_directive(name, member, getattr(module, member))
         text = "\n".join(lines) + "\n"
         path = os.path.join(out, name + ".rst")
         old = open(path, encoding="utf-8").read() if os.path.exists(path) else None
