@@ -24,8 +24,8 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
 from simdops.capi_types cimport (simdops_dtype, simdops_error, simdops_number,
                                  simdops_number_kind, simdops_op, simdops_prepared,
-                                 simdops_qdq_call, simdops_requant_args, simdops_status,
-                                 simdops_tensor)
+                                 simdops_qbinary_args, simdops_qdq_call, simdops_requant_args,
+                                 simdops_status, simdops_tensor)
 
 # The types of simdops.h (declared once, in simdops/capi_types.pxd) under short names.
 cdef extern from "simdops/simdops_capi.h" nogil:

@@ -11,6 +11,7 @@ hardmax: np.ufunc
 quantize_down_int32: np.ufunc
 quantize_down_int32_double_ties_up: np.ufunc
 quantize_down_int32_single: np.ufunc
+quantize_down_int32_single_away: np.ufunc
 requantize_fp32: np.ufunc
 requantize_fp32_away: np.ufunc
 requantize_fp32_float64: np.ufunc
