@@ -35,7 +35,13 @@ def _ties_up(a, m, shift, offset, lo, hi):
     return min(max(_wrap32(q + offset), lo), hi)
 
 
-INTEGER_REFERENCES = {"single": _single, "double_ties_up": _ties_up}
+def _single_away(a, m, shift, offset, lo, hi):
+    # TVM's TONEAREST: one rounding, ties away from zero (tests/reference.py's stage)
+    return min(max(ref.single_rounding_away(a, m, shift) + offset, lo), hi)
+
+
+INTEGER_REFERENCES = {"single": _single, "single_away": _single_away,
+                      "double_ties_up": _ties_up}
 
 
 def _float(a, scale, zp, lo, hi, precision, ties):
