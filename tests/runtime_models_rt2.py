@@ -5,14 +5,16 @@ built for each runtime. Each builder imports its runtime lazily; the test files 
 the reason, only when the package is missing.
 
 RUNTIME_LAYERS (env) scales the sweeps as in tests/runtime_models.py (default 1000 layers
-there; here the OpenVINO sweep compiles one model per 100 layers, so its default is 400).
+there; here the OpenVINO sweep compiles one model per 100 layers, so its default is 120;
+OPENVINO_LAYERS sets it alone).
 """
 import os
 
 import numpy as np
 
 LAYERS = int(os.environ.get("RUNTIME_LAYERS", "1000"))
-OV_LAYERS = max(1, LAYERS * 2 // 5)
+# OpenVINO: 120 layers by default (a few seconds of CI); OPENVINO_LAYERS=2500 for a sweep
+OV_LAYERS = int(os.environ.get("OPENVINO_LAYERS", "0")) or max(1, LAYERS * 3 // 25)
 
 
 class FcLayer:

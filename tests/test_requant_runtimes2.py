@@ -342,61 +342,104 @@ def test_litert_fc_params_per_channel_doubles():
 
 def test_openvino_fq_requant_params():
     acc = RNG.integers(-50000, 50000, (32, 4)).astype(np.int32)
-    s_a, s_w = 0.0123, np.array([0.004, 0.004, 0.004, 0.004], np.float32)
+    s_a = 0.0123
     il, ih = -2.5, 2.48
-    p = runtimes.openvino_fq_requant_params(s_a, s_w, il, ih, 0, 255, 256)
-    got = simdops.requantize_fp32(acc, **p)
-    S = F(s_a) * s_w
-    il_n, ih_n = F(il) / S, F(ih) / S
-    m = F(255) / (ih_n - il_n)
-    b0 = F(F(-il_n[0] * F(255)) / F(ih_n[0] - il_n[0]))
-    want = [[min(max(round_half(Fraction(float(F(F(F(a) * m[k]) + b0))), False), 0), 255)
-             for k, a in enumerate(row)] for row in acc.tolist()]
-    np.testing.assert_array_equal(got, want)
-    # the shift cancels the channel's scale: channels agree up to float32 rounding
-    q = runtimes.openvino_fq_requant_params(s_a, [0.004, 0.001, 0.0173], il, ih, 0, 255, 256)
-    assert q["offset"] == float(b0) and q["scale"].shape == (3,)
+    bias = np.array([0.3, -0.01, 0.0, 1.7], np.float32)
+    for s_w, b in [(np.array([0.004, 0.0041, 0.001, 0.0173], np.float32), None),
+                   (np.array([0.004, 0.0041, 0.001, 0.0173], np.float32), bias),
+                   (0.004, None), (0.004, bias)]:
+        p = runtimes.openvino_fq_requant_params(s_a, s_w, il, ih, 0, 255, 256, bias=b)
+        got = simdops.requantize_fp32(acc, **p)
+        S = F(s_a) * np.broadcast_to(np.asarray(s_w, F), (4,))
+        il_n, ih_n = F(il) / S, F(ih) / S
+        m = F(255) / (ih_n - il_n)
+        shift = [F(F(-il_n[k] * F(255)) / F(ih_n[k] - il_n[k])) for k in range(4)]
+        if b is not None:  # folded into the shift: b[n] + f32(f32(bias / S) * m)
+            shift = [F(shift[k] + F(F(b[k] / S[k]) * m[k])) for k in range(4)]
+        want = [[min(max(round_half(Fraction(float(F(F(F(a) * m[k]) + shift[k]))), False), 0),
+                     255) for k, a in enumerate(row)] for row in acc.tolist()]
+        np.testing.assert_array_equal(got, want)
+        if np.ndim(s_w) == 0 and b is None:
+            assert p["offset"] == float(shift[0]) and "bias" not in p
+        else:  # one shift per channel: the float32 add after the multiply by m
+            assert p["bias_at"] == "scaled" and p["bias"].tolist() == [float(v) for v in shift]
+    # the channels' shifts differ by float32 roundings only; each keeps its own
+    p = runtimes.openvino_fq_requant_params(s_a, [0.004, 0.001, 0.0173], il, ih, 0, 255, 256)
+    assert p["scale"].shape == (3,) and len(set(p["bias"].tolist())) > 1
     with pytest.raises(ValueError, match="output grid"):
-        runtimes.openvino_fq_requant_params(s_a, s_w, il, ih, 0, 1, 256)
+        runtimes.openvino_fq_requant_params(s_a, 0.004, il, ih, 0, 1, 256)
+    with pytest.raises(ValueError, match="bias"):
+        runtimes.openvino_fq_requant_params(s_a, [0.004, 0.001], il, ih, 0, 255, bias=[1.0])
+    with pytest.raises(ValueError, match="bias"):
+        runtimes.openvino_fq_requant_params(s_a, 0.004, il, ih, 0, 255, bias=1.0)
 
 
-def ref_fake_quantize(x, il, ih, ol, oh, levels):
+def f32_of(fr):
+    """The float32 nearest to the Fraction fr, ties to even (one rounding)."""
+    f = F(float(fr))
+    cands = [F(np.nextafter(f, F(-np.inf))), f, F(np.nextafter(f, F(np.inf)))]
+    best = min(abs(Fraction(float(c)) - fr) for c in cands)
+    near = [c for c in cands if abs(Fraction(float(c)) - fr) == best]
+    return near[0] if len(near) == 1 else [c for c in near if not
+                                           int(np.array(c).view(np.int32)) & 1][0]
+
+
+def ref_fake_quantize(x, il, ih, ol, oh, levels, path="subgraph"):
+    """From snippets' FakeQuantize decomposition (subgraph) and the node's JIT kernel
+    (node): float32 steps, the fused multiply-adds rounded once (Fractions)."""
     lv = F(levels - 1)
-    isc, ish = F(lv / F(F(ih) - F(il))), F(F(F(-F(il)) * lv) / F(F(ih) - F(il)))
+    isc = F(lv / F(F(ih) - F(il)))
+    ish = F(F(F(-F(il)) * lv) / F(F(ih) - F(il)))
     osc = F(F(F(oh) - F(ol)) / lv)
     out = []
     for v in np.asarray(x, np.float32).tolist():
         v = F(v)
-        c = F(il) if math.isnan(v) else min(max(v, F(il)), F(ih))
-        t = F(F(c * isc) + ish)
-        r = F(round_half(Fraction(float(t)), False))
-        out.append(F(F(r * osc) + F(ol)))
+        c = (F(il) if path == "subgraph" else F(ih)) if math.isnan(v) else min(max(v, F(il)),
+                                                                             F(ih))
+        if path == "subgraph":
+            t = F(F(c * isc) - F(F(il) * isc))
+        else:
+            t = f32_of(Fraction(float(c)) * Fraction(float(isc)) + Fraction(float(ish)))
+        r = round_half(Fraction(float(t)), False)
+        out.append(f32_of(r * Fraction(float(osc)) + Fraction(float(F(ol)))))
     return np.array(out, np.float32)
 
 
 def test_fake_quantize_against_reference():
-    x = np.concatenate([RNG.normal(size=3000).astype(np.float32) * 2,
+    x = np.concatenate([RNG.normal(size=1500).astype(np.float32) * 2,
                         np.array([np.nan, np.inf, -np.inf, 0.0, -0.0], np.float32)])
     for il, ih, ol, oh, lv in [(-1.0, 1.0, -1.0, 1.0, 256), (0.0, 6.0, 0.0, 255.0, 256),
-                               (-0.37, 2.9, -128.0, 127.0, 256), (-3.0, 3.0, 0.0, 1.0, 16)]:
-        got = runtimes.fake_quantize(x, il, ih, ol, oh, lv)
-        np.testing.assert_array_equal(got, ref_fake_quantize(x, il, ih, ol, oh, lv))
-        assert got[3000] == F(ol)  # NaN -> output_low
+                               (-0.37, 2.9, -128.0, 127.0, 256), (-3.0, 3.0, 0.0, 1.0, 16),
+                               (-0.3, 0.7, 2.0, -1.3, 255)]:
+        for path in ("subgraph", "node"):
+            got = runtimes.fake_quantize(x, il, ih, ol, oh, lv, path=path)
+            want = ref_fake_quantize(x, il, ih, ol, oh, lv, path)
+            np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
+        assert runtimes.fake_quantize(x[1500:1501], il, ih, ol, oh, lv)[0] == F(ol)  # NaN
 
 
 def test_openvino_quantize_linear_differs_from_onnx():
     # the atlas pair: OpenVINO runs an ONNX QuantizeLinear as a FakeQuantize (a multiply
-    # by (levels-1)/(ih-il)); ONNX divides by the scale. Built on ties of x / s.
+    # by 255 / (ih - il)); ONNX divides by the scale. Built on ties of x / s.
     s = F(0.0137)
     k = np.arange(-120, 120)
     x = ((k + F(0.5)).astype(np.float32) * s).astype(np.float32)
-    onnx = np.clip(np.rint(x / s), -128, 127).astype(np.int8)
-    ov = runtimes.openvino_quantize_linear(x, s, 0, "int8")
-    p = runtimes.openvino_quantize_linear_params(s, 0, "int8")
-    assert p["input_low"] == F(s * F(-128)) and p["levels"] == 256
-    np.testing.assert_array_equal(ov, ref_fake_quantize(x, p["input_low"], p["input_high"],
-                                                        -128, 127, 256).astype(np.int8))
-    assert (ov != onnx).sum() > 0
+    for zp in (0, 3):
+        onnx = np.clip(np.rint(x / s) + zp, -128, 127).astype(np.int8)
+        ov = runtimes.openvino_quantize_linear(x, s, zp, "int8")
+        p = runtimes.openvino_quantize_linear_params(s, zp, "int8")
+        il, ih = p["input_low"], p["input_high"]
+        assert il == F(s * F(-128 - zp)) and p["levels"] == 256
+        isc = F(F(255) / F(ih - il))
+        if zp == 0:  # snippets sees a plain scale: RNE(x * isc)
+            want = [min(max(round_half(Fraction(float(F(F(min(max(v, il), ih)) * isc))),
+                                       False), -128), 127) for v in x.tolist()]
+        else:
+            want = [min(max(round_half(Fraction(float(F(F(F(min(max(v, il), ih)) * isc) -
+                                                         F(il * isc)))), False) - 128,
+                            -128), 127) for v in x.tolist()]
+        np.testing.assert_array_equal(ov, want)
+        assert (ov != onnx).sum() > 0
 
 
 def test_executorch_quantize_per_tensor():

@@ -48,22 +48,17 @@ def reference_outputs(layer, pair_saturation=False):
 
 
 def simdops_outputs(layer, pair_saturation=False):
-    """simdops: the accumulators, then requantize_fp32 one channel at a time with
-    simdops.runtimes.openvino_fq_requant_params of that channel (its shift as the offset,
-    the bias folded into it as OpenVINO does)."""
+    """simdops: the accumulators, then one requantize_fp32 call per layer with
+    simdops.runtimes.openvino_fq_requant_params of the layer's own numbers (scales,
+    output FakeQuantize range, float bias)."""
     a = layer.xq.astype(np.uint8 if layer.lo == 0 else np.int8)
     acc = simdops.int8_matmul_accumulators(a, np.ascontiguousarray(layer.w.T),
                                            pair_saturation=pair_saturation)
     acc = (acc - np.int32(layer.zp) * layer.w.astype(np.int32).sum(1)).astype(np.int32)
-    out = np.empty(acc.shape, np.int64)
-    for n in range(acc.shape[1]):
-        params = simdops.runtimes.openvino_fq_requant_params(
-            layer.sa, layer.sw[n], layer.il, layer.ih, -128.0, 127.0, 256)
-        if layer.bias is not None:
-            s = F(layer.sa * layer.sw[n])
-            params["offset"] = F(F(params["offset"]) + F(F(layer.bias[n] / s) * F(params["scale"])))
-        out[:, n] = simdops.requantize_fp32(np.ascontiguousarray(acc[:, n]), **params)
-    return out
+    params = simdops.runtimes.openvino_fq_requant_params(
+        layer.sa, layer.sw if layer.per_channel else layer.sw[0], layer.il, layer.ih,
+        -128.0, 127.0, 256, bias=layer.bias)
+    return simdops.requantize_fp32(acc, **params).astype(np.int64)
 
 
 _RUNS = {}

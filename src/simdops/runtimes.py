@@ -22,10 +22,6 @@ __all__ = [
     "executorch_quantize_per_tensor",
 ]
 
-# OpenVINO's CPU plugin uses channel 0's shift for every channel when the channels'
-# shifts agree within this (its FakeQuantize-into-convolution fusing)
-OPENVINO_SHIFT_TOLERANCE = 5e-5
-
 _INT_TYPES = {"uint8": (0, 255), "int8": (-128, 127), "int16": (-32768, 32767),
               "uint16": (0, 65535)}
 
@@ -69,23 +65,27 @@ def _int_range(out_dtype):
 
 
 def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high, output_low,
-                               output_high, levels=256):
+                               output_high, levels=256, *, bias=None):
     """OpenVINO's CPU plugin (int8 FullyConnected / Convolution, its low-precision
     transformations, then the FakeQuantize of the output fused into the kernel):
-    ``sat(RNE(f32(f32(acc) * m[n]) + b)) + output_low``.
+    ``sat(RNE(f32(f32(acc) * m[n]) + shift[n])) + output_low``.
 
     From the layer's dequantization scales and the output FakeQuantize's ranges, in
     float32: ``S[n] = s_a * s_w[n]``, ``il' = il / S[n]``, ``ih' = ih / S[n]``,
     ``m[n] = (levels - 1) / (ih' - il')``, ``b[n] = -il' * (levels - 1) / (ih' - il')``
     (left to right, each operation rounded, as fake_quantize.cpp's input scale and
-    shift). The kernel adds one shift for every channel: channel 0's, when every
-    channel's lies within ``OPENVINO_SHIFT_TOLERANCE`` of it; otherwise ValueError
-    (OpenVINO keeps a per-channel shift then, which this call does not take).
+    shift). Each channel keeps its own shift. A float bias of the layer (the ``Add``
+    between the MatMul / Convolution and the FakeQuantize) is folded into the shift:
+    ``shift[n] = b[n] + f32(f32(bias[n] / S[n]) * m[n])``.
 
     Returns the keywords of ``requantize_fp32``: ``scale`` (m, float32 per channel, or a
-    float per tensor), ``offset`` (b), ``zero_point`` / ``min`` (output_low), ``max``
-    (output_high) and ``out_dtype``; output_high - output_low must be levels - 1 (an
-    integer output grid).
+    float per tensor); the shift as ``bias`` (float32 per channel) with
+    ``bias_at="scaled"`` (the float32 add right after the multiply by ``scale``: the
+    same arithmetic), or as ``offset`` (a float) for a per-tensor layer without bias;
+    ``zero_point`` / ``min`` (output_low), ``max`` (output_high) and ``out_dtype``.
+    output_high - output_low must be levels - 1 (an integer output grid). bias: 1-D,
+    one value per output channel (its length gives the channel count of a per-tensor
+    layer).
     """
     s_a = _f32_scalar(input_scale, "input_scale")
     s_w, per_channel = _f32_vector(weight_scale, "weight_scale")
@@ -98,6 +98,13 @@ def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high,
     if ol != np.round(ol) or oh - ol != levels - 1:
         raise ValueError(f"output_low = {ol}, output_high = {oh}: the output grid must be "
                          f"the integers from output_low, levels - 1 = {levels - 1} wide")
+    fb = None
+    if bias is not None:
+        if np.ndim(bias) != 1:
+            raise ValueError("bias must be a 1-D array of real numbers (one per channel)")
+        fb, _ = _f32_vector(np.asarray(bias), "bias")
+        if per_channel and fb.shape != s_w.shape:
+            raise ValueError(f"bias has {fb.shape[0]} values, weight_scale {s_w.shape[0]}")
     lv = np.float32(levels - 1)
     with np.errstate(all="raise"):
         S = s_a * s_w
@@ -106,14 +113,18 @@ def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high,
         span = ih_n - il_n
         m = lv / span
         b = (-il_n * lv) / span
-    if (np.abs(b - b[0]) > OPENVINO_SHIFT_TOLERANCE).any():
-        raise ValueError("the channels' shifts differ by more than "
-                         f"{OPENVINO_SHIFT_TOLERANCE}: OpenVINO keeps them per channel")
+        if fb is not None:  # per tensor, S, m and b broadcast to the bias's channels
+            b = b + (fb / S) * m
     lo, hi = int(ol), int(oh)
     out_dtype = "uint8" if lo >= 0 and hi <= 255 else "int8" if -128 <= lo and hi <= 127 \
         else "int16"
-    return {"scale": _per(m, per_channel), "offset": float(b[0]), "zero_point": lo,
-            "min": lo, "max": hi, "out_dtype": out_dtype}
+    params = {"scale": _per(m, per_channel), "zero_point": lo, "min": lo, "max": hi,
+              "out_dtype": out_dtype}
+    if per_channel or fb is not None:
+        params.update(bias=np.ascontiguousarray(b, np.float32), bias_at="scaled")
+    else:
+        params["offset"] = float(b[0])
+    return params
 
 
 def onednn_requant_params(input_scale, weight_scale, output_scale, zero_point=0, *,
@@ -205,37 +216,67 @@ def onednn_float_output(acc, input_scale, weight_scale, bias=None):
     return v.astype(np.float32)
 
 
-def fake_quantize(x, input_low, input_high, output_low, output_high, levels, *, ties="even"):
-    """OpenVINO's FakeQuantize as its CPU plugin runs it (fake_quantize.cpp's JIT
-    kernel), float32 in and out, the ranges broadcast against x as numpy does::
+def _fma32(a, b, c):
+    """float32 fma(a, b, c) of float32 arrays, rounded once (as VFMADD): the product is
+    exact in float64, the sum rounded to odd in float64 (TwoSum's error decides the
+    last bit), then rounded to float32 once (53 >= 24 + 2 bits: no double rounding)."""
+    p = a.astype(np.float64) * b.astype(np.float64)
+    c64 = c.astype(np.float64)
+    s = p + c64
+    bb = s - p
+    err = (p - (s - bb)) + (c64 - bb)
+    odd = (s.view(np.int64) & 1) == 1
+    fix = (err != 0) & ~odd & np.isfinite(s)
+    s = np.where(fix, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
+    return s.astype(np.float32)
 
-        isc = (levels - 1) / (ih - il);  ish = -il * (levels - 1) / (ih - il)
-        osc = (oh - ol) / (levels - 1);  osh = ol
-        y = RNE(f32(clamp(x, il, ih) * isc) + ish) * osc + osh
 
-    each operation rounded to float32, left to right, never fused; a NaN x clamps to il
-    (the kernel's max(x, il) keeps il), so it gives output_low. ``ties="away"`` is the
-    plugin's reference path (``roundf``: the non-x86 / non-JIT one)."""
-    if ties not in ("even", "away"):
-        raise ValueError(f"ties must be 'even' or 'away', got {ties!r}")
+def fake_quantize(x, input_low, input_high, output_low, output_high, levels, *,
+                  path="subgraph"):
+    """OpenVINO's FakeQuantize as its x86 CPU plugin runs it, float32 in and out, the
+    ranges broadcast against x as numpy does. ``path="subgraph"`` (the default plugin
+    configuration: the node becomes a snippets Subgraph, snippets' FakeQuantize
+    decomposition)::
+
+        isc = f32(levels - 1) / (ih - il)
+        q = RNE(f32(clamp(x, il, ih) * isc) - f32(il * isc))
+        y = fma(q, osc, ol),  osc = (oh - ol) / f32(levels - 1)
+
+    each operation rounded to float32, the last one fused (one rounding). A NaN x
+    clamps to il (output_low's value). ``path="node"`` (``SNIPPETS_MODE=DISABLE``: the
+    FakeQuantize node's JIT kernel, fake_quantize.cpp)::
+
+        ish = f32(-il * f32(levels - 1)) / (ih - il)
+        q = RNE(fma(clamp(x, il, ih), isc, ish));  y = fma(q, osc, ol)
+
+    and a NaN x clamps to ih. Both measured with 0 differences (tests/
+    test_runtime_openvino_fq.py). Not modelled: with its low-precision transformations
+    on (the default), OpenVINO splits a FakeQuantize of 15, 16, 255 or 256 levels into a
+    quantizing FakeQuantize and a dequantization for some ranges
+    (``LP_TRANSFORMS_MODE=False`` keeps the formula above; docs/requantization.md)."""
+    if path not in ("subgraph", "node"):
+        raise ValueError(f"path must be 'subgraph' or 'node', got {path!r}")
     xf = np.asarray(x, np.float32)
     il, ih, ol, oh = (np.asarray(v, np.float32) for v in
                       (input_low, input_high, output_low, output_high))
-    if not isinstance(levels, (int, np.integer)) or levels < 2:
-        raise ValueError(f"levels must be an integer >= 2, got {levels!r}")
+    if not isinstance(levels, (int, np.integer)) or levels < 3:
+        raise ValueError(f"levels must be an integer >= 3, got {levels!r}")
     lv = np.float32(levels - 1)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        isc = lv / (ih - il)
-        ish = (-il * lv) / (ih - il)
+        span = ih - il
+        isc = lv / span
+        c = np.minimum(np.maximum(xf, il), ih)  # numpy propagates NaN: replaced below
+        if path == "subgraph":
+            c = np.where(np.isnan(xf), il, c)
+            q = np.rint((c * isc).astype(np.float32) - (il * isc).astype(np.float32))
+        else:
+            c = np.where(np.isnan(xf), ih, c)
+            ish = (-il * lv).astype(np.float32) / span
+            q = np.rint(_fma32(c, np.broadcast_to(isc, c.shape),
+                               np.broadcast_to(ish, c.shape)))
         osc = (oh - ol) / lv
-        v = np.where(np.isnan(xf), il, np.minimum(np.maximum(xf, il), ih))
-        v = (v * isc).astype(np.float32) + ish
-        if ties == "even":
-            r = np.rint(v)
-        else:  # roundf: half away from zero, exact in double (|v| + 0.5 is)
-            v64 = v.astype(np.float64)
-            r = np.copysign(np.floor(np.abs(v64) + 0.5), v64)
-        y = (r.astype(np.float32) * osc).astype(np.float32) + ol
+        q = q.astype(np.float32)
+        y = _fma32(q, np.broadcast_to(osc, q.shape), np.broadcast_to(ol, q.shape))
     return np.asarray(y, np.float32)
 
 
@@ -243,28 +284,48 @@ def openvino_quantize_linear_params(scale, zero_point=0, dtype="uint8"):
     """The FakeQuantize that OpenVINO's ONNX frontend writes for a per-tensor
     ``QuantizeLinear`` (quantize_linear.cpp): ``input_low = f32(scale * f32(qmin -
     zp))``, ``input_high = f32(scale * f32(qmax - zp))``, ``output_low = qmin``,
-    ``output_high = qmax``, ``levels = 2**bits``, then a Convert to the integer type.
+    ``output_high = qmax``, ``levels = 256``, then a Convert to the integer type.
     Returns those five as a dict (the keywords of ``fake_quantize``)."""
     name = np.dtype(dtype).name
-    if name not in ("uint8", "int8", "uint16", "int16"):
-        raise TypeError(f"dtype must be uint8, int8, uint16 or int16, got {name}")
+    if name not in ("uint8", "int8"):
+        raise TypeError(f"dtype must be uint8 or int8, got {name}")
     qmin, qmax = _INT_TYPES[name]
     s = _f32_scalar(scale, "scale")
     zp = np.float32(int(zero_point))
     if not qmin <= int(zero_point) <= qmax:
         raise ValueError(f"zero_point = {zero_point} is outside [{qmin}, {qmax}]")
     return {"input_low": s * (np.float32(qmin) - zp), "input_high": s * (np.float32(qmax) - zp),
-            "output_low": np.float32(qmin), "output_high": np.float32(qmax),
-            "levels": 1 << (8 * np.dtype(name).itemsize)}
+            "output_low": np.float32(qmin), "output_high": np.float32(qmax), "levels": 256}
 
 
 def openvino_quantize_linear(x, scale, zero_point=0, dtype="uint8"):
-    """An ONNX QuantizeLinear as OpenVINO runs it (``core.read_model`` of the ONNX
-    model): ``fake_quantize`` with ``openvino_quantize_linear_params``, converted to
-    the integer type. Differs from ONNX's ``saturate(round(x / scale) + zp)`` near
-    ties: it multiplies by ``(levels - 1) / (ih - il)`` instead of dividing."""
+    """An ONNX QuantizeLinear (per tensor, uint8 or int8) as OpenVINO's x86 CPU plugin
+    runs it (``core.read_model`` of the ONNX model): the FakeQuantize of
+    ``openvino_quantize_linear_params``, run by snippets with an integer output::
+
+        isc = f32(255) / (ih - il)
+        q = RNE(f32(clamp(x, il, ih) * isc) - f32(il * isc)) + qmin
+
+    except where snippets' FakeQuantize decomposition sees a plain scale (int8 with
+    ``|il * isc + 128|`` and ``|ih * isc - 127|`` within 1e-4: zero point 0; uint8
+    with il = 0): ``q = RNE(f32(clamp(x, il, ih) * isc))``. NaN gives qmin. Differs
+    from ONNX's ``saturate(round(x / scale) + zp)`` near ties: it multiplies by
+    ``255 / (ih - il)`` instead of dividing by the scale (docs/requantization.md)."""
     p = openvino_quantize_linear_params(scale, zero_point, dtype)
-    return fake_quantize(x, **p).astype(np.dtype(dtype))
+    name = np.dtype(dtype).name
+    il, ih = p["input_low"], p["input_high"]
+    xf = np.asarray(x, np.float32)
+    isc = np.float32(255) / (ih - il)
+    c = np.where(np.isnan(xf), il, np.minimum(np.maximum(xf, il), ih))
+    scaled = (c * isc).astype(np.float32)
+    plain = (il == 0) if name == "uint8" else (
+        abs(float(np.float32(il * isc)) + 128) < 1e-4 and
+        abs(float(np.float32(ih * isc)) - 127) <= 1e-4)
+    if plain:
+        q = np.rint(scaled)
+    else:
+        q = np.rint(scaled - np.float32(il * isc)) + p["output_low"]
+    return np.clip(q, p["output_low"], p["output_high"]).astype(np.dtype(name))
 
 
 def executorch_quantize_per_tensor(x, scale, zero_point, quant_min, quant_max, dtype="uint8"):
