@@ -65,6 +65,9 @@ def random_fc_layer(rng, tie=False, bias=None, per_channel=None, rows=16):
         k = int(rng.integers(1, 4))
         xq = xq[:, :k]
         w = w[:, :k]
+        if w.shape[1] < k:  # the layer was narrower than k: more weights
+            w = np.concatenate([w, rng.integers(-127, 128, (n, k - w.shape[1])).astype(np.int8)],
+                               1)
         zp = int(np.clip(zp, lo + 8, lo + 247))
         xq = (zp + rng.integers(-8, 9, (rows, k))).clip(lo, lo + 255)
         sa = 2.0 ** -int(rng.integers(3, 8))

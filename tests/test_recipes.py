@@ -27,6 +27,7 @@ RECIPES_EXPECTED = {
     "ONNX Runtime: per-channel QLinearConv": ("onnx", "onnxruntime"),
     "LiteRT: the three kernel modes": ("ai_edge_litert", "flatbuffers"),
     "PyTorch: fbgemm": ("torch",),
+    "OpenVINO: an int8 FullyConnected": ("openvino",),
 }
 
 
@@ -129,3 +130,23 @@ def test_pytorch_fbgemm_recipe():
     y, y_torch = ns["y"], ns["y_torch"]
     assert y.dtype == np.uint8 and np.array_equal(y, y_torch)
     assert len(np.unique(y)) > 20
+
+
+def test_openvino_fullyconnected_fakequantize_recipe():
+    ns = run("OpenVINO: an int8 FullyConnected")
+    y, y_ov = ns["y"], ns["y_ov"]
+    assert y.dtype == np.int8 and np.array_equal(y, y_ov.astype(np.int8))
+    assert len(np.unique(y)) > 20
+    # the int8 kernel ran (not a float MatMul that happens to agree)
+    precisions = {op.get_rt_info()["runtimePrecision"].astype(str)
+                  for op in ns["compiled"].get_runtime_model().get_ops()
+                  if op.get_rt_info()["layerType"].astype(str) == "FullyConnected"}
+    assert precisions and precisions <= {"u8", "i8"}, precisions
+    # the float bias folded into each channel's shift matters on this layer
+    p = ns["params"]
+    no_bias = ns["runtimes"].openvino_fq_requant_params(ns["a_scale"], ns["w_scale"], ns["il"],
+                                                        ns["ih"], -128, 127, 256)
+    assert not np.array_equal(ns["simdops"].requantize_fp32(ns["acc"], **no_bias), y)
+    assert p["bias_at"] == "scaled" and p["bias"].shape == (ns["N"],)
+    v_ov = ns["v_ov"]
+    assert np.array_equal(ns["v_simdops"], v_ov) and len(np.unique(v_ov)) == 16
