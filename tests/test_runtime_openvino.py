@@ -120,27 +120,27 @@ sys.path.insert(0, sys.argv[1])
 import numpy as np
 import runtime_models_rt2 as rm
 layers = rm.fc_layers(int(sys.argv[2]), int(sys.argv[3]), bias=False, rows=32)
-for layer in layers:  # wide activations and weights: most pairs reach the int16 limits
-    pass
-outs, kinds = rm.run_openvino_fc(layers)
+outs, kinds = rm.run_openvino_fc(layers, conv=sys.argv[5] == "conv")
 np.save(sys.argv[4], np.concatenate([o.reshape(-1) for o in outs]))
 print(json.dumps({f"{k[0]}|{k[1]}": v for k, v in kinds.items()}))
 """
 
 
 @pytest.mark.thread_unsafe  # a subprocess with ONEDNN_MAX_CPU_ISA set
-def test_openvino_avx2_accumulators_pair_saturation(tmp_path):
+@pytest.mark.parametrize("conv", [False, True], ids=["fc", "conv1x1"])
+def test_openvino_avx2_accumulators_pair_saturation(tmp_path, conv):
     count = max(20, rm.OV_LAYERS // 4)
-    seed = 83
+    seed = 83 + conv
     out_file = tmp_path / "outs.npy"
     env = dict(os.environ, ONEDNN_MAX_CPU_ISA="AVX2")
     proc = subprocess.run([sys.executable, "-c", _AVX2_SCRIPT, os.path.dirname(__file__),
-                           str(seed), str(count), str(out_file)],
+                           str(seed), str(count), str(out_file), "conv" if conv else "fc"],
                           env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     kinds = json.loads(proc.stdout.strip().splitlines()[-1])
-    # not the VNNI brgemm kernel: oneDNN's AVX2 int8 gemm
+    # not the VNNI brgemm kernels: oneDNN's AVX2 int8 gemm / 1x1 convolution
     assert kinds and not any("avx512" in k or "vnni" in k.lower() for k in kinds), kinds
+    assert all(("avx2" in k or "gemm" in k) and "I8" in k for k in kinds), kinds
     flat = np.load(out_file)
     layers = rm.fc_layers(seed, count, bias=False, rows=32)
     offset = differ = differ_exact = differ_simdops = 0
