@@ -50,7 +50,7 @@ class FcLayer:
         return np.clip(pairs, -32768, 32767).sum(-1) - (self.zp + off) * w.sum(1)
 
 
-def random_fc_layer(rng, tie=False, bias=None, per_channel=None, rows=16):
+def random_fc_layer(rng, tie=False, bias=None, per_channel=None, rows=16, zero_point=None):
     """A random layer; tie: power-of-two scales and a FakeQuantize range whose
     multiplier is a power of two and whose shift an integer, so exact halves are common."""
     k = int(rng.integers(1, 70))
@@ -88,7 +88,47 @@ def random_fc_layer(rng, tie=False, bias=None, per_channel=None, rows=16):
         scale = float(np.float32(sa)) * sw.astype(np.float64)
         b = (rng.integers(-300, 301, n) * scale if tie else
              rng.uniform(-1, 1, n) * (ih - il) * 0.1).astype(np.float32)
+    if zero_point is not None:  # the activations' zero point given: the grid moves with it
+        xq = np.clip(np.asarray(xq, np.int64) - zp + zero_point, lo, lo + 255)
+        zp = zero_point
     return FcLayer(np.asarray(xq, np.int64), lo, zp, sa, w, sw, b, il, ih, per_channel)
+
+
+def near_tie_layers(seed, count, zero_point=0, bias=False, rows=64):
+    """count one-input-pair layers (K = 2, w[n] = [127, 1], so the accumulators cover
+    every integer of a 32K range) whose rows are the activations that bring channel 0's
+    FakeQuantize input nearest to a rounding tie: they tell apart formulas that differ
+    by one float32 rounding. Alternately per tensor and per channel; uint8 activations
+    with the given zero point (None: random); bias: a float bias per channel."""
+    rng = np.random.default_rng(seed)
+    layers = []
+    a1, a2 = np.meshgrid(np.arange(256), np.arange(256), indexing="ij")
+    grid = np.stack([a1.ravel(), a2.ravel()], 1)
+    for i in range(count):
+        per_channel = bool(i % 2)
+        n = int(rng.integers(1, 9))
+        zp = int(rng.integers(0, 256)) if zero_point is None else zero_point
+        sa = np.float32(2.0 ** rng.uniform(-8, -3))
+        sw = np.broadcast_to((2.0 ** rng.uniform(-9, -5, n if per_channel else 1)).astype(
+            np.float32), (n,)).copy()
+        span = float(sa) * float(sw.max()) * 2 ** rng.uniform(6, 11) * 255
+        il = np.float32(-span * rng.uniform(0.2, 0.8))
+        ih = np.float32(il + span)
+        b = (rng.uniform(-1, 1, n) * (ih - il) * 0.1).astype(np.float32) if bias else None
+        w = np.tile(np.array([[127, 1]], np.int8), (n, 1))
+        acc = (grid[:, 0] - zp) * 127 + (grid[:, 1] - zp)
+        s = np.float32(sa * sw[0])
+        ilp, ihp = np.float32(il / s), np.float32(ih / s)
+        m = np.float32(np.float32(255) / np.float32(ihp - ilp))
+        v = acc.astype(np.float32) * m + np.float32(np.float32(-ilp * np.float32(255)) /
+                                                    np.float32(ihp - ilp))
+        if b is not None:  # the bias moves the ties: as folded into the shift
+            v = v + np.float32(np.float32(b[0] / s) * m)
+        dist = np.abs(v - np.floor(v) - 0.5) + 10 * ((v < 0.5) | (v > 254.5))
+        pick = np.argsort(dist, kind="stable")[:rows]
+        layers.append(FcLayer(grid[pick].astype(np.int64), 0, zp, sa, w, sw, b, il, ih,
+                              per_channel))
+    return layers
 
 
 def fc_layers(seed, count, **kw):

@@ -142,11 +142,8 @@ def test_openvino_fullyconnected_fakequantize_recipe():
                   for op in ns["compiled"].get_runtime_model().get_ops()
                   if op.get_rt_info()["layerType"].astype(str) == "FullyConnected"}
     assert precisions and precisions <= {"u8", "i8"}, precisions
-    # the float bias folded into each channel's shift matters on this layer
-    p = ns["params"]
-    no_bias = ns["runtimes"].openvino_fq_requant_params(ns["a_scale"], ns["w_scale"], ns["il"],
-                                                        ns["ih"], -128, 127, 256)
-    assert not np.array_equal(ns["simdops"].requantize_fp32(ns["acc"], **no_bias), y)
-    assert p["bias_at"] == "scaled" and p["bias"].shape == (ns["N"],)
+    p = ns["params"]  # per channel: m[n] and the shifts (output_low inside) per channel
+    assert p["bias_at"] == "scaled" and p["bias"].shape == (ns["N"],) and p["zero_point"] == 0
+    assert p["scale"].shape == (ns["N"],)
     v_ov = ns["v_ov"]
     assert np.array_equal(ns["v_simdops"], v_ov) and len(np.unique(v_ov)) == 16

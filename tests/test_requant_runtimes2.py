@@ -344,34 +344,41 @@ def test_openvino_fq_requant_params():
     acc = RNG.integers(-50000, 50000, (32, 4)).astype(np.int32)
     s_a = 0.0123
     il, ih = -2.5, 2.48
-    bias = np.array([0.3, -0.01, 0.0, 1.7], np.float32)
-    for s_w, b in [(np.array([0.004, 0.0041, 0.001, 0.0173], np.float32), None),
-                   (np.array([0.004, 0.0041, 0.001, 0.0173], np.float32), bias),
-                   (0.004, None), (0.004, bias)]:
-        p = runtimes.openvino_fq_requant_params(s_a, s_w, il, ih, 0, 255, 256, bias=b)
+    for s_w, ol, oh in [(np.array([0.004, 0.0041, 0.001, 0.0173], np.float32), -128, 127),
+                        (np.array([0.004, 0.0041, 0.001, 0.0173], np.float32), 0, 255)]:
+        p = runtimes.openvino_fq_requant_params(s_a, s_w, il, ih, ol, oh, 256)
         got = simdops.requantize_fp32(acc, **p)
-        S = F(s_a) * np.broadcast_to(np.asarray(s_w, F), (4,))
+        S = F(s_a) * s_w
         il_n, ih_n = F(il) / S, F(ih) / S
         m = F(255) / (ih_n - il_n)
-        shift = [F(F(-il_n[k] * F(255)) / F(ih_n[k] - il_n[k])) for k in range(4)]
-        if b is not None:  # folded into the shift: b[n] + f32(f32(bias / S) * m)
-            shift = [F(shift[k] + F(F(b[k] / S[k]) * m[k])) for k in range(4)]
-        want = [[min(max(round_half(Fraction(float(F(F(F(a) * m[k]) + shift[k]))), False), 0),
-                     255) for k, a in enumerate(row)] for row in acc.tolist()]
+        b = [F(F(-il_n[k] * F(255)) / F(ih_n[k] - il_n[k])) for k in range(4)]
+        if all(abs(v - b[0]) < F(5e-5) for v in b):  # fake_quantize.cpp's workaround
+            b = [b[0]] * 4
+        shift = [F(v + F(ol)) for v in b]  # output_low joins the shift before rounding
+        want = [[min(max(round_half(Fraction(float(F(F(F(a) * m[k]) + shift[k]))), False),
+                         ol), oh) for k, a in enumerate(row)] for row in acc.tolist()]
         np.testing.assert_array_equal(got, want)
-        if np.ndim(s_w) == 0 and b is None:
-            assert p["offset"] == float(shift[0]) and "bias" not in p
-        else:  # one shift per channel: the float32 add after the multiply by m
-            assert p["bias_at"] == "scaled" and p["bias"].tolist() == [float(v) for v in shift]
-    # the channels' shifts differ by float32 roundings only; each keeps its own
-    p = runtimes.openvino_fq_requant_params(s_a, [0.004, 0.001, 0.0173], il, ih, 0, 255, 256)
-    assert p["scale"].shape == (3,) and len(set(p["bias"].tolist())) > 1
-    with pytest.raises(ValueError, match="output grid"):
-        runtimes.openvino_fq_requant_params(s_a, 0.004, il, ih, 0, 1, 256)
-    with pytest.raises(ValueError, match="bias"):
-        runtimes.openvino_fq_requant_params(s_a, [0.004, 0.001], il, ih, 0, 255, bias=[1.0])
-    with pytest.raises(ValueError, match="bias"):
-        runtimes.openvino_fq_requant_params(s_a, 0.004, il, ih, 0, 255, bias=1.0)
+        assert p["bias_at"] == "scaled" and p["zero_point"] == 0
+        assert p["bias"].tolist() == [float(v) for v in shift]
+        np.testing.assert_array_equal(runtimes.openvino_fq_requant(acc, s_a, s_w, il, ih, ol,
+                                                                   oh), want)
+    # shifts within 5e-5 of channel 0's become channel 0's (fake_quantize.cpp's workaround)
+    p = runtimes.openvino_fq_requant_params(s_a, [0.004, 0.001, 0.0173], il, ih, -128, 127)
+    assert len(set(p["bias"].tolist())) == 1 and len(set(p["scale"].tolist())) == 3
+    # per tensor: one fused multiply-add, which requantize_fp32 has no form of
+    with pytest.raises(ValueError, match="fused multiply-add"):
+        runtimes.openvino_fq_requant_params(s_a, 0.004, il, ih, -128, 127)
+    x = np.array([-50614, 17, 0, 3], np.int32)
+    S = F(F(s_a) * F(0.004))
+    il_n, ih_n = F(F(il) / S), F(F(ih) / S)
+    m = F(F(255) / F(ih_n - il_n))
+    sh = F(F(F(-il_n * F(255)) / F(ih_n - il_n)) - F(128))
+    want = [min(max(round_half(Fraction(float(F(float(Fraction(int(a)) * Fraction(float(m)) +
+                                                      Fraction(float(sh)))))), False), -128),
+                    127) for a in x.tolist()]
+    assert runtimes.openvino_fq_requant(x, s_a, 0.004, il, ih, -128, 127).tolist() == want
+    with pytest.raises(ValueError, match="256-level"):
+        runtimes.openvino_fq_requant_params(s_a, [0.004, 0.001], il, ih, 0, 1, 2)
 
 
 def f32_of(fr):

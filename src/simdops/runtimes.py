@@ -16,7 +16,8 @@ import numbers
 import numpy as np
 
 __all__ = [
-    "openvino_fq_requant_params", "onednn_requant_params", "fbgemm_float_bias_params",
+    "openvino_fq_requant_params", "openvino_fq_requant", "onednn_requant_params",
+    "fbgemm_float_bias_params",
     "litert_fc_params", "onednn_float_output", "fake_quantize",
     "openvino_quantize_linear_params", "openvino_quantize_linear",
     "executorch_quantize_per_tensor",
@@ -64,48 +65,21 @@ def _int_range(out_dtype):
     return name, _INT_TYPES[name]
 
 
-def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high, output_low,
-                               output_high, levels=256, *, bias=None):
-    """OpenVINO's CPU plugin (int8 FullyConnected / Convolution, its low-precision
-    transformations, then the FakeQuantize of the output fused into the kernel):
-    ``sat(RNE(f32(f32(acc) * m[n]) + shift[n])) + output_low``.
-
-    From the layer's dequantization scales and the output FakeQuantize's ranges, in
-    float32: ``S[n] = s_a * s_w[n]``, ``il' = il / S[n]``, ``ih' = ih / S[n]``,
-    ``m[n] = (levels - 1) / (ih' - il')``, ``b[n] = -il' * (levels - 1) / (ih' - il')``
-    (left to right, each operation rounded, as fake_quantize.cpp's input scale and
-    shift). Each channel keeps its own shift. A float bias of the layer (the ``Add``
-    between the MatMul / Convolution and the FakeQuantize) is folded into the shift:
-    ``shift[n] = b[n] + f32(f32(bias[n] / S[n]) * m[n])``.
-
-    Returns the keywords of ``requantize_fp32``: ``scale`` (m, float32 per channel, or a
-    float per tensor); the shift as ``bias`` (float32 per channel) with
-    ``bias_at="scaled"`` (the float32 add right after the multiply by ``scale``: the
-    same arithmetic), or as ``offset`` (a float) for a per-tensor layer without bias;
-    ``zero_point`` / ``min`` (output_low), ``max`` (output_high) and ``out_dtype``.
-    output_high - output_low must be levels - 1 (an integer output grid). bias: 1-D,
-    one value per output channel (its length gives the channel count of a per-tensor
-    layer).
-    """
+def _openvino_fq_formula(input_scale, weight_scale, input_low, input_high, output_low,
+                         output_high, levels):
+    """OpenVINO's fused FakeQuantize after an int8 FullyConnected / Convolution: m[n],
+    the shift with output_low folded in, whether it runs as one fused multiply-add (per
+    tensor), and the output type."""
     s_a = _f32_scalar(input_scale, "input_scale")
-    s_w, per_channel = _f32_vector(weight_scale, "weight_scale")
+    s_w, _ = _f32_vector(weight_scale, "weight_scale")
     il = _f32_scalar(input_low, "input_low")
     ih = _f32_scalar(input_high, "input_high")
     ol = _f32_scalar(output_low, "output_low")
     oh = _f32_scalar(output_high, "output_high")
-    if not isinstance(levels, (int, np.integer)) or levels < 2:
-        raise ValueError(f"levels must be an integer >= 2, got {levels!r}")
-    if ol != np.round(ol) or oh - ol != levels - 1:
-        raise ValueError(f"output_low = {ol}, output_high = {oh}: the output grid must be "
-                         f"the integers from output_low, levels - 1 = {levels - 1} wide")
-    fb = None
-    if bias is not None:
-        if np.ndim(bias) != 1:
-            raise ValueError("bias must be a 1-D array of real numbers (one per channel)")
-        fb, _ = _f32_vector(np.asarray(bias), "bias")
-        if per_channel and fb.shape != s_w.shape:
-            raise ValueError(f"bias has {fb.shape[0]} values, weight_scale {s_w.shape[0]}")
-    lv = np.float32(levels - 1)
+    if levels != 256 or (ol, oh) not in ((0, 255), (-128, 127)):
+        raise ValueError(f"output_low, output_high, levels = {ol}, {oh}, {levels}: only a "
+                         "256-level FakeQuantize onto [0, 255] or [-128, 127] is reproduced")
+    lv = np.float32(255)
     with np.errstate(all="raise"):
         S = s_a * s_w
         il_n = il / S
@@ -113,18 +87,77 @@ def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high,
         span = ih_n - il_n
         m = lv / span
         b = (-il_n * lv) / span
-        if fb is not None:  # per tensor, S, m and b broadcast to the bias's channels
-            b = b + (fb / S) * m
-    lo, hi = int(ol), int(oh)
-    out_dtype = "uint8" if lo >= 0 and hi <= 255 else "int8" if -128 <= lo and hi <= 127 \
-        else "int16"
-    params = {"scale": _per(m, per_channel), "zero_point": lo, "min": lo, "max": hi,
-              "out_dtype": out_dtype}
-    if per_channel or fb is not None:
-        params.update(bias=np.ascontiguousarray(b, np.float32), bias_at="scaled")
+        # fake_quantize.cpp, updateOptimizedFormula: shifts within 5e-5 of channel 0's
+        # are taken as one per-tensor shift; then output_low is added to it
+        if (np.abs(b - b[0]) < np.float32(5e-5)).all():
+            b = np.full_like(b, b[0])
+        sh = b + ol
+    fused = bool((m == m[0]).all() and (sh == sh[0]).all())
+    if fused:  # the negligible per-tensor shift is dropped (1e-5 of the clamp range)
+        clo = np.rint(il_n[0] * m[0] + b[0]) + ol
+        chi = np.rint(ih_n[0] * m[0] + b[0]) + ol
+        if abs(sh[0]) < np.float32(chi - clo) * np.float32(1e-5):
+            sh = np.zeros_like(sh)
+        m, sh = m[:1], sh[:1]
+    return m, sh, fused, ("uint8" if ol == 0 else "int8")
+
+
+def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high, output_low,
+                               output_high, levels=256):
+    """OpenVINO's CPU plugin (int8 FullyConnected / Convolution, its low-precision
+    transformations, then the FakeQuantize of the output fused into the kernel), per
+    channel: ``sat(RNE(f32(f32(acc) * m[n]) + shift[n]))``.
+
+    From the layer's dequantization scales and the output FakeQuantize's ranges, in
+    float32: ``S[n] = s_a * s_w[n]``, ``il' = il / S[n]``, ``ih' = ih / S[n]``,
+    ``m[n] = 255 / (ih' - il')``, ``b[n] = -il' * 255 / (ih' - il')`` (left to right,
+    each operation rounded, as fake_quantize.cpp); channel 0's b for every channel when
+    all lie within 5e-5 of it; ``shift[n] = f32(b[n] + output_low)`` (output_low joins
+    the shift before the rounding).
+
+    Returns the keywords of ``requantize_fp32``: ``scale`` (m, float32 per channel),
+    ``bias`` (the shifts, float32) with ``bias_at="scaled"`` (the float32 add right
+    after the multiply), ``zero_point=0``, ``min``, ``max``, ``out_dtype``. A layer
+    OpenVINO sees as per tensor (every m[n] and every shift equal) runs the multiply
+    and the add as one fused multiply-add, which requantize_fp32 does not have:
+    ValueError, use ``openvino_fq_requant`` for it. Only a 256-level FakeQuantize onto
+    [0, 255] or [-128, 127]. Measured: exact for accumulators of activations with zero
+    point 0 and no bias between the layer and the FakeQuantize; with a nonzero
+    activation zero point or a float bias OpenVINO's arithmetic is not reproduced yet
+    (docs/requantization.md gives the counts).
+    """
+    m, sh, fused, out_dtype = _openvino_fq_formula(input_scale, weight_scale, input_low,
+                                                   input_high, output_low, output_high,
+                                                   levels)
+    if fused:
+        raise ValueError("OpenVINO runs a per-tensor layer's requantization as one fused "
+                         "multiply-add, which requantize_fp32 has no form of: use "
+                         "simdops.runtimes.openvino_fq_requant(acc, ...)")
+    lo, hi = (0, 255) if out_dtype == "uint8" else (-128, 127)
+    return {"scale": m, "bias": np.ascontiguousarray(sh, np.float32), "bias_at": "scaled",
+            "zero_point": 0, "min": lo, "max": hi, "out_dtype": out_dtype}
+
+
+def openvino_fq_requant(acc, input_scale, weight_scale, input_low, input_high, output_low,
+                        output_high, levels=256):
+    """The output of ``openvino_fq_requant_params``' layer from its int32 accumulators
+    (channels last), per tensor too: ``sat(RNE(fma(f32(acc), m, shift)))`` where
+    OpenVINO sees one scale and one shift (its post-op is then a single linear step,
+    a fused multiply-add), else ``requantize_fp32(acc, **openvino_fq_requant_params(...))``.
+    numpy; exact."""
+    a = np.asarray(acc)
+    if a.dtype != np.int32:
+        raise TypeError(f"acc must be int32, got {a.dtype}")
+    m, sh, fused, out_dtype = _openvino_fq_formula(input_scale, weight_scale, input_low,
+                                                   input_high, output_low, output_high,
+                                                   levels)
+    lo, hi = (0, 255) if out_dtype == "uint8" else (-128, 127)
+    v = a.astype(np.float32)
+    if fused:
+        v = _fma32(v, np.full(v.shape, m[0], np.float32), np.full(v.shape, sh[0], np.float32))
     else:
-        params["offset"] = float(b[0])
-    return params
+        v = (v * m).astype(np.float32) + sh
+    return np.clip(np.rint(v), lo, hi).astype(out_dtype)
 
 
 def onednn_requant_params(input_scale, weight_scale, output_scale, zero_point=0, *,
