@@ -24,8 +24,8 @@ from simdops import runtimes  # noqa: E402
 
 F = np.float32
 RANGES = int(os.environ.get("FQ_RANGES", "4"))
-# LPT_LEVELS: the level counts OpenVINO's low-precision transformations may rewrite;
-# the others run the snippets formula with the default configuration too
+# 15, 16, 255, 256: level counts OpenVINO's low-precision transformations may rewrite
+# (tested with them off); 3, 17, 65536 run the snippets formula by default too
 LEVELS = (3, 15, 16, 17, 255, 256, 65536)
 NO_LPT = {"LP_TRANSFORMS_MODE": False}
 NODE = {"LP_TRANSFORMS_MODE": False, "SNIPPETS_MODE": "DISABLE"}
