@@ -121,22 +121,43 @@ HM_COLS(hm_f64x8, double)
  * are reduced first, as a tree in row order with "later beats earlier only
  * when strictly greater" (vmaxps(b, a) = b > a ? b : a keeps the earlier
  * element's bits on a tie, as the reference keeps best), so best is loaded,
- * compared and stored once per four rows; the winning row within the four is
- * two mask bits (bit 1: the pair (2, 3) won; bit 0: the later of the winning
- * pair won). Without NaN in the four rows this is the reference rule applied
- * row by row: a chain of strict-greater-than updates keeps the first maximum,
- * and grouping the chain does not change which element that is. A NaN best
- * (from an earlier NaN) is never beaten: every ordered compare with it is
- * false. A group with a NaN in any lane of the four vectors (one unordered
- * compare per pair of rows) is applied row by row with the exact rule
- * (hm_f32x16_col1); that branch is not taken on NaN-free data. A last partial
- * vector overlaps the previous one: columns already updated by this group
- * hold a best that none of its rows beats. Compared with one row per call
- * (two loads, two compares and a branch on rare updates per 16 columns per
- * row), the column scan of 1024 x 4096 went from ~3.3x to ~Nx a bare read
- * (tools/cbench "hardmax bound axis 0", docs/performance.md). */
+ * compared and stored once per four rows. Without NaN in the four rows this
+ * is the reference rule applied row by row: a chain of strict-greater-than
+ * updates keeps the first maximum, and grouping the chain does not change
+ * which element that is. A NaN best (from an earlier NaN) is never beaten:
+ * every ordered compare with it is false. A group with a NaN in any lane of
+ * its four vectors (one unordered compare per pair of rows) is applied row by
+ * row with the exact rule (hm_f32x16_col1); that branch is not taken on
+ * NaN-free data.
+ * The winning row is tracked as an int32 offset within the call (three
+ * blends of constants, one masked store where best rose) in a 4 KiB stack
+ * array per chunk of HM_COL_CHUNK columns, and moved into the int64 indices
+ * once per chunk (and before a NaN group's exact updates, which write the
+ * indices directly). A last partial vector overlaps the previous one:
+ * columns already updated by this group hold a best that none of its rows
+ * beats, and the moves write the same values again. On 1024 x 4096 the scan
+ * costs ~2x a bare read of the same bytes, against ~3.3x one row per call
+ * (a branch on rare updates, two compares per 16 columns per row) and ~2.2x
+ * with int64 indices built from mask arithmetic per group (tools/cbench
+ * "hardmax bound axis 0", docs/performance.md). */
+enum { HM_COL_CHUNK = 1024 };
+
+/* rel[0..16) (offsets, -1: not risen) into bi as r + offset; rel reset */
+static inline void hm_f32c_flush(int32_t *rel, int64_t *bi, __m512i r)
+{
+    __m512i o = _mm512_loadu_si512(rel);
+    __mmask16 t = _mm512_cmp_epi32_mask(o, _mm512_setzero_si512(), _MM_CMPINT_NLT);
+    _mm512_mask_storeu_epi64(bi, (__mmask8)t,
+                             _mm512_add_epi64(r, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(o))));
+    _mm512_mask_storeu_epi64(bi + 8, (__mmask8)(t >> 8),
+                             _mm512_add_epi64(r, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(o, 1))));
+    _mm512_storeu_si512(rel, _mm512_set1_epi32(-1));
+}
+
+/* Rows k..k+3 of the call (x at row k) at column j; c holds k..k+3 broadcast. */
 static inline void hm_f32c_group4(const char *x, int64_t stride, size_t j, float *best,
-                                  int64_t *bi, int64_t r)
+                                  int32_t *rel, int64_t *bi, const __m512i c[4], int64_t r,
+                                  int32_t k)
 {
     const float *p0 = (const float *)(const void *)x + j;
     const float *p1 = (const float *)(const void *)(x + stride) + j;
@@ -145,36 +166,28 @@ static inline void hm_f32c_group4(const char *x, int64_t stride, size_t j, float
     __m512 v0 = _mm512_loadu_ps(p0), v1 = _mm512_loadu_ps(p1);
     __m512 v2 = _mm512_loadu_ps(p2), v3 = _mm512_loadu_ps(p3);
     __m512 b = _mm512_loadu_ps(best + j), m01, m23, m;
-    __mmask16 k01, k23, k, kb, bit0;
+    __mmask16 k01, k23, kk, kb;
     __m512i i;
     if ((__mmask16)(_mm512_cmp_ps_mask(v0, v1, _CMP_UNORD_Q) |
                     _mm512_cmp_ps_mask(v2, v3, _CMP_UNORD_Q))) {
-        __m512i rv = _mm512_set1_epi64(r);
-        hm_f32x16_col1(p0, best + j, bi + j, rv);
-        rv = _mm512_set1_epi64(r + 1);
-        hm_f32x16_col1(p1, best + j, bi + j, rv);
-        rv = _mm512_set1_epi64(r + 2);
-        hm_f32x16_col1(p2, best + j, bi + j, rv);
-        rv = _mm512_set1_epi64(r + 3);
-        hm_f32x16_col1(p3, best + j, bi + j, rv);
+        hm_f32c_flush(rel, bi + j, _mm512_set1_epi64(r));
+        hm_f32x16_col1(p0, best + j, bi + j, _mm512_set1_epi64(r + k));
+        hm_f32x16_col1(p1, best + j, bi + j, _mm512_set1_epi64(r + k + 1));
+        hm_f32x16_col1(p2, best + j, bi + j, _mm512_set1_epi64(r + k + 2));
+        hm_f32x16_col1(p3, best + j, bi + j, _mm512_set1_epi64(r + k + 3));
         return;
     }
     k01 = _mm512_cmp_ps_mask(v1, v0, _CMP_GT_OQ);
     m01 = _mm512_max_ps(v1, v0);
     k23 = _mm512_cmp_ps_mask(v3, v2, _CMP_GT_OQ);
     m23 = _mm512_max_ps(v3, v2);
-    k = _mm512_cmp_ps_mask(m23, m01, _CMP_GT_OQ);
+    kk = _mm512_cmp_ps_mask(m23, m01, _CMP_GT_OQ);
     m = _mm512_max_ps(m23, m01);
     kb = _mm512_cmp_ps_mask(m, b, _CMP_GT_OQ);
     _mm512_storeu_ps(best + j, _mm512_max_ps(m, b));
-    bit0 = (__mmask16)((k & k23) | (~k & k01));
-    i = _mm512_mask_mov_epi64(_mm512_set1_epi64(r), (__mmask8)bit0, _mm512_set1_epi64(r + 1));
-    i = _mm512_mask_add_epi64(i, (__mmask8)k, i, _mm512_set1_epi64(2));
-    _mm512_mask_storeu_epi64(bi + j, (__mmask8)kb, i);
-    i = _mm512_mask_mov_epi64(_mm512_set1_epi64(r), (__mmask8)(bit0 >> 8),
-                              _mm512_set1_epi64(r + 1));
-    i = _mm512_mask_add_epi64(i, (__mmask8)(k >> 8), i, _mm512_set1_epi64(2));
-    _mm512_mask_storeu_epi64(bi + j + 8, (__mmask8)(kb >> 8), i);
+    i = _mm512_mask_mov_epi32(_mm512_mask_mov_epi32(c[0], k01, c[1]), kk,
+                              _mm512_mask_mov_epi32(c[2], k23, c[3]));
+    _mm512_mask_storeu_epi32(rel, kb, i);
 }
 
 static void SIMDOPS_KERNEL_NAME(f32, argmax_cols)(const void *xv, int64_t stride, size_t rows,
@@ -183,15 +196,37 @@ static void SIMDOPS_KERNEL_NAME(f32, argmax_cols)(const void *xv, int64_t stride
 {
     const char *x = (const char *)xv;
     float *best = (float *)bestv;
-    size_t k = 0, j;
-    if (cols >= 16)
-        for (; k + 4 <= rows; k += 4, x += 4 * stride, r += 4) {
-            for (j = 0; j + 16 <= cols; j += 16)
-                hm_f32c_group4(x, stride, j, best, bi, r);
-            if (j < cols)
-                hm_f32c_group4(x, stride, cols - 16, best, bi, r);
+    size_t grouped = cols >= 16 && rows <= (size_t)INT32_MAX ? rows / 4 * 4 : 0, k;
+    for (size_t j0 = 0; grouped && j0 < cols; j0 += HM_COL_CHUNK) {
+        int32_t rel[HM_COL_CHUNK];
+        size_t cc = cols - j0 < HM_COL_CHUNK ? cols - j0 : HM_COL_CHUNK, j;
+        const __m512i rv = _mm512_set1_epi64(r);
+        if (cc < 16) { /* a narrow last chunk: the 16 columns ending at cols */
+            j0 = cols - 16;
+            cc = 16;
         }
-    for (; k < rows; k++, x += stride, r++)
+        memset(rel, 0xff, cc * sizeof(int32_t));
+        for (k = 0; k < grouped; k += 4) {
+            const char *xk = x + (int64_t)k * stride;
+            __m512i c[4];
+            c[0] = _mm512_set1_epi32((int32_t)k);
+            c[1] = _mm512_set1_epi32((int32_t)k + 1);
+            c[2] = _mm512_set1_epi32((int32_t)k + 2);
+            c[3] = _mm512_set1_epi32((int32_t)k + 3);
+            for (j = 0; j + 16 <= cc; j += 16)
+                hm_f32c_group4(xk, stride, j0 + j, best, rel + j, bi, c, r, (int32_t)k);
+            if (j < cc)
+                hm_f32c_group4(xk, stride, j0 + cc - 16, best, rel + cc - 16, bi, c, r,
+                               (int32_t)k);
+        }
+        for (j = 0; j + 16 <= cc; j += 16)
+            hm_f32c_flush(rel + j, bi + j0 + j, rv);
+        if (j < cc)
+            hm_f32c_flush(rel + cc - 16, bi + j0 + cc - 16, rv);
+    }
+    x += (int64_t)grouped * stride;
+    r += (int64_t)grouped;
+    for (k = grouped; k < rows; k++, x += stride, r++)
         hm_f32x16_cols((const float *)(const void *)x, cols, r, best, bi);
 }
 HM_COLS_KERNEL(f64, double, hm_f64x8)
