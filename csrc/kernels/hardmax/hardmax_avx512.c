@@ -4,12 +4,13 @@
  * movemask; indices written by masked stores). Column blocks narrower than
  * one vector run one masked vector (masked-off lanes are neither read nor
  * written, so nothing past the end is touched).
- * Only argmax_cols (axis != last) is registered: the row kernels (HM_ROW over
- * these same definitions, which are complete for it) measured slower than
- * avx2's at 1024x1024 on the benchmark machine (a chunk of 8 vectors is 128
- * floats, so a rising max rescans twice as much), and float16 would need
- * 512-bit psignw, which AVX-512BW lacks. Those entries inherit avx2's (its
- * float32 row is the branch-free block scan of hardmax_avx2.c). */
+ * Registered: argmax_cols for float32 (four rows per tree, below) and
+ * float64, and the float32 row (hardmax_avx2.c's branch-free block scan over
+ * zmm vectors; rows shorter than a block use HM_ROW's chunked scan). The
+ * chunked row kernels of the other dtypes measured slower than avx2's at
+ * 1024x1024 (a chunk of 8 vectors is 128 floats, so a rising max rescans
+ * twice as much), and float16 would need 512-bit psignw, which AVX-512BW
+ * lacks: those entries inherit avx2's. */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
@@ -82,7 +83,81 @@ static inline void hm_f32x16_IDX(int64_t *p, __mmask16 m, __m512i rv)
     _mm512_mask_storeu_epi64(p, (__mmask8)m, rv);
     _mm512_mask_storeu_epi64(p + 8, (__mmask8)(m >> 8), rv);
 }
+HM_ROW(hm_f32x16, float)
 HM_COLS(hm_f32x16, float)
+
+/* float32 rows of 64 or more: hardmax_avx2.c's branch-free block scan (the
+ * proof is there) over 64-float blocks of four zmm vectors: per block 4
+ * loads, 3 max, 2 unordered compares into the NaN mask, then 1 compare,
+ * 1 max, 1 masked move and 1 add for the per-lane best and first block,
+ * about half the instructions of the AVX2 scan for the same bytes, so the
+ * out-of-order window spans twice the bytes. Blocks after the first start
+ * on a 64-byte boundary (x 4-byte aligned), so no load splits a line. */
+#define HM_F32Z_BLOCK(p, m, u)                                                                  \
+    do {                                                                                        \
+        __m512 v0 = _mm512_loadu_ps(p), v1 = _mm512_loadu_ps((p) + 16);                         \
+        __m512 v2 = _mm512_loadu_ps((p) + 32), v3 = _mm512_loadu_ps((p) + 48);                  \
+        u = (__mmask16)(u | _mm512_cmp_ps_mask(v0, v1, _CMP_UNORD_Q) |                          \
+                        _mm512_cmp_ps_mask(v2, v3, _CMP_UNORD_Q));                              \
+        m = _mm512_max_ps(_mm512_max_ps(v0, v1), _mm512_max_ps(v2, v3));                        \
+    } while (0)
+
+static inline uint64_t hm_f32z_eq64(const float *p, __m512 m) /* bit k: p[k] == m */
+{
+    return (uint64_t)_mm512_cmp_ps_mask(_mm512_loadu_ps(p), m, _CMP_EQ_OQ) |
+           (uint64_t)_mm512_cmp_ps_mask(_mm512_loadu_ps(p + 16), m, _CMP_EQ_OQ) << 16 |
+           (uint64_t)_mm512_cmp_ps_mask(_mm512_loadu_ps(p + 32), m, _CMP_EQ_OQ) << 32 |
+           (uint64_t)_mm512_cmp_ps_mask(_mm512_loadu_ps(p + 48), m, _CMP_EQ_OQ) << 48;
+}
+
+static inline size_t hm_f32z_row(const float *x, size_t n)
+{
+    __mmask16 u = 0;
+    __m512 best, mx, m;
+    __m512i idx = _mm512_setzero_si512(), cur;
+    const __m512i step = _mm512_set1_epi32(64);
+    size_t i, last, a, end;
+    uint64_t eq;
+    if (n < 64 || n > (size_t)INT32_MAX)
+        return hm_f32x16_row(x, n);
+    last = n - 64;
+    a = (uintptr_t)x % 4 ? 0 : (size_t)((0u - (uintptr_t)x) & 63) / 4;
+    i = a ? a : 64;
+    end = 64;
+    HM_F32Z_BLOCK(x, best, u);
+    cur = _mm512_set1_epi32((int)i - 64);
+    for (; i <= last; i += 64) {
+        __mmask16 gt;
+        HM_F32Z_BLOCK(x + i, m, u);
+        cur = _mm512_add_epi32(cur, step);
+        gt = _mm512_cmp_ps_mask(m, best, _CMP_GT_OQ);
+        best = _mm512_max_ps(m, best); /* = gt ? m : best when NaN-free */
+        idx = _mm512_mask_mov_epi32(idx, gt, cur);
+        end = i + 64;
+    }
+    if (end < n) {
+        __mmask16 gt;
+        HM_F32Z_BLOCK(x + last, m, u);
+        gt = _mm512_cmp_ps_mask(m, best, _CMP_GT_OQ);
+        best = _mm512_max_ps(m, best);
+        idx = _mm512_mask_mov_epi32(idx, gt, _mm512_set1_epi32((int)last));
+    }
+    if (u)
+        return hm_f32x16_find_nan(x, n, best);
+    mx = _mm512_set1_ps(_mm512_reduce_max_ps(best));
+    i = (size_t)(uint32_t)_mm512_reduce_min_epi32(_mm512_mask_mov_epi32(
+        _mm512_set1_epi32(INT32_MAX), _mm512_cmp_ps_mask(best, mx, _CMP_EQ_OQ), idx));
+    eq = hm_f32z_eq64(x + i, mx); /* not 0: the block holds mx */
+#if defined(_MSC_VER) && !defined(__clang__)
+    {
+        unsigned long b;
+        _BitScanForward64(&b, eq);
+        return i + b;
+    }
+#else
+    return i + (size_t)__builtin_ctzll(eq);
+#endif
+}
 
 /* float64 x 8 */
 HM_MASKED_NARROW(hm_f64x8, double, __m512d, __mmask8, _mm512_mask_loadu_pd, _mm512_cmp_pd_mask,
@@ -190,6 +265,8 @@ static inline void hm_f32c_group4(const char *x, int64_t stride, size_t j, float
     _mm512_mask_storeu_epi32(rel, kb, i);
 }
 
+HM_ROW_KERNEL(f32, float, hm_f32z)
+
 static void SIMDOPS_KERNEL_NAME(f32, argmax_cols)(const void *xv, int64_t stride, size_t rows,
                                                   size_t cols, int64_t r, void *bestv,
                                                   int64_t *bi)
@@ -231,7 +308,7 @@ static void SIMDOPS_KERNEL_NAME(f32, argmax_cols)(const void *xv, int64_t stride
 }
 HM_COLS_KERNEL(f64, double, hm_f64x8)
 
-#define HARDMAX_AVX512_KERNELS(X) X(argmax_cols, f32) X(argmax_cols, f64)
+#define HARDMAX_AVX512_KERNELS(X) X(argmax_row, f32) X(argmax_cols, f32) X(argmax_cols, f64)
 SIMDOPS_DEFINE_REGISTER(hardmax, HARDMAX_AVX512_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(hardmax, avx512)
