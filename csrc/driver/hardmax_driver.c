@@ -261,7 +261,7 @@ static void run_add(zero_run *run, char *yg, size_t at, simdops_dtype dtype, int
  * values (a float32 row of 4096), so that each reduced row is read as one long
  * contiguous run (the hardware prefetcher's best case) while best stays in L1.
  * Narrow blocks keep their scratch on the stack. */
-enum { VERTICAL_BLOCK_BYTES = 16384, VERTICAL_STACK_COLS = 512, VERTICAL_ROWS = 16 };
+enum { VERTICAL_BLOCK_BYTES = 16384, VERTICAL_STACK_COLS = 512, VERTICAL_ROWS = 64 };
 
 /* Zeros over cb columns of one reduced row. */
 static void zero_row(char *y, size_t cb, int64_t col_sy, simdops_dtype dtype, int stream)
@@ -312,7 +312,9 @@ static int vertical(const simdops_kernel_table *kt, const simdops_tensor *x,
              * read: best holds what the scan still needs, so this is safe in
              * place, and the writes overlap the reads as in a copy instead of
              * following them. Rows along the innermost reduced axis go to the
-             * kernel VERTICAL_ROWS at a time (it may combine them). */
+             * kernel VERTICAL_ROWS at a time (it may combine them): at 1024x4096
+             * float32 axis 0, batches of 64 rows ran 1.03-1.08x faster than
+             * batches of 16 (interleaved in one process), 256 the same as 64. */
             zero_row(yb, cb, col_sy, x->dtype, stream);
             do {
                 for (int64_t k = lin == 0; k < inner;) {
