@@ -83,11 +83,14 @@ typedef void (*simdops_shrink_fn)(const void *x, void *y, size_t n,
 /* Index of the first maximum of x[0..n), n >= 1; the first NaN is the maximum. */
 typedef size_t (*simdops_argmax_row_fn)(const void *x, size_t n);
 
-/* Vertical argmax step: for each column j < cols, if row[j] beats best[j]
- * (greater, or NaN over a non-NaN) then best[j] = row[j], best_index[j] = row_index.
- * best has the element type of row. */
-typedef void (*simdops_argmax_cols_fn)(const void *row, size_t cols, int64_t row_index,
-                                       void *best, int64_t *best_index);
+/* Vertical argmax over `rows` rows of cols elements, row k at (char *)x +
+ * k * row_stride (bytes), in order: for each column j < cols, if row k's
+ * element beats best[j] (greater, or NaN over a non-NaN) then best[j] = it,
+ * best_index[j] = row_index + k. best has the element type of x. Several rows
+ * per call let a kernel combine them before touching best (hardmax_avx512.c). */
+typedef void (*simdops_argmax_cols_fn)(const void *x, int64_t row_stride, size_t rows,
+                                       size_t cols, int64_t row_index, void *best,
+                                       int64_t *best_index);
 
 /* Per-channel requant parameters: element k of every array belongs to the
  * k-th element of the kernel's x. The derived arrays (left, right, half) are

@@ -261,7 +261,7 @@ static void run_add(zero_run *run, char *yg, size_t at, simdops_dtype dtype, int
  * values (a float32 row of 4096), so that each reduced row is read as one long
  * contiguous run (the hardware prefetcher's best case) while best stays in L1.
  * Narrow blocks keep their scratch on the stack. */
-enum { VERTICAL_BLOCK_BYTES = 16384, VERTICAL_STACK_COLS = 512 };
+enum { VERTICAL_BLOCK_BYTES = 16384, VERTICAL_STACK_COLS = 512, VERTICAL_ROWS = 64 };
 
 /* Zeros over cb columns of one reduced row. */
 static void zero_row(char *y, size_t cb, int64_t col_sy, simdops_dtype dtype, int stream)
@@ -286,6 +286,9 @@ static int vertical(const simdops_kernel_table *kt, const simdops_tensor *x,
     void *best = stack_best;
     int64_t *best_index = stack_index;
     int64_t oidx[SIMDOPS_MAX_DIMS] = {0}, gx = 0, gy = 0;
+    dims router = *r; /* the reduced axes but the innermost, which the kernel steps */
+    int64_t inner = r->shape[r->n - 1], isx = r->sx[r->n - 1], isy = r->sy[r->n - 1];
+    router.n--;
     if ((int64_t)block > cols)
         block = (size_t)cols;
     if (block > VERTICAL_STACK_COLS) {
@@ -302,19 +305,28 @@ static int vertical(const simdops_kernel_table *kt, const simdops_tensor *x,
             size_t cb = (size_t)(cols - j0 < (int64_t)block ? cols - j0 : (int64_t)block);
             const char *xb = (const char *)x->data + gx + j0 * (int64_t)es;
             char *yb = (char *)y->data + gy + j0 * col_sy;
-            int64_t ridx[SIMDOPS_MAX_DIMS] = {0}, rx = 0, ry = 0, row = 0;
-            int64_t prev_ry = 0;
+            int64_t ridx[SIMDOPS_MAX_DIMS] = {0}, ox = 0, oy = 0, lin = 0;
             memcpy(best, xb, cb * es);
             memset(best_index, 0, cb * sizeof(int64_t));
-            /* Each reduced row is zeroed in y as soon as it has been read: best
-             * holds what the scan still needs, so this is safe in place, and the
-             * writes overlap the reads as in a copy instead of following them. */
-            while (dims_next(r, ridx, &rx, &ry)) {
-                kt->argmax_cols[x->dtype](xb + rx, cb, ++row, best, best_index);
-                zero_row(yb + prev_ry, cb, col_sy, x->dtype, stream);
-                prev_ry = ry;
-            }
-            zero_row(yb + prev_ry, cb, col_sy, x->dtype, stream);
+            /* Each reduced row is zeroed in y as soon as its batch has been
+             * read: best holds what the scan still needs, so this is safe in
+             * place, and the writes overlap the reads as in a copy instead of
+             * following them. Rows along the innermost reduced axis go to the
+             * kernel VERTICAL_ROWS at a time (it may combine them): at 1024x4096
+             * float32 axis 0, batches of 64 rows ran 1.03-1.08x faster than
+             * batches of 16 (interleaved in one process), 256 the same as 64. */
+            zero_row(yb, cb, col_sy, x->dtype, stream);
+            do {
+                for (int64_t k = lin == 0; k < inner;) {
+                    int64_t nb = inner - k < VERTICAL_ROWS ? inner - k : VERTICAL_ROWS;
+                    kt->argmax_cols[x->dtype](xb + ox + k * isx, isx, (size_t)nb, cb, lin + k,
+                                              best, best_index);
+                    for (int64_t t = k; t < k + nb; t++)
+                        zero_row(yb + oy + t * isy, cb, col_sy, x->dtype, stream);
+                    k += nb;
+                }
+                lin += inner;
+            } while (dims_next(&router, ridx, &ox, &oy));
             for (size_t j = 0; j < cb; j++)
                 put01(yb + y_offset(r, best_index[j]) + (int64_t)j * col_sy, x->dtype, 1);
         }

@@ -128,7 +128,7 @@ static void argmax_cols_case(const target *t, const void *row, const void *best,
     int ok;
     memcpy(wb, best, bytes);
     memcpy(wi, bidx, ibytes);
-    ((simdops_argmax_cols_fn)t->ref)(row, cols, r, wb, (int64_t *)(void *)wi);
+    ((simdops_argmax_cols_fn)t->ref)(row, 0, 1, cols, r, wb, (int64_t *)(void *)wi);
 
     roff = adjust_off(t, roff, es);
     boff = adjust_off(t, boff, es);
@@ -139,7 +139,8 @@ static void argmax_cols_case(const target *t, const void *row, const void *best,
     memcpy(rb + roff, row, bytes);
     memcpy(bb + boff, best, bytes);
     memcpy(ib + ioff, bidx, ibytes);
-    ((simdops_argmax_cols_fn)t->fn)(rb + roff, cols, r, bb + boff, (int64_t *)(void *)(ib + ioff));
+    ((simdops_argmax_cols_fn)t->fn)(rb + roff, 0, 1, cols, r, bb + boff,
+                                    (int64_t *)(void *)(ib + ioff));
     ok = memcmp(bb + boff, wb, bytes) == 0 && memcmp(ib + ioff, wi, ibytes) == 0 &&
          memcmp(rb + roff, row, bytes) == 0 && canary_ok(bb, 0, boff) &&
          canary_ok(bb, boff + bytes, boff + bytes + TRAIL) && canary_ok(ib, 0, ioff) &&
@@ -158,6 +159,65 @@ static void argmax_cols_case(const target *t, const void *row, const void *best,
     free_buf(ib);
     free_buf(wb);
     free_buf(wi);
+}
+
+/* Several rows per call (rows k at x + k * stride, the stride padded past
+ * cols): the kernel against the reference applied to the same rows, from the
+ * same best and indices. The rows cover groups of four and the rows after
+ * them; some rows carry NaN (a group taken row by row) or repeat the row
+ * before (ties across rows); best starts from a row of the data or from other
+ * values. */
+static void argmax_cols_rows_case(const target *t, size_t rows, size_t cols, size_t pad,
+                                  size_t xoff, int mode)
+{
+    const int es = DT[t->idx].size;
+    const size_t stride = (cols + pad) * (size_t)es, bytes = cols * (size_t)es;
+    const size_t xbytes = rows ? (rows - 1) * stride + bytes : 0, ibytes = cols * 8;
+    unsigned char *x = malloc(xbytes + 1), *wb = malloc(bytes + 1), *bb, *xb;
+    int64_t *wi = (int64_t *)malloc(ibytes + 8), *ib;
+    int64_t r0 = (int64_t)below(1u << 20);
+    int ok;
+    if (!x || !wb || !wi) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    for (size_t k = 0; k < rows; k++) {
+        unsigned char *row = x + k * stride;
+        if (k > 0 && chance(20))
+            memcpy(row, row - stride, bytes);
+        else
+            gen_argmax_data(row, cols, t->idx, mode + (int)k * (chance(50) ? 11 : 1));
+    }
+    gen_argmax_data(wb, cols, t->idx, mode + 5);
+    if (rows && chance(30))
+        memcpy(wb, x, bytes);
+    for (size_t j = 0; j < cols; j++)
+        wi[j] = (int64_t)j - 7;
+    xoff = adjust_off(t, xoff, es);
+    xb = alloc_buf(xoff + xbytes);
+    bb = alloc_buf(bytes + TRAIL);
+    ib = (int64_t *)(void *)alloc_buf(ibytes + TRAIL);
+    memcpy(xb + xoff, x, xbytes);
+    memcpy(bb, wb, bytes);
+    memcpy(ib, wi, ibytes);
+    ((simdops_argmax_cols_fn)t->ref)(x, (int64_t)stride, rows, cols, r0, wb, wi);
+    ((simdops_argmax_cols_fn)t->fn)(xb + xoff, (int64_t)stride, rows, cols, r0, bb, ib);
+    ok = memcmp(bb, wb, bytes) == 0 && memcmp(ib, wi, ibytes) == 0 &&
+         memcmp(xb + xoff, x, xbytes) == 0 && canary_ok(bb, bytes, bytes + TRAIL) &&
+         canary_ok((unsigned char *)ib, ibytes, ibytes + TRAIL);
+    if (ok) {
+        g_pass++;
+    } else {
+        fail_head(t, "cols rows", rows * cols, xoff, pad);
+        if (printing())
+            printf("rows %zu cols %zu stride %zu mode %d\n", rows, cols, stride, mode);
+    }
+    free(x);
+    free(wb);
+    free(wi);
+    free_buf(xb);
+    free_buf(bb);
+    free_buf((unsigned char *)ib);
 }
 
 /* ------------------------------------------------------- the driver */
@@ -199,7 +259,8 @@ static void hardmax_driver_case(const target *t, size_t rows, size_t cols, int a
         }
         memcpy(best, x, cols * (size_t)es);
         for (size_t r = 1; r < rows; r++)
-            ((simdops_argmax_cols_fn)t->ref)(x + r * cols * (size_t)es, cols, (int64_t)r, best, bi);
+            ((simdops_argmax_cols_fn)t->ref)(x + r * cols * (size_t)es, 0, 1, cols, (int64_t)r,
+                                             best, bi);
         for (size_t j = 0; j < cols; j++)
             put_elem(want, (size_t)bi[j] * cols + j, es, dbl_bits(dt, 1.0));
         free(best);
@@ -291,6 +352,15 @@ void test_argmax(const target *t)
         return;
     }
     test_hardmax_driver(t);
+    {
+        static const size_t ROWS[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 13};
+        static const size_t COLS[] = {1, 5, 15, 16, 17, 31, 32, 33, 47, 100, 1029, 1039};
+        int mode = 0;
+        for (size_t a = 0; a < sizeof(ROWS) / sizeof(ROWS[0]); a++)
+            for (size_t c = 0; c < sizeof(COLS) / sizeof(COLS[0]); c++)
+                for (int rep = 0; rep < 3; rep++, mode++)
+                    argmax_cols_rows_case(t, ROWS[a], COLS[c], below(3) * 3, rand_off(), mode);
+    }
     for (size_t cols = 0; cols <= MAXN; cols++) {
         for (int rep = 0; rep < 6; rep++) {
             gen_argmax_data(x, cols, dt, rep * 3 + (int)cols);

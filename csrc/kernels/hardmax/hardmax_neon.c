@@ -197,8 +197,8 @@ static inline void f16_cols_v(const uint8_t *row, uint8_t *best, uint8_t *idx, i
 }
 
 #define ARGMAX_COLS(name, BLOCK, ESIZE)                                                      \
-    static void name(const void *rowv, size_t cols, int64_t r, void *bestv,                  \
-                     int64_t *best_index)                                                    \
+    static void name##_row(const void *rowv, size_t cols, int64_t r, void *bestv,            \
+                           int64_t *best_index)                                              \
     {                                                                                        \
         enum { L = 16 / (ESIZE) };                                                           \
         const uint8_t *row = (const uint8_t *)rowv;                                          \
@@ -222,6 +222,13 @@ static inline void f16_cols_v(const uint8_t *row, uint8_t *best, uint8_t *idx, i
             memcpy(best + j * (ESIZE), bb, k * (ESIZE));                                     \
             memcpy(idx + j * 8, ib, k * 8);                                                  \
         }                                                                                    \
+    }                                                                                        \
+    static void name(const void *x, int64_t stride, size_t rows, size_t cols, int64_t r,     \
+                     void *bestv, int64_t *best_index)                                       \
+    {                                                                                        \
+        for (size_t k = 0; k < rows; k++)                                                    \
+            name##_row((const uint8_t *)x + (int64_t)k * stride, cols, r + (int64_t)k, bestv, \
+                       best_index);                                                          \
     }
 ARGMAX_COLS(f32_argmax_cols__neon, f32_cols_v, 4)
 ARGMAX_COLS(f64_argmax_cols__neon, f64_cols_v, 8)

@@ -21,14 +21,16 @@
         }                                                                              \
         return at;                                                                     \
     }                                                                                  \
-    static void cols_name(const void *rowv, size_t cols, int64_t r, void *bestv,       \
-                          int64_t *best_index)                                         \
+    static void cols_name(const void *xv, int64_t stride, size_t rows, size_t cols,    \
+                          int64_t r, void *bestv, int64_t *best_index)                 \
     {                                                                                  \
-        const T *row = (const T *)rowv;                                                \
         T *best = (T *)bestv;                                                          \
-        for (size_t j = 0; j < cols; j++) {                                            \
-            float_or_double v = LOAD(row[j]), b = LOAD(best[j]);                       \
-            if (BEATS(v, b)) { best[j] = row[j]; best_index[j] = r; }                  \
+        for (size_t k = 0; k < rows; k++, r++) {                                       \
+            const T *row = (const T *)((const char *)xv + (int64_t)k * stride);        \
+            for (size_t j = 0; j < cols; j++) {                                        \
+                float_or_double v = LOAD(row[j]), b = LOAD(best[j]);                   \
+                if (BEATS(v, b)) { best[j] = row[j]; best_index[j] = r; }              \
+            }                                                                          \
         }                                                                              \
     }
 

@@ -333,10 +333,13 @@ static inline void hm_f16s_cols(const uint16_t *row, size_t cols, int64_t r, uin
         return P##_row((const T *)x, n);                                                    \
     }
 #define HM_COLS_KERNEL(tag, T, P)                                                           \
-    static void SIMDOPS_KERNEL_NAME(tag, argmax_cols)(const void *row, size_t cols,         \
-                                                      int64_t r, void *best, int64_t *bi)   \
+    static void SIMDOPS_KERNEL_NAME(tag, argmax_cols)(const void *x, int64_t stride,        \
+                                                      size_t rows, size_t cols, int64_t r,  \
+                                                      void *best, int64_t *bi)              \
     {                                                                                       \
-        P##_cols((const T *)row, cols, r, (T *)best, bi);                                   \
+        for (size_t k = 0; k < rows; k++)                                                   \
+            P##_cols((const T *)(const void *)((const char *)x + (int64_t)k * stride), cols, \
+                     r + (int64_t)k, (T *)best, bi);                                        \
     }
 #define HM_KERNELS(F32, F64, F16)                                                           \
     HM_ROW_KERNEL(f32, float, F32) HM_ROW_KERNEL(f64, double, F64)                          \
