@@ -125,6 +125,33 @@ def test_per_element_parameters_match_elementwise_calls():
     assert_bits(ufunc.requantize_fp32(acc, scale, 1), simdops.requantize_fp32(acc, scale, 1))
 
 
+def _runs(rng, n, values):
+    """n parameter values in runs of 1..40 equal elements, drawn from values."""
+    out = []
+    while len(out) < n:
+        out += [rng.choice(values)] * int(rng.integers(1, 41))
+    return out[:n]
+
+
+@pytest.mark.parametrize("ptype", ["float64", "float32", "int32", "int64"])
+def test_runs_of_equal_parameters_match_runwise_calls(ptype):
+    """A parameter that moves in runs (numpy's buffer of a per-channel parameter over small
+    planes): a run ends at every position of the loop's block compare, for element sizes 8, 4
+    and 1 (int8 / uint8 offsets; an int16 output has no offset but 0)."""
+    rng = np.random.default_rng(341)
+    x = rng.normal(0, 3, 999).astype(np.float32)
+    lo = np.array(_runs(rng, x.size, [-2, -1, 0, 1]), ptype)
+    want = np.concatenate([simdops.clip(x[i:i + 1], lo[i].item(), 2) for i in range(x.size)])
+    assert_bits(ufunc.clip(x, lo, 2), want)
+    acc = rng.integers(-90000, 90000, 999).astype(np.int32)
+    for otype in ("int8", "uint8"):
+        off = np.array(_runs(rng, acc.size, [3, 0, 7, 100]), otype)
+        want = np.concatenate([simdops.quantize_down_int32(acc[i:i + 1], 1 << 30, 5,
+                                                           int(off[i]), out_dtype=otype)
+                               for i in range(acc.size)])
+        assert_bits(ufunc.quantize_down_int32(acc, 1 << 30, 5, off), want)
+
+
 def test_strided_x_out_and_where():
     x = RNG.normal(0, 3, (6, 8)).astype(np.float32)
     xs = x[:, ::2]

@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+
 simdops_dtype uf_dtype_of(PyArray_Descr *d)
 {
     npy_intp size = PyDataType_ELSIZE(d);
@@ -150,6 +151,25 @@ static inline int uf_same(const char *a, const char *b, npy_intp size)
     }
 }
 
+/* How many of the n contiguous elements at q, each sz (1, 2, 4, 8) bytes, equal the element
+ * at v, counted in whole 32-byte blocks (the caller finishes the tail element by element):
+ * numpy hands a per-channel parameter over small planes as a buffer of runs of equal values,
+ * and an element-by-element scan of that buffer cost ~20x the kernel. */
+static npy_intp uf_same_prefix(const char *v, const char *q, npy_intp sz, npy_intp n)
+{
+    uint64_t pattern = 0, w[4];
+    npy_intp done = 0, per_block = 32 / sz;
+    int k;
+    for (k = 0; k < 8; k += (int)sz)
+        memcpy((char *)&pattern + k, v, (size_t)sz);
+    for (; done + per_block <= n; done += per_block, q += 32) {
+        memcpy(w, q, 32);
+        if ((w[0] ^ pattern) | (w[1] ^ pattern) | (w[2] ^ pattern) | (w[3] ^ pattern))
+            break;
+    }
+    return done;
+}
+
 /* End of the run starting at i over which parameter operands first..last keep
  * the bytes they have at i (n when every parameter has stride 0). */
 static npy_intp uf_run_end(char *const *data, const npy_intp *strides,
@@ -171,7 +191,10 @@ static npy_intp uf_run_end(char *const *data, const npy_intp *strides,
         int m = strides[first] ? first : last;
         const char *v = data[m] + i * strides[m], *q = v + strides[m];
         npy_intp st = strides[m], sz = size[m];
-        for (j = i + 1; j < n && uf_same(q, v, sz); j++, q += st)
+        j = i + 1;
+        if (st == sz && (sz == 1 || sz == 2 || sz == 4 || sz == 8))
+            j += uf_same_prefix(v, q, sz, n - j); /* a parameter numpy copied into its buffer */
+        for (q = v + (j - i) * st; j < n && uf_same(q, v, sz); j++, q += st)
             ;
         return j;
     }
@@ -198,149 +221,215 @@ static int uf_short_contiguous(npy_intp n, npy_intp xstride, npy_intp xsize, npy
     return n < UF_SHORT_RUN && xstride == xsize && ystride == ysize;
 }
 
-int uf_clip_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *dims,
-                 const npy_intp *strides, NpyAuxData *aux)
+/* ---------------------------------------------------------------- the loop shape
+ * Every elementwise kind runs the same loop: walk the runs of equal parameters, prepare each
+ * run's parameters (C validates and converts), run the 1-D kernel over a short contiguous
+ * run and the N-d prepared entry over any other. A kind differs only in its parameter
+ * operands, how it prepares them and which entry points run a run: uf_shape says so, and
+ * uf_param_loop (inlined into each kind's loop with its shape's constants) is the one loop. */
+
+#if defined(__GNUC__)
+#define UF_INLINE static inline __attribute__((always_inline))
+#else
+#define UF_INLINE static inline
+#endif
+
+typedef struct uf_at {        /* one run's parameters, read at its first element */
+    const uf_op *op;
+    simdops_dtype xt, yt;     /* x's and y's simdops types */
+    simdops_dtype pt[3];      /* the parameters' types (the registered loop's) */
+    char *v[3];               /* the parameters' bytes */
+} uf_at;
+
+typedef int (*uf_prepare_fn)(const uf_at *a, simdops_prepared *p, simdops_error *err);
+typedef int (*uf_run_1d_fn)(const simdops_prepared *p, char *x, char *y, npy_intp n,
+                            simdops_error *err);
+typedef int (*uf_run_nd_fn)(const simdops_prepared *p, const simdops_tensor *x,
+                            const simdops_tensor *y, simdops_error *err);
+
+typedef struct uf_shape {
+    int nparams;              /* operands 1..nparams; y is operand nparams + 1 */
+    int x_int32;              /* x is int32 whatever y is (the requantizations) */
+    uf_prepare_fn prepare;
+    uf_run_1d_fn run_1d;
+    uf_run_nd_fn run_nd;
+} uf_shape;
+
+UF_INLINE int uf_param_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *dims,
+                            const npy_intp *strides, const uf_shape s)
 {
-    const uf_op *op = uf_op_of(ctx->caller);
     PyArray_Descr *const *d = ctx->descriptors;
-    simdops_dtype xt = uf_dtype_of(d[0]), lt = uf_dtype_of(d[1]), ht = uf_dtype_of(d[2]);
-    npy_intp n = dims[0], i = 0, end, size = PyDataType_ELSIZE(d[0]);
+    const int yop = s.nparams + 1;
+    npy_intp n = dims[0], i = 0, end, xsize, ysize;
     simdops_prepared p;
     simdops_error err;
     simdops_tensor x, y;
-    (void)aux;
-    if (!op)
+    uf_at a;
+    int k;
+    a.op = uf_op_of(ctx->caller);
+    if (!a.op)
         return uf_no_op();
+    a.yt = uf_dtype_of(d[yop]);
+    a.xt = s.x_int32 ? SIMDOPS_INT32 : a.yt;
+    xsize = s.x_int32 ? 4 : PyDataType_ELSIZE(d[0]);
+    ysize = s.x_int32 ? PyDataType_ELSIZE(d[yop]) : xsize;
+    for (k = 0; k < s.nparams; k++)
+        a.pt[k] = uf_dtype_of(d[k + 1]);
     for (; i < n; i = end) {
-        end = uf_run_end(data, strides, d, 1, 2, i, n);
-        if (simdops_capi_prepare_clip(xt, uf_number(UF_AT(1, i), lt),
-                                      uf_number(UF_AT(2, i), ht), NULL, NULL, &p, &err))
-            return uf_fail(op, &err);
-        if (uf_short_contiguous(end - i, strides[0], size, strides[3], size)) {
-            if (simdops_capi_clip_1d(&p, UF_AT(0, i), UF_AT(3, i), end - i, &err))
-                return uf_fail(op, &err);
+        end = uf_run_end(data, strides, d, 1, s.nparams, i, n);
+        for (k = 0; k < s.nparams; k++)
+            a.v[k] = UF_AT(k + 1, i);
+        if (s.prepare(&a, &p, &err))
+            return uf_fail(a.op, &err);
+        if (uf_short_contiguous(end - i, strides[0], xsize, strides[yop], ysize)) {
+            if (s.run_1d(&p, UF_AT(0, i), UF_AT(yop, i), end - i, &err))
+                return uf_fail(a.op, &err);
             continue;
         }
-        uf_vec(&x, UF_AT(0, i), xt, end - i, strides[0]);
-        uf_vec(&y, UF_AT(3, i), xt, end - i, strides[3]);
-        if (simdops_capi_clip_prepared(&p, &x, &y, &err))
-            return uf_fail(op, &err);
+        uf_vec(&x, UF_AT(0, i), a.xt, end - i, strides[0]);
+        uf_vec(&y, UF_AT(yop, i), a.yt, end - i, strides[yop]);
+        if (s.run_nd(&p, &x, &y, &err))
+            return uf_fail(a.op, &err);
     }
     return 0;
+}
+
+/* ---------------------------------------------------------------- the kinds */
+
+static int uf_prepare_clip(const uf_at *a, simdops_prepared *p, simdops_error *err)
+{
+    return simdops_capi_prepare_clip(a->xt, uf_number(a->v[0], a->pt[0]),
+                                     uf_number(a->v[1], a->pt[1]), NULL, NULL, p, err);
+}
+
+static int uf_prepare_shrink(const uf_at *a, simdops_prepared *p, simdops_error *err)
+{
+    return simdops_capi_prepare_shrink(a->xt, uf_number(a->v[0], a->pt[0]),
+                                       uf_number(a->v[1], a->pt[1]), p, err);
+}
+
+/* (multiplier, shift, offset): the family op->code, no clamp beyond y's type */
+static int uf_prepare_requant(const uf_at *a, simdops_prepared *p, simdops_error *err)
+{
+    return simdops_capi_prepare_requant_rounding(
+        a->yt, a->op->code, uf_int(a->v[0], a->pt[0]), uf_int(a->v[1], a->pt[1]),
+        uf_int(a->v[2], a->pt[2]), NULL, NULL, p, err);
+}
+
+/* (scale, zero_point): the float family of mode op->code, no clamp beyond y's type */
+static int uf_prepare_requant_fp(const uf_at *a, simdops_prepared *p, simdops_error *err)
+{
+    return simdops_capi_prepare_requant_fp(a->yt, uf_real(a->v[0], a->pt[0]),
+                                           uf_int(a->v[1], a->pt[1]), NULL, NULL, a->op->code,
+                                           p, err);
+}
+
+static int uf_clip_1d(const simdops_prepared *p, char *x, char *y, npy_intp n, simdops_error *e)
+{
+    return simdops_capi_clip_1d(p, x, y, n, e);
+}
+
+static int uf_shrink_1d(const simdops_prepared *p, char *x, char *y, npy_intp n,
+                        simdops_error *e)
+{
+    return simdops_capi_shrink_1d(p, x, y, n, e);
+}
+
+static int uf_requant_1d(const simdops_prepared *p, char *x, char *y, npy_intp n,
+                         simdops_error *e)
+{
+    return simdops_capi_requant_1d(p, (const int32_t *)x, y, n, NULL, e);
+}
+
+static int uf_clip_nd(const simdops_prepared *p, const simdops_tensor *x, const simdops_tensor *y,
+                      simdops_error *e)
+{
+    return simdops_capi_clip_prepared(p, x, y, e);
+}
+
+static int uf_shrink_nd(const simdops_prepared *p, const simdops_tensor *x,
+                        const simdops_tensor *y, simdops_error *e)
+{
+    return simdops_capi_shrink_prepared(p, x, y, e);
+}
+
+static int uf_requant_nd(const simdops_prepared *p, const simdops_tensor *x,
+                         const simdops_tensor *y, simdops_error *e)
+{
+    return simdops_capi_requant_prepared(p, x, y, NULL, NULL, NULL, e);
+}
+
+static int uf_requant_fp_nd(const simdops_prepared *p, const simdops_tensor *x,
+                            const simdops_tensor *y, simdops_error *e)
+{
+    return simdops_capi_requant_fp_prepared(p, x, y, NULL, NULL, e);
+}
+
+static const uf_shape uf_clip_shape = {2, 0, uf_prepare_clip, uf_clip_1d, uf_clip_nd};
+static const uf_shape uf_shrink_shape = {2, 0, uf_prepare_shrink, uf_shrink_1d, uf_shrink_nd};
+static const uf_shape uf_requant_shape = {3, 1, uf_prepare_requant, uf_requant_1d,
+                                          uf_requant_nd};
+static const uf_shape uf_requant_fp_shape = {2, 1, uf_prepare_requant_fp, uf_requant_1d,
+                                             uf_requant_fp_nd};
+
+int uf_clip_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *dims,
+                 const npy_intp *strides, NpyAuxData *aux)
+{
+    (void)aux;
+    return uf_param_loop(ctx, data, dims, strides, uf_clip_shape);
 }
 
 int uf_shrink_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *dims,
                    const npy_intp *strides, NpyAuxData *aux)
 {
-    const uf_op *op = uf_op_of(ctx->caller);
-    PyArray_Descr *const *d = ctx->descriptors;
-    simdops_dtype xt = uf_dtype_of(d[0]), bt = uf_dtype_of(d[1]), tt = uf_dtype_of(d[2]);
-    npy_intp n = dims[0], i = 0, end, size = PyDataType_ELSIZE(d[0]);
-    simdops_prepared p;
-    simdops_error err;
-    simdops_tensor x, y;
     (void)aux;
-    if (!op)
-        return uf_no_op();
-    for (; i < n; i = end) {
-        end = uf_run_end(data, strides, d, 1, 2, i, n);
-        if (simdops_capi_prepare_shrink(xt, uf_number(UF_AT(1, i), bt),
-                                        uf_number(UF_AT(2, i), tt), &p, &err))
-            return uf_fail(op, &err);
-        if (uf_short_contiguous(end - i, strides[0], size, strides[3], size)) {
-            if (simdops_capi_shrink_1d(&p, UF_AT(0, i), UF_AT(3, i), end - i, &err))
-                return uf_fail(op, &err);
-            continue;
-        }
-        uf_vec(&x, UF_AT(0, i), xt, end - i, strides[0]);
-        uf_vec(&y, UF_AT(3, i), xt, end - i, strides[3]);
-        if (simdops_capi_shrink_prepared(&p, &x, &y, &err))
-            return uf_fail(op, &err);
-    }
-    return 0;
+    return uf_param_loop(ctx, data, dims, strides, uf_shrink_shape);
 }
 
-/* (x, multiplier, shift, offset) -> y: the family op->code, no clamp beyond y's type. */
+/* (x, multiplier, shift, offset) -> y */
 int uf_requant_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *dims,
                     const npy_intp *strides, NpyAuxData *aux)
 {
-    const uf_op *op = uf_op_of(ctx->caller);
-    PyArray_Descr *const *d = ctx->descriptors;
-    simdops_dtype mt = uf_dtype_of(d[1]), st = uf_dtype_of(d[2]), ot = uf_dtype_of(d[3]);
-    simdops_dtype yt = uf_dtype_of(d[4]);
-    npy_intp n = dims[0], i = 0, end, ysize = PyDataType_ELSIZE(d[4]);
-    simdops_prepared p;
-    simdops_error err;
-    simdops_tensor x, y;
     (void)aux;
-    if (!op)
-        return uf_no_op();
-    for (; i < n; i = end) {
-        end = uf_run_end(data, strides, d, 1, 3, i, n);
-        if (simdops_capi_prepare_requant_rounding(yt, op->code, uf_int(UF_AT(1, i), mt),
-                                                  uf_int(UF_AT(2, i), st),
-                                                  uf_int(UF_AT(3, i), ot), NULL, NULL, &p,
-                                                  &err))
-            return uf_fail(op, &err);
-        if (uf_short_contiguous(end - i, strides[0], 4, strides[4], ysize)) {
-            if (simdops_capi_requant_1d(&p, (const int32_t *)UF_AT(0, i), UF_AT(4, i), end - i,
-                                        NULL, &err))
-                return uf_fail(op, &err);
-            continue;
-        }
-        uf_vec(&x, UF_AT(0, i), SIMDOPS_INT32, end - i, strides[0]);
-        uf_vec(&y, UF_AT(4, i), yt, end - i, strides[4]);
-        if (simdops_capi_requant_prepared(&p, &x, &y, NULL, NULL, NULL, &err))
-            return uf_fail(op, &err);
-    }
-    return 0;
+    return uf_param_loop(ctx, data, dims, strides, uf_requant_shape);
 }
 
-/* (x, scale, zero_point) -> y: the float family of mode op->code, no clamp beyond y's type. */
+/* Whether operand k keeps its first element's bytes over all n elements (stride 0, or a value
+ * numpy copied into its buffer once per element). */
+static int uf_constant(char *const *data, const npy_intp *strides, PyArray_Descr *const *descrs,
+                       int k, npy_intp n)
+{
+    return !strides[k] || uf_run_end(data, strides, descrs, k, k, 0, n) == n;
+}
+
+/* (x, scale, zero_point) -> y */
 int uf_requant_fp_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *dims,
                        const npy_intp *strides, NpyAuxData *aux)
 {
-    const uf_op *op = uf_op_of(ctx->caller);
     PyArray_Descr *const *d = ctx->descriptors;
-    simdops_dtype st = uf_dtype_of(d[1]), zt = uf_dtype_of(d[2]), yt = uf_dtype_of(d[3]);
-    npy_intp n = dims[0], i = 0, end, ysize = PyDataType_ELSIZE(d[3]);
-    simdops_prepared p;
-    simdops_error err;
-    simdops_tensor x, y;
+    npy_intp n = dims[0];
     (void)aux;
-    if (!op)
-        return uf_no_op();
     /* float32 scales that move every element over contiguous x and y (per channel on the last
-     * axis, or a broadcast scale numpy copied into its buffer) with one zero point: the
-     * per-channel kernel over the run, as the function's per-channel call (C checks each
-     * scale; the prepared scale, 1.0, is unused there, as in the function). */
-    if (n > 1 && st == SIMDOPS_FLOAT32 && strides[1] == 4 && strides[2] == 0 &&
-        strides[0] == 4 && strides[3] == ysize) {
-        if (simdops_capi_prepare_requant_fp(yt, 1.0, uf_int(data[2], zt), NULL, NULL, op->code,
-                                            &p, &err) ||
+     * axis, or a broadcast scale numpy copied into its buffer, where it may copy the zero point
+     * too) with one zero point: the per-channel kernel over the run, as the function's
+     * per-channel call (C checks each scale; the prepared scale, 1.0, is unused there, as in
+     * the function). */
+    if (n > 1 && strides[1] == 4 && strides[0] == 4 && uf_dtype_of(d[1]) == SIMDOPS_FLOAT32 &&
+        strides[3] == PyDataType_ELSIZE(d[3]) && uf_constant(data, strides, d, 2, n)) {
+        const uf_op *op = uf_op_of(ctx->caller);
+        simdops_prepared p;
+        simdops_error err;
+        if (!op)
+            return uf_no_op();
+        if (simdops_capi_prepare_requant_fp(uf_dtype_of(d[3]), 1.0,
+                                            uf_int(data[2], uf_dtype_of(d[2])), NULL, NULL,
+                                            op->code, &p, &err) ||
             simdops_capi_requant_fp_pc_1d(&p, (const int32_t *)data[0], data[3], n, NULL,
                                           (const float *)data[1], &err))
             return uf_fail(op, &err);
         return 0;
     }
-    for (; i < n; i = end) {
-        end = uf_run_end(data, strides, d, 1, 2, i, n);
-        if (simdops_capi_prepare_requant_fp(yt, uf_real(UF_AT(1, i), st),
-                                            uf_int(UF_AT(2, i), zt), NULL, NULL, op->code,
-                                            &p, &err))
-            return uf_fail(op, &err);
-        if (uf_short_contiguous(end - i, strides[0], 4, strides[3], ysize)) {
-            if (simdops_capi_requant_1d(&p, (const int32_t *)UF_AT(0, i), UF_AT(3, i), end - i,
-                                        NULL, &err))
-                return uf_fail(op, &err);
-            continue;
-        }
-        uf_vec(&x, UF_AT(0, i), SIMDOPS_INT32, end - i, strides[0]);
-        uf_vec(&y, UF_AT(3, i), yt, end - i, strides[3]);
-        if (simdops_capi_requant_fp_prepared(&p, &x, &y, NULL, NULL, &err))
-            return uf_fail(op, &err);
-    }
-    return 0;
+    return uf_param_loop(ctx, data, dims, strides, uf_requant_fp_shape);
 }
 
 /* The gufunc (n)->(n): dims = (outer, n), strides = (x, y outer; x, y core). */
