@@ -1,6 +1,8 @@
 """simdops.ufunc: every ufunc gives the bits of the simdops function with the same
 parameters, for scalars (per tensor), per-channel arrays on any axis and per-element
 arrays; out=, where=, dtype=, axis= (hardmax), simdops' type resolution and errors."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -183,8 +185,24 @@ def test_hardmax_gufunc_axis():
     for dtype in ("float16", "float64"):
         xx = x.astype(dtype)
         assert_bits(ufunc.hardmax(xx), simdops.hardmax(xx))
+    # rows contiguous in x but padded in out (and the reverse): the N-d entry, not the row one
+    rows = np.concatenate([FLOATS, FLOATS[::-1]])[:18].reshape(3, 6)
+    padded = np.full((3, 9), 7.0, np.float32)
+    ufunc.hardmax(rows, out=padded[:, :6])
+    assert_bits(padded[:, :6], simdops.hardmax(rows))
+    assert_bits(padded[:, 6:], np.full((3, 3), 7.0, np.float32))
+    assert_bits(ufunc.hardmax(padded[:, :6]), simdops.hardmax(np.ascontiguousarray(padded[:, :6])))
     with pytest.raises(TypeError):
         ufunc.hardmax(np.arange(4, dtype=np.int32))
+
+
+@pytest.mark.thread_unsafe  # the warnings filter is process-wide
+def test_hardmax_nan_is_not_an_fp_warning():
+    rows = np.concatenate([FLOATS, FLOATS[::-1]])[:18].reshape(3, 6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # NaN is a value hardmax takes (it wins), not an error
+        for x in (rows, rows[:1], rows.T):  # the row entry and the N-d one
+            assert_bits(ufunc.hardmax(x), simdops.hardmax(x))
 
 
 def test_errors_are_simdops_errors():
