@@ -154,6 +154,27 @@ def test_runs_of_equal_parameters_match_runwise_calls(ptype):
         assert_bits(ufunc.quantize_down_int32(acc, 1 << 30, 5, off), want)
 
 
+def test_repeated_and_alternating_parameters():
+    """The loops keep the last prepared parameters per thread: a repeat, an alternation, the
+    same bytes under another type or op, and an invalid parameter after a valid one."""
+    x = np.concatenate([FLOATS, RNG.normal(0, 3, 22)]).astype(np.float32)
+    for lo, hi in [(-1.0, 1.0), (-1.0, 1.0), (-2.0, 0.5), (-1.0, 1.0), (np.float32(-1.0), 1.0),
+                   (-1, 1), (np.int32(-1), np.float32(1.0))]:
+        assert_bits(ufunc.clip(x, lo, hi), simdops.clip(x, lo, hi))
+        assert_bits(ufunc.shrink(x, abs(lo), hi), simdops.shrink(x, abs(lo), hi))
+    for f, name in ((ufunc.clip, "clip"), (ufunc.shrink, "shrink"), (ufunc.clip, "clip")):
+        assert_bits(f(x, 0.5, 1.0), getattr(simdops, name)(x, 0.5, 1.0))  # same bytes, ops
+    with pytest.raises(ValueError, match="clip: min is NaN"):
+        ufunc.clip(x, np.nan, 1.0)
+    with pytest.raises(ValueError, match="clip: min is NaN"):
+        ufunc.clip(x, np.nan, 1.0)  # an invalid parameter is never kept
+    acc = RNG.integers(-90000, 90000, 40).astype(np.int32)
+    for scale, zp in [(0.001, 3), (0.001, 3), (0.002, 3), (0.001, 4), (0.001, 3)]:
+        assert_bits(ufunc.requantize_fp32(acc, scale, zp), simdops.requantize_fp32(acc, scale, zp))
+        assert_bits(ufunc.requantize_fp32_away(acc, scale, zp),
+                    simdops.requantize_fp32(acc, scale, zp, ties="away"))
+
+
 def test_strided_x_out_and_where():
     x = RNG.normal(0, 3, (6, 8)).astype(np.float32)
     xs = x[:, ::2]

@@ -256,6 +256,52 @@ typedef struct uf_shape {
     uf_run_nd_fn run_nd;
 } uf_shape;
 
+#if defined(_MSC_VER)
+#define UF_THREAD_LOCAL __declspec(thread)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define UF_THREAD_LOCAL _Thread_local
+#else
+#define UF_THREAD_LOCAL __thread
+#endif
+
+/* The last parameters this thread prepared and what C made of them. A prepare is a pure
+ * function of its inputs (C's validation and conversion; ~240-390 instructions, as much as a
+ * 16-element kernel call) and small calls repeat their parameters (the same layer called again,
+ * a per-tensor scale): a hit copies the handle. Only successes are kept, so an invalid
+ * parameter still reaches C and raises every time. */
+typedef struct uf_prepare_key {
+    const uf_op *op;
+    simdops_dtype xt, yt, pt[3];
+    unsigned char v[3][8];
+} uf_prepare_key;
+
+static UF_THREAD_LOCAL uf_prepare_key uf_last_key;
+static UF_THREAD_LOCAL simdops_prepared uf_last_prepared;
+
+UF_INLINE int uf_prepare_cached(const uf_shape s, const uf_at *a, PyArray_Descr *const *d,
+                                simdops_prepared *p, simdops_error *err)
+{
+    uf_prepare_key key;
+    int k;
+    memset(&key, 0, sizeof(key));
+    key.op = a->op;
+    key.xt = a->xt;
+    key.yt = a->yt;
+    for (k = 0; k < s.nparams; k++) {
+        key.pt[k] = a->pt[k];
+        memcpy(key.v[k], a->v[k], (size_t)PyDataType_ELSIZE(d[k + 1])); /* <= 8 bytes */
+    }
+    if (uf_last_key.op && !memcmp(&key, &uf_last_key, sizeof(key))) {
+        *p = uf_last_prepared;
+        return 0;
+    }
+    if (s.prepare(a, p, err))
+        return -1;
+    uf_last_key = key;
+    uf_last_prepared = *p;
+    return 0;
+}
+
 UF_INLINE int uf_param_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *dims,
                             const npy_intp *strides, const uf_shape s)
 {
@@ -280,7 +326,7 @@ UF_INLINE int uf_param_loop(PyArrayMethod_Context *ctx, char *const *data, const
         end = uf_run_end(data, strides, d, 1, s.nparams, i, n);
         for (k = 0; k < s.nparams; k++)
             a.v[k] = UF_AT(k + 1, i);
-        if (s.prepare(&a, &p, &err))
+        if (uf_prepare_cached(s, &a, d, &p, &err))
             return uf_fail(a.op, &err);
         if (uf_short_contiguous(end - i, strides[0], xsize, strides[yop], ysize)) {
             if (s.run_1d(&p, UF_AT(0, i), UF_AT(yop, i), end - i, &err))
