@@ -120,7 +120,8 @@ def test_every_goal_row_is_produced(tmp_path, capsys):
             # a row against ONNX Runtime is skipped, with the reason, where it is missing
             assert row["status"] == "SKIP (no onnxruntime)", (g.label, row["status"])
             continue
-        assert row["status"] in ("PASS", "MISS", "REPORT"), (g.label, row["status"])
+        assert row["status"] in ("PASS", "MISS", "REPORT") or \
+            row["status"].startswith("BLOCKED (floor "), (g.label, row["status"])
         assert row["value"] > 0 and math.isfinite(row["value"])
     out = capsys.readouterr().out
     assert "Performance goals (" in out
@@ -340,3 +341,30 @@ def test_double_rounding_path_runs_its_case_with_double_rounding(case_id):
     assert out.tobytes() == reference.requant_family(*args, rounding="double").tobytes()
     case.op.simdops(x, out, p)()
     assert out.tobytes() == reference.requant_family(*args, rounding="single").tobytes()
+
+
+def test_goal_blocked_by_its_floor(monkeypatch):
+    """A goal the floor alone misses is BLOCKED with the floor's value; one the floor allows
+    stays a MISS (and a PASS a PASS), the floor shown."""
+    from simdops.bench import goals as goal_rows
+    from simdops.bench.report import _goal_cells
+
+    def case(cid, **seconds):
+        return {"id": cid, "results": {k: {"seconds": v, "elements_per_s": 16 / v}
+                                       for k, v in seconds.items()}}
+    cases = [case("a", fn=1.0, uf=2.7, fl=2.2), case("b", fn=1.0, uf=2.7, fl=1.2),
+             case("c", fn=1.0, uf=1.3, fl=1.2), case("d", fn=56.0, uf=73.0, fl=3.5),
+             case("e", fn=56.0, uf=73.0, fl=9.0)]
+    monkeypatch.setattr(goal_rows, "GOALS", [
+        *(goal_rows.Goal(cid, (cid, "uf"), (cid, "fn"), 1.5, "time", floor=(cid, "fl"))
+          for cid in "abc"),
+        *(goal_rows.Goal(cid, (cid, "uf"), (cid, "fn"), 0.9, floor=(cid, "fl"))
+          for cid in "de")])
+    rows = {r["label"]: r for r in goal_rows.evaluate(cases, "avx2")}
+    assert rows["a"]["status"] == "BLOCKED (floor 2.2)"
+    assert rows["b"]["status"] == "MISS" and rows["b"]["floor"] == 1.2
+    assert rows["c"]["status"] == "PASS"
+    assert rows["d"]["status"] == "MISS" and abs(rows["d"]["floor"] - 56 / 59.5) < 1e-12
+    assert rows["e"]["status"].startswith("BLOCKED (floor 0.86")
+    assert _goal_cells(rows["b"])[-1] == "MISS (floor 1.2)"
+

@@ -1,6 +1,8 @@
 """simdops.ufunc: every ufunc gives the bits of the simdops function with the same
 parameters, for scalars (per tensor), per-channel arrays on any axis and per-element
 arrays; out=, where=, dtype=, axis= (hardmax), simdops' type resolution and errors."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -125,6 +127,54 @@ def test_per_element_parameters_match_elementwise_calls():
     assert_bits(ufunc.requantize_fp32(acc, scale, 1), simdops.requantize_fp32(acc, scale, 1))
 
 
+def _runs(rng, n, values):
+    """n parameter values in runs of 1..40 equal elements, drawn from values."""
+    out = []
+    while len(out) < n:
+        out += [rng.choice(values)] * int(rng.integers(1, 41))
+    return out[:n]
+
+
+@pytest.mark.parametrize("ptype", ["float64", "float32", "int32", "int64"])
+def test_runs_of_equal_parameters_match_runwise_calls(ptype):
+    """A parameter that moves in runs (numpy's buffer of a per-channel parameter over small
+    planes): a run ends at every position of the loop's block compare, for element sizes 8, 4
+    and 1 (int8 / uint8 offsets; an int16 output has no offset but 0)."""
+    rng = np.random.default_rng(341)
+    x = rng.normal(0, 3, 999).astype(np.float32)
+    lo = np.array(_runs(rng, x.size, [-2, -1, 0, 1]), ptype)
+    want = np.concatenate([simdops.clip(x[i:i + 1], lo[i].item(), 2) for i in range(x.size)])
+    assert_bits(ufunc.clip(x, lo, 2), want)
+    acc = rng.integers(-90000, 90000, 999).astype(np.int32)
+    for otype in ("int8", "uint8"):
+        off = np.array(_runs(rng, acc.size, [3, 0, 7, 100]), otype)
+        want = np.concatenate([simdops.quantize_down_int32(acc[i:i + 1], 1 << 30, 5,
+                                                           int(off[i]), out_dtype=otype)
+                               for i in range(acc.size)])
+        assert_bits(ufunc.quantize_down_int32(acc, 1 << 30, 5, off), want)
+
+
+def test_repeated_and_alternating_parameters():
+    """The loops keep the last prepared parameters per thread: a repeat, an alternation, the
+    same bytes under another type or op, and an invalid parameter after a valid one."""
+    x = np.concatenate([FLOATS, RNG.normal(0, 3, 22)]).astype(np.float32)
+    for lo, hi in [(-1.0, 1.0), (-1.0, 1.0), (-2.0, 0.5), (-1.0, 1.0), (np.float32(-1.0), 1.0),
+                   (-1, 1), (np.int32(-1), np.float32(1.0))]:
+        assert_bits(ufunc.clip(x, lo, hi), simdops.clip(x, lo, hi))
+        assert_bits(ufunc.shrink(x, abs(lo), hi), simdops.shrink(x, abs(lo), hi))
+    for f, name in ((ufunc.clip, "clip"), (ufunc.shrink, "shrink"), (ufunc.clip, "clip")):
+        assert_bits(f(x, 0.5, 1.0), getattr(simdops, name)(x, 0.5, 1.0))  # same bytes, ops
+    with pytest.raises(ValueError, match="clip: min is NaN"):
+        ufunc.clip(x, np.nan, 1.0)
+    with pytest.raises(ValueError, match="clip: min is NaN"):
+        ufunc.clip(x, np.nan, 1.0)  # an invalid parameter is never kept
+    acc = RNG.integers(-90000, 90000, 40).astype(np.int32)
+    for scale, zp in [(0.001, 3), (0.001, 3), (0.002, 3), (0.001, 4), (0.001, 3)]:
+        assert_bits(ufunc.requantize_fp32(acc, scale, zp), simdops.requantize_fp32(acc, scale, zp))
+        assert_bits(ufunc.requantize_fp32_away(acc, scale, zp),
+                    simdops.requantize_fp32(acc, scale, zp, ties="away"))
+
+
 def test_strided_x_out_and_where():
     x = RNG.normal(0, 3, (6, 8)).astype(np.float32)
     xs = x[:, ::2]
@@ -156,8 +206,24 @@ def test_hardmax_gufunc_axis():
     for dtype in ("float16", "float64"):
         xx = x.astype(dtype)
         assert_bits(ufunc.hardmax(xx), simdops.hardmax(xx))
+    # rows contiguous in x but padded in out (and the reverse): the N-d entry, not the row one
+    rows = np.concatenate([FLOATS, FLOATS[::-1]])[:18].reshape(3, 6)
+    padded = np.full((3, 9), 7.0, np.float32)
+    ufunc.hardmax(rows, out=padded[:, :6])
+    assert_bits(padded[:, :6], simdops.hardmax(rows))
+    assert_bits(padded[:, 6:], np.full((3, 3), 7.0, np.float32))
+    assert_bits(ufunc.hardmax(padded[:, :6]), simdops.hardmax(np.ascontiguousarray(padded[:, :6])))
     with pytest.raises(TypeError):
         ufunc.hardmax(np.arange(4, dtype=np.int32))
+
+
+@pytest.mark.thread_unsafe  # the warnings filter is process-wide
+def test_hardmax_nan_is_not_an_fp_warning():
+    rows = np.concatenate([FLOATS, FLOATS[::-1]])[:18].reshape(3, 6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # NaN is a value hardmax takes (it wins), not an error
+        for x in (rows, rows[:1], rows.T):  # the row entry and the N-d one
+            assert_bits(ufunc.hardmax(x), simdops.hardmax(x))
 
 
 def test_errors_are_simdops_errors():

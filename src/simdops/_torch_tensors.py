@@ -28,5 +28,7 @@ def _array(t: torch.Tensor, name: str) -> np.ndarray:
 
 
 def _new_like(x: torch.Tensor, dtype: Optional[torch.dtype] = None) -> torch.Tensor:
-    """The functional ops' result: contiguous, x's shape (the same for fake and real)."""
-    return torch.empty(x.shape, dtype=x.dtype if dtype is None else dtype, device=x.device)
+    """The functional ops' result: contiguous, x's shape (the same for fake and real).
+    empty_like, not torch.empty(x.shape, dtype=, device=): the device argument alone costs
+    ~10,000 instructions a call, a sixth of an eager torch.ops.simdops.clip on 16 floats."""
+    return torch.empty_like(x, dtype=dtype, memory_format=torch.contiguous_format)

@@ -8,8 +8,11 @@
  * parameter that changes from element to element gives runs of one element:
  * the same prepare and kernel per element, the same bits, slower. */
 #include "_ufunc.h"
+#include "_ufunc_read.h"
 
+#include <fenv.h>
 #include <string.h>
+
 
 simdops_dtype uf_dtype_of(PyArray_Descr *d)
 {
@@ -29,66 +32,6 @@ simdops_dtype uf_dtype_of(PyArray_Descr *d)
     default:
         return SIMDOPS_UNKNOWN;
     }
-}
-
-/* A parameter element exactly as the simdops_number C converts (the loops are
- * registered for these parameter types only; the promoter maps others here). */
-static simdops_number uf_number(const char *p, simdops_dtype t)
-{
-    switch (t) {
-    case SIMDOPS_FLOAT64: {
-        double v;
-        memcpy(&v, p, sizeof(v));
-        return simdops_float_number(v);
-    }
-    case SIMDOPS_FLOAT32: {
-        float v;
-        memcpy(&v, p, sizeof(v));
-        return simdops_float_number((double)v);
-    }
-    case SIMDOPS_INT32: {
-        int32_t v;
-        memcpy(&v, p, sizeof(v));
-        return simdops_int_number(v);
-    }
-    case SIMDOPS_INT8: {
-        int8_t v;
-        memcpy(&v, p, sizeof(v));
-        return simdops_int_number(v);
-    }
-    case SIMDOPS_UINT8: {
-        uint8_t v;
-        memcpy(&v, p, sizeof(v));
-        return simdops_int_number(v);
-    }
-    case SIMDOPS_INT16: {
-        int16_t v;
-        memcpy(&v, p, sizeof(v));
-        return simdops_int_number(v);
-    }
-    case SIMDOPS_UINT64: {
-        uint64_t v;
-        memcpy(&v, p, sizeof(v));
-        return simdops_uint_number(v);
-    }
-    default: { /* SIMDOPS_INT64 */
-        int64_t v;
-        memcpy(&v, p, sizeof(v));
-        return simdops_int_number(v);
-    }
-    }
-}
-
-static int64_t uf_int(const char *p, simdops_dtype t)
-{
-    simdops_number n = uf_number(p, t); /* integer types up to int64 (the registered loops) */
-    return n.i;
-}
-
-static double uf_real(const char *p, simdops_dtype t)
-{
-    simdops_number n = uf_number(p, t); /* FLOAT32 / FLOAT64 only */
-    return n.f;
 }
 
 /* Sets the exception simdops raises for err (TypeError for a dtype, MemoryError,
@@ -128,61 +71,6 @@ static void uf_vec(simdops_tensor *t, char *data, simdops_dtype d, npy_intp n, n
     t->strides[0] = stride;
 }
 
-/* Bytewise equality of two parameter elements (fixed-size loads: this runs per element when
- * numpy hands a broadcast parameter over materialized in its buffer). */
-static inline int uf_same(const char *a, const char *b, npy_intp size)
-{
-    switch (size) {
-    case 8: {
-        uint64_t u, v;
-        memcpy(&u, a, 8);
-        memcpy(&v, b, 8);
-        return u == v;
-    }
-    case 4: {
-        uint32_t u, v;
-        memcpy(&u, a, 4);
-        memcpy(&v, b, 4);
-        return u == v;
-    }
-    default:
-        return !memcmp(a, b, (size_t)size);
-    }
-}
-
-/* End of the run starting at i over which parameter operands first..last keep
- * the bytes they have at i (n when every parameter has stride 0). */
-static npy_intp uf_run_end(char *const *data, const npy_intp *strides,
-                           PyArray_Descr *const *descrs, int first, int last, npy_intp i,
-                           npy_intp n)
-{
-    npy_intp j, size[4] = {0, 0, 0, 0};
-    int k, moving = 0;
-    for (k = first; k <= last; k++)
-        if (strides[k]) {
-            moving = 1;
-            size[k] = PyDataType_ELSIZE(descrs[k]); /* an API call: once, not per element */
-        }
-    if (!moving)
-        return n;
-    if (first == last || (!strides[last] && first + 1 == last) ||
-        (!strides[first] && first + 1 == last)) {
-        /* one moving parameter (the common case): a tight loop */
-        int m = strides[first] ? first : last;
-        const char *v = data[m] + i * strides[m], *q = v + strides[m];
-        npy_intp st = strides[m], sz = size[m];
-        for (j = i + 1; j < n && uf_same(q, v, sz); j++, q += st)
-            ;
-        return j;
-    }
-    for (j = i + 1; j < n; j++)
-        for (k = first; k <= last; k++)
-            if (strides[k] && !uf_same(data[k] + j * strides[k], data[k] + i * strides[k],
-                                       size[k]))
-                return j;
-    return n;
-}
-
 #define UF_AT(k, i) (data[k] + (i) * strides[k])
 
 /* A run shorter than this over contiguous x and y takes the contiguous 1-D kernel: the N-d
@@ -198,149 +86,261 @@ static int uf_short_contiguous(npy_intp n, npy_intp xstride, npy_intp xsize, npy
     return n < UF_SHORT_RUN && xstride == xsize && ystride == ysize;
 }
 
-int uf_clip_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *dims,
-                 const npy_intp *strides, NpyAuxData *aux)
+/* ---------------------------------------------------------------- the loop shape
+ * Every elementwise kind runs the same loop: walk the runs of equal parameters, prepare each
+ * run's parameters (C validates and converts), run the 1-D kernel over a short contiguous
+ * run and the N-d prepared entry over any other. A kind differs only in its parameter
+ * operands, how it prepares them and which entry points run a run: uf_shape says so, and
+ * uf_param_loop (inlined into each kind's loop with its shape's constants) is the one loop. */
+
+#if defined(__GNUC__)
+#define UF_INLINE static inline __attribute__((always_inline))
+#else
+#define UF_INLINE static inline
+#endif
+
+typedef struct uf_at {        /* one run's parameters, read at its first element */
+    const uf_op *op;
+    simdops_dtype xt, yt;     /* x's and y's simdops types */
+    simdops_dtype pt[3];      /* the parameters' types (the registered loop's) */
+    char *v[3];               /* the parameters' bytes */
+} uf_at;
+
+typedef int (*uf_prepare_fn)(const uf_at *a, simdops_prepared *p, simdops_error *err);
+typedef int (*uf_run_1d_fn)(const simdops_prepared *p, char *x, char *y, npy_intp n,
+                            simdops_error *err);
+typedef int (*uf_run_nd_fn)(const simdops_prepared *p, const simdops_tensor *x,
+                            const simdops_tensor *y, simdops_error *err);
+
+typedef struct uf_shape {
+    int nparams;              /* operands 1..nparams; y is operand nparams + 1 */
+    int x_int32;              /* x is int32 whatever y is (the requantizations) */
+    uf_prepare_fn prepare;
+    uf_run_1d_fn run_1d;
+    uf_run_nd_fn run_nd;
+} uf_shape;
+
+#if defined(_MSC_VER)
+#define UF_THREAD_LOCAL __declspec(thread)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define UF_THREAD_LOCAL _Thread_local
+#else
+#define UF_THREAD_LOCAL __thread
+#endif
+
+/* The last parameters this thread prepared and what C made of them. A prepare is a pure
+ * function of its inputs (C's validation and conversion; ~240-390 instructions, as much as a
+ * 16-element kernel call) and small calls repeat their parameters (the same layer called again,
+ * a per-tensor scale): a hit copies the handle. Only successes are kept, so an invalid
+ * parameter still reaches C and raises every time. */
+typedef struct uf_prepare_key {
+    const uf_op *op;
+    simdops_dtype xt, yt, pt[3];
+    unsigned char v[3][8];
+} uf_prepare_key;
+
+static UF_THREAD_LOCAL uf_prepare_key uf_last_key;
+static UF_THREAD_LOCAL simdops_prepared uf_last_prepared;
+
+UF_INLINE int uf_prepare_cached(const uf_shape s, const uf_at *a, PyArray_Descr *const *d,
+                                simdops_prepared *p, simdops_error *err)
 {
-    const uf_op *op = uf_op_of(ctx->caller);
+    uf_prepare_key key;
+    int k;
+    memset(&key, 0, sizeof(key));
+    key.op = a->op;
+    key.xt = a->xt;
+    key.yt = a->yt;
+    for (k = 0; k < s.nparams; k++) {
+        key.pt[k] = a->pt[k];
+        memcpy(key.v[k], a->v[k], (size_t)PyDataType_ELSIZE(d[k + 1])); /* <= 8 bytes */
+    }
+    if (uf_last_key.op && !memcmp(&key, &uf_last_key, sizeof(key))) {
+        *p = uf_last_prepared;
+        return 0;
+    }
+    if (s.prepare(a, p, err))
+        return -1;
+    uf_last_key = key;
+    uf_last_prepared = *p;
+    return 0;
+}
+
+UF_INLINE int uf_param_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *dims,
+                            const npy_intp *strides, const uf_shape s)
+{
     PyArray_Descr *const *d = ctx->descriptors;
-    simdops_dtype xt = uf_dtype_of(d[0]), lt = uf_dtype_of(d[1]), ht = uf_dtype_of(d[2]);
-    npy_intp n = dims[0], i = 0, end, size = PyDataType_ELSIZE(d[0]);
+    const int yop = s.nparams + 1;
+    npy_intp n = dims[0], i = 0, end, xsize, ysize;
     simdops_prepared p;
     simdops_error err;
     simdops_tensor x, y;
-    (void)aux;
-    if (!op)
+    uf_at a;
+    int k;
+    a.op = uf_op_of(ctx->caller);
+    if (!a.op)
         return uf_no_op();
+    a.yt = uf_dtype_of(d[yop]);
+    a.xt = s.x_int32 ? SIMDOPS_INT32 : a.yt;
+    xsize = s.x_int32 ? 4 : PyDataType_ELSIZE(d[0]);
+    ysize = s.x_int32 ? PyDataType_ELSIZE(d[yop]) : xsize;
+    for (k = 0; k < s.nparams; k++)
+        a.pt[k] = uf_dtype_of(d[k + 1]);
     for (; i < n; i = end) {
-        end = uf_run_end(data, strides, d, 1, 2, i, n);
-        if (simdops_capi_prepare_clip(xt, uf_number(UF_AT(1, i), lt),
-                                      uf_number(UF_AT(2, i), ht), NULL, NULL, &p, &err))
-            return uf_fail(op, &err);
-        if (uf_short_contiguous(end - i, strides[0], size, strides[3], size)) {
-            if (simdops_capi_clip_1d(&p, UF_AT(0, i), UF_AT(3, i), end - i, &err))
-                return uf_fail(op, &err);
+        end = uf_run_end(data, strides, d, 1, s.nparams, i, n);
+        for (k = 0; k < s.nparams; k++)
+            a.v[k] = UF_AT(k + 1, i);
+        if (uf_prepare_cached(s, &a, d, &p, &err))
+            return uf_fail(a.op, &err);
+        if (uf_short_contiguous(end - i, strides[0], xsize, strides[yop], ysize)) {
+            if (s.run_1d(&p, UF_AT(0, i), UF_AT(yop, i), end - i, &err))
+                return uf_fail(a.op, &err);
             continue;
         }
-        uf_vec(&x, UF_AT(0, i), xt, end - i, strides[0]);
-        uf_vec(&y, UF_AT(3, i), xt, end - i, strides[3]);
-        if (simdops_capi_clip_prepared(&p, &x, &y, &err))
-            return uf_fail(op, &err);
+        uf_vec(&x, UF_AT(0, i), a.xt, end - i, strides[0]);
+        uf_vec(&y, UF_AT(yop, i), a.yt, end - i, strides[yop]);
+        if (s.run_nd(&p, &x, &y, &err))
+            return uf_fail(a.op, &err);
     }
     return 0;
+}
+
+/* ---------------------------------------------------------------- the kinds */
+
+static int uf_prepare_clip(const uf_at *a, simdops_prepared *p, simdops_error *err)
+{
+    return simdops_capi_prepare_clip(a->xt, uf_number(a->v[0], a->pt[0]),
+                                     uf_number(a->v[1], a->pt[1]), NULL, NULL, p, err);
+}
+
+static int uf_prepare_shrink(const uf_at *a, simdops_prepared *p, simdops_error *err)
+{
+    return simdops_capi_prepare_shrink(a->xt, uf_number(a->v[0], a->pt[0]),
+                                       uf_number(a->v[1], a->pt[1]), p, err);
+}
+
+/* (multiplier, shift, offset): the family op->code, no clamp beyond y's type */
+static int uf_prepare_requant(const uf_at *a, simdops_prepared *p, simdops_error *err)
+{
+    return simdops_capi_prepare_requant_rounding(
+        a->yt, a->op->code, uf_int(a->v[0], a->pt[0]), uf_int(a->v[1], a->pt[1]),
+        uf_int(a->v[2], a->pt[2]), NULL, NULL, p, err);
+}
+
+/* (scale, zero_point): the float family of mode op->code, no clamp beyond y's type */
+static int uf_prepare_requant_fp(const uf_at *a, simdops_prepared *p, simdops_error *err)
+{
+    return simdops_capi_prepare_requant_fp(a->yt, uf_real(a->v[0], a->pt[0]),
+                                           uf_int(a->v[1], a->pt[1]), NULL, NULL, a->op->code,
+                                           p, err);
+}
+
+static int uf_clip_1d(const simdops_prepared *p, char *x, char *y, npy_intp n, simdops_error *e)
+{
+    return simdops_capi_clip_1d(p, x, y, n, e);
+}
+
+static int uf_shrink_1d(const simdops_prepared *p, char *x, char *y, npy_intp n,
+                        simdops_error *e)
+{
+    return simdops_capi_shrink_1d(p, x, y, n, e);
+}
+
+static int uf_requant_1d(const simdops_prepared *p, char *x, char *y, npy_intp n,
+                         simdops_error *e)
+{
+    return simdops_capi_requant_1d(p, (const int32_t *)x, y, n, NULL, e);
+}
+
+static int uf_clip_nd(const simdops_prepared *p, const simdops_tensor *x, const simdops_tensor *y,
+                      simdops_error *e)
+{
+    return simdops_capi_clip_prepared(p, x, y, e);
+}
+
+static int uf_shrink_nd(const simdops_prepared *p, const simdops_tensor *x,
+                        const simdops_tensor *y, simdops_error *e)
+{
+    return simdops_capi_shrink_prepared(p, x, y, e);
+}
+
+static int uf_requant_nd(const simdops_prepared *p, const simdops_tensor *x,
+                         const simdops_tensor *y, simdops_error *e)
+{
+    return simdops_capi_requant_prepared(p, x, y, NULL, NULL, NULL, e);
+}
+
+static int uf_requant_fp_nd(const simdops_prepared *p, const simdops_tensor *x,
+                            const simdops_tensor *y, simdops_error *e)
+{
+    return simdops_capi_requant_fp_prepared(p, x, y, NULL, NULL, e);
+}
+
+static const uf_shape uf_clip_shape = {2, 0, uf_prepare_clip, uf_clip_1d, uf_clip_nd};
+static const uf_shape uf_shrink_shape = {2, 0, uf_prepare_shrink, uf_shrink_1d, uf_shrink_nd};
+static const uf_shape uf_requant_shape = {3, 1, uf_prepare_requant, uf_requant_1d,
+                                          uf_requant_nd};
+static const uf_shape uf_requant_fp_shape = {2, 1, uf_prepare_requant_fp, uf_requant_1d,
+                                             uf_requant_fp_nd};
+
+int uf_clip_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *dims,
+                 const npy_intp *strides, NpyAuxData *aux)
+{
+    (void)aux;
+    return uf_param_loop(ctx, data, dims, strides, uf_clip_shape);
 }
 
 int uf_shrink_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *dims,
                    const npy_intp *strides, NpyAuxData *aux)
 {
-    const uf_op *op = uf_op_of(ctx->caller);
-    PyArray_Descr *const *d = ctx->descriptors;
-    simdops_dtype xt = uf_dtype_of(d[0]), bt = uf_dtype_of(d[1]), tt = uf_dtype_of(d[2]);
-    npy_intp n = dims[0], i = 0, end, size = PyDataType_ELSIZE(d[0]);
-    simdops_prepared p;
-    simdops_error err;
-    simdops_tensor x, y;
     (void)aux;
-    if (!op)
-        return uf_no_op();
-    for (; i < n; i = end) {
-        end = uf_run_end(data, strides, d, 1, 2, i, n);
-        if (simdops_capi_prepare_shrink(xt, uf_number(UF_AT(1, i), bt),
-                                        uf_number(UF_AT(2, i), tt), &p, &err))
-            return uf_fail(op, &err);
-        if (uf_short_contiguous(end - i, strides[0], size, strides[3], size)) {
-            if (simdops_capi_shrink_1d(&p, UF_AT(0, i), UF_AT(3, i), end - i, &err))
-                return uf_fail(op, &err);
-            continue;
-        }
-        uf_vec(&x, UF_AT(0, i), xt, end - i, strides[0]);
-        uf_vec(&y, UF_AT(3, i), xt, end - i, strides[3]);
-        if (simdops_capi_shrink_prepared(&p, &x, &y, &err))
-            return uf_fail(op, &err);
-    }
-    return 0;
+    return uf_param_loop(ctx, data, dims, strides, uf_shrink_shape);
 }
 
-/* (x, multiplier, shift, offset) -> y: the family op->code, no clamp beyond y's type. */
+/* (x, multiplier, shift, offset) -> y */
 int uf_requant_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *dims,
                     const npy_intp *strides, NpyAuxData *aux)
 {
-    const uf_op *op = uf_op_of(ctx->caller);
-    PyArray_Descr *const *d = ctx->descriptors;
-    simdops_dtype mt = uf_dtype_of(d[1]), st = uf_dtype_of(d[2]), ot = uf_dtype_of(d[3]);
-    simdops_dtype yt = uf_dtype_of(d[4]);
-    npy_intp n = dims[0], i = 0, end, ysize = PyDataType_ELSIZE(d[4]);
-    simdops_prepared p;
-    simdops_error err;
-    simdops_tensor x, y;
     (void)aux;
-    if (!op)
-        return uf_no_op();
-    for (; i < n; i = end) {
-        end = uf_run_end(data, strides, d, 1, 3, i, n);
-        if (simdops_capi_prepare_requant_rounding(yt, op->code, uf_int(UF_AT(1, i), mt),
-                                                  uf_int(UF_AT(2, i), st),
-                                                  uf_int(UF_AT(3, i), ot), NULL, NULL, &p,
-                                                  &err))
-            return uf_fail(op, &err);
-        if (uf_short_contiguous(end - i, strides[0], 4, strides[4], ysize)) {
-            if (simdops_capi_requant_1d(&p, (const int32_t *)UF_AT(0, i), UF_AT(4, i), end - i,
-                                        NULL, &err))
-                return uf_fail(op, &err);
-            continue;
-        }
-        uf_vec(&x, UF_AT(0, i), SIMDOPS_INT32, end - i, strides[0]);
-        uf_vec(&y, UF_AT(4, i), yt, end - i, strides[4]);
-        if (simdops_capi_requant_prepared(&p, &x, &y, NULL, NULL, NULL, &err))
-            return uf_fail(op, &err);
-    }
-    return 0;
+    return uf_param_loop(ctx, data, dims, strides, uf_requant_shape);
 }
 
-/* (x, scale, zero_point) -> y: the float family of mode op->code, no clamp beyond y's type. */
+/* Whether operand k keeps its first element's bytes over all n elements (stride 0, or a value
+ * numpy copied into its buffer once per element). */
+static int uf_constant(char *const *data, const npy_intp *strides, PyArray_Descr *const *descrs,
+                       int k, npy_intp n)
+{
+    return !strides[k] || uf_run_end(data, strides, descrs, k, k, 0, n) == n;
+}
+
+/* (x, scale, zero_point) -> y */
 int uf_requant_fp_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *dims,
                        const npy_intp *strides, NpyAuxData *aux)
 {
-    const uf_op *op = uf_op_of(ctx->caller);
     PyArray_Descr *const *d = ctx->descriptors;
-    simdops_dtype st = uf_dtype_of(d[1]), zt = uf_dtype_of(d[2]), yt = uf_dtype_of(d[3]);
-    npy_intp n = dims[0], i = 0, end, ysize = PyDataType_ELSIZE(d[3]);
-    simdops_prepared p;
-    simdops_error err;
-    simdops_tensor x, y;
+    npy_intp n = dims[0];
     (void)aux;
-    if (!op)
-        return uf_no_op();
     /* float32 scales that move every element over contiguous x and y (per channel on the last
-     * axis, or a broadcast scale numpy copied into its buffer) with one zero point: the
-     * per-channel kernel over the run, as the function's per-channel call (C checks each
-     * scale; the prepared scale, 1.0, is unused there, as in the function). */
-    if (n > 1 && st == SIMDOPS_FLOAT32 && strides[1] == 4 && strides[2] == 0 &&
-        strides[0] == 4 && strides[3] == ysize) {
-        if (simdops_capi_prepare_requant_fp(yt, 1.0, uf_int(data[2], zt), NULL, NULL, op->code,
-                                            &p, &err) ||
+     * axis, or a broadcast scale numpy copied into its buffer, where it may copy the zero point
+     * too) with one zero point: the per-channel kernel over the run, as the function's
+     * per-channel call (C checks each scale; the prepared scale, 1.0, is unused there, as in
+     * the function). */
+    if (n > 1 && strides[1] == 4 && strides[0] == 4 && uf_dtype_of(d[1]) == SIMDOPS_FLOAT32 &&
+        strides[3] == PyDataType_ELSIZE(d[3]) && uf_constant(data, strides, d, 2, n)) {
+        const uf_op *op = uf_op_of(ctx->caller);
+        simdops_prepared p;
+        simdops_error err;
+        if (!op)
+            return uf_no_op();
+        if (simdops_capi_prepare_requant_fp(uf_dtype_of(d[3]), 1.0,
+                                            uf_int(data[2], uf_dtype_of(d[2])), NULL, NULL,
+                                            op->code, &p, &err) ||
             simdops_capi_requant_fp_pc_1d(&p, (const int32_t *)data[0], data[3], n, NULL,
                                           (const float *)data[1], &err))
             return uf_fail(op, &err);
         return 0;
     }
-    for (; i < n; i = end) {
-        end = uf_run_end(data, strides, d, 1, 2, i, n);
-        if (simdops_capi_prepare_requant_fp(yt, uf_real(UF_AT(1, i), st),
-                                            uf_int(UF_AT(2, i), zt), NULL, NULL, op->code,
-                                            &p, &err))
-            return uf_fail(op, &err);
-        if (uf_short_contiguous(end - i, strides[0], 4, strides[3], ysize)) {
-            if (simdops_capi_requant_1d(&p, (const int32_t *)UF_AT(0, i), UF_AT(3, i), end - i,
-                                        NULL, &err))
-                return uf_fail(op, &err);
-            continue;
-        }
-        uf_vec(&x, UF_AT(0, i), SIMDOPS_INT32, end - i, strides[0]);
-        uf_vec(&y, UF_AT(3, i), yt, end - i, strides[3]);
-        if (simdops_capi_requant_fp_prepared(&p, &x, &y, NULL, NULL, &err))
-            return uf_fail(op, &err);
-    }
-    return 0;
+    return uf_param_loop(ctx, data, dims, strides, uf_requant_fp_shape);
 }
 
 /* The gufunc (n)->(n): dims = (outer, n), strides = (x, y outer; x, y core). */
@@ -353,8 +353,20 @@ int uf_hardmax_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_int
     simdops_error err;
     int64_t axis = 1;
     (void)aux;
+    npy_intp size = PyDataType_ELSIZE(ctx->descriptors[0]), row = dims[1] * size;
     if (!op)
         return uf_no_op();
+    /* C-contiguous rows in x and y (1x16 with out=, a C-order array over its last axis): the
+     * row kernel's entry point, without the N-d entry's layout analysis */
+    if (strides[2] == size && strides[3] == size &&
+        (dims[0] == 1 || (strides[0] == row && strides[1] == row))) {
+        if (simdops_capi_hardmax_rows(xt, data[0], data[1], dims[0], dims[1], &err))
+            return uf_fail(op, &err);
+        /* numpy's gufunc call checks the FP status whatever the loop's flags say, and a NaN
+         * compare sets "invalid": NaN is a value hardmax takes (it wins), not an error */
+        feclearexcept(FE_INVALID);
+        return 0;
+    }
     uf_vec(&x, data[0], xt, dims[0], strides[0]);
     uf_vec(&y, data[1], xt, dims[0], strides[1]);
     x.ndim = y.ndim = 2;
@@ -363,5 +375,15 @@ int uf_hardmax_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_int
     y.strides[1] = strides[3];
     if (simdops_capi_hardmax(&x, &y, 1, &axis, &err))
         return uf_fail(op, &err);
+    feclearexcept(FE_INVALID);
+    return 0;
+}
+
+/* The loop of the _floor_* ufuncs (the bench's measure of numpy's own per-call and per-run
+ * cost): registered exactly as its op's loops, it computes nothing. */
+int uf_floor_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *dims,
+                  const npy_intp *strides, NpyAuxData *aux)
+{
+    (void)ctx, (void)data, (void)dims, (void)strides, (void)aux;
     return 0;
 }

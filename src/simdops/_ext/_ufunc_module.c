@@ -44,20 +44,25 @@ static const char uf_doc_hardmax[] =
     "first maximum (NaN wins), 0 elsewhere. axis= picks the axis (default -1), as for any "
     "gufunc with one core dimension. float32, float16, float64.";
 
+static const char uf_doc_floor[] =
+    "A bench instrument, not an op: registered as the simdops ufunc its name ends with (the "
+    "same loops, promoter and signature) with a loop that computes nothing and leaves out= "
+    "as it is: its time is numpy's own cost of the call (python -m simdops bench).";
+
 /* clip, shrink, hardmax, then (uf_fill_families) one ufunc per requantization family
  * quantize_down_int32's rounding= takes and one per requantize_fp32 (precision, ties),
  * read from simdops._core (C's SIMDOPS_ROUNDINGS and SIMDOPS_FP_* through the Cython layer:
  * the lists live once). */
 #define UF_MAX_OPS 24
 static uf_op uf_ops[UF_MAX_OPS] = {
-    {"clip", UF_CLIP, 0, NULL, NULL},
-    {"shrink", UF_SHRINK, 0, NULL, NULL},
-    {"hardmax", UF_HARDMAX, 0, NULL, NULL},
+    {"clip", UF_CLIP, 0, NULL, NULL, 0},
+    {"shrink", UF_SHRINK, 0, NULL, NULL, 0},
+    {"hardmax", UF_HARDMAX, 0, NULL, NULL, 0},
 };
 static int uf_nops = 3;
 #define UF_NOPS uf_nops
 
-static int uf_add_op(const char *name, uf_kind kind, int code)
+static int uf_add_op(const char *name, uf_kind kind, int code, int floor)
 {
     char *copy;
     if (uf_nops == UF_MAX_OPS) {
@@ -73,6 +78,7 @@ static int uf_add_op(const char *name, uf_kind kind, int code)
     uf_ops[uf_nops].name = copy;
     uf_ops[uf_nops].kind = kind;
     uf_ops[uf_nops].code = code;
+    uf_ops[uf_nops].floor = floor;
     uf_nops++;
     return 0;
 }
@@ -102,7 +108,7 @@ static int uf_fill_families(void)
             continue; /* ACL's QUANTIZE_DOWN: simdops.acl's, not the array API's */
         snprintf(name, sizeof(name), code == 0 ? "quantize_down_int32" : "quantize_down_int32_%s",
                  fam);
-        if (uf_add_op(name, UF_REQUANT, code) < 0)
+        if (uf_add_op(name, UF_REQUANT, code, 0) < 0)
             goto done;
     }
     a = 0;
@@ -118,10 +124,23 @@ static int uf_fill_families(void)
                      strcmp(p, "float32") ? "_" : "", strcmp(p, "float32") ? p : "",
                      strcmp(t, "even") ? (strcmp(t, "away") ? "_ties_" : "_away") : "");
             if (!strcmp(t, "even") || !strcmp(t, "away")) {
-                if (uf_add_op(name, UF_REQUANT_FP, (int)mode) < 0)
+                if (uf_add_op(name, UF_REQUANT_FP, (int)mode, 0) < 0)
                     goto done;
             }
         }
+    }
+    /* numpy's floor for the bench: _floor_<op>, registered as <op> (same loops, promoter,
+     * signature) with a loop that does nothing (docs/performance.md) */
+    for (k = 0, a = uf_nops; k < a; k++) {
+        static const char *const measured[] = {"clip", "hardmax", "quantize_down_int32",
+                                               "requantize_fp32"};
+        size_t m;
+        for (m = 0; m < sizeof(measured) / sizeof(measured[0]); m++)
+            if (!strcmp(uf_ops[k].name, measured[m])) {
+                snprintf(name, sizeof(name), "_floor_%s", uf_ops[k].name);
+                if (uf_add_op(name, uf_ops[k].kind, uf_ops[k].code, 1) < 0)
+                    goto done;
+            }
     }
     rc = 0;
 done:
@@ -307,7 +326,8 @@ static int uf_add_loops(const uf_op *op, int nin, simdops_dtype xt, simdops_dtyp
     const int *sets[4];
     int sizes[4], idx[4] = {0, 0, 0, 0}, i, done = 0;
     slots[0].slot = NPY_METH_strided_loop;
-    slots[0].pfunc = op->kind == UF_CLIP         ? (void *)uf_clip_loop
+    slots[0].pfunc = op->floor                   ? (void *)uf_floor_loop
+                     : op->kind == UF_CLIP       ? (void *)uf_clip_loop
                      : op->kind == UF_SHRINK     ? (void *)uf_shrink_loop
                      : op->kind == UF_REQUANT    ? (void *)uf_requant_loop
                      : op->kind == UF_REQUANT_FP ? (void *)uf_requant_fp_loop
@@ -352,6 +372,8 @@ static int uf_register(uf_op *op)
     op->doc = op->kind == UF_CLIP ? uf_doc_clip : op->kind == UF_SHRINK ? uf_doc_shrink
               : op->kind == UF_REQUANT ? uf_doc_requant : op->kind == UF_REQUANT_FP ? uf_doc_fp
               : uf_doc_hardmax;
+    if (op->floor)
+        op->doc = uf_doc_floor;
     if (op->kind == UF_HARDMAX)
         op->ufunc = PyUFunc_FromFuncAndDataAndSignature(NULL, NULL, NULL, 0, 1, 1, PyUFunc_None,
                                                         op->name, op->doc, 0, "(n)->(n)");

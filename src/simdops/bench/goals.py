@@ -20,6 +20,9 @@ class Goal:
     kind: str = "ratio"             # "ratio": subject elements/s over baseline elements/s
                                     # >= goal; "time": subject time / baseline time <= goal
     source: str = ""                # free text: where the goal comes from (kept in the JSON)
+    floor: Tuple[str, str] = None   # what the subject cannot beat (numpy's own cost of the
+                                    # call, a loop that does nothing): a MISS the floor alone
+                                    # misses is BLOCKED, with the floor's value
 
 
 M = 1_048_576
@@ -208,6 +211,16 @@ def _resolve(case, selector, isa):
     return r, (None if r else f"no {selector}")
 
 
+def _best_possible(g, floor, baseline):
+    """The best value the subject could reach given its floor: for a time row the floor's
+    time over the baseline's (the work itself is not counted: a bound, generous); for a ratio
+    row the baseline's elements/s over that of the floor's time plus the baseline's (the same
+    work at the baseline's speed, plus what the floor costs around it)."""
+    if g.kind == "time":
+        return floor["seconds"] / baseline["seconds"]
+    return baseline["seconds"] / (floor["seconds"] + baseline["seconds"])
+
+
 def evaluate(cases, isa):
     """One row per goal: ratio (or time multiple), goal, status, and what was compared."""
     by_id = {c["id"]: c for c in cases}
@@ -229,5 +242,11 @@ def evaluate(cases, isa):
                 passed = g.goal is None or value >= g.goal
             row["value"] = value
             row["status"] = "REPORT" if g.goal is None else ("PASS" if passed else "MISS")
+            floor, _ = _resolve(by_id.get(g.floor[0]), g.floor[1], isa) if g.floor else (None,
+                                                                                           None)
+            if floor is not None:
+                row["floor"] = best = _best_possible(g, floor, baseline)
+                if not passed and (best > g.goal if g.kind == "time" else best < g.goal):
+                    row["status"] = f"BLOCKED (floor {best:.3g})"
         rows.append(row)
     return rows

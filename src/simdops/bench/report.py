@@ -117,7 +117,10 @@ def _goal_cells(g):
     target = "" if g["goal"] is None else ("<= " if g["kind"] == "time" else ">= ") + \
         f"{g['goal']:g}"
     what = "time x" if g["kind"] == "time" else "ratio"
-    return [g["label"], what, value, target, g["status"]]
+    status = g["status"]
+    if g.get("floor") is not None and not status.startswith("BLOCKED"):
+        status += f" (floor {g['floor']:.3g})"
+    return [g["label"], what, value, target, status]
 
 
 def format_goals_text(report):

@@ -81,8 +81,54 @@ def _requant_fp32_nchw(x, out, p):
     return lambda: ufunc.requantize_fp32(x4, scale, off, out=out4)
 
 
+def _floor(name, args):
+    """The path of numpy's own cost of the call: simdops._ufunc._floor_<name>, registered as
+    the ufunc <name> (loops, promoter, signature), with a loop that does nothing. It leaves out
+    as it is: a floor, not a result."""
+    floor = getattr(__import__("simdops._ufunc", fromlist=["_"]), f"_floor_{name}")
+
+    def make(x, out, p):
+        a = args(x, out, p)
+        if a is None:
+            return None
+        x, out, params = a
+        # one call per arity, as the ufunc paths are written (a *args call with out= is
+        # CPython's slower tp_call, not numpy's vectorcall: it would raise the floor)
+        if len(params) == 0:
+            return lambda: floor(x, out=out)
+        if len(params) == 2:
+            p1, p2 = params
+            return lambda: floor(x, p1, p2, out=out)
+        p1, p2, p3 = params
+        return lambda: floor(x, p1, p2, p3, out=out)
+    return make
+
+
+def _requant_args(x, out, p):
+    if p["bias"] is not None or p["min"] != p["max"]:
+        return None
+    return x, out, (p["multiplier"], p["shift"], p["offset"])
+
+
+def _requant_fp32_args(x, out, p):
+    q = fam.REQUANT_FP32.fit(p, x)
+    if q["bias"] is not None or (q["min"], q["max"]) != (0, 255):
+        return None
+    return x, out, (q["scale"], q["offset"])
+
+
+def _nchw_args(x, out, p):
+    q = fam.REQUANT_FP32_PC_NOBIAS.fit(p, x)
+    if q["bias"] is not None or x.size != int(np.prod(NCHW)):
+        return None
+    scale = np.linspace(1 / 1200, 1 / 800, NCHW[1]).astype(np.float32)[:, None, None]
+    return x.reshape(NCHW), out.reshape(NCHW), (scale, q["offset"])
+
+
 UFUNC = "ufunc"
 NCHW_PATH = "ufunc NCHW axis 1"
+FLOOR = "ufunc floor (do-nothing loop)"
+NCHW_FLOOR = "ufunc NCHW axis 1 floor (do-nothing loop)"
 
 register_case(Case(ops.SHRINK, "float32", (16,), tags=GOALS))
 register_case(Case(fam.REQUANT_FP32, "int32", (16,), tags=GOALS))
@@ -94,6 +140,16 @@ for case_id, make in (("clip/float32/16", _clip), (f"clip/float32/{M}", _clip),
                       (f"requant_fp32/int32/{M}", _requant_fp32)):
     register_path(case_id, Path(UFUNC, make))
 register_path("requant_fp32_pc/int32/4096x256", Path(NCHW_PATH, _requant_fp32_nchw))
+# shrink's floor is clip's: the same registration (three inputs, real parameters, x's types)
+for case_id, name, args in (
+        ("clip/float32/16", "clip", lambda x, out, p: (x, out, (p["min"], p["max"]))),
+        ("shrink/float32/16", "clip", lambda x, out, p: (x, out, (p["bias"], p["threshold"]))),
+        ("hardmax/float32/1x16", "hardmax", lambda x, out, p: (x, out, ())),
+        ("requant/int32/16", "quantize_down_int32", _requant_args),
+        ("requant_fp32/int32/16", "requantize_fp32", _requant_fp32_args)):
+    register_path(case_id, Path(FLOOR, _floor(name, args)))
+register_path("requant_fp32_pc/int32/4096x256",
+              Path(NCHW_FLOOR, _floor("requantize_fp32", _nchw_args)))
 
 for case_id, what in (("clip/float32/16", "clip float32 n=16"),
                       ("shrink/float32/16", "shrink float32 n=16"),
@@ -101,7 +157,9 @@ for case_id, what in (("clip/float32/16", "clip float32 n=16"),
                       ("requant/int32/16", "quantize_down_int32 n=16"),
                       ("requant_fp32/int32/16", "requantize_fp32 n=16")):
     register_goal(Goal(f"ufunc {what} with out=, time vs the function's",
-                       (case_id, UFUNC), (case_id, "simdops"), 1.5, "time"))
+                       (case_id, UFUNC), (case_id, "simdops"), 1.5, "time",
+                       "floor: numpy's call of the same registration with a do-nothing loop",
+                       floor=(case_id, FLOOR)))
 for case_id, what in ((f"clip/float32/{M}", "clip float32"),
                       (f"shrink/float32/{M}", "shrink float32"),
                       ("hardmax/float32/1024x1024", "hardmax float32 1024x1024"),
@@ -112,7 +170,10 @@ for case_id, what in ((f"clip/float32/{M}", "clip float32"),
 register_goal(Goal("ufunc requantize_fp32 per channel on axis 1 of NCHW 1x64x128x128 vs the "
                    "function per channel on the last axis, 4096x256 (elements/s)",
                    ("requant_fp32_pc/int32/4096x256", NCHW_PATH),
-                   ("requant_fp32_pc/int32/4096x256", "simdops"), 0.9))
+                   ("requant_fp32_pc/int32/4096x256", "simdops"), 0.9,
+                   source="floor: numpy's iteration of the 64 planes with a do-nothing loop "
+                          "plus the function's own time",
+                   floor=("requant_fp32_pc/int32/4096x256", NCHW_FLOOR)))
 
 # numpy's own per-call floor: a numpy ufunc (np.add with a Python float and out=) on the same
 # 16 elements, timed in the same rounds; no simdops ufunc can cost less than numpy's call
