@@ -85,6 +85,7 @@ check_obj "$OBJ/kernels__requant__requant_neon.o" sqrdmulh srshl sshl sqadd
 check_obj "$OBJ/kernels__clip__clip_neon.o" fcmgt bsl fcvtl fcvtn fcvtzs fcvtzu sqxtn
 check_obj "$OBJ/kernels__shrink__shrink_neon.o" fcvtl fcvtn cmgt
 check_obj "$OBJ/kernels__hardmax__hardmax_neon.o" fmaxv fmax fcmeq
+check_obj "$OBJ/kernels__qlow__qlow_neon.o" scvtf fmul bsl
 # objects are named by source path (build.sh): kernels__<op>__<op>_<tier>.o
 # except the quantized binary ops' scalar file: ONNX Runtime's QLinearAdd is defined by
 # fmaf (MLAS's AVX2 kernel fuses; qbinary_element.h calls fmaf, which aarch64 compiles to

@@ -77,6 +77,18 @@ static void fill_params(run_state *r, int64_t si, simdops_qlow_params *q)
     q->zero_point = (int32_t)q->zp_f;
 }
 
+/* n zero points of a 4/2-bit type from element si0 on, as float32; called
+ * with a constant bits, so that qlow_field's division by the fields a byte is
+ * a shift (a run-time division per element cost as much as the kernel) */
+static inline void zp_fields(float *z, const uint8_t *zb, int64_t si0, int64_t n, int bits, int sg,
+                             int packed)
+{
+    for (int64_t k = 0; k < n; k++) {
+        uint32_t v = packed ? qlow_field(zb, (size_t)(si0 + k), bits) : zb[si0 + k] & ((1u << bits) - 1u);
+        z[k] = (float)(sg ? qlow_sext(v, bits) : (int32_t)v);
+    }
+}
+
 /* The scale row (and zero-point row) of a block row: inner values from
  * index si0 on (or, per axis, inner copies of index si0). The loops are typed
  * outside the element loop: scale_at / zp_at per element cost more than the
@@ -120,12 +132,10 @@ static void fill_rows(run_state *r, int64_t si0, int same)
             else
                 for (int64_t k = 0; k < n; k++)
                     z[k] = (float)zb[si0 + k];
-        } else { /* 4 / 2 bits, packed or one a byte; sign-extended for int4 / int2 */
-            const int bits = row->bits, sg = row->lo < 0;
-            for (int64_t k = 0; k < n; k++) {
-                uint32_t v = zpacked ? qlow_field(zb, (size_t)(si0 + k), bits) : zb[si0 + k] & ((1u << bits) - 1u);
-                z[k] = (float)(sg ? qlow_sext(v, bits) : (int32_t)v);
-            }
+        } else if (row->bits == 4) { /* packed or one a byte; sign-extended for int4 */
+            zp_fields(z, zb, si0, n, 4, row->lo < 0, zpacked);
+        } else {
+            zp_fields(z, zb, si0, n, 2, row->lo < 0, zpacked);
         }
     }
 }
