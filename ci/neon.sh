@@ -79,6 +79,14 @@ check_obj() {
 run -O2 -O2
 run -O0 -O0
 
+echo "== neon: lowbit_sweep codes (every float8 code, every int4 byte; the NEON tier vs its own reference)"
+"$TRIPLE-gcc" -O2 -I"$ROOT/csrc/include" -I"$ROOT/csrc" "$ROOT/tools/lowbit_sweep.c" \
+    $(ls "$BUILD"/neon-O2/obj/*.o | grep -v '/tests__test_') -o "$BUILD/neon-O2/lowbit_sweep" -lm -lpthread
+if ! qemu-aarch64 -L "$SYSROOT" "$BUILD/neon-O2/lowbit_sweep" codes; then
+    echo "neon.sh: lowbit_sweep codes FAILED"
+    fail=1
+fi
+
 echo "== neon: object checks (-O2 build)"
 OBJ=$BUILD/neon-O2/obj
 check_obj "$OBJ/kernels__requant__requant_neon.o" sqrdmulh srshl sshl sqadd
