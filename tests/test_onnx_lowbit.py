@@ -458,3 +458,20 @@ def test_out_written_directly_or_copied():
     got = so.quantize_linear(buf, np.float32(0.5), output_dtype=ml_dtypes.float8_e4m3fn,
                              out=codes)
     assert got is codes and codes.view(np.uint8).tobytes() == e4.view(np.uint8).tobytes()
+
+
+@pytest.mark.parametrize("kind", sorted(F8_TYPES))
+def test_float8_dequantize_into_out_every_code(kind):
+    """dequantize_linear(float8 x, float32 scalar, out=float32): the short path straight to
+    the kernels gives the general path's bits for every code (NaN payloads, +-0, +-inf) and
+    a NaN / negative / tiny scale."""
+    codes = np.arange(256, dtype=np.uint8).view(F8_TYPES[kind])
+    for s in (np.float32(0.37), np.float32(-3.0), np.float32(np.nan), np.float32(1e-40)):
+        want = so.dequantize_linear(codes, s)
+        out = np.empty(256, np.float32)
+        got = so.dequantize_linear(codes, s, out=out)
+        assert got is out and out.view(np.uint32).tobytes() == want.view(np.uint32).tobytes()
+        ref = np.asarray(run_ref("DequantizeLinear", [codes, s], {}, 21)[0], np.float32)
+        nan = np.isnan(ref)   # NaN bits: docs/onnx.md's rule, tested elsewhere
+        assert np.array_equal(np.isnan(out), nan)
+        assert out[~nan].view(np.uint32).tobytes() == ref[~nan].view(np.uint32).tobytes()

@@ -207,3 +207,24 @@ def _flag(v, arg):
     if isinstance(v, (int, np.integer)):
         return int(v) if -2**31 <= int(v) < 2**31 else 2
     raise TypeError(f"{arg} must be an int, got {type(v).__name__}")
+
+
+_F32 = np.dtype(np.float32)
+_ONE_BYTE_FLOATS = ("float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz")
+
+
+def dequantize_into(x, scale, axis, out):
+    """The per-call cost of a common form made small: a C-contiguous float8 x, a float32
+    scalar scale, no zero point, a float32 out of x's shape that shares no memory with x:
+    straight to _core.qdq (which checks everything, as for any call). None: not this form
+    (the caller takes the general path)."""
+    if not (type(x) is np.ndarray and type(scale) is np.ndarray and scale.dtype == _F32
+            and scale.ndim == 0 and out.dtype == _F32 and out.shape == x.shape
+            and x.flags.c_contiguous and out.flags.c_contiguous and out.flags.writeable):
+        return None
+    name = dtype_name(x.dtype)
+    if name not in _ONE_BYTE_FLOATS or np.may_share_memory(out, x):
+        return None
+    _core.qdq(False, x, scale, None, out, x.shape, (), (), _QTYPES[name][0], _QTYPES["float32"][0],
+              0, _QTYPES["float32"][0], 0, 1, 0, 0, axis, 0)
+    return out

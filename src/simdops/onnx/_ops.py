@@ -198,6 +198,11 @@ def dequantize_linear(x, x_scale, x_zero_point=None, *, axis=1, block_size=0,
         With ``packed``: the elements' shape.
     out : writable array, optional
     """
+    if (type(out) is np.ndarray and x_zero_point is None and not block_size and packed is None
+            and output_dtype is None):
+        done = _lowbit.dequantize_into(x, x_scale, axis, out)
+        if done is not None:
+            return done
     if not _needs_lowbit(x, x_scale, x_zero_point, block_size, None, packed is not None,
                          output_dtype is not None and
                          _lowbit.type_name(output_dtype, "output_dtype") == "bfloat16"):
