@@ -79,12 +79,21 @@ check_obj() {
 run -O2 -O2
 run -O0 -O0
 
+echo "== neon: lowbit_sweep codes (every float8 code, every int4 byte; the NEON tier vs its own reference)"
+"$TRIPLE-gcc" -O2 -I"$ROOT/csrc/include" -I"$ROOT/csrc" "$ROOT/tools/lowbit_sweep.c" \
+    $(ls "$BUILD"/neon-O2/obj/*.o | grep -v '/tests__test_') -o "$BUILD/neon-O2/lowbit_sweep" -lm -lpthread
+if ! qemu-aarch64 -L "$SYSROOT" "$BUILD/neon-O2/lowbit_sweep" codes; then
+    echo "neon.sh: lowbit_sweep codes FAILED"
+    fail=1
+fi
+
 echo "== neon: object checks (-O2 build)"
 OBJ=$BUILD/neon-O2/obj
 check_obj "$OBJ/kernels__requant__requant_neon.o" sqrdmulh srshl sshl sqadd
 check_obj "$OBJ/kernels__clip__clip_neon.o" fcmgt bsl fcvtl fcvtn fcvtzs fcvtzu sqxtn
 check_obj "$OBJ/kernels__shrink__shrink_neon.o" fcvtl fcvtn cmgt
 check_obj "$OBJ/kernels__hardmax__hardmax_neon.o" fmaxv fmax fcmeq
+check_obj "$OBJ/kernels__qlow__qlow_neon.o" scvtf fmul bsl
 # objects are named by source path (build.sh): kernels__<op>__<op>_<tier>.o
 # except the quantized binary ops' scalar file: ONNX Runtime's QLinearAdd is defined by
 # fmaf (MLAS's AVX2 kernel fuses; qbinary_element.h calls fmaf, which aarch64 compiles to

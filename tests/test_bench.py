@@ -368,3 +368,25 @@ def test_goal_blocked_by_its_floor(monkeypatch):
     assert rows["e"]["status"].startswith("BLOCKED (floor 0.86")
     assert _goal_cells(rows["b"])[-1] == "MISS (floor 1.2)"
 
+
+def test_lowbit_cases_agree_with_their_runtime_paths():
+    """The low-bit rows (ops_lowbit): on small shapes, every simdops call, the simdops
+    quantize+dequantize path and ONNX Runtime's paths (when importable) give the same bits,
+    and the copy column runs on arrays of its own (x and out differ in shape)."""
+    pytest.importorskip("ml_dtypes")
+    from simdops.bench import ops_lowbit, runner
+    rng = np.random.default_rng(3)
+    cases = [ops_lowbit.LowbitCase(ops_lowbit.Int4BlockedDequantize(32), "int4", (96, 8),
+                                   paths=[ops_lowbit.Path(ops_lowbit.ORT_DQ, ops_lowbit._ort_int4)]),
+             ops_lowbit.LowbitCase(ops_lowbit.Float8Op(True), "float32", (100,)),
+             ops_lowbit.LowbitCase(ops_lowbit.Float8Op(False), "float8_e4m3fn", (100,),
+                                   paths=[ops_lowbit.Path(ops_lowbit.PAIR, ops_lowbit._pair),
+                                          ops_lowbit.Path(ops_lowbit.ORT_CHAIN,
+                                                          ops_lowbit._ort_f8_chain)])]
+    for case in cases:
+        rec = runner.run_case(case, [simdops.isa()], None, None, rng, 2, 0.0005)
+        for name, r in rec["results"].items():
+            assert r["same_output_as_simdops"] in (None, True), (case.id, name)
+        assert "_scale" not in rec["params"]
+        if case.paths and importlib.util.find_spec("onnxruntime"):
+            assert any(name.startswith("ORT") for name in rec["results"]), case.id

@@ -428,3 +428,50 @@ def test_counts_report():
     """Prints the comparison counts of this module's reference tests (run with -s)."""
     for k in sorted(COUNTS, key=str):
         print(k, COUNTS[k])
+
+
+def test_out_written_directly_or_copied():
+    """out=: a C-contiguous array of the result's shape and dtype is written by the kernels
+    (the result is out itself); a strided one, or one overlapping an input, gets a copy;
+    either way the bits are the call's without out. A packed result's padding nibble is 0
+    even when out held garbage."""
+    rng = np.random.default_rng(9)
+    x = rng.integers(-8, 8, (7, 5)).astype(ml_dtypes.int4)
+    scale = rng.choice([0.5, 0.25, 3.0], size=(2, 5)).astype(np.float32)
+    want = so.dequantize_linear(x, scale, axis=0, block_size=4)
+    out = np.full((7, 5), np.nan, np.float32)
+    got = so.dequantize_linear(x, scale, axis=0, block_size=4, out=out)
+    assert got is out and out.tobytes() == want.tobytes()
+    wide = np.full((7, 10), np.nan, np.float32)
+    got = so.dequantize_linear(x, scale, axis=0, block_size=4, out=wide[:, ::2])
+    assert wide[:, ::2].tobytes() == want.tobytes() and np.isnan(wide[:, 1::2]).all()
+    f = (rng.standard_normal(35) * 3).astype(np.float32)
+    qwant = so.quantize_linear(f, np.float32(0.5), output_dtype=ml_dtypes.int4, packed=True)
+    qout = np.full(18, 0xff, np.uint8)
+    got = so.quantize_linear(f, np.float32(0.5), output_dtype=ml_dtypes.int4, packed=True,
+                             out=qout)
+    assert got is qout and qout.tobytes() == qwant.tobytes() and qout[-1] >> 4 == 0
+    e4 = so.quantize_linear(f, np.float32(0.5), output_dtype=ml_dtypes.float8_e4m3fn)
+    buf = np.zeros(35, np.float32)
+    codes = buf.view(np.uint8)[:35].view(ml_dtypes.float8_e4m3fn)  # overlaps the input below
+    buf[:] = f
+    got = so.quantize_linear(buf, np.float32(0.5), output_dtype=ml_dtypes.float8_e4m3fn,
+                             out=codes)
+    assert got is codes and codes.view(np.uint8).tobytes() == e4.view(np.uint8).tobytes()
+
+
+@pytest.mark.parametrize("kind", sorted(F8_TYPES))
+def test_float8_dequantize_into_out_every_code(kind):
+    """dequantize_linear(float8 x, float32 scalar, out=float32): the short path straight to
+    the kernels gives the general path's bits for every code (NaN payloads, +-0, +-inf) and
+    a NaN / negative / tiny scale."""
+    codes = np.arange(256, dtype=np.uint8).view(F8_TYPES[kind])
+    for s in (np.float32(0.37), np.float32(-3.0), np.float32(np.nan), np.float32(1e-40)):
+        want = so.dequantize_linear(codes, s)
+        out = np.empty(256, np.float32)
+        got = so.dequantize_linear(codes, s, out=out)
+        assert got is out and out.view(np.uint32).tobytes() == want.view(np.uint32).tobytes()
+        ref = np.asarray(run_ref("DequantizeLinear", [codes, s], {}, 21)[0], np.float32)
+        nan = np.isnan(ref)   # NaN bits: docs/onnx.md's rule, tested elsewhere
+        assert np.array_equal(np.isnan(out), nan)
+        assert out[~nan].view(np.uint32).tobytes() == ref[~nan].view(np.uint32).tobytes()

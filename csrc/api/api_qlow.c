@@ -77,6 +77,69 @@ static void fill_params(run_state *r, int64_t si, simdops_qlow_params *q)
     q->zero_point = (int32_t)q->zp_f;
 }
 
+/* n zero points of a 4/2-bit type from element si0 on, as float32; called
+ * with a constant bits, so that qlow_field's division by the fields a byte is
+ * a shift (a run-time division per element cost as much as the kernel) */
+static inline void zp_fields(float *z, const uint8_t *zb, int64_t si0, int64_t n, int bits, int sg,
+                             int packed)
+{
+    for (int64_t k = 0; k < n; k++) {
+        uint32_t v = packed ? qlow_field(zb, (size_t)(si0 + k), bits) : zb[si0 + k] & ((1u << bits) - 1u);
+        z[k] = (float)(sg ? qlow_sext(v, bits) : (int32_t)v);
+    }
+}
+
+/* The scale row (and zero-point row) of a block row: inner values from
+ * index si0 on (or, per axis, inner copies of index si0). The loops are typed
+ * outside the element loop: scale_at / zp_at per element cost more than the
+ * kernel at block 32 (one scale for every 32 outputs). */
+static void fill_rows(run_state *r, int64_t si0, int same)
+{
+    const simdops_qlow_plan *p = r->p;
+    const int64_t n = p->inner;
+    float *s = r->srow, *z = r->zrow;
+    const int zpacked = (r->c->packed >> 1) & 1;
+    if (same) {
+        float sv = qlow_round_to(scale_at(p->scale_qt, r->c->scale, si0), p->scale_round);
+        float zv = z ? zp_at(p->qt, r->c->zero_point, si0, zpacked) : 0.0f;
+        for (int64_t k = 0; k < n; k++) {
+            s[k] = sv;
+            if (z)
+                z[k] = zv;
+        }
+        return;
+    }
+    if (p->scale_qt == SIMDOPS_QT_f32)
+        memcpy(s, (const float *)r->c->scale + si0, (size_t)n * sizeof(float));
+    else
+        for (int64_t k = 0; k < n; k++)
+            s[k] = scale_at(p->scale_qt, r->c->scale, si0 + k);
+    if (p->scale_round != SIMDOPS_QR_NONE)
+        for (int64_t k = 0; k < n; k++)
+            s[k] = qlow_round_to(s[k], p->scale_round);
+    if (!z)
+        return;
+    {
+        const simdops_qtype_row *row = &simdops_qtype_rows[p->qt];
+        const uint8_t *zb = (const uint8_t *)r->c->zero_point;
+        if (row->kind == QT_F4 || row->bits > 8) {
+            for (int64_t k = 0; k < n; k++)
+                z[k] = zp_at(p->qt, zb, si0 + k, zpacked);
+        } else if (row->bits == 8) {
+            if (row->lo < 0)
+                for (int64_t k = 0; k < n; k++)
+                    z[k] = (float)(int8_t)zb[si0 + k];
+            else
+                for (int64_t k = 0; k < n; k++)
+                    z[k] = (float)zb[si0 + k];
+        } else if (row->bits == 4) { /* packed or one a byte; sign-extended for int4 */
+            zp_fields(z, zb, si0, n, 4, row->lo < 0, zpacked);
+        } else {
+            zp_fields(z, zb, si0, n, 2, row->lo < 0, zpacked);
+        }
+    }
+}
+
 static void run_all(run_state *r)
 {
     const simdops_qlow_plan *p = r->p;
@@ -102,12 +165,7 @@ static void run_all(run_state *r)
             int per_axis = p->block == 1 && r->c->scale_ndim == 1;
             simdops_qlow_params q;
             fill_params(r, 0, &q);
-            for (int64_t k = 0; k < p->inner; k++) {
-                int64_t si = per_axis ? b : (m * p->nblocks + b) * p->inner + k;
-                r->srow[k] = qlow_round_to(scale_at(p->scale_qt, r->c->scale, si), p->scale_round);
-                if (r->zrow)
-                    r->zrow[k] = zp_at(p->qt, r->c->zero_point, si, (r->c->packed >> 1) & 1);
-            }
+            fill_rows(r, per_axis ? b : (m * p->nblocks + b) * p->inner, per_axis);
             for (int64_t d = d0; d < d0 + n; d++) {
                 int64_t e0 = (m * p->dim + d) * p->inner;
                 if (p->quantize)

@@ -8,7 +8,7 @@
 
 /* The tiers with a kernels/qlow/qlow_<tier>.c file, X(tier); the others
  * inherit every entry from their parent. */
-#define SIMDOPS_QLOW_TIER_FILES(X) X(scalar) X(avx2) X(avx512)
+#define SIMDOPS_QLOW_TIER_FILES(X) X(scalar) X(sse2) X(avx2) X(avx512) X(neon)
 
 #define SIMDOPS_X_QLOW_DECLARE(tier) int simdops_qlow_register__##tier(simdops_qlow_table *t);
 SIMDOPS_QLOW_TIER_FILES(SIMDOPS_X_QLOW_DECLARE)

@@ -11,6 +11,7 @@
 
 #if SIMDOPS_COMPILE_AVX512
 #include <immintrin.h>
+#include <math.h>
 
 #define RN (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
 
@@ -205,11 +206,46 @@ static inline __m512 f8_scaled(__m128i b, int e4, __m512 s)
     r = _mm512_mul_ps(_mm512_castsi512_ps(_mm512_or_si512(v, sg)), s);
     return _mm512_mask_mov_ps(r, nan, _mm512_castsi512_ps(_mm512_or_si512(sg, _mm512_set1_epi32(0x7fc00000))));
 }
+/* One scale: 32 codes a step through float16, whose bits they are after a
+ * shift: an e5m2 code is the high byte of the float16 of the same value; an
+ * e4m3fn code shifted left by 7 is the float16 of its value times 2^-8
+ * (subnormals included), so that path multiplies by scale * 2^8 (exact: the
+ * caller checks it is finite) and the product is the same real number,
+ * rounded once. NaN codes become float16 0x7e00 | sign (float32 0x7fc00000 |
+ * sign) and skip the product (a masked multiply: the scalar returns x's NaN
+ * whatever the scale). */
+static inline void dq8f_f16(const uint8_t *x, size_t n, float *y, int e4, float scale)
+{
+    const __m512 s = _mm512_set1_ps(e4 ? scale * 256.0f : scale);
+    const __m256i m7f = _mm256_set1_epi8(0x7f);
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256i b = _mm256_loadu_si256((const __m256i *)(x + i));
+        __m256i m = _mm256_and_si256(b, m7f);
+        __mmask32 nan = e4 ? _mm256_cmpeq_epi8_mask(m, m7f) : _mm256_cmpgt_epi8_mask(m, _mm256_set1_epi8(0x7c));
+        __m512i w = _mm512_cvtepi8_epi16(b); /* sign-extended: bit 15 is the sign */
+        __m512i h = e4 ? _mm512_and_si512(_mm512_slli_epi16(w, 7), _mm512_set1_epi16((short)0xbf80))
+                       : _mm512_slli_epi16(w, 8);
+        __m512 lo, hi;
+        h = _mm512_mask_mov_epi16(h, nan, _mm512_ternarylogic_epi32(w, _mm512_set1_epi16((short)0x8000),
+                                                                    _mm512_set1_epi16(0x7e00), 0xea)); /* (w & 0x8000) | 0x7e00 */
+        lo = _mm512_cvtph_ps(_mm512_castsi512_si256(h));
+        hi = _mm512_cvtph_ps(_mm512_extracti64x4_epi64(h, 1));
+        _mm512_storeu_ps(y + i, _mm512_mask_mul_ps(lo, (__mmask16)~nan, lo, s));
+        _mm512_storeu_ps(y + i + 16, _mm512_mask_mul_ps(hi, (__mmask16)(~nan >> 16), hi, s));
+    }
+    qs_dq8f_tail(x, i, n, y, e4 ? SIMDOPS_QT_e4m3fn : SIMDOPS_QT_e5m2, scale, NULL);
+}
+
 static inline void dq8f(const uint8_t *x, size_t n, float *y, int qt, float scale, const float *scales)
 {
     const int e4 = qt == SIMDOPS_QT_e4m3fn;
     const __m512 s = _mm512_set1_ps(scale);
     size_t i = 0;
+    if (!scales && (!e4 || !(isfinite(scale) && !isfinite(scale * 256.0f)))) {
+        dq8f_f16(x, n, y, e4, scale);
+        return;
+    }
     for (; i + 32 <= n; i += 32) {
         _mm512_storeu_ps(y + i, f8_scaled(_mm_loadu_si128((const __m128i *)(x + i)), e4,
                                           scales ? _mm512_loadu_ps(scales + i) : s));

@@ -94,6 +94,11 @@ class Case:
         assert x.shape == tuple(self.shape), (self.id, x.shape)
         return x, np.zeros(x.shape, self.out_dtype), self.op.params(self.dtype)
 
+    def copy_baseline(self, x, out, p):
+        """The np.copyto column: x copied into out, converting (the bytes the op moves);
+        a case whose x and out differ in shape or size says what it copies instead."""
+        return lambda: np.copyto(out, x, casting="unsafe")
+
 
 _REGISTRY = []          # registered cases, in registration order
 _EXTRA_PATHS = {}       # case id -> [Path]: entry points added to any case with that id
@@ -102,6 +107,7 @@ _EXTRA_PATHS = {}       # case id -> [Path]: entry points added to any case with
 PLUGIN_MODULES = [
     "simdops.bench.torch_paths",  # torch rows (none without torch)
     "simdops.bench.ufunc_rows",   # simdops.ufunc (numpy >= 2)
+    "simdops.bench.ops_lowbit",   # int4 blocked / float8 QuantizeLinear, DequantizeLinear
 ]
 
 

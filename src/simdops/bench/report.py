@@ -13,8 +13,8 @@ BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 
 def _inherited(case, result, origins):
     """True when the ISA runs a lower tier's kernel for this case."""
-    if result["kind"] != "simdops":
-        return False
+    if result["kind"] != "simdops" or not case["kernel_entry"]:
+        return False            # no main-table entry (the low-bit cases): not known here
     origin = origins.get(result["isa"], {}).get(f"{case['kernel_entry']}/{slot_dtype(case)}")
     return origin is not None and origin != result["isa"]
 

@@ -44,11 +44,13 @@ def build_impls(case, x, out, p, isas, threads, torch):
             impls.append(Impl(path.name, fn, "path"))
     # np.copyto of the same bytes: the same source (view) and destination; for requant the
     # converting copy int32 -> uint8 reads and writes exactly the bytes the op does.
-    impls.append(Impl(COPY, lambda: np.copyto(out, x, casting="unsafe")))
+    impls.append(Impl(COPY, case.copy_baseline(x, out, p)))
     fn = op.numpy(x, out, p)
     if fn is not None:
         impls.append(Impl(NUMPY, fn))
-    if torch is not None and all(s >= 0 for s in x.strides):   # torch has no negative strides
+    # torch has no negative strides, and no ml_dtypes types (numpy kind "V")
+    if (torch is not None and all(s >= 0 for s in x.strides)
+            and "V" not in (x.dtype.kind, out.dtype.kind)):
         fn = op.torch(torch.from_numpy(x), torch.from_numpy(out), p)
         if fn is not None:
             impls.append(Impl(TORCH, fn))
@@ -100,7 +102,8 @@ def run_case(case, isas, threads, torch, rng, repeat, sample_time):
     ratios = {imp.name: {name: r["seconds"] / results[imp.name]["seconds"]
                          for name, r in results.items() if r["kind"] == "baseline"}
               for imp in impls if imp.kind != "baseline"}
-    params = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in p.items()}
+    params = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in p.items()
+              if not k.startswith("_")}      # "_name": arrays a case keeps out of the JSON
     return {
         "id": case.id, "op": case.op.name, "dtype": case.dtype, "out_dtype": case.out_dtype,
         "dtype_label": case.dtype_label, "size_label": case.size_label, "label": case.label,

@@ -34,6 +34,8 @@ def check(report, parents=None):
     origins = report["machine"]["kernel_origins"]
     rows = []
     for case in report["cases"]:
+        if not case["kernel_entry"]:
+            continue                # not a main-table kernel (the low-bit qlow table)
         key = f"{case['kernel_entry']}/{slot_dtype(case)}"
         for tier, parent in parents.items():
             if parent is None or origins.get(tier, {}).get(key) != tier:

@@ -37,7 +37,7 @@ def type_name(t, arg):
     if isinstance(t, str) and t in _QTYPES:
         return t
     try:
-        name = np.dtype(t).name
+        name = dtype_name(np.dtype(t))
     except TypeError:
         name = None
     if name in _QTYPES:
@@ -64,8 +64,19 @@ def _core_as_array(v, arg):
         raise TypeError(f"{arg} must be an array") from None
 
 
+_DTYPE_NAMES = {}  # dtype -> its name (numpy computes dtype.name on every access: ~3 us)
+
+
+def dtype_name(dt):
+    """dt.name, cached."""
+    try:
+        return _DTYPE_NAMES[dt]
+    except KeyError:
+        return _DTYPE_NAMES.setdefault(dt, dt.name)
+
+
 def _dtype_name(a, arg):
-    name = a.dtype.name
+    name = dtype_name(a.dtype)
     if name not in _QTYPES:
         raise TypeError(f"{arg} has dtype {a.dtype}, which is no type of the simdops ONNX "
                         f"profile ({', '.join(_QTYPES)})")
@@ -111,8 +122,22 @@ def _packed_bytes(n, name):
     return (n * bits + 7) // 8
 
 
+def _out_or_new(out, shape, dtype, *inputs, zeros=False):
+    """out itself when the kernels can write it directly (a C-contiguous, writable array of
+    the result's shape and dtype sharing no memory with an input), else a new array (the
+    caller copies it into out after)."""
+    shape = tuple(shape)
+    if (isinstance(out, np.ndarray) and out.shape == shape and out.dtype == dtype
+            and out.flags.c_contiguous and out.flags.writeable
+            and not any(a is not None and np.may_share_memory(out, a) for a in inputs)):
+        if zeros and out.size:
+            out.reshape(-1)[-1:] = 0   # a packed result's last byte may keep padding bits
+        return out
+    return (np.zeros if zeros else np.empty)(shape, dtype)
+
+
 def quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, block_size=0, saturate=1,
-                    output_dtype=None, precision=None, packed=False, opset=0):
+                    output_dtype=None, precision=None, packed=False, opset=0, out=None):
     """QuantizeLinear of every ONNX type (see simdops.onnx.quantize_linear)."""
     xa = _array(x, "x")
     xt = _dtype_name(xa, "x")
@@ -126,10 +151,10 @@ def quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, block_size=0, satu
     prec = 0 if precision is None else _code(type_name(precision, "precision"))
     n = xa.size
     if packed and yt in _PACKABLE:
-        y = np.zeros(_packed_bytes(n, yt), np.uint8)
+        y = _out_or_new(out, (_packed_bytes(n, yt),), np.uint8, xa, sa, za, zeros=True)
     else:
         packed = False
-        y = np.zeros(xa.shape, _np_dtype(yt))
+        y = _out_or_new(out, xa.shape, np.dtype(_np_dtype(yt)), xa, sa, za)
     _core.qdq(True, xa, sa, za, y, xa.shape, sa.shape, () if za is None else za.shape,
               _code(xt), _code(st), 0 if zt is None else _code(zt), _code(yt),
               (1 if packed else 0) | (2 * zpacked), _flag(saturate, "saturate"), prec,
@@ -138,7 +163,7 @@ def quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, block_size=0, satu
 
 
 def dequantize_linear(x, x_scale, x_zero_point=None, *, axis=1, block_size=0,
-                      output_dtype=None, packed=None, shape=None, opset=0):
+                      output_dtype=None, packed=None, shape=None, opset=0, out=None):
     """DequantizeLinear of every ONNX type (see simdops.onnx.dequantize_linear)."""
     xa = _array(x, "x")
     if packed is not None:
@@ -168,7 +193,8 @@ def dequantize_linear(x, x_scale, x_zero_point=None, *, axis=1, block_size=0,
                          f"{sa.shape} has {_packed_bytes(sa.size, xt)} bytes, got {za.size}")
     yt = type_name(output_dtype, "output_dtype") if output_dtype is not None else st
     zshape = () if za is None else (sa.shape if zpacked else za.shape)
-    y = np.empty(shape, _np_dtype(yt) if _QTYPES[yt][2] == 0 else np.float32)
+    y = _out_or_new(out, shape, np.dtype(_np_dtype(yt) if _QTYPES[yt][2] == 0 else np.float32),
+                    xa, sa, za)
     _core.qdq(False, xa, sa, za, y, tuple(shape), sa.shape, zshape, _code(xt), _code(st),
               0 if zt is None else _code(zt), _code(yt),
               (1 if packed is not None else 0) | (2 * zpacked), 1, 0, opset, axis, block_size)
@@ -181,3 +207,24 @@ def _flag(v, arg):
     if isinstance(v, (int, np.integer)):
         return int(v) if -2**31 <= int(v) < 2**31 else 2
     raise TypeError(f"{arg} must be an int, got {type(v).__name__}")
+
+
+_F32 = np.dtype(np.float32)
+_ONE_BYTE_FLOATS = ("float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz")
+
+
+def dequantize_into(x, scale, axis, out):
+    """The per-call cost of a common form made small: a C-contiguous float8 x, a float32
+    scalar scale, no zero point, a float32 out of x's shape that shares no memory with x:
+    straight to _core.qdq (which checks everything, as for any call). None: not this form
+    (the caller takes the general path)."""
+    if not (type(x) is np.ndarray and type(scale) is np.ndarray and scale.dtype == _F32
+            and scale.ndim == 0 and out.dtype == _F32 and out.shape == x.shape
+            and x.flags.c_contiguous and out.flags.c_contiguous and out.flags.writeable):
+        return None
+    name = dtype_name(x.dtype)
+    if name not in _ONE_BYTE_FLOATS or np.may_share_memory(out, x):
+        return None
+    _core.qdq(False, x, scale, None, out, x.shape, (), (), _QTYPES[name][0], _QTYPES["float32"][0],
+              0, _QTYPES["float32"][0], 0, 1, 0, 0, axis, 0)
+    return out

@@ -98,7 +98,7 @@ _OLD_OUTPUTS = frozenset({"uint8", "int8", "uint16", "int16"})
 
 def _lowbit_dtype(v):
     dt = getattr(v, "dtype", None)
-    return dt is not None and getattr(dt, "name", None) in _LOWBIT_NAMES
+    return isinstance(dt, np.dtype) and _lowbit.dtype_name(dt) in _LOWBIT_NAMES
 
 
 def _needs_lowbit(x, scale, zp, block_size, precision, packed, extra=False):
@@ -107,7 +107,7 @@ def _needs_lowbit(x, scale, zp, block_size, precision, packed, extra=False):
 
 
 def _into(y, out):
-    if out is None:
+    if out is None or y is out:      # none, or the kernels wrote it directly
         return y
     o = np.asarray(out)
     if o.shape != y.shape or o.dtype != y.dtype:
@@ -167,7 +167,7 @@ def quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, block_size=0, satu
     return _into(_lowbit.quantize_linear(x, y_scale, y_zero_point, axis=axis,
                                          block_size=block_size, saturate=saturate,
                                          output_dtype=output_dtype, precision=precision,
-                                         packed=packed), out)
+                                         packed=packed, out=out), out)
 
 
 def dequantize_linear(x, x_scale, x_zero_point=None, *, axis=1, block_size=0,
@@ -198,6 +198,11 @@ def dequantize_linear(x, x_scale, x_zero_point=None, *, axis=1, block_size=0,
         With ``packed``: the elements' shape.
     out : writable array, optional
     """
+    if (type(out) is np.ndarray and x_zero_point is None and not block_size and packed is None
+            and output_dtype is None):
+        done = _lowbit.dequantize_into(x, x_scale, axis, out)
+        if done is not None:
+            return done
     if not _needs_lowbit(x, x_scale, x_zero_point, block_size, None, packed is not None,
                          output_dtype is not None and
                          _lowbit.type_name(output_dtype, "output_dtype") == "bfloat16"):
@@ -207,4 +212,4 @@ def dequantize_linear(x, x_scale, x_zero_point=None, *, axis=1, block_size=0,
         return _core.dequantize_linear(x, x_scale, x_zero_point, axis=axis, out=out)
     return _into(_lowbit.dequantize_linear(x, x_scale, x_zero_point, axis=axis,
                                            block_size=block_size, output_dtype=output_dtype,
-                                           packed=packed, shape=shape), out)
+                                           packed=packed, shape=shape, out=out), out)
