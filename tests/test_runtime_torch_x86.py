@@ -1,0 +1,160 @@
+"""PyTorch's x86 int8 path reproduced bit for bit: torchao's X86InductorQuantizer (PT2E),
+torch.compile with inductor freezing, which lowers each quantized Linear to
+onednn.qlinear_pointwise (u8 activations, s8 weights with per-channel float scales,
+float32 bias, u8 or float32 output); simdops gives the same bits with
+int8_matmul_accumulators then requantize_fp32(**runtimes.onednn_requant_params(...))
+(u8 out) or runtimes.onednn_float_output (float out).
+
+CI runs a sample: one compiled module (its generated code checked to call the oneDNN
+op) and cheap calls of that op with the compiled code's arguments, on random layers,
+layers with power-of-two scales (exact ties) and rows built next to ties with random
+scales; and, in a subprocess with ONEDNN_MAX_CPU_ISA=AVX2, oneDNN's gemm kernel with the
+int16 pair saturation of VPMADDUBSW. tools/torch_x86_sweep.py is the full sweep.
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="torch is not installed: the PyTorch x86 proof "
+                            "needs the CPU wheel (pip install torch==2.13.0)")
+pytest.importorskip("torchao", reason="torchao is not installed: X86InductorQuantizer "
+                    "comes from torchao's PT2E (pip install torchao)")
+if not hasattr(torch.ops.onednn, "qlinear_pointwise"):
+    pytest.skip("this torch build has no oneDNN quantized linear (onednn.qlinear_pointwise)",
+                allow_module_level=True)
+
+import runtime_models_torch_x86 as tx  # noqa: E402
+
+# torch.compile, torch.export and set_num_threads are process-wide
+pytestmark = pytest.mark.thread_unsafe
+
+
+def differ(got, want):
+    if got.dtype == np.float32:
+        return int(np.count_nonzero(got.view(np.int32) != want.view(np.int32)))
+    return int(np.count_nonzero(got != want))
+
+
+def _kernel():
+    """oneDNN's matmul here: brgemm on AVX-512 CPUs, the gemm kernel on AVX2 ones."""
+    isa = torch.backends.cpu.get_cpu_capability()
+    return "brgemm" if "AVX512" in isa else "gemm"
+
+
+_COMPILED = {}
+
+
+def compiled_run():
+    if not _COMPILED:
+        rng = np.random.default_rng(71)
+        # one module: u8 and float outputs can't share it (each layer's output kind is
+        # fixed by its quantize), so u8 here; the float output is compiled by the sweep
+        layers = tx.random_group(rng, 4, False, tie=True)
+        outs, code = tx.run_compiled(layers)
+        _COMPILED["v"] = layers, outs, code
+    return _COMPILED["v"]
+
+
+def test_compiled_x86_inductor_is_onednn_and_simdops():
+    layers, outs, code = compiled_run()
+    assert code.count("torch.ops.onednn.qlinear_pointwise") >= len(layers)
+    kernel = _kernel()
+    d = n = 0
+    for layer, got in zip(layers, outs):
+        assert got.dtype == np.uint8
+        d += differ(got, tx.simdops_outputs(layer, kernel=kernel))
+        # the op the compiled code calls, with its arguments: the same bits
+        assert differ(got, tx.run_direct(layer)) == 0
+        n += got.size
+    assert n > 100 and d == 0, f"{d} of {n} outputs differ from simdops"
+
+
+@pytest.mark.parametrize("float_out", [False, True], ids=["u8_out", "float_out"])
+def test_onednn_qlinear_random_and_tie_layers(float_out):
+    rng = np.random.default_rng(73 + float_out)
+    kernel = _kernel()
+    d = nb = n = 0
+    for g in range(12):
+        for layer in tx.random_group(rng, 8, float_out, tie=bool(g % 2)):
+            got = tx.run_direct(layer)
+            d += differ(got, tx.simdops_outputs(layer, kernel=kernel))
+            nb += differ(got, tx.neighbour_outputs(layer))
+            n += got.size
+    assert d == 0, f"{d} of {n} outputs differ from simdops"
+    assert nb > 0  # the one-combined-scale formula is told apart by these layers
+
+
+def test_onednn_qlinear_near_ties_zero_point_before_rounding():
+    rng = np.random.default_rng(79)
+    kernel = _kernel()
+    d = n = 0
+    after = 0
+    for _ in range(40):
+        layer = tx.near_tie_layer(rng)
+        got = tx.run_direct(layer)
+        want = tx.simdops_outputs(layer, kernel=kernel)
+        d += differ(got, want)
+        n += got.size
+        # the neighbour: the zero point added after rounding
+        import simdops
+        from simdops import runtimes
+        acc = simdops.int8_matmul_accumulators(layer.xq, np.ascontiguousarray(layer.w.T))
+        acc = (acc.astype(np.int64) - layer.zp * layer.w.astype(np.int64).sum(1)).astype(
+            np.int32)
+        p = runtimes.onednn_requant_params(layer.sa, layer.sw, layer.so, layer.ozp,
+                                           out_dtype="uint8", kernel=kernel)
+        p.update(offset=0.0, zero_point=layer.ozp)
+        if layer.bias is not None:
+            p.update(bias=layer.bias, bias_at="scaled")
+        after += differ(got, simdops.requantize_fp32(acc, **p))
+    assert d == 0, f"{d} of {n} near-tie outputs differ from simdops"
+    assert after > 0
+
+
+_AVX2_SCRIPT = r"""
+import sys
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+import runtime_models_torch_x86 as tx
+rng = np.random.default_rng(83)
+counts = {"n": 0, "model": 0, "exact": 0, "brgemm": 0}
+for g in range(8):
+    for layer in tx.random_group(rng, 6, bool(g % 2), tie=bool(g % 4 == 1)):
+        got = tx.run_direct(layer)
+        counts["n"] += got.size
+        for key, ps, kernel in (("model", True, "gemm"), ("exact", False, "gemm"),
+                                ("brgemm", True, "brgemm")):
+            want = tx.simdops_outputs(layer, ps, kernel)
+            if got.dtype == np.float32:
+                counts[key] += int(np.count_nonzero(got.view(np.int32) != want.view(np.int32)))
+            else:
+                counts[key] += int(np.count_nonzero(got != want))
+for _ in range(12):
+    layer = tx.near_tie_layer(rng)
+    got = tx.run_direct(layer)
+    counts["n"] += got.size
+    counts["model"] += int(np.count_nonzero(got != tx.simdops_outputs(layer, True, "gemm")))
+print(counts)
+"""
+
+
+def test_avx2_pair_saturation_and_gemm_kernel_subprocess():
+    """ONEDNN_MAX_CPU_ISA=AVX2 (a process-wide setting read once: a subprocess): oneDNN
+    runs gemm:jit, whose u8 x s8 products are summed in pairs saturated to int16
+    (VPMADDUBSW) and whose scales are combined: simdops' pair_saturation=True with
+    kernel="gemm" gives every bit; exact accumulators, or the brgemm chain, do not."""
+    tests = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ, ONEDNN_MAX_CPU_ISA="AVX2")
+    src = os.path.join(os.path.dirname(tests), "src")
+    if os.path.isdir(os.path.join(src, "simdops")):
+        env["PYTHONPATH"] = os.pathsep.join([src, env.get("PYTHONPATH", "")])
+    r = subprocess.run([sys.executable, "-c", _AVX2_SCRIPT, tests], env=env,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    counts = eval(r.stdout.strip().splitlines()[-1])  # a dict of ints printed above
+    assert counts["n"] > 5000
+    assert counts["model"] == 0, counts
+    assert counts["exact"] > 0 and counts["brgemm"] > 0, counts
