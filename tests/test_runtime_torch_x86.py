@@ -158,3 +158,37 @@ def test_avx2_pair_saturation_and_gemm_kernel_subprocess():
     assert counts["n"] > 5000
     assert counts["model"] == 0, counts
     assert counts["exact"] > 0 and counts["brgemm"] > 0, counts
+
+
+def _tie_layer():
+    """acc = (25 - 128) * 8 = -824; -824 * 2^-6 * 2^-5 / 2^-7 = -51.5, output zp 115."""
+    return tx.TorchX86Layer(np.full((3, 1), 25, np.uint8), 128, 2.0 ** -6,
+                            np.full((1, 1), 8, np.int8), np.array([2.0 ** -5], np.float32),
+                            None, 2.0 ** -7, 115)
+
+
+def test_atlas_x86_inductor_vs_fbgemm_same_layer():
+    """Atlas row 24, in both runtimes: PyTorch's x86 path (oneDNN) adds the output zero
+    point before rounding (-51.5 + 115 = 63.5 -> 64), fbgemm after (-52 + 115 = 63)."""
+    import simdops
+    from simdops import runtimes
+
+    if "fbgemm" not in torch.backends.quantized.supported_engines:
+        pytest.skip("this torch build has no fbgemm quantized engine")
+    layer = _tie_layer()
+    assert (tx.run_direct(layer) == 64).all()
+    acc = np.full((3, 1), -824, np.int32)
+    p = runtimes.onednn_requant_params(2.0 ** -6, 2.0 ** -5, 2.0 ** -7, 115, out_dtype="uint8")
+    assert (simdops.requantize_fp32(acc, **p) == 64).all()
+    engine = torch.backends.quantized.engine
+    torch.backends.quantized.engine = "fbgemm"
+    try:
+        qw = torch._make_per_tensor_quantized_tensor(torch.from_numpy(layer.w.copy()),
+                                                     2.0 ** -5, 0)
+        packed = torch.ops.quantized.linear_prepack(qw, None)
+        qx = torch._make_per_tensor_quantized_tensor(torch.from_numpy(layer.xq), 2.0 ** -6, 128)
+        y = torch.ops.quantized.linear(qx, packed, 2.0 ** -7, 115).int_repr().numpy()
+    finally:
+        torch.backends.quantized.engine = engine
+    assert (y == 63).all()
+    assert (simdops.requantize_fp32(acc, 2.0 ** -4, 115) == 63).all()  # fbgemm's family
