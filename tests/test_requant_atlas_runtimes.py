@@ -1,5 +1,5 @@
 """The divergence atlas's counterexamples for the runtimes' chains (docs/requantization.md,
-rows 14-22): each pair of calls told apart by one input, every output checked against
+rows 14-25): each pair of calls told apart by one input, every output checked against
 the formula written out here in numpy float32 / Python ints, and the pair shown to
 differ."""
 import numpy as np
