@@ -278,3 +278,88 @@ def near_tie_layer(rng, rows_per_channel=8, bias=None):
     xq = np.asarray(rows, np.int64)
     assert ((xq >= 0) & (xq <= 255)).all()
     return TorchX86Layer(xq.astype(np.uint8), zp, sa, w, sw, b, so, ozp)
+
+
+class TorchX86Conv:
+    """A 2-D convolution (stride 1, no padding, one group) of PyTorch's x86 int8 path:
+    xq uint8 [1, C, H, W] (NCHW values, run channels-last as inductor does), w int8
+    [O, C, kh, kw], per-channel sw, optional float32 bias, u8 (so, ozp) or float out."""
+
+    def __init__(self, xq, zp, sa, w, sw, bias, so, ozp):
+        self.xq, self.zp, self.sa = xq, int(zp), F(sa)
+        self.w, self.sw, self.bias = w, np.asarray(sw, F), bias
+        self.so = None if so is None else F(so)
+        self.ozp = ozp
+
+
+def random_conv(rng, tie, float_out):
+    c, o, k = int(rng.integers(1, 9)), int(rng.integers(1, 17)), int(rng.choice([1, 3]))
+    h, w = int(rng.integers(k, 8)), int(rng.integers(k, 8))
+    zp = int(rng.integers(0, 256))
+    if tie:
+        sa = F(2.0 ** -int(rng.integers(2, 7)))
+        sw = (2.0 ** -rng.integers(4, 9, o)).astype(F)
+        so = F(sa * float(sw.min()) * 2.0 ** int(rng.integers(1, 7)))
+        xq = (zp + rng.integers(-12, 13, (1, c, h, w))).clip(0, 255)
+    else:
+        sa = F(2.0 ** rng.uniform(-7, -2))
+        sw = (2.0 ** rng.uniform(-10, -5, o)).astype(F)
+        so = F(float(sa) * float(sw.max()) * 2 ** rng.uniform(2, 9))
+        xq = rng.integers(0, 256, (1, c, h, w))
+    wq = rng.integers(-128, 128, (o, c, k, k)).astype(np.int8)
+    bias = None
+    if rng.integers(2):
+        bias = (rng.integers(-600, 601, o) * 0.5 * float(sa) * sw.astype(np.float64)).astype(F)
+    so, ozp = (None, None) if float_out else (so, int(rng.integers(0, 256)))
+    return TorchX86Conv(xq.astype(np.uint8), zp, sa, wq, sw, bias, so, ozp)
+
+
+def run_conv_direct(conv):
+    """The op inductor lowers a quantized Conv2d to (its generated code calls
+    onednn.qconv_pointwise.tensor): onednn.qconv_prepack, then that op on the
+    channels-last u8 input. Returns [OH * OW, O]."""
+    import torch
+
+    o = conv.w.shape[0]
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        with torch.no_grad():
+            qx = torch.from_numpy(conv.xq).contiguous(memory_format=torch.channels_last)
+            one = [1, 1]
+            packed = torch.ops.onednn.qconv_prepack(
+                torch.from_numpy(conv.w.copy()), torch.from_numpy(conv.sw.copy()),
+                float(conv.sa), conv.zp, one, [0, 0], one, 1, list(qx.shape))
+            y = torch.ops.onednn.qconv_pointwise.tensor(  # the overload compiled code calls
+                qx, torch.tensor(float(conv.sa)), torch.tensor(conv.zp, dtype=torch.int32),
+                packed, torch.from_numpy(conv.sw.copy()),
+                torch.zeros(o, dtype=torch.int32),
+                None if conv.bias is None else torch.from_numpy(conv.bias), one, [0, 0], one,
+                1, 1.0 if conv.so is None else float(conv.so),
+                0 if conv.so is None else conv.ozp,
+                torch.float32 if conv.so is None else torch.uint8, "none", [], None)
+    finally:
+        torch.set_num_threads(threads)
+    return np.moveaxis(y.numpy()[0], 0, -1).reshape(-1, o)
+
+
+def conv_simdops_outputs(conv, kernel="brgemm"):
+    """im2col rows (the exact accumulators do not depend on their order), then the
+    matmul's calls."""
+    import simdops
+    from simdops import runtimes
+
+    _, _, h, w = conv.xq.shape
+    o, _, kh, kw = conv.w.shape
+    cols = np.stack([conv.xq[0, :, i:i + kh, j:j + kw].reshape(-1)
+                     for i in range(h - kh + 1) for j in range(w - kw + 1)])
+    wm = conv.w.reshape(o, -1)
+    acc = simdops.int8_matmul_accumulators(cols, np.ascontiguousarray(wm.T))
+    acc = acc - np.int32(conv.zp) * wm.sum(1, dtype=np.int32)
+    if conv.so is None:
+        return runtimes.onednn_float_output(acc, conv.sa, conv.sw, conv.bias, kernel=kernel)
+    p = runtimes.onednn_requant_params(conv.sa, conv.sw, conv.so, conv.ozp, out_dtype="uint8",
+                                       kernel=kernel)
+    if conv.bias is not None:
+        p.update(bias=conv.bias, bias_at="scaled")
+    return simdops.requantize_fp32(acc, **p)

@@ -114,6 +114,20 @@ def test_onednn_qlinear_near_ties_zero_point_before_rounding():
     assert after > 0
 
 
+def test_onednn_qconv_random_and_tie_layers():
+    """Conv2d on the x86 path: inductor lowers it to onednn.qconv_pointwise (channels
+    last); simdops: im2col rows through int8_matmul_accumulators, then the same calls."""
+    rng = np.random.default_rng(97)
+    kernel = _kernel()
+    d = n = 0
+    for i in range(40):
+        conv = tx.random_conv(rng, tie=bool(i % 2), float_out=bool(i % 4 >= 2))
+        got = tx.run_conv_direct(conv)
+        d += differ(got, tx.conv_simdops_outputs(conv, kernel))
+        n += got.size
+    assert n > 1000 and d == 0, f"{d} of {n} outputs differ from simdops"
+
+
 _AVX2_SCRIPT = r"""
 import sys
 import numpy as np

@@ -35,6 +35,8 @@ def main():
     ap.add_argument("--per-group", type=int, default=12)
     ap.add_argument("--direct", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--convs", type=int, default=400, help="Conv2d layers through "
+                    "onednn.qconv_pointwise (exact accumulators only)")
     ap.add_argument("--pair-saturation", action="store_true")
     ap.add_argument("--kernel", default="brgemm", choices=("brgemm", "gemm"),
                     help="oneDNN's matmul: brgemm (AVX-512), gemm (AVX2 caps)")
@@ -70,11 +72,19 @@ def main():
             layer = tx.near_tie_layer(rng)
             add(("direct", "u8 ties"), layer, tx.run_direct(layer))
             done += 1
+    for i in range(args.convs):
+        conv = tx.random_conv(rng, tie=bool(i % 2), float_out=bool(i % 4 >= 2))
+        t = tally.setdefault(("conv", "float32" if conv.so is None else "uint8"), [0, 0, 0, 0])
+        got = tx.run_conv_direct(conv)
+        t[0] += 1
+        t[1] += got.size
+        t[2] += differ(got, tx.conv_simdops_outputs(conv, args.kernel))
     t2 = time.time()
     bad = 0
     for (path, out), (layers, outputs, d, nb) in sorted(tally.items()):
+        other = "" if path == "conv" else f", {nb} from the one-combined-scale neighbour"
         print(f"{path:8s} {out:7s}: {layers} layers, {outputs} outputs, {d} differ from "
-              f"simdops, {nb} from the one-combined-scale neighbour")
+              f"simdops{other}")
         bad += d
     print(f"compiled {t1 - t0:.0f} s, direct {t2 - t1:.0f} s, ISA cap "
           f"{os.environ.get('ONEDNN_MAX_CPU_ISA', 'none')}, pair_saturation={ps}")
