@@ -363,3 +363,19 @@ def conv_simdops_outputs(conv, kernel="brgemm"):
     if conv.bias is not None:
         p.update(bias=conv.bias, bias_at="scaled")
     return simdops.requantize_fp32(acc, **p)
+
+
+def cpu_model():
+    """(kernel, pair_saturation) of oneDNN's int8 matmul on this CPU, as measured under
+    ONEDNN_MAX_CPU_ISA: AVX-512 CPUs run brgemm, AVX2 ones (AVX-VNNI included) the gemm
+    kernel; only brgemm with AVX-512 VNNI sums u8 x s8 products exactly."""
+    import os
+
+    import torch
+
+    kernel = "brgemm" if torch.backends.cpu.get_cpu_capability().startswith("AVX512") else "gemm"
+    flags = ""
+    if os.path.exists("/proc/cpuinfo"):
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            flags = f.read()
+    return kernel, kernel == "gemm" or "avx512_vnni" not in flags
