@@ -47,9 +47,13 @@ _COMPILED = {}
 def compiled_run():
     if not _COMPILED:
         rng = np.random.default_rng(71)
-        # one module: u8 and float outputs can't share it (each layer's output kind is
-        # fixed by its quantize), so u8 here; the float output is compiled by the sweep
-        layers = tx.random_group(rng, 4, False, tie=True)
+        # one module (one compile), one shared input: two u8-output layers with
+        # power-of-two scales (ties), two float-output layers with other weight scales
+        layers = tx.random_group(rng, 2, False, tie=True)
+        for layer in list(layers):
+            sw = (layer.sw * np.float32(1.37)).astype(np.float32)
+            layers.append(tx.TorchX86Layer(layer.xq, layer.zp, layer.sa, layer.w, sw,
+                                           layer.bias, None, None))
         outs, code = tx.run_compiled(layers)
         _COMPILED["v"] = layers, outs, code
     return _COMPILED["v"]
@@ -60,7 +64,7 @@ def test_compiled_x86_inductor_is_onednn_and_simdops():
     assert code.count("torch.ops.onednn.qlinear_pointwise") >= len(layers)
     d = n = 0
     for layer, got in zip(layers, outs):
-        assert got.dtype == np.uint8
+        assert got.dtype == (np.uint8 if layer.so is not None else np.float32)
         d += differ(got, tx.simdops_outputs(layer, PAIRS, KERNEL))
         # the op the compiled code calls, with its arguments: the same bits
         assert differ(got, tx.run_direct(layer)) == 0
