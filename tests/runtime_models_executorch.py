@@ -114,6 +114,7 @@ def _patch(gm, layers):
         n = layer.w.shape[0]
         setattr(gm, wq.target, torch.from_numpy(layer.w.copy()))
         if dqw.target == qd.dequantize_per_channel.default:
+            assert layer.per_channel  # the per-tensor config reached its module
             setattr(gm, scale.target, torch.from_numpy(layer.sw.copy()))
             setattr(gm, zero.target, torch.zeros(n, dtype=torch.int64))
         else:
@@ -123,9 +124,10 @@ def _patch(gm, layers):
 
 
 def run_executorch(layers):
-    """The layers (per channel and per tensor alike: a per-tensor layer's scales are
-    equal) in one program, each with its own input. Returns (int8 outputs as int64
-    [M, N] per layer, the number of XNNPACK delegate calls in the lowered program)."""
+    """The layers in one program, each with its own input; a per-tensor layer gets the
+    quantizer's per-tensor config by module name (set_module_name), the others the
+    per-channel one. Returns the int8 outputs as int64 [M, N] per layer; asserts every
+    op ran inside XNNPACK delegates."""
     import torch
     from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
     from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
@@ -135,34 +137,29 @@ def run_executorch(layers):
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
     xs = tuple(torch.from_numpy(layer.x) for layer in layers)
-    outs = []
-    for per_channel in (False, True):
-        part = [i for i, layer in enumerate(layers) if layer.per_channel == per_channel]
-        if not part:
-            continue
-        sub = [layers[i] for i in part]
-        sub_x = tuple(xs[i] for i in part)
-        gm = torch.export.export(_module(sub), sub_x).module()
-        quantizer = XNNPACKQuantizer()
-        quantizer.set_global(get_symmetric_quantization_config(is_per_channel=per_channel))
-        prepared = prepare_pt2e(gm, quantizer)
-        prepared(*sub_x)
-        converted = convert_pt2e(prepared)
-        _patch(converted, sub)
-        lowered = to_edge_transform_and_lower(torch.export.export(converted, sub_x),
-                                              partitioner=[XnnpackPartitioner()])
-        program = lowered.to_executorch()
-        graph = program.exported_program().graph
-        calls = sum(1 for n in graph.nodes if "executorch_call_delegate" in str(n.target))
-        others = [str(n.target) for n in graph.nodes if n.op == "call_function"
-                  and "executorch_call_delegate" not in str(n.target)
-                  and "getitem" not in str(n.target)]
-        assert calls >= 1 and not others, others  # everything ran in XNNPACK
-        module = _load_for_executorch_from_buffer(program.buffer)
-        ys = module.forward(sub_x)
-        for i, layer, y in zip(part, sub, ys):
-            outs.append((i, _int8_of(y.numpy(), layer)))
-    return [y for _, y in sorted(outs, key=lambda t: t[0])]
+    gm = torch.export.export(_module(layers), xs).module()
+    quantizer = XNNPACKQuantizer()
+    quantizer.set_global(get_symmetric_quantization_config(is_per_channel=True))
+    for i, layer in enumerate(layers):
+        if not layer.per_channel:
+            quantizer.set_module_name(f"ls.{i}",
+                                      get_symmetric_quantization_config(is_per_channel=False))
+    prepared = prepare_pt2e(gm, quantizer)
+    prepared(*xs)
+    converted = convert_pt2e(prepared)
+    _patch(converted, layers)
+    lowered = to_edge_transform_and_lower(torch.export.export(converted, xs),
+                                          partitioner=[XnnpackPartitioner()])
+    program = lowered.to_executorch()
+    graph = program.exported_program().graph
+    calls = sum(1 for n in graph.nodes if "executorch_call_delegate" in str(n.target))
+    others = [str(n.target) for n in graph.nodes if n.op == "call_function"
+              and "executorch_call_delegate" not in str(n.target)
+              and "getitem" not in str(n.target)]
+    assert calls >= 1 and not others, others  # everything ran in XNNPACK
+    module = _load_for_executorch_from_buffer(program.buffer)
+    ys = module.forward(xs)
+    return [_int8_of(y.numpy(), layer) for layer, y in zip(layers, ys)]
 
 
 def _int8_of(y, layer):

@@ -3,8 +3,8 @@
 exported with to_edge_transform_and_lower(partitioner=[XnnpackPartitioner()]) and run by
 ExecuTorch's runtime pybindings; simdops gives every output with exact accumulators and
 XNNPACK's fp32 family, requantize_fp32(acc, f32(f32(s_a * s_w[n]) / s_o), zp, bias=the
-int32 bias the delegate quantizes at lowering). CI runs a sample (one program per weight
-granularity); tools/executorch_sweep.py is the full sweep.
+int32 bias the delegate quantizes at lowering). CI runs a sample (one program of 8
+layers, per tensor and per channel); tools/executorch_sweep.py is the full sweep.
 """
 import numpy as np
 import pytest
