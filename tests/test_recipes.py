@@ -28,6 +28,7 @@ RECIPES_EXPECTED = {
     "LiteRT: the three kernel modes": ("ai_edge_litert", "flatbuffers"),
     "PyTorch: fbgemm": ("torch",),
     "OpenVINO: an int8 FullyConnected": ("openvino",),
+    "PyTorch x86: X86InductorQuantizer": ("torch", "torchao"),
 }
 
 
@@ -147,3 +148,26 @@ def test_openvino_fullyconnected_fakequantize_recipe():
     assert p["scale"].shape == (ns["N"],)
     v_ov = ns["v_ov"]
     assert np.array_equal(ns["v_simdops"], v_ov) and len(np.unique(v_ov)) == 16
+
+
+def test_pytorch_x86_inductor_recipe():
+    torch = pytest.importorskip("torch")
+    if not hasattr(torch.ops.onednn, "qlinear_pointwise"):
+        pytest.skip("this torch build has no oneDNN quantized linear")
+    threads = torch.get_num_threads()
+    try:
+        ns = run("PyTorch x86: X86InductorQuantizer")
+    finally:
+        torch.set_num_threads(threads)
+    y, y_torch, h = ns["y"], ns["y_torch"], ns["h"]
+    assert y.dtype == np.float32 and np.array_equal(y.view(np.int32), y_torch.view(np.int32))
+    assert h.dtype == np.uint8 and len(np.unique(h)) > 20    # a real u8 hidden layer
+    assert len(np.unique(y)) > 100
+    assert isinstance(ns["zp_h"], int) and isinstance(ns["s_h"], float)  # from the graph
+    # the kernel matters: the other kernel's scale order misses torch's bits
+    other = "gemm" if ns["kernel"] == "brgemm" else "brgemm"
+    acc2 = ns["accumulators"](h, ns["zp_h"], ns["w2"])
+    y_other = ns["runtimes"].onednn_float_output(acc2, ns["s_h"], ns["s_w2"], ns["b2"],
+                                                 kernel=other)
+    assert not np.array_equal(y_other.view(np.int32), y_torch.view(np.int32))
+    assert np.ndim(ns["s_w1"]) == 1 and len(np.unique(ns["s_w1"])) > 1   # per channel

@@ -1,5 +1,5 @@
 """The divergence atlas's counterexamples for the runtimes' chains (docs/requantization.md,
-rows 14-22): each pair of calls told apart by one input, every output checked against
+rows 14-25): each pair of calls told apart by one input, every output checked against
 the formula written out here in numpy float32 / Python ints, and the pair shown to
 differ."""
 from fractions import Fraction
@@ -113,3 +113,52 @@ def test_22_executorch_reciprocal_vs_onnx_division():
     assert rne(F(x * F(F(1) / s))) == -111 and rne(F(x / s)) == -112
     assert runtimes.executorch_quantize_per_tensor(np.array([x]), s, 0, -128, 127,
                                                    "int8").tolist() == [-111]
+
+
+def test_23_onednn_brgemm_chain_vs_avx2_gemm_combined():
+    """oneDNN's brgemm (AVX-512 CPUs) multiplies by s_a then s_w; its gemm kernel (AVX2
+    CPUs, what torch runs under ONEDNN_MAX_CPU_ISA=AVX2) by f32(s_a * s_w)."""
+    s_a, s_w, s_o, acc = F(0.03), F(0.007), F(0.05), -2500
+    inv = F(F(1) / s_o)
+    brgemm = rne(F(F(F(F(acc) * s_a) * s_w) * inv))  # -10.500001
+    gemm = rne(F(F(F(acc) * F(s_a * s_w)) * inv))    # -10.5
+    assert (brgemm, gemm) == (-11, -10)
+    x = np.array([acc] * 40, np.int32)
+    assert (simdops.requantize_fp32(x, **runtimes.onednn_requant_params(s_a, s_w, s_o))
+            == brgemm).all()
+    assert (simdops.requantize_fp32(x, **runtimes.onednn_requant_params(
+        s_a, s_w, s_o, kernel="gemm")) == gemm).all()
+    fo = runtimes.onednn_float_output(x, s_a, s_w)
+    fg = runtimes.onednn_float_output(x, s_a, s_w, kernel="gemm")
+    assert fo[0] == F(F(F(acc) * s_a) * s_w) and fg[0] == F(F(acc) * F(s_a * s_w))
+    assert fo[0] != fg[0]
+
+
+def test_24_onednn_zero_point_before_rounding_vs_fbgemm_after():
+    """oneDNN (PyTorch's x86 path) adds the output zero point in float32 before rounding,
+    fbgemm / the fp32 family after; they differ on a tie with an odd zero point
+    (tests/test_runtime_torch_x86.py runs this layer in both runtimes)."""
+    acc, s_a, s_w, s_o, zp = -824, 2.0 ** -6, 2.0 ** -5, 2.0 ** -7, 115
+    v = F(F(F(F(acc) * F(s_a)) * F(s_w)) * F(1 / s_o))
+    assert v == -51.5
+    assert (rne(F(v + zp)), rne(v) + zp) == (64, 63)
+    x = np.array([acc] * 40, np.int32)
+    p = runtimes.onednn_requant_params(s_a, s_w, s_o, zp, out_dtype="uint8")
+    assert (simdops.requantize_fp32(x, **p) == 64).all()
+    assert (simdops.requantize_fp32(x, s_a * s_w / s_o, zp) == 63).all()
+
+
+def test_25_avx2_pair_saturation_vs_vnni_exact():
+    """The same u8 x s8 layer on an AVX2 CPU (VPMADDUBSW: each pair saturates to int16)
+    and on one with VNNI (exact), then oneDNN's requantization: the outputs differ by far
+    more than a rounding (tests/test_runtime_torch_x86.py runs torch under
+    ONEDNN_MAX_CPU_ISA=AVX2)."""
+    a = np.array([[255, 255, 255, 0]], np.uint8)
+    w = np.full((4, 1), 127, np.int8)
+    exact = simdops.int8_matmul_accumulators(a, w)
+    pairs = simdops.int8_matmul_accumulators(a, w, pair_saturation=True)
+    assert (int(exact[0, 0]), int(pairs[0, 0])) == (97155, 32767 + 32385)
+    p = runtimes.onednn_requant_params(2.0 ** -8, 2.0 ** -6, 2.0 ** -3, 0, out_dtype="uint8")
+    # 97155 / 2048 = 47.44 and 65152 / 2048 = 31.81
+    assert int(simdops.requantize_fp32(exact, **p)[0, 0]) == 47
+    assert int(simdops.requantize_fp32(pairs, **p)[0, 0]) == 32

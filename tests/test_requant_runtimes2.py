@@ -304,15 +304,24 @@ def test_onednn_params_chain_and_reference():
     got = simdops.requantize_fp32(acc, **p)
     sw = s_w.astype(np.float32)
     inv = F(1) / F(s_o)
-    want = [[min(max(round_half(Fraction(float(F(F(F(F(a) * F(s_a)) * sw[k]) * inv))), False)
-                     + zp, -128), 127) for k, a in enumerate(row)] for row in acc.tolist()]
+    # the zero point is added in float32 before rounding (oneDNN; measured with torch)
+    want = [[min(max(round_half(Fraction(float(F(F(F(F(F(a) * F(s_a)) * sw[k]) * inv)
+                                                 + F(zp)))), False), -128), 127)
+             for k, a in enumerate(row)] for row in acc.tolist()]
     np.testing.assert_array_equal(got, want)
     pr = runtimes.onednn_requant_params(s_a, s_w, s_o, zp, reference=True)
     assert "post_divide" in pr and "post_scale" not in pr
     got = simdops.requantize_fp32(acc, **pr)
-    want = [[min(max(round_half(Fraction(float(F(F(F(F(a) * F(s_a)) * sw[k]) / F(s_o)))), False)
-                     + zp, -128), 127) for k, a in enumerate(row)] for row in acc.tolist()]
+    want = [[min(max(round_half(Fraction(float(F(F(F(F(F(a) * F(s_a)) * sw[k]) / F(s_o))
+                                                 + F(zp)))), False), -128), 127)
+             for k, a in enumerate(row)] for row in acc.tolist()]
     np.testing.assert_array_equal(got, want)
+    # a tie with an odd zero point: -51.5 + 115 = 63.5 rounds to 64 (after: -52 + 115)
+    tie = np.array([-824] * 33, np.int32)
+    p = runtimes.onednn_requant_params(2.0 ** -6, 2.0 ** -5, 2.0 ** -7, 115, out_dtype="uint8")
+    assert (simdops.requantize_fp32(tie, **p) == 64).all()
+    with pytest.raises(ValueError, match="zero_point"):
+        runtimes.onednn_requant_params(0.1, 0.1, 0.1, 300, out_dtype="uint8")
 
 
 def test_fbgemm_float_bias_params():

@@ -160,17 +160,35 @@ def openvino_fq_requant(acc, input_scale, weight_scale, input_low, input_high, o
     return np.clip(np.rint(v), lo, hi).astype(out_dtype)
 
 
+_ONEDNN_KERNELS = ("brgemm", "gemm")
+
+
+def _onednn_kernel(kernel):
+    if kernel not in _ONEDNN_KERNELS:
+        raise ValueError(f"kernel must be 'brgemm' or 'gemm', got {kernel!r}")
+    return kernel
+
+
 def onednn_requant_params(input_scale, weight_scale, output_scale, zero_point=0, *,
-                          reference=False, out_dtype="int8"):
+                          reference=False, out_dtype="int8", kernel="brgemm"):
     """oneDNN's int8 matmul / convolution with float scales (PyTorch's x86 int8 path:
     ``X86InductorQuantizer`` + ``torch.compile`` -> ``onednn.qlinear_pointwise``):
-    ``RNE(f32(f32(f32(acc) * s_a) * s_w[n]) * f32(1 / s_o)) + zp``; its JIT kernels
-    multiply by the output scale's float32 reciprocal, ``reference=True`` gives
-    ``ref_matmul_int8``'s division by it instead.
+    ``sat(RNE(f32(f32(f32(f32(acc) * s_a) * s_w[n]) * f32(1 / s_o)) + zp))``; its JIT
+    kernels multiply by the output scale's float32 reciprocal, ``reference=True`` gives
+    ``ref_matmul_int8``'s division by it instead. The output zero point is added in
+    float32 **before** rounding (measured against torch: adding it after rounding
+    differs on a tie with an odd zero point, ``-51.5 + 115`` rounds to 64, not 63), so
+    it comes back as ``offset`` with ``zero_point = 0``.
 
-    Returns ``pre_scale`` (s_a), ``scale`` (s_w), ``post_scale`` (f32(1/s_o)) or
-    ``post_divide`` (s_o), ``zero_point`` and ``out_dtype``. A float32 bias (oneDNN adds
-    it to the dequantized accumulator) goes in as ``bias=`` with ``bias_at="scaled"``.
+    ``kernel`` is the oneDNN matmul that runs (``ONEDNN_VERBOSE=1`` names it):
+    ``"brgemm"`` (``brg_matmul``, CPUs with AVX-512: two multiplies, s_a then s_w[n])
+    or ``"gemm"`` (``gemm:jit``, AVX2 CPUs, with or without AVX-VNNI: one combined
+    scale ``f32(s_a * s_w[n])``, then the same bias, reciprocal and zero point steps).
+
+    Returns ``pre_scale`` (s_a; absent for ``"gemm"``), ``scale`` (s_w, or the combined
+    scale), ``post_scale`` (f32(1/s_o)) or ``post_divide`` (s_o), ``offset`` (zp,
+    float), ``zero_point`` (0) and ``out_dtype``. A float32 bias (oneDNN adds it to the
+    dequantized accumulator, unfused) goes in as ``bias=`` with ``bias_at="scaled"``.
     """
     s_a = _f32_scalar(input_scale, "input_scale")
     s_w, per_channel = _f32_vector(weight_scale, "weight_scale")
@@ -178,8 +196,16 @@ def onednn_requant_params(input_scale, weight_scale, output_scale, zero_point=0,
     if s_o == 0:
         raise ValueError("output_scale must be nonzero")
     name, _ = _int_range(out_dtype)
-    params = {"pre_scale": float(s_a), "scale": _per(s_w, per_channel),
-              "zero_point": int(zero_point), "out_dtype": name}
+    _, (lo, hi) = _int_range(out_dtype)
+    if isinstance(zero_point, (bool, np.bool_)) or not isinstance(zero_point, (
+            int, np.integer)) or not lo <= zero_point <= hi:
+        raise ValueError(f"zero_point must be an integer in [{lo}, {hi}], got {zero_point!r}")
+    if _onednn_kernel(kernel) == "gemm":
+        with np.errstate(all="raise"):
+            params = {"scale": _per(s_a * s_w, per_channel)}
+    else:
+        params = {"pre_scale": float(s_a), "scale": _per(s_w, per_channel)}
+    params.update(offset=float(zero_point), zero_point=0, out_dtype=name)
     if reference:
         params["post_divide"] = float(s_o)
     else:
@@ -234,16 +260,21 @@ def litert_fc_params(input_scale, weight_scale, output_scale, zero_point=0, *,
             "ties": "away", "zero_point": int(zero_point), "out_dtype": name}
 
 
-def onednn_float_output(acc, input_scale, weight_scale, bias=None):
+def onednn_float_output(acc, input_scale, weight_scale, bias=None, *, kernel="brgemm"):
     """oneDNN's int8 matmul with a float32 output (PyTorch's x86 int8 path, float out):
     ``f32(f32(acc) * s_a) * s_w[n]`` (+ ``bias[n]``, float32), two multiplies where one
-    combined scale differs in a third of outputs. acc: int32 array, channels last."""
+    combined scale differs in a third of outputs; ``kernel="gemm"`` (AVX2 CPUs, see
+    ``onednn_requant_params``) multiplies by the combined ``f32(s_a * s_w[n])``.
+    acc: int32 array, channels last."""
     a = np.asarray(acc)
     if a.dtype != np.int32:
         raise TypeError(f"acc must be int32, got {a.dtype}")
     s_a = _f32_scalar(input_scale, "input_scale")
     s_w, _ = _f32_vector(weight_scale, "weight_scale")
-    v = (a.astype(np.float32) * s_a) * s_w
+    if _onednn_kernel(kernel) == "gemm":
+        v = a.astype(np.float32) * (s_a * s_w)
+    else:
+        v = (a.astype(np.float32) * s_a) * s_w
     if bias is not None:
         v = v + np.asarray(bias, np.float32)
     return v.astype(np.float32)
