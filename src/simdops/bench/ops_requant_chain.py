@@ -2,8 +2,9 @@
 two scales, OpenVINO's offset, fbgemm's float bias, ncnn's add-half rounding, LiteRT's
 float64 per-channel scales with ties away), int32 -> int8 on [rows, 256], each with the
 scale per tensor or per channel. Every case carries the plain requantize_fp32 call on the
-same input, output type, scale kind and zero point as a path (PLAIN), timed in the same
-rounds, so a goal row reads the mode's cost over the default's."""
+same input, output type, scale kind and zero point (and an int32 bias where the mode has a
+float32 one) as a path ("requantize_fp32"), timed in the same rounds, so a goal row reads the
+mode's cost over the default's."""
 import numpy as np
 
 import simdops
@@ -62,14 +63,22 @@ class RequantChain(Requant):
                                                **kw)
 
 
+    def numpy(self, x, out, p):
+        return None         # the row compares the two simdops calls
+
 
 def plain(x, out, p):
     """requantize_fp32's default on a chain case's input, scale kind and zero point (float32
-    scales): the path each chain case times beside its mode."""
+    scales), with an int32 bias vector where the mode has a float32 one (the same bytes
+    read): the path each chain case times beside its mode."""
     scale = _scale(p["per_channel"], False)
     if isinstance(scale, np.ndarray):
         scale = np.ascontiguousarray(scale[:x.shape[-1]])
-    return lambda: simdops.requantize_fp32(x, scale, ZERO_POINT, out_dtype="int8", out=out)
+    bias = p["kw"].get("bias")
+    if bias is not None:
+        bias = np.ascontiguousarray(np.rint(bias[:x.shape[-1]]).astype(np.int32))
+    return lambda: simdops.requantize_fp32(x, scale, ZERO_POINT, bias=bias, out_dtype="int8",
+                                           out=out)
 
 
 CHAIN_OPS = tuple(RequantChain(mode, pc) for mode in MODES for pc in (False, True))
