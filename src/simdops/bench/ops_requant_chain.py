@@ -45,17 +45,20 @@ class RequantChain(Requant):
         return "int8"
 
     def params(self, dtype):
+        # arrays at the top level (the JSON report lists them); kw holds plain values
         kw = dict(MODES[self.mode][0])
-        if kw.get("bias") == "float":
-            kw["bias"] = ((np.arange(REQUANT_CHANNELS) - REQUANT_CHANNELS // 2) * 3.5).astype(
+        bias = None
+        if kw.pop("bias", None) == "float":
+            bias = ((np.arange(REQUANT_CHANNELS) - REQUANT_CHANNELS // 2) * 3.5).astype(
                 np.float32)
-        return {"kw": kw, "scale": _scale(self.per_channel, self.mode == "litert"),
+        return {"kw": kw, "float_bias": bias,
+                "scale": _scale(self.per_channel, self.mode == "litert"),
                 "per_channel": self.per_channel}
 
     def simdops(self, x, out, p):
         kw = dict(p["kw"])
-        if isinstance(kw.get("bias"), np.ndarray):
-            kw["bias"] = np.ascontiguousarray(kw["bias"][:x.shape[-1]])
+        if p["float_bias"] is not None:
+            kw["bias"] = np.ascontiguousarray(p["float_bias"][:x.shape[-1]])
         scale = p["scale"]
         if isinstance(scale, np.ndarray):
             scale = np.ascontiguousarray(scale[:x.shape[-1]])
@@ -74,7 +77,7 @@ def plain(x, out, p):
     scale = _scale(p["per_channel"], False)
     if isinstance(scale, np.ndarray):
         scale = np.ascontiguousarray(scale[:x.shape[-1]])
-    bias = p["kw"].get("bias")
+    bias = p["float_bias"]
     if bias is not None:
         bias = np.ascontiguousarray(np.rint(bias[:x.shape[-1]]).astype(np.int32))
     return lambda: simdops.requantize_fp32(x, scale, ZERO_POINT, bias=bias, out_dtype="int8",
