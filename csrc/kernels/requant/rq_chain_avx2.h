@@ -41,14 +41,14 @@ static inline void rqf_chain_init(rqf_chain_c *c, const simdops_requant_params *
     c->flo = _mm256_set1_ps((float)(p->min - p->offset));
     c->fhi = _mm256_set1_ps((float)(p->max - p->offset));
     /* ties away: trunc(v + copysign(pred(0.5), v)) */
-    c->half = _mm256_set1_ps(m & SIMDOPS_FP_TIES_AWAY ? 0x1.fffffep-2f : 0.5f);
+    c->half = _mm256_set1_ps(m & SIMDOPS_FP_TIES_AWAY ? 0.49999997f : 0.5f);
     c->sign = _mm256_set1_ps(-0.0f);
     c->pre64 = _mm256_set1_pd(p->pre64);
     c->post64 = _mm256_set1_pd(p->post64);
     c->off64 = _mm256_set1_pd(p->offset64);
     c->flo64 = _mm256_set1_pd((double)p->min - p->offset);
     c->fhi64 = _mm256_set1_pd((double)p->max - p->offset);
-    c->half64 = _mm256_set1_pd(m & SIMDOPS_FP_TIES_AWAY ? 0x1.fffffffffffffp-2 : 0.5);
+    c->half64 = _mm256_set1_pd(m & SIMDOPS_FP_TIES_AWAY ? 0.49999999999999994 : 0.5);
     c->sign64 = _mm256_set1_pd(-0.0);
     c->s64 = _mm256_set1_pd(p->scale64);
     c->zp = _mm256_set1_epi32(p->offset);

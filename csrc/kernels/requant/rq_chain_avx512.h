@@ -88,7 +88,7 @@ RQF_INLINE __m512i rqc512_f32(__m512i a, __m512 fb, __m512 s, const rqc512 *c, c
          * |v|'s fraction is >= 0.5 (at a tie it is the integer minus 2^-25 of less, which
          * rounds up to it; below a tie it stays below); 0.5 itself would carry 0.5 - 2^-25
          * up to 1 */
-        const float h = (k & RQC_AWAY) ? 0x1.fffffep-2f : 0.5f;
+        const float h = (k & RQC_AWAY) ? 0.49999997f : 0.5f; /* 0.5 - 2^-25 exactly */
         const __m512 hv = _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
             _mm512_castps_si512(v), _mm512_set1_epi32(INT32_MIN), _mm512_castps_si512(_mm512_set1_ps(h)),
             0xEA));
@@ -117,7 +117,7 @@ RQF_INLINE __m256i rqc512_f64(__m256i a, __m256 fb, __m512d s, const rqc512 *c, 
     if (!(k & RQC_NC))
         d = _mm512_min_pd(_mm512_max_pd(d, c->flo64), c->fhi64);
     if (k & (RQC_HALF | RQC_AWAY)) { /* as float32's; ties away: 0.5 - 2^-54 */
-        const double h = (k & RQC_AWAY) ? 0x1.fffffffffffffp-2 : 0.5;
+        const double h = (k & RQC_AWAY) ? 0.49999999999999994 : 0.5; /* 0.5 - 2^-54 */
         const __m512d hv = _mm512_castsi512_pd(_mm512_ternarylogic_epi64(
             _mm512_castpd_si512(d), _mm512_set1_epi64(INT64_MIN), _mm512_castpd_si512(_mm512_set1_pd(h)),
             0xEA));
@@ -235,7 +235,7 @@ static inline int rqc512_bounded(const simdops_requant_params *p, const int32_t 
                                  int out)
 {
     const int m = p->fp_mode, f64 = m & SIMDOPS_FP_FLOAT64;
-    const double e = 1.0 + 0x1p-20;
+    const double e = 1.0 + 1.0 / 1048576.0;
     double b = 2147483648.0 * e;
     if (out == SIMDOPS_RQ_I16 || (bias && (m & SIMDOPS_RQ_FP_FLOAT_BIAS)))
         return 0;
