@@ -35,6 +35,7 @@ from fuzz.garbage import (prop_endless_axes, prop_garbage_acl, prop_garbage_arra
 from fuzz.ops import (prop_big_tiers_agree, prop_clip, prop_dequantize_linear,  # noqa: E402
                       prop_hardmax, prop_quantize_linear, prop_requant, prop_shrink)
 from fuzz.ops_lowbit import prop_qdq_lowbit  # noqa: E402
+from fuzz.ops_requant_chain import prop_requant_chain  # noqa: E402
 from fuzz.ops_requant_families import prop_requant_families  # noqa: E402
 
 WATCHDOG_SECONDS = 120
@@ -43,7 +44,8 @@ PROPERTIES = {
     "clip": prop_clip, "shrink": prop_shrink, "hardmax": prop_hardmax, "requant": prop_requant,
     "big_tiers_agree": prop_big_tiers_agree,
     "quantize_linear": prop_quantize_linear, "dequantize_linear": prop_dequantize_linear,
-    "requant_families": prop_requant_families, "qdq_lowbit": prop_qdq_lowbit,
+    "requant_families": prop_requant_families, "requant_chain": prop_requant_chain,
+    "qdq_lowbit": prop_qdq_lowbit,
     "garbage_array_api": prop_garbage_array_api, "garbage_dml": prop_garbage_dml,
     "garbage_acl": prop_garbage_acl,
 }

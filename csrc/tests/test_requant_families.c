@@ -177,6 +177,14 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
     const int derived_fast = derived && fam == SIMDOPS_ROUNDING_SINGLE && chance(50);
     const int derived_plain = derived && fam == SIMDOPS_ROUNDING_DOUBLE_TIES_UP && chance(50);
     int32_t *derived_storage = NULL;
+    /* half the per-channel float64 cases take float64 scales (LiteRT's per-channel
+     * reference FULLY_CONNECTED), some a float32 one's neighbour: the kernel's copy
+     * 8-byte aligned, or not */
+    const int scales64 = pc && fam == SIMDOPS_ROUNDING_FP && (p->fp_mode & SIMDOPS_FP_FLOAT64) &&
+                         chance(50);
+    static double scale64[MAXN];
+    unsigned char *bd = alloc_buf(8 + n * 8);
+    const size_t off64 = chance(50) ? 8 : 4;
     for (size_t i = 0; i < n; i++) {
         mult[i] = chance(30) ? p->multiplier : fam_multiplier();
         shift[i] = chance(30) ? p->right_shift - p->left_shift : fam_shift(fam);
@@ -196,7 +204,9 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
             float fb = chance(50) ? (float)((int32_t)below(4001) - 2000) / 4 : (float)bias[i] * 0.37f;
             memcpy(&bias[i], &fb, sizeof fb);
         }
+        scale64[i] = chance(50) ? (double)scale[i] : (double)scale[i] * (1.0 - 3e-12);
         if (period && i >= period) {
+            scale64[i] = scale64[i - period];
             scale[i] = scale[i - period];
             bias[i] = bias[i - period];
             x[i] = fam_input(p, scale[i]);
@@ -217,17 +227,25 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
     memcpy(bm + offs[2], mult, n * 4);
     memcpy(bs + offs[3], shift, n * 4);
     memcpy(bf + offs[4], scale, n * 4);
+    memcpy(bd + off64, scale64, n * 8);
     if (period) {
         /* past one period: poison (a NaN scale, a wild bias) */
         for (size_t i = period; i < n; i++) {
             const uint32_t nan_bits = 0x7fc00001u;
             const int32_t wild = INT32_MIN + (int32_t)i;
             memcpy(bf + offs[4] + i * 4, &nan_bits, 4);
+            const double nan64 = NAN;
             memcpy(bb + offs[1] + i * 4, &wild, 4);
+            memcpy(bd + off64 + i * 8, &nan64, 8);
         }
         ch.period = period;
     }
-    if (fam == SIMDOPS_ROUNDING_FP) {
+    if (scales64) {
+        ch_ref.scale = NULL;
+        ch_ref.scale64 = scale64;
+        ch.scale64 = (const double *)(const void *)(bd + off64);
+    }
+    else if (fam == SIMDOPS_ROUNDING_FP) {
         ch.scale = (const float *)(const void *)(bf + offs[4]);
         /* what the drivers derive: every |scale| < 1 */
         if (simdops_requant_check_scales(scale, (int64_t)n, &below_one, &err))
@@ -284,6 +302,7 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
     free_buf(bm);
     free_buf(bs);
     free_buf(bf);
+    free_buf(bd);
     free_buf(by);
 }
 

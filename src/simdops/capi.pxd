@@ -25,7 +25,7 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from simdops.capi_types cimport (simdops_dtype, simdops_error, simdops_number,
                                  simdops_number_kind, simdops_op, simdops_prepared,
                                  simdops_qbinary_args, simdops_qdq_call, simdops_requant_args,
-                                 simdops_status, simdops_tensor)
+                                 simdops_requant_fp_chain, simdops_status, simdops_tensor)
 
 # The types of simdops.h (declared once, in simdops/capi_types.pxd) under short names.
 cdef extern from "simdops/simdops_capi.h" nogil:
@@ -48,6 +48,8 @@ cdef extern from "simdops/simdops_capi.h" nogil:
     # One QuantizeLinear / DequantizeLinear of any ONNX type (types as TensorProto codes).
     ctypedef simdops_qdq_call qdq_call_t "simdops_qdq_call"
     ctypedef simdops_qbinary_args qbinary_args_t "simdops_qbinary_args"
+    # The float families' chain steps (has_* != 0: that step runs).
+    ctypedef simdops_requant_fp_chain requant_fp_chain_t "simdops_requant_fp_chain"
 
     const dtype_t UNKNOWN "SIMDOPS_UNKNOWN"
     const dtype_t FLOAT32 "SIMDOPS_FLOAT32"
@@ -163,6 +165,8 @@ cdef extern from "simdops/simdops_capi.h" nogil:
     enum: FP_FLOAT64 "SIMDOPS_FP_FLOAT64"
     enum: FP_TIES_AWAY "SIMDOPS_FP_TIES_AWAY"
     enum: FP_ACL "SIMDOPS_FP_ACL"
+    enum: FP_TIES_ADD_HALF "SIMDOPS_FP_TIES_ADD_HALF"
+    enum: FP_BIAS_SCALED "SIMDOPS_FP_BIAS_SCALED"
     int prepare_requant_rounding "simdops_capi_prepare_requant_rounding"(
         dtype_t out_dtype, int rounding, int64_t multiplier, int64_t shift, int64_t offset,
         const int64_t *min, const int64_t *max, prepared_t *p, error_t *err)
@@ -204,6 +208,11 @@ cdef extern from "simdops/simdops_capi.h" nogil:
                                        const qbinary_args_t *args, error_t *err)
     int qbinary_1d "simdops_capi_qbinary_1d"(const prepared_t *p, const void *a, const void *b,
                                              void *y, int64_t n, error_t *err)
+    # version 3: the float families' chain (runs through requant_fp_prepared)
+    int prepare_requant_fp_chain "simdops_capi_prepare_requant_fp_chain"(
+        dtype_t out_dtype, double scale, int64_t zero_point, const int64_t *min,
+        const int64_t *max, int mode, const requant_fp_chain_t *chain, prepared_t *p,
+        error_t *err)
 
 cdef extern from "simdops/simdops_capi.h":
     # Need the GIL. 0, or -1 with ImportError set (Cython raises it).

@@ -119,6 +119,11 @@ cdef extern from "simdops/simdops.h" nogil:
         int32_t has_min
         int32_t has_max
 
+    # The float families' chain steps (simdops_prepare_requant_fp_chain).
+    ctypedef struct simdops_requant_fp_chain:
+        int has_pre_scale, has_post_scale, has_post_divisor, has_offset
+        double pre_scale, post_scale, post_divisor, offset
+
     # Prepared parameters: opaque, fixed size, plain data (copy freely).
     ctypedef struct simdops_prepared:
         uint64_t opaque[16]

@@ -238,11 +238,11 @@ def _requant_block(block, multiplier, shift, bias, *, offset, min, max, out_dtyp
 
 
 def _requant_fp_block(block, scale, bias, *, offset, min, max, out_dtype, as_list, precision,
-                      ties):
+                      ties, chain):
     scale, bias = (v.tolist() if listed else v for v, listed in zip((scale, bias), as_list))
     return _as_ndarray(simdops.requantize_fp32(
         block, scale, offset, bias=bias, min=min, max=max, out_dtype=out_dtype,
-        precision=precision, ties=ties))
+        precision=precision, ties=ties, **chain))
 
 
 def _dlpack_as_array(v, name):
@@ -352,22 +352,27 @@ def _quantize_down(x, multiplier, shift, offset, bias, min, max, out_dtype, roun
 
 
 def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, out_dtype="uint8",
-                    precision="float32", ties="even"):
-    """Lazy ``simdops.requantize_fp32`` (the float requantization of ONNX Runtime, XNNPACK
-    and fbgemm) on a dask array.
+                    precision="float32", ties="even", pre_scale=None, post_scale=None,
+                    post_divide=None, offset=None, bias_at="input"):
+    """Lazy ``simdops.requantize_fp32`` (the float requantization of ONNX Runtime, XNNPACK,
+    fbgemm, oneDNN, OpenVINO, LiteRT's reference FULLY_CONNECTED, ncnn) on a dask array.
 
     Parameters
     ----------
     x : dask.array.Array
         int32 input, any shape and chunking.
-    scale : float, or 1-D float32 vector of length x.shape[-1]
+    scale : float, or 1-D float32 (float64 under precision="float64") vector of length
+        x.shape[-1]
         Per tensor, or per channel along the last axis (numpy or dask array).
     zero_point : int, default 0
-    bias : 1-D int32 vector of length x.shape[-1], optional
+    bias : 1-D int32 or float32 vector of length x.shape[-1], optional
     min, max : int, optional
     out_dtype : "uint8", "int8" or "int16", default "uint8"
     precision : "float32" or "float64", default "float32"
-    ties : "even" or "away", default "even"
+    ties : "even", "away" or "add_half", default "even"
+    pre_scale, post_scale, post_divide, offset : float, optional
+    bias_at : "input" or "scaled", default "input"
+        The chain's steps, as ``simdops.requantize_fp32``.
 
     Returns
     -------
@@ -389,12 +394,17 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
     """
     x = _as_dask(_as_int32_input(x))
     scale, bias = _dlpack_as_array(scale, "scale"), _dlpack_as_array(bias, "bias")
+    # the chain's steps as given (None: absent), passed on unchanged
+    chain = {k: v for k, v in (("pre_scale", pre_scale), ("post_scale", post_scale),
+                               ("post_divide", post_divide), ("offset", offset))
+             if v is not None}
+    chain["bias_at"] = bias_at
     return _lazy_requant(
         x, _requant_fp_block, (scale, bias),
         lambda sx, sc, b: simdops.requantize_fp32(sx, sc, zero_point, bias=b, min=min, max=max,
                                                   out_dtype=out_dtype, precision=precision,
-                                                  ties=ties),
-        dict(offset=zero_point, min=min, max=max, precision=precision, ties=ties))
+                                                  ties=ties, **chain),
+        dict(offset=zero_point, min=min, max=max, precision=precision, ties=ties, chain=chain))
 
 
 def _lazy_requant(x, block_fn, params, probe_fn, extra):

@@ -31,7 +31,9 @@ def requantize_fp32(
     x: Input | Array, scale: float | _Vector, zero_point: int = 0, *,
     bias: _Vector | None = None, min: int | None = None, max: int | None = None,
     out_dtype: _RequantOutDtype = "uint8", precision: Literal["float32", "float64"] = "float32",
-    ties: Literal["even", "away"] = "even") -> Array: ...
+    ties: Literal["even", "away", "add_half"] = "even", pre_scale: float | None = None,
+    post_scale: float | None = None, post_divide: float | None = None,
+    offset: float | None = None, bias_at: Literal["input", "scaled"] = "input") -> Array: ...
 
 _Arithmetic = Literal["tflite", "xnnpack", "onnxruntime"]
 def quantized_add(a: Input | Array, a_scale: float, a_zero_point: int, b: Input | Array,

@@ -130,6 +130,12 @@ def cases():
             out.append((f"requant int32->{od} fp {precision} {ties} per-channel+bias", "int32",
                         lambda x, o, od=od, p=precision, t=ties: _requant_fp(x, o, od, p, t, True),
                         ("requant_fp_pc",)))
+        for name, chain in _FP_CHAINS.items():
+            for pc in (False, True):
+                out.append((f"requant int32->{od} fp chain {name}" +
+                            (" per-channel" if pc else ""), "int32",
+                            lambda x, o, od=od, c=chain, pc=pc: _requant_fp_chain(x, o, od, c, pc),
+                            ("requant_fp_pc" if pc else "requant_fp",)))
     for qt in dtypes("quantize_linear"):
         for ft, entry in (("float32", "quantize_f32"), ("float16", "quantize_f16")):
             out.append((f"quantize_linear {ft}->{qt}", ft,
@@ -224,6 +230,30 @@ def _requant_fp(x, o, out_dtype, precision, ties, per_channel):
     else:
         simdops.requantize_fp32(x, 0.0123, zp, out_dtype=out_dtype, precision=precision,
                                 ties=ties, out=o)
+
+
+# the float chain's runtime shapes (their own vector loops in the SIMD tiers)
+_FP_CHAINS = {
+    "onednn": dict(pre_scale=0.5, post_scale=2.0),
+    "onednn reference": dict(pre_scale=0.5, post_divide=0.5),
+    "openvino": dict(offset=0.25),
+    "fbgemm float bias": dict(bias="float"),
+    "add_half": dict(ties="add_half"),
+    "float64 away": dict(precision="float64", ties="away", scale64=True),
+}
+
+
+def _requant_fp_chain(x, o, out_dtype, chain, per_channel):
+    n = x.shape[0]
+    rng = np.random.default_rng(n + 3)
+    zp = 7 if out_dtype != "uint8" else 128
+    kw = dict(chain)
+    wide = kw.pop("scale64", False)
+    scale = (rng.random(n) * 0.01) if per_channel else 0.0123
+    if per_channel and not wide:
+        scale = scale.astype(np.float32)
+    bias = (rng.standard_normal(n) * 1000).astype(np.float32) if kw.pop("bias", None) else None
+    simdops.requantize_fp32(x, scale, zp, bias=bias, out_dtype=out_dtype, out=o, **kw)
 
 
 def uncovered_entries(case_list):

@@ -469,6 +469,39 @@ typedef struct simdops_qbinary_args {
     int32_t has_min, has_max;
 } simdops_qbinary_args;
 
+/* The float families' mode flags (simdops_prepare_requant_fp, whose comment says
+ * what the first three do) and chain (simdops_prepare_requant_fp_chain): types a
+ * capsule client passes, so outside the functions' block. */
+#define SIMDOPS_FP_FLOAT64 1
+#define SIMDOPS_FP_TIES_AWAY 2
+#define SIMDOPS_FP_ACL 4
+/* Round by adding copysign(0.5, v) in the working precision and truncating: ncnn's
+ * x86 SIMD (`cvtt(v + copysign(0.5, v))`), which rounds 0.49999997 to 1 and an odd
+ * integer above 2^23 (float32) up by one where round-half-away keeps it. Not with
+ * SIMDOPS_FP_TIES_AWAY or SIMDOPS_FP_ACL. */
+#define SIMDOPS_FP_TIES_ADD_HALF 8
+/* A float32 bias is added after the multiply by scale[k] (before post_scale /
+ * post_divisor and offset) instead of first: oneDNN's f32 bias, added to the
+ * dequantized accumulator. */
+#define SIMDOPS_FP_BIAS_SCALED 512
+/* The float families' chain: the steps given (has_* != 0) run in this order, each
+ * rounded to the working precision (float32; double under SIMDOPS_FP_FLOAT64), never
+ * fused:
+ *     v = f(a) [+ bias, a float32 bias vector: simdops_requant_fp_prepared's bias
+ *               given as float32 is added here, unrounded, before any multiply]
+ *     v = v * pre_scale                (oneDNN: the source scale first)
+ *     v = v * scale[k]                 (the prepared or per-channel scale)
+ *     v = v * post_scale | v / post_divisor   (oneDNN's JIT: f32(1/s_o); its reference: / s_o)
+ *     v = v + offset                   (OpenVINO's FakeQuantize shift b)
+ * then clamped to [min - zp, max - zp] (a NaN, from inf * 0, gives min), rounded by the
+ * mode's ties, + zero_point. Each value finite; post_divisor nonzero; at most one of
+ * post_scale / post_divisor (POST_BOTH). Under float32 precision each value is rounded
+ * once to float32 (and must stay finite). */
+typedef struct simdops_requant_fp_chain {
+    int has_pre_scale, has_post_scale, has_post_divisor, has_offset;
+    double pre_scale, post_scale, post_divisor, offset;
+} simdops_requant_fp_chain;
+
 /* The functions below are simdops' own: they live in its Python extension
  * module, which exports none of them. Another extension module calls them
  * through the capsule table, as simdops_capi_NAME(...) of simdops_capi.h
@@ -615,39 +648,10 @@ int simdops_prepare_requant_rounding(simdops_dtype out_dtype, int rounding, int6
  * zero_point within out_dtype's range (SIMDOPS_FP_ACL: any int32); min/max NULL =
  * the type's bounds; given bounds always clamp (min == max included). scale finite. The
  * per-channel scales (simdops_requant_fp_prepared) are float32 (widened exactly
- * under SIMDOPS_FP_FLOAT64). */
-#define SIMDOPS_FP_FLOAT64 1
-#define SIMDOPS_FP_TIES_AWAY 2
-#define SIMDOPS_FP_ACL 4
+ * under SIMDOPS_FP_FLOAT64). The flags are defined above, with the chain's struct. */
 int simdops_prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t zero_point,
                                const int64_t *min, const int64_t *max, int mode,
                                simdops_prepared *p, simdops_error *err);
-/* Round by adding copysign(0.5, v) in the working precision and truncating: ncnn's
- * x86 SIMD (`cvtt(v + copysign(0.5, v))`), which rounds 0.49999997 to 1 and an odd
- * integer above 2^23 (float32) up by one where round-half-away keeps it. Not with
- * SIMDOPS_FP_TIES_AWAY or SIMDOPS_FP_ACL. */
-#define SIMDOPS_FP_TIES_ADD_HALF 8
-/* A float32 bias is added after the multiply by scale[k] (before post_scale /
- * post_divisor and offset) instead of first: oneDNN's f32 bias, added to the
- * dequantized accumulator. */
-#define SIMDOPS_FP_BIAS_SCALED 512
-/* The float families' chain: the steps given (has_* != 0) run in this order, each
- * rounded to the working precision (float32; double under SIMDOPS_FP_FLOAT64), never
- * fused:
- *     v = f(a) [+ bias, a float32 bias vector: simdops_requant_fp_prepared's bias
- *               given as float32 is added here, unrounded, before any multiply]
- *     v = v * pre_scale                (oneDNN: the source scale first)
- *     v = v * scale[k]                 (the prepared or per-channel scale)
- *     v = v * post_scale | v / post_divisor   (oneDNN's JIT: f32(1/s_o); its reference: / s_o)
- *     v = v + offset                   (OpenVINO's FakeQuantize shift b)
- * then clamped to [min - zp, max - zp] (a NaN, from inf * 0, gives min), rounded by the
- * mode's ties, + zero_point. Each value finite; post_divisor nonzero; at most one of
- * post_scale / post_divisor (POST_BOTH). Under float32 precision each value is rounded
- * once to float32 (and must stay finite). */
-typedef struct simdops_requant_fp_chain {
-    int has_pre_scale, has_post_scale, has_post_divisor, has_offset;
-    double pre_scale, post_scale, post_divisor, offset;
-} simdops_requant_fp_chain;
 /* simdops_prepare_requant_fp with a chain (NULL: none); mode may add
  * SIMDOPS_FP_TIES_ADD_HALF and SIMDOPS_FP_BIAS_SCALED. */
 int simdops_prepare_requant_fp_chain(simdops_dtype out_dtype, double scale, int64_t zero_point,

@@ -162,7 +162,12 @@ extern "C" {
       const simdops_tensor *y, const simdops_qbinary_args *args, simdops_error *err),             \
       (a, b, y, args, err))                                                                       \
     X(3, int, qbinary_1d, (const simdops_prepared *p, const void *a, const void *b, void *y,      \
-      int64_t n, simdops_error *err), (p, a, b, y, n, err))
+      int64_t n, simdops_error *err), (p, a, b, y, n, err))                                       \
+    /* version 3: the float families' chain (oneDNN, OpenVINO, fbgemm's float bias, ncnn) */       \
+    X(3, int, prepare_requant_fp_chain, (simdops_dtype out_dtype, double scale,                   \
+      int64_t zero_point, const int64_t *min, const int64_t *max, int mode,                       \
+      const simdops_requant_fp_chain *chain, simdops_prepared *p, simdops_error *err),            \
+      (out_dtype, scale, zero_point, min, max, mode, chain, p, err))
 
 typedef struct simdops_capi {
     /* never change: the table's version (SIMDOPS_CAPI_VERSION of the simdops

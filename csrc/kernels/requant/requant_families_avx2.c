@@ -15,19 +15,7 @@
 #include "requant_families.h"
 #include "rq_chain_avx2.h"
 
-/* 32 int32 lanes (v0..v3, each already in [lo, hi]) stored as out_dtype. */
-static inline void rqf_store(void *y, __m256i v0, __m256i v1, __m256i v2, __m256i v3, int out)
-{
-    __m256i p01 = _mm256_packs_epi32(v0, v1), p23 = _mm256_packs_epi32(v2, v3);
-    if (out == SIMDOPS_RQ_I16) {
-        _mm256_storeu_si256((__m256i *)y, _mm256_permute4x64_epi64(p01, 0xD8));
-        _mm256_storeu_si256((__m256i *)y + 1, _mm256_permute4x64_epi64(p23, 0xD8));
-        return;
-    }
-    __m256i b = out == SIMDOPS_RQ_U8 ? _mm256_packus_epi16(p01, p23) : _mm256_packs_epi16(p01, p23);
-    b = _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-    _mm256_storeu_si256((__m256i *)y, b);
-}
+/* rqf_store (32 lanes, each in [lo, hi], stored as out_dtype): rq_chain_avx2.h */
 
 static inline __m256i rqf_load(const int32_t *x, const int32_t *bias, size_t i)
 {
@@ -318,7 +306,7 @@ static inline void rqf_single_pc_kernel(const int32_t *x, void *y, size_t n, con
                                                      const simdops_requant_params *p)  \
     {                                                                                  \
         if (p->fp_mode && rqf_chain_fits(p, NULL))                                     \
-            rqf_chain_kernel(x, y, n, bias, NULL, p, out);                             \
+            rqf_chain_kernel(x, y, n, bias, NULL, NULL, p, out);                       \
         else if (p->fp_mode)                                                           \
             rqf_fp_row(x, y, n, bias, p, out);                                         \
         else                                                                           \

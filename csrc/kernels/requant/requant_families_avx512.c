@@ -16,7 +16,6 @@
 #include <math.h>
 
 #include "requant_families.h"
-#include "rq_chain_avx2.h"
 
 static inline __m512i rqf512_load(const int32_t *x, const int32_t *bias, size_t i, __mmask16 m)
 {
@@ -77,6 +76,8 @@ static inline void rqf512_store4(void *y, size_t i, __m512i v0, __m512i v1, __m5
     __m512i b = out == SIMDOPS_RQ_U8 ? _mm512_packus_epi16(p01, p23) : _mm512_packs_epi16(p01, p23);
     _mm512_storeu_si512((int8_t *)y + i, _mm512_permutexvar_epi32(order, b));
 }
+
+#include "rq_chain_avx512.h"
 
 static void rqf512_fp_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
                              const float *scales, const simdops_requant_params *p, int out)
@@ -248,10 +249,11 @@ RQF_INLINE void rqf512_fp_run(const int32_t *x, void *y, size_t n, const int32_t
                                                      const int32_t *bias,              \
                                                      const simdops_requant_params *p)  \
     {                                                                                  \
-        if (p->fp_mode && rqf_chain_fits(p, NULL))                                     \
-            rqf_chain_kernel(x, y, n, bias, NULL, p, out);                             \
-        else if (p->fp_mode)                                                           \
+        if (p->fp_mode & SIMDOPS_FP_ACL)                                               \
             rqf_fp_row(x, y, n, bias, p, out);                                         \
+        else if (p->fp_mode)                                                           \
+            rqc512_kernel(x, y, n, bias, NULL, NULL, 0,                                \
+                          fabs(p->fp_mode & SIMDOPS_FP_FLOAT64 ? p->scale64 : p->scale), p, out); \
         else                                                                           \
             rqf512_fp_run(x, y, n, bias, NULL, fabsf(p->scale) < 1.0f, p, out, 0);     \
     }                                                                                  \
@@ -259,12 +261,12 @@ RQF_INLINE void rqf512_fp_run(const int32_t *x, void *y, size_t n, const int32_t
         const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
         const simdops_requant_channels *ch, const simdops_requant_params *p)           \
     {                                                                                  \
-        if (p->fp_mode && rqf_chain_fits(p, ch)) {                                     \
-            rqf_chain_pc(x, y, n, bias, ch, p, out);                                   \
+        if (p->fp_mode & SIMDOPS_FP_ACL) {                                             \
+            rqf_fp_pc_row(x, y, n, bias, ch, p, out);                                  \
             return;                                                                    \
         }                                                                              \
         if (p->fp_mode) {                                                              \
-            rqf_fp_pc_row(x, y, n, bias, ch, p, out);                                  \
+            rqc512_pc(x, y, n, bias, ch, p, out);                                      \
             return;                                                                    \
         }                                                                              \
         const int cycle_vectors = rqf512_cycle_vectors(ch->cycle);                     \

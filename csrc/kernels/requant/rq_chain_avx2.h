@@ -1,13 +1,15 @@
-/* The float families' chain (simdops_requant_fp_chain, a float32 bias, ties even
- * or add_half; float32 precision) in AVX2: included by the avx2 and avx512 tiers
- * (the AVX-512 flags include AVX2). Lane for lane rqf_fp_ext (requant_families.h):
+/* The float families' chain (simdops_requant_fp_chain, a float32 bias, ties even,
+ * away or add_half; float32 precision, or float64 in 4 double lanes) in AVX2: the
+ * avx2 tier's (the avx512 tier has rq_chain_avx512.h, which takes the RQC_* bits
+ * from here). Lane for lane rqf_fp_ext (requant_families.h):
  * each step one float32 operation in the chain's order (the build never
  * contracts), then max(v, lo - zp) first, whose operand order turns a NaN into
  * the lower bound as the scalar's NaN -> min does, min(v, hi - zp), and the
  * rounding: cvtps (nearest even, the default MXCSR mode the scalar's rounding
- * assumes too) or, for add_half, cvttps of v + copysign(0.5, v). The clamped
- * value lies within +-65535, so both converts are exact and the packs store it.
- * Other float modes (float64, ties away, float64 scales) keep the scalar rows. */
+ * assumes too) or, for add_half, cvttps of v + copysign(0.5, v); ties away the same
+ * with pred(0.5) for 0.5 (rqc512_f32 in rq_chain_avx512.h says why that is exact).
+ * Float64: the same steps in double lanes, clamped the same way. The clamped value
+ * lies within +-65535, so every convert is exact and the packs store it. */
 #ifndef SIMDOPS_RQ_CHAIN_AVX2_H
 #define SIMDOPS_RQ_CHAIN_AVX2_H
 
@@ -15,16 +17,17 @@
 
 #include "requant_families.h"
 
-/* whether rqf_chain_kernel runs these parameters */
+/* whether rqf_chain_kernel runs these parameters: every float mode but ACL's */
 static inline int rqf_chain_fits(const simdops_requant_params *p, const simdops_requant_channels *ch)
 {
-    return !(p->fp_mode & (SIMDOPS_FP_FLOAT64 | SIMDOPS_FP_TIES_AWAY | SIMDOPS_FP_ACL)) &&
-           !(ch && ch->scale64);
+    (void)ch;
+    return !(p->fp_mode & SIMDOPS_FP_ACL);
 }
 
 /* The chain's vector operations: flags known per call, loaded once. */
 typedef struct rqf_chain_c {
     __m256 pre, post, off, flo, fhi, half, sign;
+    __m256d pre64, post64, off64, flo64, fhi64, half64, sign64, s64;
     __m256i zp;
     int fb_first, fb_after, has_pre, post_mul, post_div, has_off, add_half;
 } rqf_chain_c;
@@ -37,8 +40,17 @@ static inline void rqf_chain_init(rqf_chain_c *c, const simdops_requant_params *
     c->off = _mm256_set1_ps(p->offset_f);
     c->flo = _mm256_set1_ps((float)(p->min - p->offset));
     c->fhi = _mm256_set1_ps((float)(p->max - p->offset));
-    c->half = _mm256_set1_ps(0.5f);
+    /* ties away: trunc(v + copysign(pred(0.5), v)) */
+    c->half = _mm256_set1_ps(m & SIMDOPS_FP_TIES_AWAY ? 0.49999997f : 0.5f);
     c->sign = _mm256_set1_ps(-0.0f);
+    c->pre64 = _mm256_set1_pd(p->pre64);
+    c->post64 = _mm256_set1_pd(p->post64);
+    c->off64 = _mm256_set1_pd(p->offset64);
+    c->flo64 = _mm256_set1_pd((double)p->min - p->offset);
+    c->fhi64 = _mm256_set1_pd((double)p->max - p->offset);
+    c->half64 = _mm256_set1_pd(m & SIMDOPS_FP_TIES_AWAY ? 0.49999999999999994 : 0.5);
+    c->sign64 = _mm256_set1_pd(-0.0);
+    c->s64 = _mm256_set1_pd(p->scale64);
     c->zp = _mm256_set1_epi32(p->offset);
     c->fb_first = fb && !(m & SIMDOPS_FP_BIAS_SCALED);
     c->fb_after = fb && (m & SIMDOPS_FP_BIAS_SCALED);
@@ -57,7 +69,13 @@ static inline void rqf_chain_init(rqf_chain_c *c, const simdops_requant_params *
 #define RQC_POST_MUL 8
 #define RQC_POST_DIV 16
 #define RQC_OFF 32
-#define RQC_HALF 64
+#define RQC_HALF 64 /* add_half; in this file ties away too (c->half = pred(0.5)) */
+#define RQC_AWAY 128 /* ties away (rq_chain_avx512.h) */
+#define RQC_F64 256  /* float64 precision */
+#define RQC_S64 512  /* float64 per-channel scales (else float32 ones, widened) */
+/* 8-bit outputs whose chain is bounded below 2^31 - 2^10 before the clamp
+ * (rqc512_bounded, rq_chain_avx512.h) */
+#define RQC_NC 1024
 
 RQF_INLINE __m256i rqf_chain_vec(__m256i a, __m256 fb, __m256 scale, const rqf_chain_c *c,
                                  const int k)
@@ -84,8 +102,52 @@ RQF_INLINE __m256i rqf_chain_vec(__m256i a, __m256 fb, __m256 scale, const rqf_c
     return _mm256_add_epi32(r, c->zp);
 }
 
-/* 32 lanes (each in [lo, hi]) stored as out_dtype */
-static inline void rqf_chain_store(void *y, __m256i v0, __m256i v1, __m256i v2, __m256i v3,
+/* float64 precision, 4 lanes: the steps in double, clamped as float32's */
+RQF_INLINE __m128i rqf_chain_f64(__m128i a, __m128 fb, __m256d s, const rqf_chain_c *c,
+                                 const int k)
+{
+    __m256d d = _mm256_cvtepi32_pd(a);
+    if (k & RQC_FB_FIRST)
+        d = _mm256_add_pd(d, _mm256_cvtps_pd(fb));
+    if (k & RQC_PRE)
+        d = _mm256_mul_pd(d, c->pre64);
+    d = _mm256_mul_pd(d, s);
+    if (k & RQC_FB_AFTER)
+        d = _mm256_add_pd(d, _mm256_cvtps_pd(fb));
+    if (k & RQC_POST_MUL)
+        d = _mm256_mul_pd(d, c->post64);
+    else if (k & RQC_POST_DIV)
+        d = _mm256_div_pd(d, c->post64);
+    if (k & RQC_OFF)
+        d = _mm256_add_pd(d, c->off64);
+    d = _mm256_min_pd(_mm256_max_pd(d, c->flo64), c->fhi64);
+    if (k & RQC_HALF)
+        return _mm256_cvttpd_epi32(
+            _mm256_add_pd(d, _mm256_or_pd(c->half64, _mm256_and_pd(d, c->sign64))));
+    return _mm256_cvtpd_epi32(d);
+}
+
+/* 8 lanes in float64: scales sd (float64), sf (float32, widened) or the per-tensor one */
+RQF_INLINE __m256i rqf_chain_vec64(__m256i a, __m256 fb, const float *sf, const double *sd,
+                                   const rqf_chain_c *c, const int k)
+{
+    __m256d s0 = c->s64, s1 = c->s64;
+    if (sd) {
+        s0 = _mm256_loadu_pd(sd);
+        s1 = _mm256_loadu_pd(sd + 4);
+    } else if (sf) {
+        s0 = _mm256_cvtps_pd(_mm_loadu_ps(sf));
+        s1 = _mm256_cvtps_pd(_mm_loadu_ps(sf + 4));
+    }
+    __m128i r0 = rqf_chain_f64(_mm256_castsi256_si128(a), _mm256_castps256_ps128(fb), s0, c, k);
+    __m128i r1 = rqf_chain_f64(_mm256_extracti128_si256(a, 1), _mm256_extractf128_ps(fb, 1), s1,
+                               c, k);
+    return _mm256_add_epi32(_mm256_set_m128i(r1, r0), c->zp);
+}
+
+/* 32 int32 lanes (each in [lo, hi]) stored as out_dtype: the chain's loops and
+ * the other AVX2 family kernels (requant_families_avx2.c) */
+static inline void rqf_store(void *y, __m256i v0, __m256i v1, __m256i v2, __m256i v3,
                                    int out)
 {
     __m256i p01 = _mm256_packs_epi32(v0, v1), p23 = _mm256_packs_epi32(v2, v3);
@@ -102,8 +164,8 @@ static inline void rqf_chain_store(void *y, __m256i v0, __m256i v1, __m256i v2, 
 /* n elements; scales NULL (p->scale) or per element; bias per element (int32, or
  * float32 bits under SIMDOPS_RQ_FP_FLOAT_BIAS) or NULL */
 RQF_INLINE void rqf_chain_loop(const int32_t *x, void *y, size_t n, const int32_t *bias,
-                               const float *scales, const simdops_requant_params *p, int out,
-                               const int k)
+                               const float *scales, const double *sd,
+                               const simdops_requant_params *p, int out, const int k)
 {
     rqf_chain_c c;
     const int fbias = bias && (p->fp_mode & SIMDOPS_RQ_FP_FLOAT_BIAS);
@@ -124,17 +186,23 @@ RQF_INLINE void rqf_chain_loop(const int32_t *x, void *y, size_t n, const int32_
                 a = _mm256_add_epi32(a, _mm256_loadu_si256((const __m256i *)(ibias + i + 8 * j)));
             if (fbias)
                 fb[j] = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(bias + i + 8 * j)));
+            if (k & RQC_F64) {
+                v[j] = rqf_chain_vec64(a, fb[j], scales ? scales + i + 8 * j : NULL,
+                                       sd ? sd + i + 8 * j : NULL, &c, k);
+                continue;
+            }
             if (scales)
                 s[j] = _mm256_loadu_ps(scales + i + 8 * j);
             v[j] = rqf_chain_vec(a, fb[j], s[j], &c, k);
         }
-        rqf_chain_store((char *)y + i * es, v[0], v[1], v[2], v[3], out);
+        rqf_store((char *)y + i * es, v[0], v[1], v[2], v[3], out);
     }
     for (; i < n; i++) {
         int32_t a = ibias ? simdops_wrap32((int64_t)x[i] + ibias[i]) : x[i];
         float sc = scales ? scales[i] : p->scale;
-        rqf_store_one(y, i, rqf_fp_ext(a, fbias ? rqf_float_bias(bias, i) : 0.0f, sc,
-                                       (double)sc, p), out);
+        double s64 = sd ? sd[i] : scales ? (double)scales[i] : p->scale64;
+        rqf_store_one(y, i, rqf_fp_ext(a, fbias ? rqf_float_bias(bias, i) : 0.0f, sd ? 0.0f : sc,
+                                       s64, p), out);
     }
 }
 
@@ -150,29 +218,31 @@ static inline int rqf_chain_steps(const simdops_requant_params *p, const int32_t
            (m & SIMDOPS_RQ_FP_OFFSET ? RQC_OFF : 0) | (m & SIMDOPS_FP_TIES_ADD_HALF ? RQC_HALF : 0);
 }
 
-/* the runtimes' combinations get a loop each; the rest the general one */
+/* the runtimes' combinations get a loop each; the rest the general one. Ties away
+ * runs as RQC_HALF here (rqf_chain_init's pred(0.5)). */
 static inline void rqf_chain_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
-                                    const float *scales, const simdops_requant_params *p, int out)
+                                    const float *scales, const double *sd,
+                                    const simdops_requant_params *p, int out)
 {
-    switch (rqf_chain_steps(p, bias)) {
-    case RQC_PRE | RQC_POST_MUL: /* oneDNN's JIT */
-        rqf_chain_loop(x, y, n, bias, scales, p, out, RQC_PRE | RQC_POST_MUL);
+    const int m = p->fp_mode;
+    const int k = rqf_chain_steps(p, bias) | (m & SIMDOPS_FP_TIES_AWAY ? RQC_HALF : 0) |
+                  (m & SIMDOPS_FP_FLOAT64 ? RQC_F64 | (sd ? RQC_S64 : 0) : 0);
+#define RQC_AVX2_CASE(K)                                                                \
+    case K:                                                                             \
+        rqf_chain_loop(x, y, n, bias, scales, sd, p, out, K);                           \
         return;
-    case RQC_PRE | RQC_FB_AFTER | RQC_POST_MUL:
-        rqf_chain_loop(x, y, n, bias, scales, p, out, RQC_PRE | RQC_FB_AFTER | RQC_POST_MUL);
-        return;
-    case RQC_OFF: /* OpenVINO */
-        rqf_chain_loop(x, y, n, bias, scales, p, out, RQC_OFF);
-        return;
-    case RQC_FB_FIRST: /* fbgemm's float bias */
-        rqf_chain_loop(x, y, n, bias, scales, p, out, RQC_FB_FIRST);
-        return;
-    case RQC_HALF: /* ncnn's x86 */
-        rqf_chain_loop(x, y, n, bias, scales, p, out, RQC_HALF);
-        return;
+    switch (k) {
+    RQC_AVX2_CASE(RQC_PRE | RQC_POST_MUL)                /* oneDNN's JIT */
+    RQC_AVX2_CASE(RQC_PRE | RQC_FB_AFTER | RQC_POST_MUL)
+    RQC_AVX2_CASE(RQC_OFF)                               /* OpenVINO */
+    RQC_AVX2_CASE(RQC_FB_FIRST)                          /* fbgemm's float bias */
+    RQC_AVX2_CASE(RQC_HALF)                              /* ncnn's x86; ties away */
+    RQC_AVX2_CASE(RQC_F64 | RQC_HALF)                    /* LiteRT's reference, per tensor */
+    RQC_AVX2_CASE(RQC_F64 | RQC_HALF | RQC_S64)          /* ... per channel */
     default:
-        rqf_chain_loop(x, y, n, bias, scales, p, out, rqf_chain_steps(p, bias));
+        rqf_chain_loop(x, y, n, bias, scales, sd, p, out, k);
     }
+#undef RQC_AVX2_CASE
 }
 
 /* the per-channel form: the vectors restart every ch->period elements */
@@ -183,7 +253,7 @@ static inline void rqf_chain_pc(const int32_t *x, void *y, size_t n, const int32
     for (size_t done = 0, m; done < n; done += m) {
         m = simdops_requant_stretch(ch, n - done);
         rqf_chain_kernel(x + done, (char *)y + done * simdops_requant_out_size(out), m, bias,
-                         ch->scale, p, out);
+                         ch->scale64 ? NULL : ch->scale, ch->scale64, p, out);
     }
 }
 

@@ -76,9 +76,6 @@ cdef extern from "simdops/simdops.h" nogil:
     int simdops_prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t zero_point,
                                    const int64_t *min, const int64_t *max, int mode,
                                    simdops_prepared *p, simdops_error *err)
-    ctypedef struct simdops_requant_fp_chain:
-        int has_pre_scale, has_post_scale, has_post_divisor, has_offset
-        double pre_scale, post_scale, post_divisor, offset
     int simdops_prepare_requant_fp_chain(simdops_dtype out_dtype, double scale,
                                          int64_t zero_point, const int64_t *min,
                                          const int64_t *max, int mode,

@@ -17,6 +17,7 @@ import numpy as np
 
 from simdops.bench import ops as ops
 from simdops.bench import ops_qbinary
+from simdops.bench import ops_requant_chain
 from simdops.bench import ops_requant_families
 
 QUICK_SIZES = (65_536, 1_048_576)
@@ -188,7 +189,8 @@ def select(sizes=None, quick=False, goals=False):
 _OP_ORDER = ("clip", "clip+scale_bias", "shrink", "hardmax", "hardmax axis=0", "requant",
              "requant_pc+bias", "requant_single", "requant_single_pc+bias", "requant_ties_up",
              "requant_ties_up_pc+bias", "requant_floor", "requant_floor_pc+bias", "requant_fp32",
-             "requant_fp32_pc", "requant_fp32_pc+bias", "requant_fp64_away", "requant_acl_float")
+             "requant_fp32_pc", "requant_fp32_pc+bias", "requant_fp64_away", "requant_acl_float",
+             *(op.name for op in ops_requant_chain.CHAIN_OPS))
 _DTYPE_ORDER = ELEMENTWISE + ("float64",)
 
 
@@ -233,6 +235,8 @@ ACL_RUN = Path("acl.run", _acl_requant_run)
 # the machine's drift between two cases' runs (5-20% here) does not enter the goal row
 PER_TENSOR_SCALE = Path("per-tensor scale", _requant_fp32_per_tensor)
 DOUBLE_ROUNDING = Path("double rounding", _requant_double_rounding)
+# requantize_fp32's default beside each of its other modes (ops_requant_chain.py)
+PLAIN_FP32 = Path("requantize_fp32", ops_requant_chain.plain)
 
 # --------------------------------------------------------------------------- catalogue
 QF = frozenset({"quick", "full"})
@@ -290,6 +294,9 @@ for _case in (
       for n in (65_536, 1_048_576)
       for op in (ops_requant_families.REQUANT_FP32_PC,
                  ops_requant_families.REQUANT_FP32_PC_NOBIAS)],
+    # requantize_fp32's modes beside its default (same input, int8 out, scale kind), 64K, 1M
+    *[Case(op, "int32", requant_pc_shape(n), tags=GOALS, paths=[PLAIN_FP32])
+      for op in ops_requant_chain.CHAIN_OPS for n in (65_536, 1_048_576)],
     # in cache: shrink of every dtype, clip float16, and float32 clip for the tier rows
     *[Case(ops.SHRINK, d, (65_536,), tags=GOALS)
       for d in ("float32", "uint8", "int8", "int16", "int32", "float64")],

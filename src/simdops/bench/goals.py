@@ -8,6 +8,7 @@ anything else an implementation name ("np.copyto", "numpy", "dml.execute")."""
 from dataclasses import dataclass
 from typing import Tuple
 
+from simdops.bench.ops_requant_chain import CHAIN_OPS
 from simdops.bench.runner import COPY, NUMPY, ORT
 
 
@@ -131,6 +132,12 @@ for _goal in (
       for case, name in (("requant_ties_up_pc+bias", "double_ties_up"),
                          ("requant_floor_pc+bias", "floor (ACL QUANTIZE_DOWN)"))
       for r in (256, 4096)),
+    # requantize_fp32's other modes (the runtimes' chains) against its default, int8 out
+    *(Goal(f"requant_fp32 {op.label} ({'per channel' if op.per_channel else 'per tensor'}) "
+           f"n={n:,} vs requantize_fp32's default (elements/s)",
+           (f"{op.name}/int32/{n // 256}x256", "simdops"),
+           (f"{op.name}/int32/{n // 256}x256", "requantize_fp32"), 1.0)
+      for op in CHAIN_OPS for n in (65_536, M)),
     *(Goal(f"requant fp32 n={n:,} vs np.copyto(u8, i32, casting='unsafe')",
            (f"requant_fp32/int32/{n}", "simdops"), (f"requant_fp32/int32/{n}", COPY), 0.8)
       for n in (65_536, M)),

@@ -8,6 +8,7 @@ import numpy as np
 
 import simdops
 from simdops.bench.ops_base import REQUANT_CHANNELS, Op, Requant  # noqa: F401 (re-exported)
+from simdops.bench.ops_requant_chain import CHAIN_OPS
 from simdops.bench.ops_requant_families import FAMILY_OPS
 
 
@@ -245,3 +246,4 @@ OPS = {op.name: op for op in (CLIP, CLIP_SCALE_BIAS, SHRINK, HARDMAX, HARDMAX_AX
                               REQUANT, REQUANT_PC, QUANTIZE_LINEAR, DEQUANTIZE_LINEAR,
                               INT8_MATMUL, INT8_MATMUL_PAIRSAT)}
 OPS.update({op.name: op for op in FAMILY_OPS})  # ops_requant_families.py's
+OPS.update({op.name: op for op in CHAIN_OPS})  # ops_requant_chain.py's

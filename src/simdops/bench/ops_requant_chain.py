@@ -1,0 +1,87 @@
+"""Benchmarked modes of requantize_fp32 beyond its default (the runtimes' arithmetic: oneDNN's
+two scales, OpenVINO's offset, fbgemm's float bias, ncnn's add-half rounding, LiteRT's
+float64 per-channel scales with ties away), int32 -> int8 on [rows, 256], each with the
+scale per tensor or per channel. Every case carries the plain requantize_fp32 call on the
+same input, output type, scale kind and zero point (and an int32 bias where the mode has a
+float32 one) as a path ("requantize_fp32"), timed in the same rounds, so a goal row reads the
+mode's cost over the default's."""
+import numpy as np
+
+import simdops
+from simdops.bench.ops_base import REQUANT_CHANNELS, Requant
+
+# the scales of the plain rows: 1/1000 per tensor, 1/1200..1/800 per channel
+SCALE = 1 / 1000
+ZERO_POINT = 3
+# mode -> (the keyword arguments added to the plain call, label)
+MODES = {
+    "onednn": ({"pre_scale": 0.5, "post_scale": 2.0}, "oneDNN pre_scale, post_scale"),
+    "openvino": ({"offset": 0.25}, "OpenVINO offset"),
+    "fbgemm": ({"bias": "float"}, "fbgemm float32 bias"),
+    "add_half": ({"ties": "add_half"}, "ties add_half"),
+    "litert": ({"precision": "float64", "ties": "away"}, "float64, ties away"),
+}
+
+
+def _scale(per_channel, float64):
+    if not per_channel:
+        return SCALE
+    s = np.linspace(1 / 1200, 1 / 800, REQUANT_CHANNELS)
+    return s if float64 else s.astype(np.float32)
+
+
+class RequantChain(Requant):
+    """int32 -> int8 through requantize_fp32 with one mode's keywords."""
+
+    def __init__(self, mode, per_channel):
+        super().__init__(per_channel)
+        self.mode = mode
+        self.label = MODES[mode][1]
+        self.name = f"requant_fp32 {mode}" + (" pc" if per_channel else "")
+        self.kernel_entry = "requant_fp_pc" if per_channel else "requant_fp"
+        self.numpy_desc = ""
+
+    def out_dtype(self, dtype):
+        return "int8"
+
+    def params(self, dtype):
+        # arrays at the top level (the JSON report lists them); kw holds plain values
+        kw = dict(MODES[self.mode][0])
+        bias = None
+        if kw.pop("bias", None) == "float":
+            bias = ((np.arange(REQUANT_CHANNELS) - REQUANT_CHANNELS // 2) * 3.5).astype(
+                np.float32)
+        return {"kw": kw, "float_bias": bias,
+                "scale": _scale(self.per_channel, self.mode == "litert"),
+                "per_channel": self.per_channel}
+
+    def simdops(self, x, out, p):
+        kw = dict(p["kw"])
+        if p["float_bias"] is not None:
+            kw["bias"] = np.ascontiguousarray(p["float_bias"][:x.shape[-1]])
+        scale = p["scale"]
+        if isinstance(scale, np.ndarray):
+            scale = np.ascontiguousarray(scale[:x.shape[-1]])
+        return lambda: simdops.requantize_fp32(x, scale, ZERO_POINT, out_dtype="int8", out=out,
+                                               **kw)
+
+
+    def numpy(self, x, out, p):
+        return None         # the row compares the two simdops calls
+
+
+def plain(x, out, p):
+    """requantize_fp32's default on a chain case's input, scale kind and zero point (float32
+    scales), with an int32 bias vector where the mode has a float32 one (the same bytes
+    read): the path each chain case times beside its mode."""
+    scale = _scale(p["per_channel"], False)
+    if isinstance(scale, np.ndarray):
+        scale = np.ascontiguousarray(scale[:x.shape[-1]])
+    bias = p["float_bias"]
+    if bias is not None:
+        bias = np.ascontiguousarray(np.rint(bias[:x.shape[-1]]).astype(np.int32))
+    return lambda: simdops.requantize_fp32(x, scale, ZERO_POINT, bias=bias, out_dtype="int8",
+                                           out=out)
+
+
+CHAIN_OPS = tuple(RequantChain(mode, pc) for mode in MODES for pc in (False, True))
