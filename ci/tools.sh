@@ -28,7 +28,8 @@ for isa in $("$PY" -c 'import simdops; print(" ".join(simdops.available_isas()))
 done
 # the exact requant fast path (rq_fast_x86.h) against the scalar formula: every input of 3
 # slices of 2^24 (around 0, where the unclamped values are, and INT32_MIN's) for each
-# parameter set, AVX-512 and AVX2 (said NOT TESTED where the CPU lacks one); asserted
+# parameter set, double rounding and (five sets) ties-up, AVX-512 and AVX2 (said NOT TESTED
+# where the CPU lacks one); asserted
 "$out/rq_exhaustive" 3 avx512 avx2
 "$PY" tools/kernel_bench.py --rounds 1
 # the bench's tier check (each tier's own kernels against its parent's, every available ISA,

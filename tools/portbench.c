@@ -17,12 +17,14 @@
  *   bash tools/cbench.sh /tmp/kb && /tmp/kb/portbench [iterations=20000000]
  *
  * x86-64 only; built with AVX-512 flags (a tool, not part of the package) and
- * it runs the AVX-512 rows only where the CPU has AVX-512 F+BW. */
+ * it runs the AVX-512 rows only where the CPU has AVX-512 F+BW (the requant
+ * fast path's rows: and DQ). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
-#if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512BW__) && defined(__F16C__)
+#if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && \
+    defined(__F16C__)
 #include <immintrin.h>
 
 static double now(void)
@@ -123,6 +125,16 @@ static double g_ghz_lo = 1e30, g_ghz_hi = 0;
 /* loads from L1: the pointer made opaque each iteration so they are not hoisted */
 #define LOADZ(k) b##k = _mm512_loadu_si512(line + 16 * k); KEEP(b##k);
 #define LOADZ_ADD(k) b##k = _mm512_add_epi32(b##k, _mm512_loadu_si512(line + 16 * k)); KEEP(b##k);
+/* the requant float32 fast path's arithmetic per 16 lanes (rq_fast_x86.h), independent
+ * across iterations: convert, the sign-picked constant (double rounding: mask + blend;
+ * ties-up: one constant), FMA, clamp (vrangeps), convert, window test (the mask kept) */
+#define RQF_TAIL(k, cs) { __m512 w_ = _mm512_fmadd_ps(_mm512_cvtepi32_ps(b##k), c, cs); \
+                          __m512i j_ = _mm512_cvtps_epi32(_mm512_range_ps(w_, rtc, 0x02)); \
+                          __mmask16 m_ = _mm512_testn_epi32_mask(j_, ci); \
+                          __asm__ volatile("" : "+k"(m_)); KEEP(j_); KEEP(b##k); }
+#define RQF_DOUBLE(k) RQF_TAIL(k, _mm512_mask_blend_ps(_mm512_movepi32_mask(b##k), c, one))
+#define RQF_TIES(k) RQF_TAIL(k, c)
+#define DECL_TC __m512 rtc = _mm512_set1_ps(1e9f); KEEP(rtc)
 #define DECL_ONE __m512 one = _mm512_set1_ps(1.0f); KEEP(one)
 #define DECL_LINE int32_t *line = g_lines; __asm__ volatile("" : "+r"(line))
 static int32_t g_lines[16 * 8] __attribute__((aligned(64)));
@@ -168,6 +180,12 @@ int main(int argc, char **argv)
     BENCH("vcvtph2ps + vsubps + vcvtps2ph (per triple)", 8, DECL_I, R8(PH_SUB_PH));
     BENCH("vcvtph2ps + vfnmadd + vcvtps2ph (per triple)", 8, DECL_I; DECL_ONE, R8(PH_FMA_PH));
     BENCH("vcvtph2ps + vsubps + vcvtps2ph{z} (per triple)", 8, DECL_I, R8(PH_SUB_PHZ));
+    if (__builtin_cpu_supports("avx512dq")) {
+        BENCH("requant fast path, double: cvt, mask, blend, fma, range, cvt, test (per 16)", 8,
+              DECL_I; DECL_ONE; DECL_TC, R8(RQF_DOUBLE));
+        BENCH("requant fast path, ties-up: cvt, fma, range, cvt, test (per 16)", 8,
+              DECL_I; DECL_ONE; DECL_TC, R8(RQF_TIES));
+    }
     BENCH("latency, 1 chain: vcvtph2ps -> vcvtps2ph", 1, DECL_1; DECL_1I, LAT_PH_ROUND);
     BENCH("latency, 1 chain: vsubps", 1, DECL_1, LAT_SUB);
     BENCH("latency, 1 chain: vfnmadd231ps", 1, DECL_1; DECL_ONE, LAT_FMA);
@@ -178,7 +196,7 @@ int main(int argc, char **argv)
 #else
 int main(void)
 {
-    printf("portbench: built without x86-64 AVX-512 F/BW and F16C; nothing measured\n");
+    printf("portbench: built without x86-64 AVX-512 F/BW/DQ and F16C; nothing measured\n");
     return 0;
 }
 #endif

@@ -1,7 +1,8 @@
-/* Exhaustive check of the per-tensor double-rounding requant kernels: every
- * int32 input (or a few 2^24 slices of them) for a few parameter sets,
- * through each ISA tier's kernel, against the scalar formula
- * (simdops_requant_one, the scalar kernel's). The sets cover the float32 fast
+/* Exhaustive check of the per-tensor double-rounding and ties-up
+ * (rounding="double_ties_up") requant kernels: every int32 input (or a few
+ * 2^24 slices of them) for a few parameter sets, through each ISA tier's
+ * kernel, against the scalar formula (simdops_requant_one, the scalar
+ * kernel's; ties-up: rqf_ties_up). The sets marked ties run for both families. The sets cover the float32 fast
  * path of the AVX2/AVX-512 tiers (csrc/kernels/requant/rq_fast_x86.h): the
  * benchmark's scale, whole-range-unclamped shifts (every fraction, every exact
  * tie), i16 outputs with the widest window, and a set outside the path.
@@ -11,10 +12,11 @@
  * integer rule, from a scalar model of its test.
  * Build: bash tools/cbench.sh OUT (builds it too).
  * Run: OUT/rq_exhaustive [slices=0: all 256 | k: slices -1, 0, 127, 128 and k-4 more] [isa...]
- * RQ_EXHAUSTIVE_SETS=0,3 (environment) runs only those sets (for splitting a full run).
+ * RQ_EXHAUSTIVE_SETS=0,3 (environment) runs only those sets (for splitting a full run),
+ * RQ_EXHAUSTIVE_FAMILY=double or ties only that family.
  * Exit status 1 on any mismatch. OUT/rq_exhaustive rates: the modelled share of
  * vectors sent to the integer rule on the benchmark's data (uniform in
- * +-150,000) over random scales and zero points. */
+ * +-150,000) over random scales and zero points, for both families. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +27,7 @@
 #include "core/kernel_abi.h"
 #include "dispatch/dispatch.h"
 #include "kernels/registry.h"
+#include "kernels/requant/requant_families.h"
 #include "kernels/requant/rq_fast_params.h"
 #include "driver/requant_channels.h"
 
@@ -34,24 +37,33 @@ typedef struct pset {
     const char *name;
     int32_t mult, rshift, offset, lo, hi;
     int out;
+    int ties; /* run for the ties-up family too */
 } pset;
 
 static const pset SETS[] = {
-    {"bench 1/1000 u8", 1099511628, 9, 100, 0, 255, SIMDOPS_RQ_U8},
-    {"rqbench 1.024/1000 u8", 1125899907, 9, 100, 0, 255, SIMDOPS_RQ_U8},
-    {"bench pc-like u8 [10,245]", 1407374884, 10, 100, 10, 245, SIMDOPS_RQ_U8},
-    {"2^-23 i16 (all unclamped)", INT32_MAX, 23, -5, -32768, 32767, SIMDOPS_RQ_I16},
-    {"2^-17 i16 exact ties", 1 << 30, 16, 0, -32768, 32767, SIMDOPS_RQ_I16},
-    {"sqrt(1/2)/256 i16 [-1000,30000]", 1518500250, 8, 3, -1000, 30000, SIMDOPS_RQ_I16},
-    {"e=1 i8", (1 << 30) + 12345, 1, -7, -128, 127, SIMDOPS_RQ_I8},
-    {"e=20 u8 zp 128", 1999999999, 20, 128, 0, 255, SIMDOPS_RQ_U8},
-    {"left shift (integer kernel) i8", 1288490189, 0, 1, -100, 100, SIMDOPS_RQ_I8},
+    {"bench 1/1000 u8", 1099511628, 9, 100, 0, 255, SIMDOPS_RQ_U8, 1},
+    {"rqbench 1.024/1000 u8", 1125899907, 9, 100, 0, 255, SIMDOPS_RQ_U8, 0},
+    {"bench pc-like u8 [10,245]", 1407374884, 10, 100, 10, 245, SIMDOPS_RQ_U8, 0},
+    {"2^-23 i16 (all unclamped)", INT32_MAX, 23, -5, -32768, 32767, SIMDOPS_RQ_I16, 1},
+    {"2^-17 i16 exact ties", 1 << 30, 16, 0, -32768, 32767, SIMDOPS_RQ_I16, 1},
+    {"sqrt(1/2)/256 i16 [-1000,30000]", 1518500250, 8, 3, -1000, 30000, SIMDOPS_RQ_I16, 0},
+    {"e=1 i8", (1 << 30) + 12345, 1, -7, -128, 127, SIMDOPS_RQ_I8, 1},
+    {"e=20 u8 zp 128", 1999999999, 20, 128, 0, 255, SIMDOPS_RQ_U8, 0},
+    {"left shift (integer kernel) i8", 1288490189, 0, 1, -100, 100, SIMDOPS_RQ_I8, 1},
 };
 
-static int32_t ref_one(const pset *s, int32_t x)
+/* the family's scalar result; ties: rounding="double_ties_up" */
+static int32_t ref_pair(const pset *s, int ties, int32_t x, int32_t mult, int32_t rshift)
 {
-    int ls = s->rshift == 0 ? 3 : 0; /* the last set: a left shift of 3 */
-    return simdops_requant_one(x, s->mult, ls, s->rshift, s->offset, s->lo, s->hi);
+    int ls = rshift == 0 ? 3 : 0; /* the last set: a left shift of 3 */
+    if (ties)
+        return rqf_ties_up(x, mult, rshift - ls, s->offset, s->lo, s->hi);
+    return simdops_requant_one(x, mult, ls, rshift, s->offset, s->lo, s->hi);
+}
+
+static int32_t ref_one(const pset *s, int ties, int32_t x)
+{
+    return ref_pair(s, ties, x, s->mult, s->rshift);
 }
 
 static int32_t get_out(const void *y, size_t i, int out)
@@ -62,9 +74,9 @@ static int32_t get_out(const void *y, size_t i, int out)
 }
 
 /* The fast path's flag for one lane, modelled in scalar (with rqf_window and
- * rqf_pair_consts, as rqf_init / rqf_round compute it, AVX-512's FMA form); -1
- * when the path does not cover s. */
-static int model_flag(const pset *s, int32_t y)
+ * rqf_pair_consts, as rqf_init / rqf_round compute it, AVX-512's FMA form;
+ * ties-up: one constant, c+, for every lane); -1 when the path does not cover s. */
+static int model_flag(const pset *s, int ties, int32_t y)
 {
     const int K = RQF_PC_K; /* AVX-512's */
     double tc;
@@ -73,7 +85,7 @@ static int model_flag(const pset *s, int32_t y)
     if (!(a = rqf_window(s->offset, s->lo, s->hi, K, 2.001, &tc)) ||
         !rqf_pair_consts(s->mult, s->rshift, 0, s->offset, a, K, &m, &cpos, &cneg))
         return -1;
-    w = fmaf((float)y, m, y < 0 ? cneg : cpos);
+    w = fmaf((float)y, m, y < 0 && !ties ? cneg : cpos);
     w = fminf(fmaxf(w, (float)-tc), (float)tc);
     j = (int32_t)lrintf(w);
     return ((uint32_t)j & ((1u << K) - 1) & ~(uint32_t)(2 * a - 1)) == 0;
@@ -88,11 +100,11 @@ static uint32_t rng32(void)
 
 /* Flagged shares over 1M bench-like inputs for the benchmark's scale and 200
  * random scales in [2^-20, 2^-4) (u8, zero point 0..255). */
-static int rates(void)
+static int rates(int ties)
 {
     double worst = 0, sum = 0;
     for (int k = 0; k <= 200; k++) {
-        pset s = {"random", 1099511628, 9, 100, 0, 255, SIMDOPS_RQ_U8};
+        pset s = {"random", 1099511628, 9, 100, 0, 255, SIMDOPS_RQ_U8, ties};
         uint64_t lanes = 0, vecs = 0, vf = 0, fl = 0;
         if (k > 0) {
             double scale = ldexp(1.0 + rng32() / 4294967296.0, -4 - (int)(rng32() % 16));
@@ -106,7 +118,7 @@ static int rates(void)
             s.offset = (int32_t)(rng32() % 256);
         }
         for (int i = 0; i < (1 << 20); i++) {
-            int f = model_flag(&s, (int32_t)(rng32() % 300001) - 150000);
+            int f = model_flag(&s, ties, (int32_t)(rng32() % 300001) - 150000);
             if (f < 0)
                 break;
             lanes++;
@@ -121,6 +133,8 @@ static int rates(void)
             printf("scale M=%d e=%d: not covered\n", s.mult, s.rshift);
             continue;
         }
+        if (k == 0)
+            printf("%s: ", ties ? "ties-up" : "double rounding");
         if (k == 0)
             printf("bench scale 1/1000 zp 100: %.4f%% of lanes, %.3f%% of 16-lane vectors\n",
                    100.0 * fl / lanes, 100.0 * vecs / (lanes / 16));
@@ -139,8 +153,8 @@ static int rates(void)
  * vary around the set's (multiplier +- k * 40503, right shift +- 0..2 within
  * 1..23), through the tier's per-channel kernel with the arrays the driver
  * builds (derived + fast-path constants); the set's own bias-free call. */
-static uint64_t check_pc(const pset *s, const char *isa, const int *slice_list, int nslice,
-                         int32_t *x, int16_t *got, int32_t *store, uint64_t *checked)
+static uint64_t check_pc(const pset *s, int ties, const char *isa, const int *slice_list,
+                         int nslice, int32_t *x, int16_t *got, int32_t *store, uint64_t *checked)
 {
     enum { CH = 16 };
     int32_t mult[CH], shift[CH];
@@ -162,16 +176,17 @@ static uint64_t check_pc(const pset *s, const char *isa, const int *slice_list, 
     simdops_requant_channels_init_fast(&ch, store + 5 * stride, stride, CH, CHUNK, p.offset,
                                        p.min, p.max);
     if (!ch.fast_mult)
-        printf("%-34s %-7s per channel: fast path not covered\n", s->name, isa);
+        printf("%s%-34s %-7s per channel: fast path not covered\n", ties ? "ties-up " : "", s->name,
+               isa);
     for (int sl = 0; sl < nslice; sl++) {
         for (uint32_t c0 = 0; c0 < SLICE; c0 += CHUNK) {
             uint32_t base = (uint32_t)slice_list[sl] * SLICE + c0;
             for (uint32_t i = 0; i < CHUNK; i++)
                 x[i] = (int32_t)(base + i);
-            simdops_current_kernels()->requant_pc[s->out](x, got, CHUNK, NULL, &ch, &p);
+            (ties ? simdops_current_kernels()->requant_ties_up_pc
+                  : simdops_current_kernels()->requant_pc)[s->out](x, got, CHUNK, NULL, &ch, &p);
             for (uint32_t i = 0; i < CHUNK; i++) {
-                int32_t w = simdops_requant_one(x[i], mult[i % CH], 0, shift[i % CH], s->offset,
-                                                s->lo, s->hi);
+                int32_t w = ref_pair(s, ties, x[i], mult[i % CH], shift[i % CH]);
                 int32_t g = get_out(got, i, s->out);
                 if (w != g && bad++ < 3)
                     printf("  MISMATCH %s %s per channel x=%d ch %u want %d got %d\n", s->name,
@@ -198,7 +213,7 @@ int main(int argc, char **argv)
     if (!x || !want || !got || !store)
         return 2;
     if (argc > 1 && !strcmp(argv[1], "rates"))
-        return rates();
+        return rates(0) || rates(1);
     if (slices <= 0 || slices >= 256) {
         for (int k = 0; k < 256; k++)
             slice_list[nslice++] = k;
@@ -226,69 +241,77 @@ int main(int argc, char **argv)
             if (!found)
                 continue;
         }
-        simdops_requant_params p;
-        uint64_t flagged_lanes = 0, flagged_vecs = 0, lanes = 0, vec_flag = 0;
-        int modelled = 0; /* the flag model runs along the first available tier */
-        memset(&p, 0, sizeof p);
-        p.multiplier = s->mult;
-        p.left_shift = s->rshift == 0 ? 3 : 0;
-        p.right_shift = s->rshift;
-        p.offset = s->offset;
-        p.min = s->lo;
-        p.max = s->hi;
-        for (int ii = 0; ii < nisas; ii++) {
-            uint64_t checked = 0, bad = 0;
-            simdops_requant_fn fn;
-            if (simdops_set_thread_isa(isas[ii], &err) != SIMDOPS_OK) {
-                printf("%-34s %-7s NOT TESTED (not available)\n", s->name, isas[ii]);
+        for (int ties = 0; ties <= s->ties; ties++) {
+            const char *fam_only = getenv("RQ_EXHAUSTIVE_FAMILY"); /* "double" or "ties" */
+            char name[64];
+            if (fam_only && strcmp(fam_only, ties ? "ties" : "double"))
                 continue;
-            }
-            fn = simdops_current_kernels()->requant[s->out];
-            modelled++;
-            for (int sl = 0; sl < nslice; sl++) {
-                for (uint32_t c0 = 0; c0 < SLICE; c0 += CHUNK) {
-                    uint32_t base = (uint32_t)slice_list[sl] * SLICE + c0;
-                    for (uint32_t i = 0; i < CHUNK; i++)
-                        x[i] = (int32_t)(base + i);
-                    fn(x, got, CHUNK, NULL, &p);
-                    for (uint32_t i = 0; i < CHUNK; i++) {
-                        int32_t w = ref_one(s, x[i]), g = get_out(got, i, s->out);
-                        if (modelled == 1) {
-                            int fl = model_flag(s, x[i]);
-                            lanes++;
-                            flagged_lanes += fl > 0;
-                            vec_flag |= (uint64_t)(fl > 0);
-                            if (lanes % 16 == 0) {
-                                flagged_vecs += vec_flag;
-                                vec_flag = 0;
-                            }
-                        }
-                        if (w != g && bad++ < 3)
-                            printf("  MISMATCH %s %s x=%d want %d got %d\n", s->name, isas[ii],
-                                   x[i], w, g);
-                    }
-                    checked += CHUNK;
+            snprintf(name, sizeof name, "%s%s", ties ? "ties-up " : "", s->name);
+            simdops_requant_params p;
+            uint64_t flagged_lanes = 0, flagged_vecs = 0, lanes = 0, vec_flag = 0;
+            int modelled = 0; /* the flag model runs along the first available tier */
+            memset(&p, 0, sizeof p);
+            p.multiplier = s->mult;
+            p.left_shift = s->rshift == 0 ? 3 : 0;
+            p.right_shift = s->rshift;
+            p.offset = s->offset;
+            p.min = s->lo;
+            p.max = s->hi;
+            for (int ii = 0; ii < nisas; ii++) {
+                uint64_t checked = 0, bad = 0;
+                simdops_requant_fn fn;
+                if (simdops_set_thread_isa(isas[ii], &err) != SIMDOPS_OK) {
+                    printf("%-34s %-7s NOT TESTED (not available)\n", name, isas[ii]);
+                    continue;
                 }
+                fn = (ties ? simdops_current_kernels()->requant_ties_up
+                           : simdops_current_kernels()->requant)[s->out];
+                modelled++;
+                for (int sl = 0; sl < nslice; sl++) {
+                    for (uint32_t c0 = 0; c0 < SLICE; c0 += CHUNK) {
+                        uint32_t base = (uint32_t)slice_list[sl] * SLICE + c0;
+                        for (uint32_t i = 0; i < CHUNK; i++)
+                            x[i] = (int32_t)(base + i);
+                        fn(x, got, CHUNK, NULL, &p);
+                        for (uint32_t i = 0; i < CHUNK; i++) {
+                            int32_t w = ref_one(s, ties, x[i]), g = get_out(got, i, s->out);
+                            if (modelled == 1) {
+                                int fl = model_flag(s, ties, x[i]);
+                                lanes++;
+                                flagged_lanes += fl > 0;
+                                vec_flag |= (uint64_t)(fl > 0);
+                                if (lanes % 16 == 0) {
+                                    flagged_vecs += vec_flag;
+                                    vec_flag = 0;
+                                }
+                            }
+                            if (w != g && bad++ < 3)
+                                printf("  MISMATCH %s %s x=%d want %d got %d\n", name, isas[ii],
+                                       x[i], w, g);
+                        }
+                        checked += CHUNK;
+                    }
+                }
+                (void)want;
+                printf("%-34s %-7s %llu inputs, %llu mismatches\n", name, isas[ii],
+                       (unsigned long long)checked, (unsigned long long)bad);
+                bad_total += bad != 0;
+                if (model_flag(s, ties, 0) >= 0) { /* per channel, in the fast path's domain */
+                    uint64_t pc_checked = 0, pc_bad =
+                        check_pc(s, ties, isas[ii], slice_list, nslice, x, got, store, &pc_checked);
+                    printf("%-34s %-7s per channel: %llu inputs, %llu mismatches\n", name,
+                           isas[ii], (unsigned long long)pc_checked, (unsigned long long)pc_bad);
+                    bad_total += pc_bad != 0;
+                }
+                fflush(stdout);
             }
-            (void)want;
-            printf("%-34s %-7s %llu inputs, %llu mismatches\n", s->name, isas[ii],
-                   (unsigned long long)checked, (unsigned long long)bad);
-            bad_total += bad != 0;
-            if (model_flag(s, 0) >= 0) { /* per channel, in the fast path's domain */
-                uint64_t pc_checked = 0, pc_bad =
-                    check_pc(s, isas[ii], slice_list, nslice, x, got, store, &pc_checked);
-                printf("%-34s %-7s per channel: %llu inputs, %llu mismatches\n", s->name,
-                       isas[ii], (unsigned long long)pc_checked, (unsigned long long)pc_bad);
-                bad_total += pc_bad != 0;
-            }
-            fflush(stdout);
+            if (model_flag(s, ties, 0) < 0)
+                printf("%-34s fast path: not covered (integer kernel)\n", name);
+            else
+                printf("%-34s fast path: %.3g%% of lanes, %.3g%% of 16-lane vectors to the integer rule\n",
+                       name, 100.0 * (double)flagged_lanes / (double)(lanes ? lanes : 1),
+                       100.0 * (double)flagged_vecs / (double)(lanes ? lanes / 16 : 1));
         }
-        if (model_flag(s, 0) < 0)
-            printf("%-34s fast path: not covered (integer kernel)\n", s->name);
-        else
-            printf("%-34s fast path: %.3g%% of lanes, %.3g%% of 16-lane vectors to the integer rule\n",
-                   s->name, 100.0 * (double)flagged_lanes / (double)(lanes ? lanes : 1),
-                   100.0 * (double)flagged_vecs / (double)(lanes ? lanes / 16 : 1));
     }
     printf("rq_exhaustive: %s\n", bad_total ? "FAILED" : "OK");
     return bad_total ? 1 : 0;

@@ -164,8 +164,10 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
     }
     if (bias && reps > 1)
         words += stride;
-    /* double rounding's derived arrays carry the AVX-512 fast path's constants too */
-    fast = derive && c->params.family == SIMDOPS_ROUNDING_DOUBLE;
+    /* double rounding's and ties-up's derived arrays carry the AVX-512 fast path's
+     * constants too (the same arrays: the rules differ only in the sign term) */
+    fast = derive && (c->params.family == SIMDOPS_ROUNDING_DOUBLE ||
+                      c->params.family == SIMDOPS_ROUNDING_DOUBLE_TIES_UP);
     if (derive) /* five arrays (single rounding: three) stride words apart */
         words += 5 * stride;
     if (fast)

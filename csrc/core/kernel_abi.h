@@ -116,7 +116,7 @@ typedef struct simdops_requant_channels {
                            * period] and bias[i % period] (the vectors restart every
                            * period elements: a long call over rows of repeated
                            * vectors); 0: scale[i], bias[i] */
-    /* derived only, double rounding: the AVX-512 fast path's float32 constants
+    /* derived only, double rounding and ties-up: the AVX-512 fast path's float32 constants
      * per element (mu and h, rq_fast_params.h, K = 16) and the call's window
      * half-width, base and Tc; fast_mult NULL when a channel or the call is
      * outside what that path covers (simdops_requant_channels_init_fast) */

@@ -141,6 +141,9 @@ size_t rand_off(void);
 void test_elementwise(const target *t); /* test_elementwise.c */
 void test_argmax(const target *t);      /* test_argmax.c */
 void test_requant(const target *t);     /* test_requant.c */
+/* test_requant.c: the float32 fast path's domain, inputs near its boundaries
+ * (double rounding's entries, or ties_up: the ties-up family's) */
+void test_requant_fast_domain(const target *t, int ties_up);
 void test_qlinear(const target *t);     /* test_qlinear.c */
 void test_qlow_tiers(void);              /* test_qlow.c: the low-bit table, every tier */
 void test_qlow_simd_tiers(void);         /* test_qlow_simd.c: the SIMD tiers' edges (ties, guard starts) */

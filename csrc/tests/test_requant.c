@@ -5,6 +5,13 @@
 /* ---------------------------------------------------------------- requant */
 static int32_t s32(uint64_t bits) { return (int32_t)(uint32_t)bits; }
 
+/* the per-channel signature: double rounding's or ties-up's (the fast-domain
+ * tests below serve both families) */
+static int rq_pc_kind(int kind)
+{
+    return kind == K_REQUANT_PC || kind == SIMDOPS_KE_requant_ties_up_pc;
+}
+
 static int32_t edge_i32(void)
 {
     static const int32_t E[] = {INT32_MIN, INT32_MAX, 0, 1, -1, INT32_MIN + 1, INT32_MAX - 1,
@@ -96,7 +103,7 @@ static void requant_form(const target *t, const simdops_requant_params *p, const
                          const int32_t *bias, const int32_t *mult, const int32_t *shift, size_t n,
                          const size_t offs[5], int derived)
 {
-    const int os = RQ_SIZE[t->idx];
+    const int os = RQ_SIZE[t->idx], pc = rq_pc_kind(t->kind);
     const size_t ib = n * 4, ob = n * (size_t)os;
     unsigned char *want = alloc_buf(ob), *buf[5] = {NULL, NULL, NULL, NULL, NULL};
     const void *src[4] = {x, bias, derived ? NULL : mult, derived ? NULL : shift};
@@ -104,7 +111,7 @@ static void requant_form(const target *t, const simdops_requant_params *p, const
     simdops_requant_channels ch, ch_ref;
     int ok;
     memset(&ch, 0, sizeof ch);
-    if (t->kind == K_REQUANT_PC) {
+    if (pc) {
         memset(&ch_ref, 0, sizeof ch_ref);
         ch_ref.mult = mult;
         ch_ref.shift = shift;
@@ -121,21 +128,21 @@ static void requant_form(const target *t, const simdops_requant_params *p, const
     }
     buf[4] = alloc_buf(off[4] + ob + TRAIL);
 #define ARG(k, T) (buf[k] ? (const T *)(const void *)(buf[k] + off[k]) : NULL)
-    if (t->kind == K_REQUANT_PC && derived) { /* int32-aligned, as C writes them */
+    if (pc && derived) { /* int32-aligned, as C writes them */
         off[2] -= off[2] % 4;
         int32_t *store;
         buf[2] = alloc_buf(off[2] + (simdops_requant_channels_words(n) +
                                      simdops_requant_channels_fast_words(n + 1)) * 4);
         store = (int32_t *)(void *)(buf[2] + off[2]);
         simdops_requant_channels_init(&ch, store, mult, shift, n, 1);
-        /* the AVX-512 fast path's arrays, as the driver builds them for double rounding */
+        /* the AVX-512 fast path's arrays, as the driver builds them (double rounding, ties-up) */
         simdops_requant_channels_init_fast(&ch, store + simdops_requant_channels_words(n), n + 1,
                                            n, n, p->offset, p->min, p->max);
-    } else if (t->kind == K_REQUANT_PC) {
+    } else if (pc) {
         ch.mult = ARG(2, int32_t);
         ch.shift = ARG(3, int32_t);
     }
-    if (t->kind == K_REQUANT_PC)
+    if (pc)
         ((simdops_requant_pc_fn)t->fn)(ARG(0, int32_t), buf[4] + off[4], n, ARG(1, int32_t),
                                        &ch, p);
     else
@@ -174,7 +181,7 @@ static void requant_case(const target *t, const simdops_requant_params *p, const
                          const size_t offs[5])
 {
     requant_form(t, p, x, bias, mult, shift, n, offs, 0);
-    if (t->kind == K_REQUANT_PC)
+    if (rq_pc_kind(t->kind))
         requant_form(t, p, x, bias, mult, shift, n, offs, 1);
 }
 
@@ -205,10 +212,10 @@ static void fast_rq_params(int out, simdops_requant_params *p)
 }
 
 /* x with x*M/2^(31+e) within a few units of k + 1/2 + s*2^-(e+1) - 1/2 (the
- * rounding boundaries of RDBPOT(SRDHM(x, M), e)), k near [lo - offset, hi -
- * offset] (the unclamped values and the clamp edges), or near the float32
- * path's overflow (|x*M/2^(31+e)| ~ 2^17). */
-static int32_t near_boundary(const simdops_requant_params *p)
+ * rounding boundaries of RDBPOT(SRDHM(x, M), e); ties-up: s = +1 on every
+ * lane), k near [lo - offset, hi - offset] (the unclamped values and the clamp
+ * edges), or near the float32 path's overflow (|x*M/2^(31+e)| ~ 2^17). */
+static int32_t near_boundary(const simdops_requant_params *p, int ties_up)
 {
     const int e = p->right_shift;
     const double scale = ldexp((double)p->multiplier, -31 - e); /* v per unit of x */
@@ -219,7 +226,7 @@ static int32_t near_boundary(const simdops_requant_params *p)
     else
         k = (double)p->min - p->offset - 3 + (double)below((uint32_t)(p->max - p->min + 7));
     /* boundary of floor(v + 1/2 + s 2^-(e+1)): v = k - 1/2 - s 2^-(e+1) */
-    k -= 0.5 + (k > 0 ? 1 : -1) * ldexp(1.0, -(e + 1));
+    k -= 0.5 + (ties_up || k > 0 ? 1 : -1) * ldexp(1.0, -(e + 1));
     x0 = k / scale;
     if (!(x0 > -2147483648.0 && x0 < 2147483647.0))
         return edge_i32();
@@ -230,10 +237,12 @@ static int32_t near_boundary(const simdops_requant_params *p)
 /* Per channel: channels inside the fast path's domain (now and then one just
  * outside it, which turns the path off for the call), inputs near each one's
  * boundaries. */
-static void test_requant_pc_fast_domain(const target *t)
+static void test_requant_pc_fast_domain(const target *t, int ties_up)
 {
     int32_t x[MAXN], bias[MAXN], mult[MAXN], shift[MAXN];
     simdops_requant_params p, q;
+    memset(&p, 0, sizeof p);
+    p.family = ties_up ? SIMDOPS_ROUNDING_DOUBLE_TIES_UP : SIMDOPS_ROUNDING_DOUBLE;
     for (int rep = 0; rep < 400; rep++) {
         size_t n = 64 + (size_t)below(MAXN - 63), offs[5];
         const int uncovered = rep % 10 == 9;
@@ -255,7 +264,7 @@ static void test_requant_pc_fast_domain(const target *t)
             q.offset = p.offset;
             q.multiplier = mult[i];
             q.right_shift = shift[i];
-            x[i] = chance(85) ? near_boundary(&q) : chance(50) ? edge_i32() : s32(rnd());
+            x[i] = chance(85) ? near_boundary(&q, ties_up) : chance(50) ? edge_i32() : s32(rnd());
         }
         if (uncovered)
             mult[below((uint32_t)n)] = chance(50) ? -(int32_t)below(1u << 30) : INT32_MIN;
@@ -265,24 +274,25 @@ static void test_requant_pc_fast_domain(const target *t)
     }
 }
 
-/* The fast path's domain with inputs on and near its boundaries. */
-static void test_requant_fast_domain(const target *t)
+/* The fast path's domain with inputs on and near its boundaries, for double
+ * rounding's entries or (ties_up) the ties-up family's. */
+void test_requant_fast_domain(const target *t, int ties_up)
 {
     int32_t x[MAXN], bias[MAXN];
     simdops_requant_params p;
-    if (t->kind == K_REQUANT_PC) {
-        test_requant_pc_fast_domain(t);
+    if (rq_pc_kind(t->kind)) {
+        test_requant_pc_fast_domain(t, ties_up);
         return;
     }
-    if (t->kind != K_REQUANT)
-        return;
+    memset(&p, 0, sizeof p);
+    p.family = ties_up ? SIMDOPS_ROUNDING_DOUBLE_TIES_UP : SIMDOPS_ROUNDING_DOUBLE;
     for (int rep = 0; rep < 600; rep++) {
         size_t n = 64 + (size_t)below(MAXN - 63), offs[5];
         for (int k = 0; k < 5; k++)
             offs[k] = rand_off();
         fast_rq_params(t->idx, &p);
         for (size_t i = 0; i < n; i++)
-            x[i] = chance(85) ? near_boundary(&p) : chance(50) ? edge_i32() : s32(rnd());
+            x[i] = chance(85) ? near_boundary(&p, ties_up) : chance(50) ? edge_i32() : s32(rnd());
         for (size_t i = 0; i < n; i++)
             bias[i] = chance(50) ? 0 : (int32_t)below(7) - 3;
         requant_case(t, &p, x, rep % 4 == 1 ? bias : NULL, NULL, NULL, n, offs);
@@ -365,5 +375,5 @@ void test_requant(const target *t)
         offs[0] = (off * 5 + 9) & 63;
         requant_case(t, &p, x, NULL, pc ? mult : NULL, pc ? shift : NULL, n, offs);
     }
-    test_requant_fast_domain(t);
+    test_requant_fast_domain(t, 0);
 }

@@ -12,6 +12,7 @@
 #include "requant_x86_body.h"
 #include "rq_rules_avx2.h"
 #include "requant_x86_rules.h"
+#include "requant_x86_entries.h"
 #include "requant_register.h"
 
 #define RQ_AVX2_KERNELS(X) RQ_KERNELS(X) RQ_RULE_KERNELS(X)

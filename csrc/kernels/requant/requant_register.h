@@ -13,12 +13,13 @@
 #define RQ_PC_KERNELS(X) X(requant_pc, u8) X(requant_pc, i8) X(requant_pc, i16)
 #define RQ_KERNELS(X) RQ_PT_KERNELS(X) RQ_PC_KERNELS(X)
 /* the families requant_x86_rules.h writes once for every x86 tier (avx512: the
- * ties-up per-channel entries only, RQ_TIES_UP_PC_KERNELS; see requant_avx512.c) */
+ * ties-up entries only, RQ_TIES_UP_KERNELS; see requant_avx512.c) */
 #define RQ_RULES_OF(X, tag)                                                            \
     X(requant_ties_up, tag) X(requant_ties_up_pc, tag) X(requant_floor, tag)           \
     X(requant_floor_pc, tag)
 #define RQ_RULE_KERNELS(X) RQ_RULES_OF(X, u8) RQ_RULES_OF(X, i8) RQ_RULES_OF(X, i16)
-#define RQ_TIES_UP_PC_KERNELS(X)                                                       \
+#define RQ_TIES_UP_KERNELS(X)                                                          \
+    X(requant_ties_up, u8) X(requant_ties_up, i8) X(requant_ties_up, i16)              \
     X(requant_ties_up_pc, u8) X(requant_ties_up_pc, i8) X(requant_ties_up_pc, i16)
 
 #define RQ_DEFINE_REGISTER_WITH_FAMILIES(LIST)                                         \

@@ -9,6 +9,7 @@
 #include "requant_x86_body.h"
 #include "rq_rules_sse41.h"
 #include "requant_x86_rules.h"
+#include "requant_x86_entries.h"
 #include "requant_register.h"
 
 #define RQ_SSE41_KERNELS(X) RQ_KERNELS(X) RQ_RULE_KERNELS(X)

@@ -165,48 +165,4 @@ RQ_INLINE void rq_pc_block(const int32_t *x, const int32_t *b,
 
 #include "requant_x86_skeleton.h"
 
-/* A tier defining RQ_X86_FAST 1 runs its per-tensor entries through the
- * exact float32 fast path (rq_fast_x86.h), which falls back to rq_kernel. */
-#if defined(RQ_X86_FAST) && RQ_X86_FAST
-#include "rq_fast_x86.h"
-#define RQ_X86_PT_KERNEL rq_fast_kernel
-#else
-#define RQ_X86_PT_KERNEL rq_kernel
-#endif
-/* per channel the fast path is AVX-512's (its arrays are built for K = 16) */
-#if defined(RQ_X86_FAST) && RQ_X86_FAST && RQV_LANES == 16
-#define RQ_X86_PC_KERNEL rq_pc_fast_kernel
-#else
-#define RQ_X86_PC_KERNEL rq_pc_kernel
-#endif
-
-/* The tier's table entries, <tag>_requant[_pc]__<tier>: one-line wrappers, so
- * the kernels above stay functions. A tier whose per-tensor kernels measured
- * no faster than the tier below's defines RQ_X86_PER_TENSOR 0. */
-#ifndef RQ_X86_PER_TENSOR
-#define RQ_X86_PER_TENSOR 1
-#endif
-#if RQ_X86_PER_TENSOR
-#define RQ_X86_ENTRY_PT(tag, out, tlo, thi)                                            \
-    static void SIMDOPS_KERNEL_NAME(tag, requant)(const int32_t *x, void *y, size_t n,  \
-                                                  const int32_t *bias,                 \
-                                                  const simdops_requant_params *p)     \
-    {                                                                                  \
-        RQ_X86_PT_KERNEL(x, y, n, bias, p, out, tlo, thi);                             \
-    }
-#else
-#define RQ_X86_ENTRY_PT(tag, out, tlo, thi)
-#endif
-#define RQ_X86_ENTRY(tag, out, tlo, thi)                                               \
-    RQ_X86_ENTRY_PT(tag, out, tlo, thi)                                                \
-    static void SIMDOPS_KERNEL_NAME(tag, requant_pc)(                                  \
-        const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
-        const simdops_requant_channels *ch, const simdops_requant_params *p)           \
-    {                                                                                  \
-        RQ_X86_PC_KERNEL(x, y, n, bias, ch, p, out, tlo, thi);                         \
-    }
-RQ_X86_ENTRY(u8, SIMDOPS_RQ_U8, 0, 255)
-RQ_X86_ENTRY(i8, SIMDOPS_RQ_I8, -128, 127)
-RQ_X86_ENTRY(i16, SIMDOPS_RQ_I16, -32768, 32767)
-
 #endif

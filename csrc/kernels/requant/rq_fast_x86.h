@@ -1,6 +1,7 @@
-/* The per-tensor double-rounding kernel's exact float32 fast path (AVX2 and
- * AVX-512), included by requant_x86_body.h when the tier defines
- * RQ_X86_FAST 1, after rq_kernel (the integer kernel it falls back to).
+/* The double-rounding and ties-up kernels' exact float32 fast path (AVX2 and
+ * AVX-512), included by requant_x86_entries.h when the tier defines
+ * RQ_X86_FAST 1, after rq_kernel and rqr_kernel (the integer kernels it falls
+ * back to), per tensor and per channel (AVX-512) in one loop (rqf_loop).
  * docs/maintainers/requant-performance-notes.md restates this proof.
  *
  * Identity. For a right shift e >= 1 and a multiplier M != INT32_MIN (so SRDHM
@@ -54,6 +55,18 @@
  * Tc are the call's, C bounding every channel's c_s, so the argument above
  * holds lane by lane. A flagged vector is recomputed by the
  * per-channel integer rule (rq_pc_vec).
+ * Ties-up (rqf_ties_up, LiteRT's x86 kernels; rqr_kernel the integer
+ * rule): q1 = floor((P + 2^30) / 2^31) for every sign of P (no saturation,
+ * M = INT32_MIN allowed there but not here), then floor((q1 + 2^(e-1)) / 2^e);
+ * the nested floors merge as above into r = floor((P + 2^30 + 2^(30+e)) /
+ * 2^(31+e)) = floor(v + 1/2 + 2^-(e+1)) for every P: the identity with s = +1
+ * on every lane. So W = y*mu + c_+ and the argument above holds word for word
+ * with c_+ + a (cpos) the constant of every lane; C bounds it (C >= |c_s + a|
+ * for both s). |r| <= 2^30 + 1, so the family's wrapping r + o does not wrap
+ * (|o| <= 65536) and the clamp sees r + o. Per channel the constant is RN(B +
+ * h), the same rounded sum without the sign (same bound). A flagged vector is
+ * recomputed by the ties-up integer rule (rqr_vec / rqr_pc_vec). The domain is
+ * double rounding's (below); a left shift means e = 0 in this family.
  * Not covered (rq_kernel runs): e = 0 or e > 23 (c_s needs <= 24 bits; v is
  * tiny there), a left shift, M <= 0, |o| > 65536, Tc >= 2^31, a window 2a
  * wider than 2^(K-2), and on AVX2 an MXCSR not rounding to nearest. */
@@ -73,16 +86,22 @@
 #define RQF_K 14
 #endif
 
+/* The loop's selector (a compile-time constant at every call, like the RQ_F_*
+ * flags): RQF_S_PC per channel (each lane's mu and h from ch's arrays, AVX-512
+ * only), RQF_S_TIES the ties-up rule (no sign term; its integer rule for flagged
+ * vectors). 0: double rounding per tensor. */
+enum { RQF_S_PC = 1, RQF_S_TIES = 2 };
+
 typedef struct rqf_consts {
 #if RQV_LANES == 16
-    __m512 m, cpos, cneg, tc;
+    __m512 m, cpos, cneg, tc; /* per channel: cpos holds the base B; m, cneg unused */
 #else
     __m256 m, cpos, cneg;
 #endif
     rqv window; /* (2^K - 1) & ~(2a - 1) */
 } rqf_consts;
 
-/* 1 when the fast path covers p (filling fc), else 0. */
+/* 1 when the fast path covers p per tensor (filling fc), else 0. */
 static inline int rqf_init(rqf_consts *fc, const simdops_requant_params *p)
 {
     double tc;
@@ -110,23 +129,50 @@ static inline int rqf_init(rqf_consts *fc, const simdops_requant_params *p)
     return 1;
 }
 
-/* J of the comment above: RN_int of the (clamped) F of y's lanes. */
-RQ_INLINE rqv rqf_round(rqv y, const rqf_consts *fc)
+#if RQV_LANES == 16
+/* per channel: the call's constants from the driver's (B in cpos) */
+static inline void rqf_pc_init(rqf_consts *fc, const simdops_requant_channels *ch)
+{
+    fc->tc = _mm512_set1_ps(ch->fast_tc);
+    fc->cpos = _mm512_set1_ps(ch->fast_base);
+    fc->m = fc->cneg = _mm512_setzero_ps();
+    fc->window = rqv_set1_32(((1 << RQF_K) - 1) & ~(2 * ch->fast_window - 1));
+}
+#endif
+
+/* J of the comment above: RN_int of the (clamped) F of y's lanes, the lanes of
+ * channels k.. under RQF_S_PC. */
+RQ_INLINE rqv rqf_round(rqv y, const simdops_requant_channels *ch, size_t k,
+                        const rqf_consts *fc, int s)
 {
 #if RQV_LANES == 16
 /* a macro, not a const int: the rounding operand must be an integer constant
  * expression, which clang enforces */
 #define RQF_RN (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
-    __m512 yf = _mm512_cvt_roundepi32_ps(y, RQF_RN);
-    __m512 cs = _mm512_mask_blend_ps(_mm512_movepi32_mask(y), fc->cpos, fc->cneg);
-    __m512 w = _mm512_fmadd_round_ps(yf, fc->m, cs, RQF_RN);
+    __m512 yf = _mm512_cvt_roundepi32_ps(y, RQF_RN), m, cs, w;
+    if (s & RQF_S_PC) {
+        __m512i h = _mm512_castps_si512(_mm512_loadu_ps(ch->fast_h + k));
+        /* double rounding: h with y's sign (imm 0xF8: h | (y & sign bit)) */
+        if (!(s & RQF_S_TIES))
+            h = _mm512_ternarylogic_epi32(h, y, _mm512_set1_epi32(INT32_MIN), 0xF8);
+        cs = _mm512_add_round_ps(fc->cpos, _mm512_castsi512_ps(h), RQF_RN); /* B + s h */
+        m = _mm512_loadu_ps(ch->fast_mult + k);
+    } else {
+        cs = (s & RQF_S_TIES) ? fc->cpos
+                              : _mm512_mask_blend_ps(_mm512_movepi32_mask(y), fc->cpos, fc->cneg);
+        m = fc->m;
+    }
+    w = _mm512_fmadd_round_ps(yf, m, cs, RQF_RN);
     /* |w| clamped to Tc, w's sign kept (imm 0x02: smaller magnitude, sign from w) */
     w = _mm512_range_ps(w, fc->tc, 0x02);
     return _mm512_cvt_roundps_epi32(w, RQF_RN);
 #undef RQF_RN
 #else
     __m256 yf = _mm256_cvtepi32_ps(y);
-    __m256 cs = _mm256_blendv_ps(fc->cpos, fc->cneg, yf); /* by yf's sign: y's */
+    /* the constant by yf's sign (y's); ties-up has one */
+    __m256 cs = (s & RQF_S_TIES) ? fc->cpos : _mm256_blendv_ps(fc->cpos, fc->cneg, yf);
+    (void)ch;
+    (void)k;
     /* no FMA in the AVX2 tier; no clamp: |F| >= 2^31 converts to INT32_MIN, flagged */
     return _mm256_cvtps_epi32(_mm256_add_ps(_mm256_mul_ps(yf, fc->m), cs));
 #endif
@@ -161,23 +207,37 @@ RQ_INLINE rqv rqf_srai(rqv j)
 #endif
 }
 
-/* A vector's result with the offset added: J >> K, or rq_vec's (exact on every
- * lane, the offset added in int32) when a lane is flagged. AVX-512 keeps J and
- * puts a flagged vector's results into J's form: saturated to int16 (which the
- * narrowing's clamp makes no difference to, as in rq_store), in the high half. */
-RQ_INLINE rqv rqf_finish(rqv j, const int32_t *x, const int32_t *b, size_t k,
-                         const rq_consts *c, const rqf_consts *fc, int f)
+/* The integer rule of the selector's family for the vector at x + j (channels
+ * k + j..), the offset added in int32: what a flagged vector gets. */
+RQ_INLINE rqv rqf_exact(const int32_t *x, const int32_t *b, size_t j,
+                        const simdops_requant_channels *ch, size_t k, const rqr_consts *c,
+                        int f, int s)
+{
+    f &= RQ_F_BIAS | RQ_F_NOCLAMP;
+    if (s & RQF_S_PC)
+        return (s & RQF_S_TIES) ? rqr_pc_vec(x, b, j, ch, k, c, f | RQ_F_DERIVED | RQR_TIES_UP_PC)
+                                : rq_pc_vec(x, b, j, ch, k, &c->base, f | RQ_F_DERIVED);
+    return (s & RQF_S_TIES) ? rqr_vec(x, b, j, c, f | RQR_TIES_UP) : rq_vec(x, b, j, &c->base, f);
+}
+
+/* A vector's result with the offset added: J >> K, or the integer rule's (exact
+ * on every lane) when a lane is flagged. AVX-512 keeps J and puts a flagged
+ * vector's results into J's form: saturated to int16 (which the narrowing's
+ * clamp makes no difference to, as in rq_store), in the high half. */
+RQ_INLINE rqv rqf_finish(rqv j, const int32_t *x, const int32_t *b, size_t t,
+                         const simdops_requant_channels *ch, size_t k, const rqr_consts *c,
+                         const rqf_consts *fc, int f, int s)
 {
 #if RQV_LANES == 16
     if (rqf_flagged(j, fc)) {
-        rqv v = rq_vec(x, b, k, c, f & (RQ_F_BIAS | RQ_F_NOCLAMP));
+        rqv v = rqf_exact(x, b, t, ch, k, c, f, s);
         v = _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(-32768)),
                              _mm512_set1_epi32(32767));
         return _mm512_slli_epi32(v, 16);
     }
     return j;
 #else
-    return rqf_flagged(j, fc) ? rq_vec(x, b, k, c, f & (RQ_F_BIAS | RQ_F_NOCLAMP)) : rqf_srai(j);
+    return rqf_flagged(j, fc) ? rqf_exact(x, b, t, ch, k, c, f, s) : rqf_srai(j);
 #endif
 }
 
@@ -220,26 +280,28 @@ RQ_INLINE rqv rqf_load(const int32_t *x, const int32_t *b, size_t k, int f)
     return (f & RQ_F_BIAS) ? rqv_add32(y, rqv_load(b + k)) : y;
 }
 
-/* Whole blocks; the stores see values with the offset in (no RQ_F_OFF16). */
+/* Whole blocks, per tensor or per channel, either rule (the selector s); the
+ * stores see values with the offset in (no RQ_F_OFF16). */
 RQ_INLINE size_t rqf_loop(const int32_t *x, const int32_t *bias, unsigned char *y, size_t n,
-                          const rq_consts *c, const rqf_consts *fc, int f, int out)
+                          const simdops_requant_channels *ch, const rqr_consts *c,
+                          const rqf_consts *fc, int f, int out, int s)
 {
     size_t i = 0;
     const size_t es = simdops_requant_out_size(out);
     for (; n - i >= (size_t)RQ_BLOCK; i += RQ_BLOCK) {
         const int32_t *xi = x + i, *bi = (f & RQ_F_BIAS) ? bias + i : NULL;
-        rqv j0 = rqf_round(rqf_load(xi, bi, 0, f), fc);
-        rqv j1 = rqf_round(rqf_load(xi, bi, RQV_LANES, f), fc);
-        rqv j2 = rqf_round(rqf_load(xi, bi, 2 * RQV_LANES, f), fc);
-        rqv j3 = rqf_round(rqf_load(xi, bi, 3 * RQV_LANES, f), fc);
+        rqv j0 = rqf_round(rqf_load(xi, bi, 0, f), ch, i, fc, s);
+        rqv j1 = rqf_round(rqf_load(xi, bi, RQV_LANES, f), ch, i + RQV_LANES, fc, s);
+        rqv j2 = rqf_round(rqf_load(xi, bi, 2 * RQV_LANES, f), ch, i + 2 * RQV_LANES, fc, s);
+        rqv j3 = rqf_round(rqf_load(xi, bi, 3 * RQV_LANES, f), ch, i + 3 * RQV_LANES, fc, s);
         if (rqf_any_flagged(j0, j1, j2, j3, fc)) {
-            j0 = rqf_finish(j0, xi, bi, 0, c, fc, f);
-            j1 = rqf_finish(j1, xi, bi, RQV_LANES, c, fc, f);
-            j2 = rqf_finish(j2, xi, bi, 2 * RQV_LANES, c, fc, f);
-            j3 = rqf_finish(j3, xi, bi, 3 * RQV_LANES, c, fc, f);
+            j0 = rqf_finish(j0, xi, bi, 0, ch, i, c, fc, f, s);
+            j1 = rqf_finish(j1, xi, bi, RQV_LANES, ch, i, c, fc, f, s);
+            j2 = rqf_finish(j2, xi, bi, 2 * RQV_LANES, ch, i, c, fc, f, s);
+            j3 = rqf_finish(j3, xi, bi, 3 * RQV_LANES, ch, i, c, fc, f, s);
         }
 #if RQV_LANES == 16
-        rqf_store(y + i * es, j0, j1, j2, j3, c, f, out);
+        rqf_store(y + i * es, j0, j1, j2, j3, &c->base, f, out);
 #else
         else {
             j0 = rqf_srai(j0);
@@ -247,31 +309,25 @@ RQ_INLINE size_t rqf_loop(const int32_t *x, const int32_t *bias, unsigned char *
             j2 = rqf_srai(j2);
             j3 = rqf_srai(j3);
         }
-        rq_store(y + i * es, j0, j1, j2, j3, c, f, out);
+        rq_store(y + i * es, j0, j1, j2, j3, &c->base, f, out);
 #endif
     }
     return i;
 }
 
-/* rq_kernel with the fast path for the parameters it covers; the tail and
- * uncovered parameters go to rq_kernel. */
-RQ_INLINE void rq_fast_kernel(const int32_t *x, void *yv, size_t n, const int32_t *bias,
-                              const simdops_requant_params *p, int out, int32_t tlo,
-                              int32_t thi)
+/* The whole blocks of a call the fast path covers (fc filled), one loop per
+ * flag variant; returns the elements done. */
+RQ_INLINE size_t rqf_run(const int32_t *x, unsigned char *y, size_t n, const int32_t *bias,
+                         const simdops_requant_channels *ch, const simdops_requant_params *p,
+                         const rqf_consts *fc, int out, int32_t tlo, int32_t thi, int s)
 {
-    unsigned char *y = (unsigned char *)yv;
-    rq_consts c;
-    rqf_consts fc;
+    rqr_consts c;
     size_t i = 0;
-    if (n < (size_t)RQ_BLOCK || !rqf_init(&fc, p)) {
-        rq_kernel(x, yv, n, bias, p, out, tlo, thi);
-        return;
-    }
-    rq_consts_init(&c, p);
+    rqr_consts_init(&c, p);
     switch ((rq_flags(p, tlo, thi) & RQ_F_NOCLAMP) | (bias ? RQ_F_BIAS : 0)) {
 #define RQF_CASE(flags)                                                                \
     case flags:                                                                        \
-        i = rqf_loop(x, bias, y, n, &c, &fc, flags, out);                              \
+        i = rqf_loop(x, bias, y, n, ch, &c, fc, flags, out, s);                        \
         break;
     RQF_CASE(0)
     RQF_CASE(RQ_F_NOCLAMP)
@@ -279,100 +335,94 @@ RQ_INLINE void rq_fast_kernel(const int32_t *x, void *yv, size_t n, const int32_
     RQF_CASE(RQ_F_BIAS | RQ_F_NOCLAMP)
 #undef RQF_CASE
     }
-    if (i < n)
-        rq_kernel(x + i, y + i * simdops_requant_out_size(out), n - i,
-                  bias ? bias + i : NULL, p, out, tlo, thi);
-}
-
-#if RQV_LANES == 16
-/* J of a vector of channels k.. (their constants loaded from ch's arrays) */
-RQ_INLINE rqv rqf_pc_round(rqv y, const simdops_requant_channels *ch, size_t k,
-                           const rqf_consts *fc)
-{
-#define RQF_RN (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
-    __m512 yf = _mm512_cvt_roundepi32_ps(y, RQF_RN);
-    /* h with y's sign (imm 0xF8: h | (y & sign bit)), plus the base */
-    __m512i hs = _mm512_ternarylogic_epi32(_mm512_castps_si512(_mm512_loadu_ps(ch->fast_h + k)),
-                                           y, _mm512_set1_epi32(INT32_MIN), 0xF8);
-    __m512 cs = _mm512_add_round_ps(fc->cpos, _mm512_castsi512_ps(hs), RQF_RN);
-    __m512 w = _mm512_fmadd_round_ps(yf, _mm512_loadu_ps(ch->fast_mult + k), cs, RQF_RN);
-    w = _mm512_range_ps(w, fc->tc, 0x02);
-    return _mm512_cvt_roundps_epi32(w, RQF_RN);
-#undef RQF_RN
-}
-
-/* rqf_finish's per-channel form: a flagged vector recomputed by rq_pc_vec */
-RQ_INLINE rqv rqf_pc_finish(rqv j, const int32_t *x, const int32_t *b, size_t t,
-                            const simdops_requant_channels *ch, size_t k, const rq_consts *c,
-                            const rqf_consts *fc, int f)
-{
-    if (rqf_flagged(j, fc)) {
-        rqv v = rq_pc_vec(x, b, t, ch, k, c, RQ_F_DERIVED | (f & (RQ_F_BIAS | RQ_F_NOCLAMP)));
-        v = _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(-32768)),
-                             _mm512_set1_epi32(32767));
-        return _mm512_slli_epi32(v, 16);
-    }
-    return j;
-}
-
-RQ_INLINE size_t rqf_pc_loop(const int32_t *x, const int32_t *bias, unsigned char *y, size_t n,
-                             const simdops_requant_channels *ch, const rq_consts *c,
-                             const rqf_consts *fc, int f, int out)
-{
-    size_t i = 0;
-    const size_t es = simdops_requant_out_size(out);
-    for (; n - i >= (size_t)RQ_BLOCK; i += RQ_BLOCK) {
-        const int32_t *xi = x + i, *bi = (f & RQ_F_BIAS) ? bias + i : NULL;
-        rqv j0 = rqf_pc_round(rqf_load(xi, bi, 0, f), ch, i, fc);
-        rqv j1 = rqf_pc_round(rqf_load(xi, bi, RQV_LANES, f), ch, i + RQV_LANES, fc);
-        rqv j2 = rqf_pc_round(rqf_load(xi, bi, 2 * RQV_LANES, f), ch, i + 2 * RQV_LANES, fc);
-        rqv j3 = rqf_pc_round(rqf_load(xi, bi, 3 * RQV_LANES, f), ch, i + 3 * RQV_LANES, fc);
-        if (rqf_any_flagged(j0, j1, j2, j3, fc)) {
-            j0 = rqf_pc_finish(j0, xi, bi, 0, ch, i, c, fc, f);
-            j1 = rqf_pc_finish(j1, xi, bi, RQV_LANES, ch, i, c, fc, f);
-            j2 = rqf_pc_finish(j2, xi, bi, 2 * RQV_LANES, ch, i, c, fc, f);
-            j3 = rqf_pc_finish(j3, xi, bi, 3 * RQV_LANES, ch, i, c, fc, f);
-        }
-        rqf_store(y + i * es, j0, j1, j2, j3, c, f, out);
-    }
     return i;
 }
 
-/* rq_pc_kernel with the fast path when the driver built its arrays (every
- * channel and the call covered); the tail and other calls go to rq_pc_kernel. */
+/* Per tensor, either rule: the fast path's blocks, then the integer kernel for
+ * the tail, or for the whole call when the path does not cover p. */
+RQ_INLINE void rqf_pt_kernel(const int32_t *x, void *yv, size_t n, const int32_t *bias,
+                             const simdops_requant_params *p, int out, int32_t tlo, int32_t thi,
+                             int s)
+{
+    unsigned char *y = (unsigned char *)yv;
+    rqf_consts fc;
+    size_t i = 0;
+    if (n >= (size_t)RQ_BLOCK && rqf_init(&fc, p))
+        i = rqf_run(x, y, n, bias, NULL, p, &fc, out, tlo, thi, s);
+    if (i == n)
+        return;
+    x += i;
+    y += i * simdops_requant_out_size(out);
+    bias = bias ? bias + i : NULL;
+    if (s & RQF_S_TIES)
+        rqr_kernel(x, y, n - i, bias, p, RQR_TIES_UP, out, tlo, thi);
+    else
+        rq_kernel(x, y, n - i, bias, p, out, tlo, thi);
+}
+
+RQ_INLINE void rq_fast_kernel(const int32_t *x, void *yv, size_t n, const int32_t *bias,
+                              const simdops_requant_params *p, int out, int32_t tlo,
+                              int32_t thi)
+{
+    rqf_pt_kernel(x, yv, n, bias, p, out, tlo, thi, 0);
+}
+
+RQ_INLINE void rqr_fast_kernel(const int32_t *x, void *yv, size_t n, const int32_t *bias,
+                               const simdops_requant_params *p, int rule, int out, int32_t tlo,
+                               int32_t thi)
+{
+    if (rule == RQR_TIES_UP)
+        rqf_pt_kernel(x, yv, n, bias, p, out, tlo, thi, RQF_S_TIES);
+    else
+        rqr_kernel(x, yv, n, bias, p, rule, out, tlo, thi);
+}
+
+#if RQV_LANES == 16
+/* Per channel, either rule, when the driver built its arrays (every channel and
+ * the call covered; ch->fast_mult set); the tail and other calls go to the
+ * integer kernel. */
+RQ_INLINE void rqf_pc_kernel(const int32_t *x, void *yv, size_t n, const int32_t *bias,
+                             const simdops_requant_channels *ch,
+                             const simdops_requant_params *p, int out, int32_t tlo, int32_t thi,
+                             int s)
+{
+    unsigned char *y = (unsigned char *)yv;
+    rqf_consts fc;
+    size_t i = 0;
+    simdops_requant_channels rest;
+    if (ch->fast_mult && n >= (size_t)RQ_BLOCK) {
+        rqf_pc_init(&fc, ch);
+        i = rqf_run(x, y, n, bias, ch, p, &fc, out, tlo, thi, s | RQF_S_PC);
+    }
+    if (i == n)
+        return;
+    rest = simdops_requant_channels_at(ch, i);
+    x += i;
+    y += i * simdops_requant_out_size(out);
+    bias = bias ? bias + i : NULL;
+    if (s & RQF_S_TIES)
+        rqr_pc_kernel(x, y, n - i, bias, &rest, p, RQR_TIES_UP_PC, out, tlo, thi);
+    else
+        rq_pc_kernel(x, y, n - i, bias, &rest, p, out, tlo, thi);
+}
+
 RQ_INLINE void rq_pc_fast_kernel(const int32_t *x, void *yv, size_t n, const int32_t *bias,
                                  const simdops_requant_channels *ch,
                                  const simdops_requant_params *p, int out, int32_t tlo,
                                  int32_t thi)
 {
-    unsigned char *y = (unsigned char *)yv;
-    rq_consts c;
-    rqf_consts fc;
-    size_t i = 0;
-    if (!ch->fast_mult || n < (size_t)RQ_BLOCK) {
-        rq_pc_kernel(x, yv, n, bias, ch, p, out, tlo, thi);
-        return;
-    }
-    fc.tc = _mm512_set1_ps(ch->fast_tc);
-    fc.cpos = _mm512_set1_ps(ch->fast_base); /* per channel: B of rqf_pc_consts */
-    fc.window = rqv_set1_32(((1 << RQF_K) - 1) & ~(2 * ch->fast_window - 1));
-    rq_consts_init(&c, p);
-    switch ((rq_flags(p, tlo, thi) & RQ_F_NOCLAMP) | (bias ? RQ_F_BIAS : 0)) {
-#define RQF_PC_CASE(flags)                                                             \
-    case flags:                                                                        \
-        i = rqf_pc_loop(x, bias, y, n, ch, &c, &fc, flags, out);                       \
-        break;
-    RQF_PC_CASE(0)
-    RQF_PC_CASE(RQ_F_NOCLAMP)
-    RQF_PC_CASE(RQ_F_BIAS)
-    RQF_PC_CASE(RQ_F_BIAS | RQ_F_NOCLAMP)
-#undef RQF_PC_CASE
-    }
-    if (i < n) {
-        simdops_requant_channels rest = simdops_requant_channels_at(ch, i);
-        rq_pc_kernel(x + i, y + i * simdops_requant_out_size(out), n - i,
-                     bias ? bias + i : NULL, &rest, p, out, tlo, thi);
-    }
+    rqf_pc_kernel(x, yv, n, bias, ch, p, out, tlo, thi, 0);
+}
+
+RQ_INLINE void rqr_pc_fast_kernel(const int32_t *x, void *yv, size_t n, const int32_t *bias,
+                                  const simdops_requant_channels *ch,
+                                  const simdops_requant_params *p, int rule, int out,
+                                  int32_t tlo, int32_t thi)
+{
+    if (rule == RQR_TIES_UP_PC)
+        rqf_pc_kernel(x, yv, n, bias, ch, p, out, tlo, thi, RQF_S_TIES);
+    else
+        rqr_pc_kernel(x, yv, n, bias, ch, p, rule, out, tlo, thi);
 }
 #endif
 
