@@ -37,6 +37,7 @@ from fuzz.ops import (prop_big_tiers_agree, prop_clip, prop_dequantize_linear,  
 from fuzz.ops_lowbit import prop_qdq_lowbit  # noqa: E402
 from fuzz.ops_requant_chain import prop_requant_chain  # noqa: E402
 from fuzz.ops_requant_families import prop_requant_families  # noqa: E402
+from fuzz.ops_qbinary import prop_qbinary  # noqa: E402
 
 WATCHDOG_SECONDS = 120
 
@@ -47,7 +48,7 @@ PROPERTIES = {
     "requant_families": prop_requant_families, "requant_chain": prop_requant_chain,
     "qdq_lowbit": prop_qdq_lowbit,
     "garbage_array_api": prop_garbage_array_api, "garbage_dml": prop_garbage_dml,
-    "garbage_acl": prop_garbage_acl,
+    "garbage_acl": prop_garbage_acl, "qbinary": prop_qbinary,
 }
 FIXED = {"endless_axes": prop_endless_axes}
 

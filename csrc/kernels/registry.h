@@ -102,7 +102,7 @@ enum simdops_kernel_entry {
 #define SIMDOPS_FILES_sse2(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t)
 #define SIMDOPS_FILES_sse41(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t)
 #define SIMDOPS_FILES_avx2(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(int8mm, t) X(qbinary, t)
-#define SIMDOPS_FILES_avx512(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t)
+#define SIMDOPS_FILES_avx512(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(qbinary, t)
 #define SIMDOPS_FILES_neon(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t)
 #define SIMDOPS_KERNEL_FILES(X, tier) SIMDOPS_FILES_##tier(X, tier)
 

@@ -5,7 +5,9 @@
  * type, as the runtimes narrow), then the activation bounds; tails through
  * qbinary_element.h. Rounding of the float multiply is roundps with an
  * explicit nearest-even mode: no dependence on MXCSR.
- * ONNX Runtime's add (fused multiply-adds) and int16 inherit the scalar kernels. */
+ * ONNX Runtime's add (fused multiply-adds; the tier does not require FMA) is
+ * computed in double where the parameters make that exact (ort_double_exact);
+ * int16 inherits the scalar kernels. */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
@@ -45,6 +47,7 @@ typedef struct qb_consts {
         mask_b, thr_b, mask_y, thr_y;
     __m128i shift, sa, sb, sy, ls;
     __m256 scale, y_offset_f;
+    __m256d ratio_a, ratio_b, fixed;
 } qb_consts;
 
 static inline void qb_consts_init(qb_consts *c, const simdops_qbinary_params *p)
@@ -70,6 +73,9 @@ static inline void qb_consts_init(qb_consts *c, const simdops_qbinary_params *p)
     c->thr_y = _mm256_srli_epi32(c->mask_y, 1);
     c->scale = _mm256_set1_ps(p->scale);
     c->y_offset_f = _mm256_set1_ps(p->y_offset_f);
+    c->ratio_a = _mm256_set1_pd(p->ratio_a);
+    c->ratio_b = _mm256_set1_pd(p->ratio_b);
+    c->fixed = _mm256_set1_pd(p->fixed);
 }
 
 /* XNNPACK add: bias + a * a_mult + b * b_mult, arithmetic shift, + zero point */
@@ -140,6 +146,90 @@ static inline __m256i tfl_mul8(__m256i a, __m256i b, const qb_consts *c)
     return _mm256_add_epi32(rdbpot8(srdhm8(x, c->y_mult, c->half), c->sy, c->mask_y, c->thr_y), c->y_offset);
 }
 
+/* ONNX Runtime add without FMA: fmaf(x, r, z) for an 8-bit integer x and
+ * floats r, z as RN_f(x * r + z) computed in double: x * r (at most 8 + 24
+ * significant bits) is exact in double, and so is the sum when every nonzero
+ * value it can take spans at most 53 bits: ort_double_exact proves that from
+ * the parameters, for both steps (t = fmaf(b, rb, fixed), then fmaf(a, ra, t)).
+ * The one rounding left is the conversion to float (MXCSR's: the kernel runs
+ * when it rounds to nearest), i.e. fmaf's. Otherwise the scalar element runs. */
+static int ort_double_exact(const simdops_qbinary_params *p)
+{
+    const double ra = p->ratio_a, rb = p->ratio_b, z = fabs((double)p->fixed);
+    int lsb, top;
+    if ((_mm_getcsr() & 0x6000) != 0) /* not rounding to nearest */
+        return 0;
+    /* ratios and fixed normal floats (a multiple of 2^(exponent - 23) each) */
+    if (!(ra >= 0x1p-126 && ra <= 0x1p100 && rb >= 0x1p-126 && rb <= 0x1p100 &&
+          (z == 0.0 || (z >= 0x1p-126 && z <= 0x1p100))))
+        return 0;
+    /* every product and sum (and t, the float the first step rounds to) is a
+     * multiple of 2^lsb ... */
+    lsb = ilogb(ra) < ilogb(rb) ? ilogb(ra) : ilogb(rb);
+    if (z != 0.0 && ilogb(z) < lsb)
+        lsb = ilogb(z);
+    lsb -= 23;
+    /* ... below 2^top in magnitude: |x| <= 255, |t| <= |b * rb + fixed| (1 + 2^-24) */
+    top = ilogb((256.0 * ra + 256.0 * rb + z) * 1.001) + 1;
+    return top - lsb <= 53;
+}
+static inline __m128 fma_d4(__m128i x, __m256d r, __m256d z)
+{
+    return _mm256_cvtpd_ps(_mm256_add_pd(_mm256_mul_pd(_mm256_cvtepi32_pd(x), r), z));
+}
+static inline __m256i ort_add8(__m256i a, __m256i b, const qb_consts *c)
+{
+    __m128 t0 = fma_d4(_mm256_castsi256_si128(b), c->ratio_b, c->fixed);
+    __m128 t1 = fma_d4(_mm256_extracti128_si256(b, 1), c->ratio_b, c->fixed);
+    __m128 v0 = fma_d4(_mm256_castsi256_si128(a), c->ratio_a, _mm256_cvtps_pd(t0));
+    __m128 v1 = fma_d4(_mm256_extracti128_si256(a, 1), c->ratio_a, _mm256_cvtps_pd(t1));
+    __m256 v = _mm256_round_ps(_mm256_set_m128(v1, v0), RN);
+    return _mm256_cvttps_epi32(v); /* beyond int32: INT32_MIN, as qb_cvt_rne */
+}
+
+#define QB_ORT_STEP(AV, BV, tag)                                                                   \
+    _mm256_storeu_si256((__m256i *)(void *)(y + i),                                                \
+                        narrow_##tag(ort_add8(AV(0), BV(0), &c), ort_add8(AV(8), BV(8), &c),       \
+                                     ort_add8(AV(16), BV(16), &c), ort_add8(AV(24), BV(24), &c),   \
+                                     lo, hi))
+#define QB_ORT_KERNEL(tag, T_)                                                                     \
+    static void SIMDOPS_KERNEL_NAME(tag, qadd_ort)(const void *av, const void *bv, void *yv,      \
+                                                   size_t n, int form,                            \
+                                                   const simdops_qbinary_params *p)               \
+    {                                                                                              \
+        typedef T_ T;                                                                              \
+        const T *a = (const T *)av;                                                                \
+        const T *b = (const T *)bv;                                                                \
+        T *y = (T *)yv;                                                                            \
+        qb_consts c;                                                                               \
+        const __m256i lo = _mm256_set1_epi8((char)p->lo), hi = _mm256_set1_epi8((char)p->hi);    \
+        const size_t sa = form == SIMDOPS_QB_SV ? 0 : 1, sb = form == SIMDOPS_QB_VS ? 0 : 1;      \
+        /* a one-element input, read only when it is one (and there is a row) */                \
+        const __m256i va = _mm256_set1_epi32(form == SIMDOPS_QB_SV && n ? (int32_t)a[0] : 0);     \
+        const __m256i vb = _mm256_set1_epi32(form == SIMDOPS_QB_VS && n ? (int32_t)b[0] : 0);     \
+        size_t i = 0;                                                                              \
+        qb_consts_init(&c, p);                                                                     \
+        if (ort_double_exact(p))                                                                   \
+            for (; i + 32 <= n; i += 32) {                                                         \
+                if (form == SIMDOPS_QB_VV)                                                         \
+                    QB_ORT_STEP(QB_LA_##tag, QB_LB_##tag, tag);                                    \
+                else if (form == SIMDOPS_QB_SV)                                                    \
+                    QB_ORT_STEP(QB_VA, QB_LB_##tag, tag);                                          \
+                else                                                                               \
+                    QB_ORT_STEP(QB_LA_##tag, QB_VB, tag);                                          \
+            }                                                                                      \
+        for (; i < n; i++)                                                                         \
+            y[i] = (T)qb_ort_add_vv(SA(i), SB(i), p);                                              \
+    }
+#define SA(k) ((int32_t)a[(k) * sa])
+#define SB(k) ((int32_t)b[(k) * sb])
+#define QB_VA(o) va
+#define QB_VB(o) vb
+#define QB_LA_i8(o) load8_i8((const int8_t *)a + i + (o))
+#define QB_LB_i8(o) load8_i8((const int8_t *)b + i + (o))
+#define QB_LA_u8(o) load8_u8((const uint8_t *)a + i + (o))
+#define QB_LB_u8(o) load8_u8((const uint8_t *)b + i + (o))
+
 /* ---------------------------------------------------------------- loops
  * KERNEL(entry, tag, T, STEP, ONE): 32 elements a step in each form, then the
  * scalar element for the tail. */
@@ -200,10 +290,13 @@ QB_AVX2_KERNEL(qadd_tflite, i8, int8_t, tfl_add8, qb_tflite_add_one)
 QB_AVX2_KERNEL(qadd_tflite, u8, uint8_t, tfl_add8, qb_tflite_add_one)
 QB_AVX2_KERNEL(qmul_tflite, i8, int8_t, tfl_mul8, qb_tflite_mul_one)
 QB_AVX2_KERNEL(qmul_tflite, u8, uint8_t, tfl_mul8, qb_tflite_mul_one)
+QB_ORT_KERNEL(i8, int8_t)
+QB_ORT_KERNEL(u8, uint8_t)
 
 #define QBINARY_KERNELS(X)                                                                         \
     X(qadd_xnnpack, i8) X(qadd_xnnpack, u8) X(qmul_fp, i8) X(qmul_fp, u8)                          \
-    X(qadd_tflite, i8) X(qadd_tflite, u8) X(qmul_tflite, i8) X(qmul_tflite, u8)
+    X(qadd_tflite, i8) X(qadd_tflite, u8) X(qmul_tflite, i8) X(qmul_tflite, u8)                    \
+    X(qadd_ort, i8) X(qadd_ort, u8)
 SIMDOPS_DEFINE_REGISTER(qbinary, QBINARY_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(qbinary, avx2)

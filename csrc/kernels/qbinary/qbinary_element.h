@@ -51,17 +51,22 @@ static inline int32_t qb_xnnpack_add_one(int32_t a, int32_t b, const simdops_qbi
 }
 
 /* float32 -> int32 as cvtps2dq: round half to even, INT32_MIN for NaN and for
- * values outside the int32 range; computed without the rounding mode. */
+ * values outside the int32 range; computed without the rounding mode and
+ * without libm: the truncation (a conversion that always truncates) and the
+ * exact remainder d = v - t (|d| < 1, v and t within 2^31) decide the step. */
 static inline int32_t qb_cvt_rne(float v)
 {
-    float r, d;
+    int32_t t;
+    float d;
     if (!(v >= -2147483648.0f && v < 2147483648.0f))
         return INT32_MIN;
-    r = floorf(v);
-    d = v - r; /* exact */
-    if (d > 0.5f || (d == 0.5f && fmodf(r, 2.0f) != 0.0f))
-        r += 1.0f;
-    return (int32_t)r;
+    t = (int32_t)v;
+    d = v - (float)t; /* exact: both lie in v's binade or below, same sign */
+    if (d > 0.5f || (d == 0.5f && (t & 1)))
+        t++;
+    else if (d < -0.5f || (d == -0.5f && (t & 1)))
+        t--;
+    return t;
 }
 
 /* The x86 runtimes' narrowing after the conversion: int32 -> int16 -> the
