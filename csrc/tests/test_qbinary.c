@@ -176,9 +176,34 @@ static void qbinary_all_pairs(const target *t, const simdops_qbinary_params *p)
     free_buf(gb);
 }
 
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
+#include <xmmintrin.h>
+/* The caller's rounding mode (MXCSR RC = toward -inf, +inf, zero): the scalar
+ * element of the float entries (ONNX Runtime's add, the fp32 multiply) follows
+ * it, so every tier must give the scalar bits under each mode too (a vector
+ * step that rounds to nearest in the instruction would not). */
+static void qbinary_rounding_modes(const target *t)
+{
+    const unsigned saved = _mm_getcsr();
+    simdops_qbinary_params p;
+    for (unsigned rc = 1; rc < 4; rc++) {
+        _mm_setcsr((saved & ~0x6000u) | (rc << 13));
+        for (int rep = 0; rep < 40; rep++)
+            if (random_params(t, &p))
+                qbinary_case(t, &p, 64 + below(MAXN - 63), (int)below(3), 0);
+        if (DT[t->idx].size == 1 && random_params(t, &p))
+            qbinary_all_pairs(t, &p);
+        _mm_setcsr(saved);
+    }
+}
+#else
+static void qbinary_rounding_modes(const target *t) { (void)t; }
+#endif
+
 void test_qbinary(const target *t)
 {
     simdops_qbinary_params p;
+    qbinary_rounding_modes(t);
     if (DT[t->idx].size == 1)
         for (int rep = 0; rep < 24; rep++)
             if (random_params(t, &p))

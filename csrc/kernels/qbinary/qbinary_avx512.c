@@ -3,10 +3,13 @@
  * qbinary_element.h, narrowed with the saturating packs (int32 -> int16 -> 8
  * bits: a clamp to the type, as the runtimes narrow), then the activation
  * bounds; tails through qbinary_element.h.
- * Float steps use embedded rounding (round to nearest even, no exceptions), so
- * nothing depends on MXCSR: ONNX Runtime's add is two fused multiply-adds
- * (vfmadd, the bits of fmaf) and a convert, the fp32 multiply a multiply, an add
- * and a convert. int16 inherits avx2's (scalar) kernels. */
+ * Float steps use embedded rounding (round to nearest even, no exceptions):
+ * ONNX Runtime's add is two fused multiply-adds (vfmadd, the bits of fmaf) and
+ * a convert, the fp32 multiply a multiply, an add and a convert. Those are the
+ * scalar element's bits only while MXCSR rounds to nearest (fmaf and the
+ * scalar multiply follow the caller's rounding mode), so under any other mode
+ * the two float entries run the scalar element for the whole row. int16
+ * inherits avx2's (scalar) kernels. */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
@@ -158,7 +161,10 @@ static inline __m512i tfl_mul16(__m512i a, __m512i b, const qb_consts *c)
     _mm512_storeu_si512((void *)(y + i),                                                          \
                         narrow_##tag(STEP(A0, B0, &c), STEP(A1, B1, &c), STEP(A2, B2, &c),        \
                                      STEP(A3, B3, &c), lo, hi))
-#define QB_AVX512_KERNEL(entry, tag, T, STEP, ONE)                                                 \
+/* FLOAT: the entry's vector steps round to nearest in the instruction, the
+ * scalar element in MXCSR's mode: vectors only while MXCSR rounds to nearest
+ * (nv, the elements the vector loops may take, is 0 otherwise). */
+#define QB_AVX512_KERNEL(entry, tag, T, STEP, ONE, FLOAT)                                          \
     static void SIMDOPS_KERNEL_NAME(tag, entry)(const void *av, const void *bv, void *yv,         \
                                                 size_t n, int form,                               \
                                                 const simdops_qbinary_params *p)                  \
@@ -168,10 +174,11 @@ static inline __m512i tfl_mul16(__m512i a, __m512i b, const qb_consts *c)
         T *y = (T *)yv;                                                                            \
         qb_consts c;                                                                               \
         const __m512i lo = _mm512_set1_epi8((char)p->lo), hi = _mm512_set1_epi8((char)p->hi);    \
+        const size_t nv = (FLOAT) && (_mm_getcsr() & 0x6000) != 0 ? 0 : n;                        \
         size_t i = 0;                                                                              \
         qb_consts_init(&c, p);                                                                     \
         if (form == SIMDOPS_QB_VV) {                                                               \
-            for (; i + 64 <= n; i += 64)                                                           \
+            for (; i + 64 <= nv; i += 64)                                                          \
                 QB_STEP64(STEP, load16_##tag(a + i), load16_##tag(a + i + 16),                     \
                           load16_##tag(a + i + 32), load16_##tag(a + i + 48), load16_##tag(b + i), \
                           load16_##tag(b + i + 16), load16_##tag(b + i + 32),                      \
@@ -181,7 +188,7 @@ static inline __m512i tfl_mul16(__m512i a, __m512i b, const qb_consts *c)
         } else if (form == SIMDOPS_QB_SV) {                                                        \
             const int32_t a0 = a[0];                                                               \
             const __m512i va = _mm512_set1_epi32(a0);                                              \
-            for (; i + 64 <= n; i += 64)                                                           \
+            for (; i + 64 <= nv; i += 64)                                                          \
                 QB_STEP64(STEP, va, va, va, va, load16_##tag(b + i), load16_##tag(b + i + 16),     \
                           load16_##tag(b + i + 32), load16_##tag(b + i + 48), tag);                \
             for (; i < n; i++)                                                                     \
@@ -189,7 +196,7 @@ static inline __m512i tfl_mul16(__m512i a, __m512i b, const qb_consts *c)
         } else {                                                                                   \
             const int32_t b0 = b[0];                                                               \
             const __m512i vb = _mm512_set1_epi32(b0);                                              \
-            for (; i + 64 <= n; i += 64)                                                           \
+            for (; i + 64 <= nv; i += 64)                                                          \
                 QB_STEP64(STEP, load16_##tag(a + i), load16_##tag(a + i + 16),                     \
                           load16_##tag(a + i + 32), load16_##tag(a + i + 48), vb, vb, vb, vb, tag); \
             for (; i < n; i++)                                                                     \
@@ -197,16 +204,16 @@ static inline __m512i tfl_mul16(__m512i a, __m512i b, const qb_consts *c)
         }                                                                                          \
     }
 
-QB_AVX512_KERNEL(qadd_xnnpack, i8, int8_t, xnn_add16, qb_xnnpack_add_one)
-QB_AVX512_KERNEL(qadd_xnnpack, u8, uint8_t, xnn_add16, qb_xnnpack_add_one)
-QB_AVX512_KERNEL(qmul_fp, i8, int8_t, fp_mul16, qb_fp_mul_one)
-QB_AVX512_KERNEL(qmul_fp, u8, uint8_t, fp_mul16, qb_fp_mul_one)
-QB_AVX512_KERNEL(qadd_ort, i8, int8_t, ort_add16, qb_ort_add_vv)
-QB_AVX512_KERNEL(qadd_ort, u8, uint8_t, ort_add16, qb_ort_add_vv)
-QB_AVX512_KERNEL(qadd_tflite, i8, int8_t, tfl_add16, qb_tflite_add_one)
-QB_AVX512_KERNEL(qadd_tflite, u8, uint8_t, tfl_add16, qb_tflite_add_one)
-QB_AVX512_KERNEL(qmul_tflite, i8, int8_t, tfl_mul16, qb_tflite_mul_one)
-QB_AVX512_KERNEL(qmul_tflite, u8, uint8_t, tfl_mul16, qb_tflite_mul_one)
+QB_AVX512_KERNEL(qadd_xnnpack, i8, int8_t, xnn_add16, qb_xnnpack_add_one, 0)
+QB_AVX512_KERNEL(qadd_xnnpack, u8, uint8_t, xnn_add16, qb_xnnpack_add_one, 0)
+QB_AVX512_KERNEL(qmul_fp, i8, int8_t, fp_mul16, qb_fp_mul_one, 1)
+QB_AVX512_KERNEL(qmul_fp, u8, uint8_t, fp_mul16, qb_fp_mul_one, 1)
+QB_AVX512_KERNEL(qadd_ort, i8, int8_t, ort_add16, qb_ort_add_vv, 1)
+QB_AVX512_KERNEL(qadd_ort, u8, uint8_t, ort_add16, qb_ort_add_vv, 1)
+QB_AVX512_KERNEL(qadd_tflite, i8, int8_t, tfl_add16, qb_tflite_add_one, 0)
+QB_AVX512_KERNEL(qadd_tflite, u8, uint8_t, tfl_add16, qb_tflite_add_one, 0)
+QB_AVX512_KERNEL(qmul_tflite, i8, int8_t, tfl_mul16, qb_tflite_mul_one, 0)
+QB_AVX512_KERNEL(qmul_tflite, u8, uint8_t, tfl_mul16, qb_tflite_mul_one, 0)
 
 #define QBINARY_KERNELS(X)                                                                         \
     X(qadd_xnnpack, i8) X(qadd_xnnpack, u8) X(qmul_fp, i8) X(qmul_fp, u8)                          \
