@@ -18,6 +18,8 @@ import sys
 import numpy as np
 import pytest
 
+import simdops
+
 torch = pytest.importorskip("torch", reason="torch is not installed: the PyTorch x86 proof "
                             "needs the CPU wheel (pip install torch==2.13.0)")
 pytest.importorskip("torchao", reason="torchao is not installed: X86InductorQuantizer "
@@ -163,9 +165,10 @@ def test_avx2_pair_saturation_and_gemm_kernel_subprocess():
     kernel="gemm" gives every bit; exact accumulators, or the brgemm chain, do not."""
     tests = os.path.dirname(os.path.abspath(__file__))
     env = dict(os.environ, ONEDNN_MAX_CPU_ISA="AVX2")
-    src = os.path.join(os.path.dirname(tests), "src")
-    if os.path.isdir(os.path.join(src, "simdops")):
-        env["PYTHONPATH"] = os.pathsep.join([src, env.get("PYTHONPATH", "")])
+    # the simdops this process imported (in place or installed), as the other subprocess
+    # tests do: a src/ tree without a build must not shadow the installed package
+    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(simdops.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (pkg_parent, env.get("PYTHONPATH")) if p)
     r = subprocess.run([sys.executable, "-c", _AVX2_SCRIPT, tests], env=env,
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
