@@ -210,6 +210,16 @@ static inline float rqf_float_bias(const int32_t *bias, size_t k)
     return f;
 }
 
+/* the float64 scale at k: a per-channel float64 array is only 4-byte aligned when
+ * it is the caller's (the driver's repeated copy is 8-byte aligned), so it is read
+ * through memcpy, one unaligned load */
+static inline double rqf_f64_at(const double *s, size_t k)
+{
+    double d;
+    memcpy(&d, (const char *)(const void *)s + k * sizeof d, sizeof d);
+    return d;
+}
+
 /* one result (already in [min, max]) stored as the output type */
 static inline void rqf_store_one(void *y, size_t i, int32_t v, int out)
 {
@@ -253,7 +263,7 @@ RQF_INLINE void rqf_fp_pc_row(const int32_t *x, void *y, size_t n, const int32_t
     if ((p->fp_mode & SIMDOPS_RQ_FP_EXT) || ch->scale64) {
         const int fbias = bias && (p->fp_mode & SIMDOPS_RQ_FP_FLOAT_BIAS);
         for (size_t i = 0, k = 0; i < n; i++, k = k + 1 == ch->period ? 0 : k + 1) {
-            double s64 = ch->scale64 ? ch->scale64[k] : (double)ch->scale[k];
+            double s64 = ch->scale64 ? rqf_f64_at(ch->scale64, k) : (double)ch->scale[k];
             rqf_store_one(y, i, rqf_fp_ext(fbias ? x[i] : rqf_biased(x, bias, i, k),
                                            fbias ? rqf_float_bias(bias, k) : 0.0f,
                                            ch->scale64 ? 0.0f : ch->scale[k], s64, p), out);

@@ -200,7 +200,7 @@ RQF_INLINE void rqf_chain_loop(const int32_t *x, void *y, size_t n, const int32_
     for (; i < n; i++) {
         int32_t a = ibias ? simdops_wrap32((int64_t)x[i] + ibias[i]) : x[i];
         float sc = scales ? scales[i] : p->scale;
-        double s64 = sd ? sd[i] : scales ? (double)scales[i] : p->scale64;
+        double s64 = sd ? rqf_f64_at(sd, i) : scales ? (double)scales[i] : p->scale64;
         rqf_store_one(y, i, rqf_fp_ext(a, fbias ? rqf_float_bias(bias, i) : 0.0f, sd ? 0.0f : sc,
                                        s64, p), out);
     }

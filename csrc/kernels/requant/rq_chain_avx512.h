@@ -295,7 +295,7 @@ static inline void rqc512_pc(const int32_t *x, void *y, size_t n, const int32_t 
     else if (ch->period && ch->period <= n) { /* one period: the scales of the whole call */
         smax = 0.0;
         for (size_t i = 0; i < ch->period; i++) {
-            double s = fabs(ch->scale64 ? ch->scale64[i] : (double)ch->scale[i]);
+            double s = fabs(ch->scale64 ? rqf_f64_at(ch->scale64, i) : (double)ch->scale[i]);
             smax = s > smax ? s : smax;
         }
     }
