@@ -17,6 +17,8 @@ fp32 family: ``RNE(f32(acc + bias_q) * f32(f32(s_a * s_w[n]) / s_o)) + zp``.
 """
 import numpy as np
 
+from runtime_models_torch_x86 import float_linear
+
 F = np.float32
 
 
@@ -71,13 +73,7 @@ def _module(layers):
             super().__init__()
             self.ls = torch.nn.ModuleList()
             for layer in layers:
-                n, k = layer.w.shape
-                lin = torch.nn.Linear(k, n, bias=layer.bias is not None)
-                with torch.no_grad():
-                    lin.weight.copy_(torch.from_numpy(layer.w.astype(F) * layer.sw[:, None]))
-                    if layer.bias is not None:
-                        lin.bias.copy_(torch.from_numpy(layer.bias))
-                self.ls.append(lin)
+                self.ls.append(float_linear(layer))
 
         def forward(self, *xs):
             return tuple(lin(x) for lin, x in zip(self.ls, xs))

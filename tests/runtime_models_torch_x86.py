@@ -82,6 +82,20 @@ def random_group(rng, count, float_out, m=16, tie=None):
     return layers
 
 
+def float_linear(layer):
+    """The float torch Linear a quantizer starts from: the layer's int8 weights times their
+    per-channel scales, and its float32 bias (the torch x86 and ExecuTorch models share it)."""
+    import torch
+
+    n, k = layer.w.shape
+    lin = torch.nn.Linear(k, n, bias=layer.bias is not None)
+    with torch.no_grad():
+        lin.weight.copy_(torch.from_numpy(layer.w.astype(F) * layer.sw[:, None]))
+        if layer.bias is not None:
+            lin.bias.copy_(torch.from_numpy(layer.bias))
+    return lin
+
+
 def _module(layers):
     import torch
 
@@ -92,13 +106,7 @@ def _module(layers):
             super().__init__()
             self.ls = torch.nn.ModuleList()
             for layer in layers:
-                n, k = layer.w.shape
-                lin = torch.nn.Linear(k, n, bias=layer.bias is not None)
-                with torch.no_grad():
-                    lin.weight.copy_(torch.from_numpy(layer.w.astype(F) * layer.sw[:, None]))
-                    if layer.bias is not None:
-                        lin.bias.copy_(torch.from_numpy(layer.bias))
-                self.ls.append(lin)
+                self.ls.append(float_linear(layer))
             self.outq = [None if lay.so is None else (float(lay.so), lay.ozp) for lay in layers]
 
         def forward(self, x):
