@@ -194,6 +194,10 @@ def test_per_plane_parameters_beyond_the_memo_and_repeated():
     want3 = np.moveaxis(simdops.requantize_fp32(np.ascontiguousarray(np.moveaxis(first, 1, -1)),
                                                 scale[:64], 3), -1, 1)
     assert_bits(ufunc.requantize_fp32(first, scale[:64, None, None], 3), want3)
+    acc = x.ravel()[:40]
+    for zp in range(0, 256, 3):  # one scale, many zero points: keys that share memo sets
+        assert_bits(ufunc.requantize_fp32(acc, scale[0], zp),
+                    simdops.requantize_fp32(acc, scale[0], zp))
     bad = scale.copy()
     bad[150] = np.inf
     for _ in range(2):
