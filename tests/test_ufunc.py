@@ -175,6 +175,37 @@ def test_repeated_and_alternating_parameters():
                     simdops.requantize_fp32(acc, scale, zp, ties="away"))
 
 
+def test_per_plane_parameters_beyond_the_memo_and_repeated():
+    """numpy calls the loop once per H*W plane with that channel's scale; the loops keep a few
+    hundred prepared parameter sets per thread: more channels than that, the same call again
+    (hits), a scale shared by two ops and zero points, and an invalid plane between valid
+    ones still give the function's bits or its error."""
+    x = RNG.integers(-90000, 90000, (1, 300, 3, 5)).astype(np.int32)
+    scale = RNG.uniform(0.0005, 0.05, 300).astype(np.float32)
+    scale[7] = scale[200]  # equal parameter bytes in two planes
+    want = np.moveaxis(simdops.requantize_fp32(np.ascontiguousarray(np.moveaxis(x, 1, -1)),
+                                               scale, 2), -1, 1)
+    for _ in range(3):
+        assert_bits(ufunc.requantize_fp32(x, scale[:, None, None], 2), want)
+    away = np.moveaxis(simdops.requantize_fp32(np.ascontiguousarray(np.moveaxis(x, 1, -1)),
+                                               scale, 2, ties="away"), -1, 1)
+    assert_bits(ufunc.requantize_fp32_away(x, scale[:, None, None], 2), away)
+    first = x[:, :64]
+    want3 = np.moveaxis(simdops.requantize_fp32(np.ascontiguousarray(np.moveaxis(first, 1, -1)),
+                                                scale[:64], 3), -1, 1)
+    assert_bits(ufunc.requantize_fp32(first, scale[:64, None, None], 3), want3)
+    acc = x.ravel()[:40]
+    for zp in range(0, 256, 3):  # one scale, many zero points: keys that share memo sets
+        assert_bits(ufunc.requantize_fp32(acc, scale[0], zp),
+                    simdops.requantize_fp32(acc, scale[0], zp))
+    bad = scale.copy()
+    bad[150] = np.inf
+    for _ in range(2):
+        with pytest.raises(ValueError, match="requantize_fp32: .*scale"):
+            ufunc.requantize_fp32(x, bad[:, None, None], 2)
+    assert_bits(ufunc.requantize_fp32(x, scale[:, None, None], 2), want)
+
+
 def test_strided_x_out_and_where():
     x = RNG.normal(0, 3, (6, 8)).astype(np.float32)
     xs = x[:, ::2]

@@ -39,8 +39,27 @@ typedef struct uf_op {
     int floor;         /* numpy's floor: registered as its op, its loop does nothing */
 } uf_op;
 
-/* The simdops dtype of a numpy descriptor (kind + size), SIMDOPS_UNKNOWN if none. */
-simdops_dtype uf_dtype_of(PyArray_Descr *d);
+/* The simdops dtype of a numpy descriptor (kind + size), SIMDOPS_UNKNOWN if none. Inline:
+ * a loop reads its operands' types on every call. */
+static inline simdops_dtype uf_dtype_of(PyArray_Descr *d)
+{
+    npy_intp size = PyDataType_ELSIZE(d);
+    if (!PyArray_ISNBO(d->byteorder))
+        return SIMDOPS_UNKNOWN;
+    switch (d->kind) {
+    case 'f':
+        return size == 2 ? SIMDOPS_FLOAT16 : size == 4 ? SIMDOPS_FLOAT32
+                                         : size == 8 ? SIMDOPS_FLOAT64 : SIMDOPS_UNKNOWN;
+    case 'i':
+        return size == 1 ? SIMDOPS_INT8 : size == 2 ? SIMDOPS_INT16
+               : size == 4 ? SIMDOPS_INT32 : size == 8 ? SIMDOPS_INT64 : SIMDOPS_UNKNOWN;
+    case 'u':
+        return size == 1 ? SIMDOPS_UINT8 : size == 2 ? SIMDOPS_UINT16
+               : size == 4 ? SIMDOPS_UINT32 : size == 8 ? SIMDOPS_UINT64 : SIMDOPS_UNKNOWN;
+    default:
+        return SIMDOPS_UNKNOWN;
+    }
+}
 
 /* The strided loops (_ufunc_loops.c), one per kind; the op comes from context->caller. */
 PyArrayMethod_StridedLoop uf_clip_loop, uf_shrink_loop, uf_requant_loop, uf_requant_fp_loop,

@@ -14,26 +14,6 @@
 #include <string.h>
 
 
-simdops_dtype uf_dtype_of(PyArray_Descr *d)
-{
-    npy_intp size = PyDataType_ELSIZE(d);
-    if (!PyArray_ISNBO(d->byteorder))
-        return SIMDOPS_UNKNOWN;
-    switch (d->kind) {
-    case 'f':
-        return size == 2 ? SIMDOPS_FLOAT16 : size == 4 ? SIMDOPS_FLOAT32
-                                         : size == 8 ? SIMDOPS_FLOAT64 : SIMDOPS_UNKNOWN;
-    case 'i':
-        return size == 1 ? SIMDOPS_INT8 : size == 2 ? SIMDOPS_INT16
-               : size == 4 ? SIMDOPS_INT32 : size == 8 ? SIMDOPS_INT64 : SIMDOPS_UNKNOWN;
-    case 'u':
-        return size == 1 ? SIMDOPS_UINT8 : size == 2 ? SIMDOPS_UINT16
-               : size == 4 ? SIMDOPS_UINT32 : size == 8 ? SIMDOPS_UINT64 : SIMDOPS_UNKNOWN;
-    default:
-        return SIMDOPS_UNKNOWN;
-    }
-}
-
 /* Sets the exception simdops raises for err (TypeError for a dtype, MemoryError,
  * ValueError otherwise) with C's message, named after the ufunc; returns -1. */
 static int uf_fail(const uf_op *op, const simdops_error *err)
@@ -100,7 +80,8 @@ static int uf_short_contiguous(npy_intp n, npy_intp xstride, npy_intp xsize, npy
 #endif
 
 typedef struct uf_at {        /* one run's parameters, read at its first element */
-    const uf_op *op;
+    PyObject *caller;         /* the ufunc (ctx->caller) */
+    const uf_op *op;          /* its op: read from the module's table on a memo miss */
     simdops_dtype xt, yt;     /* x's and y's simdops types */
     simdops_dtype pt[3];      /* the parameters' types (the registered loop's) */
     char *v[3];               /* the parameters' bytes */
@@ -128,42 +109,102 @@ typedef struct uf_shape {
 #define UF_THREAD_LOCAL __thread
 #endif
 
-/* The last parameters this thread prepared and what C made of them. A prepare is a pure
- * function of its inputs (C's validation and conversion; ~240-390 instructions, as much as a
- * 16-element kernel call) and small calls repeat their parameters (the same layer called again,
- * a per-tensor scale): a hit copies the handle. Only successes are kept, so an invalid
- * parameter still reaches C and raises every time. */
+/* What this thread prepared lately and what C made of it: a few slots, picked by the
+ * parameters' bytes. A prepare is a pure function of its inputs (C's validation and
+ * conversion; ~240-390 instructions, as much as a 16-element kernel call) and calls repeat
+ * their parameters: the same layer called again, a per-tensor scale, and per channel on an
+ * NCHW axis, where numpy calls the loop once per H*W plane with that channel's scale (64
+ * different prepares per call of a 64-channel layer, the same 64 on its next call). A hit
+ * copies the handle. Only successes are kept, so an invalid parameter still reaches C and
+ * raises every time. The key holds the ufunc object (the table of ops is read only on a miss
+ * or an error); the ufuncs live as long as the process, so a pointer names one op. */
 typedef struct uf_prepare_key {
-    const uf_op *op;
+    PyObject *caller;
     simdops_dtype xt, yt, pt[3];
-    unsigned char v[3][8];
+    uint64_t v[3];            /* the parameters' bytes, zero-padded to 8 */
 } uf_prepare_key;
 
-static UF_THREAD_LOCAL uf_prepare_key uf_last_key;
-static UF_THREAD_LOCAL simdops_prepared uf_last_prepared;
+/* 4-way sets picked by a hash of the parameters: 64 different prepares (a 64-channel NCHW
+ * layer) fit with few evictions, where one slot per hash value lost ~40% of them to
+ * collisions. 256 entries of 184 bytes: 47 KB per thread that calls a ufunc. */
+#define UF_MEMO_SETS 64       /* a power of two */
+#define UF_MEMO_WAYS 4
 
-UF_INLINE int uf_prepare_cached(const uf_shape s, const uf_at *a, PyArray_Descr *const *d,
-                                simdops_prepared *p, simdops_error *err)
+typedef struct uf_memo_slot {
+    uf_prepare_key key;       /* key.caller NULL: empty */
+    simdops_prepared prepared;
+} uf_memo_slot;
+
+typedef struct uf_memo_set {
+    uf_memo_slot way[UF_MEMO_WAYS];
+    unsigned next;            /* the way a miss replaces (round robin) */
+} uf_memo_set;
+
+static UF_THREAD_LOCAL uf_memo_set uf_memo[UF_MEMO_SETS];
+
+UF_INLINE uint64_t uf_param_bits(const char *v, npy_intp size)
+{
+    uint64_t u = 0;
+    switch (size) {       /* fixed-size copies: no memcpy call */
+    case 8: memcpy(&u, v, 8); break;
+    case 4: { uint32_t w; memcpy(&w, v, 4); u = w; break; }
+    case 2: { uint16_t w; memcpy(&w, v, 2); u = w; break; }
+    default: { uint8_t w; memcpy(&w, v, 1); u = w; break; }
+    }
+    return u;
+}
+
+UF_INLINE int uf_same_key(const uf_prepare_key *a, const uf_prepare_key *b)
+{
+    return a->caller == b->caller && a->xt == b->xt && a->yt == b->yt && a->pt[0] == b->pt[0] &&
+           a->pt[1] == b->pt[1] && a->pt[2] == b->pt[2] && a->v[0] == b->v[0] &&
+           a->v[1] == b->v[1] && a->v[2] == b->v[2];
+}
+
+/* The handle of a's parameters, in this thread's memo (a hit, or C's prepare stored there):
+ * valid until the loop's next call of this function. a->op is read here on a miss; NULL when
+ * the loop's caller is no ufunc of this module. */
+UF_INLINE const simdops_prepared *uf_prepare_cached(const uf_shape s, uf_at *a,
+                                                    PyArray_Descr *const *d, simdops_error *err)
 {
     uf_prepare_key key;
+    uf_memo_set *set;
+    uf_memo_slot *slot;
+    uint64_t h;
     int k;
-    memset(&key, 0, sizeof(key));
-    key.op = a->op;
+    key.caller = a->caller;
     key.xt = a->xt;
     key.yt = a->yt;
+    key.pt[0] = key.pt[1] = key.pt[2] = SIMDOPS_UNKNOWN;
+    key.v[0] = key.v[1] = key.v[2] = 0;
     for (k = 0; k < s.nparams; k++) {
         key.pt[k] = a->pt[k];
-        memcpy(key.v[k], a->v[k], (size_t)PyDataType_ELSIZE(d[k + 1])); /* <= 8 bytes */
+        key.v[k] = uf_param_bits(a->v[k], PyDataType_ELSIZE(d[k + 1])); /* <= 8 bytes */
     }
-    if (uf_last_key.op && !memcmp(&key, &uf_last_key, sizeof(key))) {
-        *p = uf_last_prepared;
-        return 0;
-    }
-    if (s.prepare(a, p, err))
-        return -1;
-    uf_last_key = key;
-    uf_last_prepared = *p;
-    return 0;
+    h = (key.v[0] ^ (key.v[1] * 0x9E3779B97F4A7C15u) ^ (key.v[2] * 0xC2B2AE3D27D4EB4Fu)) *
+        0x9E3779B97F4A7C15u;
+    set = &uf_memo[(h >> 58) & (UF_MEMO_SETS - 1)];
+    for (k = 0; k < UF_MEMO_WAYS; k++)
+        if (set->way[k].key.caller && uf_same_key(&key, &set->way[k].key))
+            return &set->way[k].prepared;
+    if (!a->op && !(a->op = uf_op_of(a->caller)))
+        return NULL; /* no C status: the caller raises the loop's own error */
+    slot = &set->way[set->next];
+    slot->key.caller = NULL; /* empty unless C's prepare succeeds */
+    if (s.prepare(a, &slot->prepared, err))
+        return NULL;
+    slot->key = key;
+    set->next = (set->next + 1) % UF_MEMO_WAYS;
+    return &slot->prepared;
+}
+
+/* The loop's error for err, or for a caller that is not one of this module's ufuncs. */
+static int uf_fail_at(PyObject *caller, const simdops_error *err)
+{
+    const uf_op *op = uf_op_of(caller);
+    if (!op)
+        return uf_no_op();
+    return uf_fail(op, err);
 }
 
 UF_INLINE int uf_param_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *dims,
@@ -172,13 +213,14 @@ UF_INLINE int uf_param_loop(PyArrayMethod_Context *ctx, char *const *data, const
     PyArray_Descr *const *d = ctx->descriptors;
     const int yop = s.nparams + 1;
     npy_intp n = dims[0], i = 0, end, xsize, ysize;
-    simdops_prepared p;
+    const simdops_prepared *p;
     simdops_error err;
     simdops_tensor x, y;
     uf_at a;
     int k;
-    a.op = uf_op_of(ctx->caller);
-    if (!a.op)
+    a.caller = ctx->caller;
+    a.op = NULL;
+    if (!a.caller)
         return uf_no_op();
     a.yt = uf_dtype_of(d[yop]);
     a.xt = s.x_int32 ? SIMDOPS_INT32 : a.yt;
@@ -190,17 +232,17 @@ UF_INLINE int uf_param_loop(PyArrayMethod_Context *ctx, char *const *data, const
         end = uf_run_end(data, strides, d, 1, s.nparams, i, n);
         for (k = 0; k < s.nparams; k++)
             a.v[k] = UF_AT(k + 1, i);
-        if (uf_prepare_cached(s, &a, d, &p, &err))
-            return uf_fail(a.op, &err);
+        if (!(p = uf_prepare_cached(s, &a, d, &err)))
+            return a.op ? uf_fail(a.op, &err) : uf_no_op();
         if (uf_short_contiguous(end - i, strides[0], xsize, strides[yop], ysize)) {
-            if (s.run_1d(&p, UF_AT(0, i), UF_AT(yop, i), end - i, &err))
-                return uf_fail(a.op, &err);
+            if (s.run_1d(p, UF_AT(0, i), UF_AT(yop, i), end - i, &err))
+                return uf_fail_at(a.caller, &err);
             continue;
         }
         uf_vec(&x, UF_AT(0, i), a.xt, end - i, strides[0]);
         uf_vec(&y, UF_AT(yop, i), a.yt, end - i, strides[yop]);
-        if (s.run_nd(&p, &x, &y, &err))
-            return uf_fail(a.op, &err);
+        if (s.run_nd(p, &x, &y, &err))
+            return uf_fail_at(a.caller, &err);
     }
     return 0;
 }
