@@ -122,8 +122,12 @@ def near_tie_layers(seed, count, zero_point=0, bias=False, rows=64):
         m = np.float32(np.float32(255) / np.float32(ihp - ilp))
         v = acc.astype(np.float32) * m + np.float32(np.float32(-ilp * np.float32(255)) /
                                                     np.float32(ihp - ilp))
-        if b is not None:  # the bias moves the ties: as folded into the shift
-            v = v + np.float32(np.float32(b[0] / s) * m)
+        if b is not None:  # the bias moves the ties: OpenVINO folds it into the
+            # FakeQuantize's shift (scale isc * S, shift ish + bias * isc)
+            isc = np.float32(np.float32(255) / np.float32(ih - il))
+            ish = np.float32(np.float32(-il * np.float32(255)) / np.float32(ih - il))
+            v = (acc.astype(np.float32) * np.float32(isc * s)).astype(np.float32) + \
+                np.float32(ish + np.float32(b[0] * isc))
         dist = np.abs(v - np.floor(v) - 0.5) + 10 * ((v < 0.5) | (v > 254.5))
         pick = np.argsort(dist, kind="stable")[:rows]
         layers.append(FcLayer(grid[pick].astype(np.int64), 0, zp, sa, w, sw, b, il, ih,
