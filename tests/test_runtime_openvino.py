@@ -169,8 +169,10 @@ def ov_run(kind):
         if kind in ("fc", "conv"):
             layers = rm.fc_layers(71 + conv, rm.OV_LAYERS if not conv else
                                   max(1, rm.OV_LAYERS // 4), bias=False, zero_point=0)
-        elif kind == "fc_zero_point_bias":  # random zero points (uint8 / int8), biases
-            layers = rm.fc_layers(74, rm.OV_LAYERS)
+        elif kind == "fc_zero_point_bias":  # random zero points and biases; a quarter
+            # with zero point 0 (int8 activations among them) and biases
+            layers = rm.fc_layers(74, rm.OV_LAYERS * 3 // 4) + rm.fc_layers(
+                75, max(8, rm.OV_LAYERS // 4), zero_point=0)
         elif kind == "near_ties":
             layers = rm.near_tie_layers(5, few)
         elif kind == "near_ties_zp":
