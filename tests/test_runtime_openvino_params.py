@@ -113,12 +113,14 @@ def test_bias_folded_into_the_fake_quantize_shift(zero_point):
         np.testing.assert_array_equal(simdops.requantize_fp32(acc, **p), want)
 
 
-def test_bias_of_one_channel_folded_into_ranges():
-    w, q, s_w = _layer(1, 7, False)
-    s_a, il, ih, bias = 0.0123, -2.5, 2.48, np.array([0.3], F)
+@pytest.mark.parametrize("n, per_channel", [(1, False), (4, False), (4, True)])
+def test_bias_of_one_value_folded_into_ranges(n, per_channel):
+    w, q, s_w = _layer(n, 7, per_channel)
+    s_a, il, ih, bias = 0.0123, -2.5, 2.48, np.full(n, 0.3, F)
     acc = simdops.int8_matmul_accumulators(q, np.ascontiguousarray(w.T))
-    got = runtimes.openvino_fq_requant(acc, s_a, s_w[0], il, ih, -128, 127, bias=bias)
-    same = runtimes.openvino_fq_requant(acc, s_a, s_w[0], F(F(il) - bias[0]),
+    sw = s_w if per_channel else s_w[0]
+    got = runtimes.openvino_fq_requant(acc, s_a, sw, il, ih, -128, 127, bias=bias)
+    same = runtimes.openvino_fq_requant(acc, s_a, sw, F(F(il) - bias[0]),
                                         F(F(ih) - bias[0]), -128, 127)
     np.testing.assert_array_equal(got, same)
 
@@ -133,7 +135,7 @@ def test_errors():
                                             zero_point=3.0, weights=w)
     with pytest.raises(ValueError, match="same FakeQuantize shift"):
         runtimes.openvino_fq_requant_params(0.01, [0.1, 0.2, 0.3], -1, 1, -128, 127,
-                                            bias=np.full(3, 0.25, F))
+                                            bias=np.array([0.25, 0.2500001, 0.25], F))
     with pytest.raises(ValueError, match="bias"):
         runtimes.openvino_fq_requant_params(0.01, [0.1, 0.2, 0.3], -1, 1, -128, 127,
                                             bias=np.ones(2, F))

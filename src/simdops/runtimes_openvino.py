@@ -12,8 +12,9 @@ named in docs/requantization.md):
    the scales one ``S[n] = f32(s_a * s_w[n])``.
 3. Without a bias, the output FakeQuantize absorbs both:
    ``il' = f32(f32(il / S[n]) + C[n])`` (same for ih), so the kernel computes
-   ``f32(acc) * m[n] + b[n]`` with ``m``, ``b`` from ``il'``, ``ih'``. A bias of one
-   element is folded the same way first (``il - bias``).
+   ``f32(acc) * m[n] + b[n]`` with ``m``, ``b`` from ``il'``, ``ih'``.
+   A bias with one value for every channel is folded the same way first
+   (``il - bias``: measured; OpenVINO does not keep it as a bias).
 4. With a bias per channel (LPT keeps it as a bias), the graph optimizer folds it into
    the FakeQuantize's input shift instead: ``ish[n] = f32(ish + f32(bias[n] * isc))``
    with ``isc``, ``ish`` from the unmodified ranges, and the kernel computes
@@ -126,7 +127,8 @@ def _openvino_plan(input_scale, weight_scale, input_low, input_high, output_low,
             S = np.broadcast_to(S, C.shape).astype(F)
             n_out = C.size
         lv = F(255)
-        if b_in is None or b_in.size == 1 and n_out == 1:
+        if b_in is None or (b_in == b_in[0]).all():
+            # no bias, or one value for every channel: it joins the ranges
             lo, hi = (il, ih) if b_in is None else (il - b_in[0], ih - b_in[0])
             il_n, ih_n = lo / S, hi / S
             if C is not None:
@@ -173,14 +175,15 @@ def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high,
     levels: the output FakeQuantize (256 levels onto [0, 255] or [-128, 127]).
     weights: the int8 weights [out_channels, in_features], needed with a nonzero
     zero_point. bias: a float bias per output channel added between the layer and the
-    FakeQuantize.
+    FakeQuantize (one value, or the same value for every channel, is folded into the
+    ranges instead).
 
-    In float32, ``S[n] = s_a * s_w[n]``; without a bias (or with a bias of one
-    element, which is folded into the ranges: ``il - bias``): ``il' = il / S[n]
-    (+ C[n])``, ``ih'`` alike, ``C[n]`` the zero point times the weights summed in
-    order; ``m[n] = 255 / (ih' - il')``, ``b[n] = -il' * 255 / (ih' - il')``, channel
-    0's ``b`` when all lie within 5e-5 of it, ``shift = b + output_low``. With a bias
-    per channel: ``isc = 255 / (ih - il)``, ``ish = -il * 255 / (ih - il)``,
+    In float32, ``S[n] = s_a * s_w[n]``; without a bias of distinct values per
+    channel: ``il' = (il - bias) / S[n] + C[n]``, ``ih'`` alike (each step rounded;
+    no bias: ``il``), ``C[n]`` the zero point times the weights summed in order of k;
+    ``m[n] = 255 / (ih' - il')``, ``b[n] = -il' * 255 / (ih' - il')``, channel 0's
+    ``b`` when all lie within 5e-5 of it, ``shift = b + output_low``. With a bias per
+    channel: ``isc = 255 / (ih - il)``, ``ish = -il * 255 / (ih - il)``,
     ``scale[n] = isc * S[n]``, ``shift[n] = ish + bias[n] * isc`` (the 5e-5 rule),
     ``+ output_low``.
 
