@@ -83,13 +83,19 @@ def raw_accumulators(layer, qmin, pair_saturation=False):
 
 
 def reference_outputs(layer, pair_saturation=False, fold_output_low=True,
-                      equal_bias_as_bias=False):
+                      equal_bias_as_bias=False, conv=False):
     """The numpy formula (independent of simdops): int64 [M, N] in [-128, 127].
     fold_output_low=False: output_low added after the rounding; equal_bias_as_bias: a
     bias of one value folded as a bias per channel (the neighbour formulas the near-tie
-    layers rule out)."""
+    layers rule out). conv: a Convolution, whose zero point is rounded to an integer and
+    subtracted exactly from the accumulators (graph_optimizer.cpp
+    FuseConvolutionAndZeroPoints)."""
     qmin, sa, zp = lpt_activations(layer)
-    acc = raw_accumulators(layer, qmin, pair_saturation).astype(F)
+    acc = raw_accumulators(layer, qmin, pair_saturation)
+    if conv and zp is not None:
+        acc = acc - int(np.rint(zp)) * layer.w.astype(np.int64).sum(1)
+        zp = None
+    acc = acc.astype(F)
     s = (sa * layer.sw).astype(F)
     comp = None
     if zp is not None:  # zp through the weights, folded in float32 in order of k
@@ -132,7 +138,7 @@ def reference_outputs(layer, pair_saturation=False, fold_output_low=True,
     return np.clip(np.rint(v), -128, 127).astype(np.int64)
 
 
-def simdops_outputs(layer, pair_saturation=False, paths=None):
+def simdops_outputs(layer, pair_saturation=False, paths=None, conv=False):
     """simdops: the activation quantization OpenVINO derives, the accumulators, then one
     call per layer: requantize_fp32 with openvino_fq_requant_params, or
     openvino_fq_requant where OpenVINO's kernel runs a form requantize_fp32 has not.
@@ -146,7 +152,8 @@ def simdops_outputs(layer, pair_saturation=False, paths=None):
                                            pair_saturation=pair_saturation)
     args = (act["input_scale"], layer.sw if layer.per_channel else layer.sw[0], layer.il,
             layer.ih, -128.0, 127.0, 256)
-    kw = {"zero_point": act["zero_point"], "weights": layer.w, "bias": layer.bias}
+    kw = {"zero_point": act["zero_point"], "weights": layer.w, "bias": layer.bias,
+          "layer": "convolution" if conv else "fully_connected"}
     try:
         params = simdops.runtimes.openvino_fq_requant_params(*args, **kw)
     except ValueError as e:
@@ -166,7 +173,7 @@ _RUNS = {}
 def ov_run(kind):
     """(layers, outputs, kernels) of one sweep, run once per session."""
     if kind not in _RUNS:
-        conv = kind == "conv"
+        conv = kind.startswith("conv")
         few = max(8, rm.OV_LAYERS // 3)
         if kind in ("fc", "conv"):
             layers = rm.fc_layers(71 + conv, rm.OV_LAYERS if not conv else
@@ -175,6 +182,11 @@ def ov_run(kind):
             # with zero point 0 (int8 activations among them) and biases
             layers = rm.fc_layers(74, rm.OV_LAYERS * 3 // 4) + rm.fc_layers(
                 75, max(8, rm.OV_LAYERS // 4), zero_point=0)
+        elif kind == "conv_zero_point":  # 1x1 convolutions: zero points, equal biases
+            layers = rm.near_tie_layers(6, max(8, rm.OV_LAYERS // 6), zero_point=None) + \
+                rm.near_tie_layers(9, max(8, rm.OV_LAYERS // 12), bias="equal")
+        elif kind == "conv_bias":
+            layers = rm.near_tie_layers(7, few, bias=True)
         elif kind == "near_ties":
             layers = rm.near_tie_layers(5, few)
         elif kind == "near_ties_zp":
@@ -195,24 +207,29 @@ def _compare(layers, outputs, fn):
 
 
 @pytest.mark.parametrize("kind", ["fc", "conv", "near_ties", "fc_zero_point_bias",
-                                  "near_ties_zp", "near_ties_bias"])
+                                  "near_ties_zp", "near_ties_bias", "conv_zero_point"])
 def test_openvino_int8_fq_reproduced(kind):
     layers, outputs, kinds = ov_run(kind)
+    conv = kind.startswith("conv")
     # the int8 path ran: every layer's node is an int8 kernel with u8 / i8 runtime precision
     assert sum(kinds.values()) == len(layers), kinds
     assert all(p in ("u8", "i8") and ("I8" in k or "i8" in k) for k, p in kinds), kinds
     assert {layer.per_channel for layer in layers} == {False, True}
-    differ, elements = _compare(layers, outputs, reference_outputs)
+    differ, elements = _compare(layers, outputs, lambda layer: reference_outputs(
+        layer, conv=conv))
     assert elements > 10 * len(layers)
     assert differ == 0, f"{differ} of {elements} outputs differ from the formula"
     paths = {}
-    differ, elements = _compare(layers, outputs, lambda layer: simdops_outputs(layer,
-                                                                               paths=paths))
+    differ, elements = _compare(layers, outputs, lambda layer: simdops_outputs(
+        layer, paths=paths, conv=conv))
     assert differ == 0, f"{differ} of {elements} outputs differ from simdops"
     assert paths.get("requantize_fp32", 0) > 0, paths  # the C kernel ran on some
     if kind == "near_ties":  # the sweep discriminates: output_low added after rounding
         other, _ = _compare(layers, outputs,
                             lambda layer: reference_outputs(layer, fold_output_low=False))
+        assert other > 0
+    if kind == "conv_zero_point":  # the FullyConnected's folding of the zero point misses
+        other, _ = _compare(layers, outputs, reference_outputs)
         assert other > 0
     if kind == "fc_zero_point_bias":  # every case ran: zero points (with int8 kept where
         # OpenVINO drops them), per-channel biases, one-channel biases folded into ranges
@@ -240,6 +257,18 @@ def test_openvino_int8_fq_reproduced(kind):
         as_bias, _ = _compare([l for l, _ in equal], [g for _, g in equal], lambda layer:
                               reference_outputs(layer, equal_bias_as_bias=True))
         assert as_bias > 0
+
+
+def test_openvino_conv_bias_not_reproduced():
+    # recorded, not modelled: a Convolution with a float bias per channel differs near
+    # ties from the FullyConnected's form (simdops raises ValueError for it); this test
+    # fails once the form is found and modelled
+    layers, outputs, _ = ov_run("conv_bias")
+    differ, elements = _compare(layers, outputs, lambda layer: reference_outputs(
+        layer, conv=True))
+    assert 0 < differ < elements // 100, (differ, elements)
+    with pytest.raises(ValueError, match="Convolution with a bias"):
+        simdops_outputs(layers[1], conv=True)
 
 
 _AVX2_SCRIPT = r"""

@@ -145,3 +145,24 @@ def test_errors():
         runtimes.openvino_activation_quantization(1, 1)
     with pytest.raises(TypeError, match="zero_point"):
         runtimes.openvino_fq_requant_params(0.01, 0.1, -1, 1, -128, 127, zero_point="3")
+
+
+def test_convolution_zero_point_compensated_in_integers():
+    w, q, s_w = _layer(5, 30, True)
+    s_a, il, ih, zp = 0.0123, -2.5, 2.48, 83.4  # rounded to 83 by OpenVINO
+    acc = simdops.int8_matmul_accumulators(q, np.ascontiguousarray(w.T))
+    got = runtimes.openvino_fq_requant(acc, s_a, s_w, il, ih, -128, 127, zero_point=zp,
+                                       weights=w, layer="convolution")
+    exact = (acc - 83 * w.astype(np.int64).sum(1)).astype(np.int32)
+    np.testing.assert_array_equal(got, runtimes.openvino_fq_requant(exact, s_a, s_w, il, ih,
+                                                                    -128, 127))
+    p = runtimes.openvino_fq_requant_params(s_a, s_w, il, ih, -128, 127)
+    np.testing.assert_array_equal(got, simdops.requantize_fp32(exact, **p))
+    with pytest.raises(ValueError, match="zero_point=0"):
+        runtimes.openvino_fq_requant_params(s_a, s_w, il, ih, -128, 127, zero_point=zp,
+                                            weights=w, layer="convolution")
+    with pytest.raises(ValueError, match="Convolution with a bias"):
+        runtimes.openvino_fq_requant(acc, s_a, s_w, il, ih, -128, 127, layer="convolution",
+                                     bias=np.arange(5, dtype=F))
+    with pytest.raises(ValueError, match="layer must be"):
+        runtimes.openvino_fq_requant(acc, s_a, s_w, il, ih, -128, 127, layer="matmul")

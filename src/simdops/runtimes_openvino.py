@@ -86,13 +86,23 @@ def _compensation(zero_point, weights, n_out):
     return c
 
 
+def _integer_compensation(zero_point, weights, n_out):
+    """A Convolution's input zero point (graph_optimizer.cpp FuseConvolutionAndZeroPoints):
+    rounded to uint8, times the weights summed exactly (int64 here, int32 there)."""
+    _compensation(F(0), weights, n_out)  # the same checks
+    zp = int(np.floor(abs(float(zero_point)) + 0.5)) * (1 if zero_point > 0 else -1)
+    if not 0 <= zp <= 255:
+        raise ValueError(f"zero_point = {zero_point}: a Convolution's zero point is uint8")
+    return zp * np.asarray(weights).astype(np.int64).sum(1)
+
+
 def _shift_per_tensor(b):
     """fake_quantize's workaround: shifts within 5e-5 of channel 0's are channel 0's."""
     return np.full_like(b, b[0]) if (np.abs(b - b[0]) < F(5e-5)).all() else b
 
 
 def _openvino_plan(input_scale, weight_scale, input_low, input_high, output_low,
-                   output_high, levels, zero_point, weights, bias):
+                   output_high, levels, zero_point, weights, bias, layer):
     """The kernel's arithmetic: a dict with "kind" ("chain": ``f32(f32(f32(acc) - sub) *
     scale) + shift``; "fma": ``fma(f32(acc), scale, shift)``, one value each), "scale",
     "shift", "sub" (C or None), "out_dtype"."""
@@ -103,6 +113,8 @@ def _openvino_plan(input_scale, weight_scale, input_low, input_high, output_low,
     ol = f32_scalar(output_low, "output_low")
     oh = f32_scalar(output_high, "output_high")
     zp = f32_scalar(zero_point, "zero_point")
+    if layer not in ("fully_connected", "convolution"):
+        raise ValueError(f"layer must be 'fully_connected' or 'convolution', got {layer!r}")
     if levels != 256 or (ol, oh) not in ((0, 255), (-128, 127)):
         raise ValueError(f"output_low, output_high, levels = {ol}, {oh}, {levels}: only a "
                          "256-level FakeQuantize onto [0, 255] or [-128, 127] is reproduced")
@@ -120,6 +132,14 @@ def _openvino_plan(input_scale, weight_scale, input_low, input_high, output_low,
         raise ValueError("weight_scale and bias must have one value per output channel")
     s_w = np.broadcast_to(s_w, (n_out,)).astype(F)
     out_dtype = "uint8" if ol == 0 else "int8"
+    conv_zp = None
+    if layer == "convolution":
+        if b_in is not None and (b_in != b_in[0]).any():
+            raise ValueError("a Convolution with a bias per channel is not reproduced")
+        if zp != 0:  # the convolution's own input zero point: an integer, compensated
+            # exactly in int32 before the kernel's float steps
+            conv_zp = _integer_compensation(zp, weights, n_out)
+            zp = F(0)
     with np.errstate(all="raise"):
         S = s_a * s_w
         C = _compensation(zp, weights, n_out) if zp != 0 else None
@@ -144,9 +164,9 @@ def _openvino_plan(input_scale, weight_scale, input_low, input_high, output_low,
                 chi = np.rint(ih_n[0] * m[0] + b[0]) + ol
                 s0 = F(0) if abs(sh[0]) < F(chi - clo) * F(1e-5) else sh[0]
                 return {"kind": "fma", "scale": m[:1], "shift": np.array([s0], F),
-                        "sub": None, "out_dtype": out_dtype}
+                        "sub": None, "int_sub": conv_zp, "out_dtype": out_dtype}
             return {"kind": "chain", "scale": m, "shift": sh, "sub": None,
-                    "out_dtype": out_dtype}
+                    "int_sub": conv_zp, "out_dtype": out_dtype}
         if b_in.size != n_out:
             raise ValueError(f"bias has {b_in.size} values, the layer {n_out} channels")
         isc = lv / (ih - il)
@@ -156,12 +176,12 @@ def _openvino_plan(input_scale, weight_scale, input_low, input_high, output_low,
         raise ValueError("a bias that gives every channel the same FakeQuantize shift is "
                          "not reproduced (OpenVINO then runs other post-ops)")
     return {"kind": "chain", "scale": (isc * S).astype(F), "shift": shifts.astype(F),
-            "sub": C, "out_dtype": out_dtype}
+            "sub": C, "int_sub": None, "out_dtype": out_dtype}
 
 
 def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high,
                                output_low, output_high, levels=256, *, zero_point=0.0,
-                               weights=None, bias=None):
+                               weights=None, bias=None, layer="fully_connected"):
     """OpenVINO's CPU plugin (int8 FullyConnected / Convolution, its low-precision
     transformations, then the FakeQuantize of the output fused into the kernel) as
     keywords of ``requantize_fp32``: ``sat(RNE(f32(f32(acc) * scale[n]) + bias[n]))``
@@ -176,7 +196,10 @@ def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high,
     weights: the int8 weights [out_channels, in_features], needed with a nonzero
     zero_point. bias: a float bias per output channel added between the layer and the
     FakeQuantize (one value, or the same value for every channel, is folded into the
-    ranges instead).
+    ranges instead). layer: "fully_connected" (a MatMul) or "convolution", whose zero
+    point OpenVINO rounds to uint8 and subtracts exactly (``round(zp) * sum_k w[n, k]``)
+    from the accumulators (``openvino_fq_requant`` only; a Convolution with a bias per
+    channel is not reproduced: ValueError).
 
     In float32, ``S[n] = s_a * s_w[n]``; without a bias of distinct values per
     channel: ``il' = (il - bias) / S[n] + C[n]``, ``ih'`` alike (each step rounded;
@@ -194,11 +217,15 @@ def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high,
     first); ``openvino_fq_requant`` computes both.
     """
     plan = _openvino_plan(input_scale, weight_scale, input_low, input_high, output_low,
-                          output_high, levels, zero_point, weights, bias)
+                          output_high, levels, zero_point, weights, bias, layer)
     if plan["kind"] == "fma":
         raise ValueError("OpenVINO runs a per-tensor layer's requantization as one fused "
                          "multiply-add, which requantize_fp32 has no form of: use "
                          "simdops.runtimes.openvino_fq_requant(acc, ...)")
+    if plan["int_sub"] is not None:
+        raise ValueError("a Convolution's zero point is compensated in int32 first: pass "
+                         "acc - round(zero_point) * weights.sum(1) with zero_point=0, or use "
+                         "simdops.runtimes.openvino_fq_requant(acc, ..., layer=\"convolution\")")
     if plan["sub"] is not None:
         raise ValueError("with a zero point and a bias OpenVINO subtracts the zero point's "
                          "compensation before the scale, which requantize_fp32 has no form "
@@ -211,7 +238,7 @@ def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high,
 
 def openvino_fq_requant(acc, input_scale, weight_scale, input_low, input_high, output_low,
                         output_high, levels=256, *, zero_point=0.0, weights=None,
-                        bias=None):
+                        bias=None, layer="fully_connected"):
     """The output of ``openvino_fq_requant_params``' layer from its int32 accumulators
     (channels last) in every form OpenVINO runs: ``sat(RNE(fma(f32(acc), m, shift)))``
     where it sees one scale and one shift, ``f32(f32(f32(f32(acc) - C[n]) * scale[n])
@@ -221,8 +248,10 @@ def openvino_fq_requant(acc, input_scale, weight_scale, input_low, input_high, o
     if a.dtype != np.int32:
         raise TypeError(f"acc must be int32, got {a.dtype}")
     plan = _openvino_plan(input_scale, weight_scale, input_low, input_high, output_low,
-                          output_high, levels, zero_point, weights, bias)
+                          output_high, levels, zero_point, weights, bias, layer)
     lo, hi = (0, 255) if plan["out_dtype"] == "uint8" else (-128, 127)
+    if plan["int_sub"] is not None:  # exact, as OpenVINO's int32 (which wraps)
+        a = ((a.astype(np.int64) - plan["int_sub"] + 2**31) % 2**32 - 2**31).astype(np.int32)
     v = a.astype(F)
     if plan["kind"] == "fma":
         v = fma32(v, np.full(v.shape, plan["scale"][0], F),
