@@ -58,8 +58,8 @@ def _fma(a, b, c):
 def lpt_activations(layer):
     """The activation FakeQuantize's range as the model writes it, and OpenVINO's
     decomposition of it: (qmin, s_a', zp' or None). int8 for a range straddling 0 within
-    0.2 % of -256/254 (no zero point; its high end not 0), else uint8 with a zero point unless the low end
-    is 0; s_a' = (oh - ol) / (qmax - qmin), zp' = (qmin * oh - qmax * ol) / (oh - ol)."""
+    0.2 % of -256/254 (no zero point; its high end not 0), else uint8 with a zero point
+    unless the low end is 0; s_a' = (oh - ol) / (qmax - qmin), zp' = (qmin * oh - qmax * ol) / (oh - ol)."""
     ol = F(layer.sa * F(layer.lo - layer.zp))
     oh = F(layer.sa * F(layer.lo + 255 - layer.zp))
     signed = bool(np.signbit(ol) != np.signbit(oh)) and abs(ol) >= F(1e-6)
@@ -104,8 +104,8 @@ def reference_outputs(layer, pair_saturation=False, fold_output_low=True,
             comp = (comp + (zp * layer.w[:, k].astype(F)).astype(F)).astype(F)
     bias = layer.bias
     if bias is not None and ((bias != bias[0]).any() or equal_bias_as_bias):
-        # a bias of distinct values per channel: folded into the FakeQuantize's input shift, the scales into
-        # the kernel's multiplier; the compensation subtracted first
+        # a bias of distinct values per channel: folded into the FakeQuantize's input
+        # shift, the scales into the kernel's multiplier; the compensation subtracted first
         isc = F(F(255) / F(layer.ih - layer.il))
         ish = F(F(-layer.il * F(255)) / F(layer.ih - layer.il))
         shift = (ish + (bias * isc).astype(F)).astype(F)
