@@ -59,7 +59,8 @@ def lpt_activations(layer):
     """The activation FakeQuantize's range as the model writes it, and OpenVINO's
     decomposition of it: (qmin, s_a', zp' or None). int8 for a range straddling 0 within
     0.2 % of -256/254 (no zero point; its high end not 0), else uint8 with a zero point
-    unless the low end is 0; s_a' = (oh - ol) / (qmax - qmin), zp' = (qmin * oh - qmax * ol) / (oh - ol)."""
+    unless the low end is 0; s_a' = (oh - ol) / (qmax - qmin),
+    zp' = (qmin * oh - qmax * ol) / (oh - ol)."""
     ol = F(layer.sa * F(layer.lo - layer.zp))
     oh = F(layer.sa * F(layer.lo + 255 - layer.zp))
     signed = bool(np.signbit(ol) != np.signbit(oh)) and abs(ol) >= F(1e-6)
