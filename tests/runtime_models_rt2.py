@@ -99,7 +99,7 @@ def near_tie_layers(seed, count, zero_point=0, bias=False, rows=64):
     every integer of a 32K range) whose rows are the activations that bring channel 0's
     FakeQuantize input nearest to a rounding tie: they tell apart formulas that differ
     by one float32 rounding. Alternately per tensor and per channel; uint8 activations
-    with the given zero point (None: random); bias: a float bias per channel ("equal": one
+    with the given zero point (None: random; "float": random, between two integers); bias: a float bias per channel ("equal": one
     value for every channel)."""
     rng = np.random.default_rng(seed)
     layers = []
@@ -108,7 +108,9 @@ def near_tie_layers(seed, count, zero_point=0, bias=False, rows=64):
     for i in range(count):
         per_channel = bool(i % 2)
         n = int(rng.integers(1, 9))
-        zp = int(rng.integers(0, 256)) if zero_point is None else zero_point
+        zp = int(rng.integers(0, 256)) if zero_point in (None, "float") else zero_point
+        if zero_point == "float":  # between the levels: OpenVINO's zero point not an integer
+            zp = float(np.clip(zp, 8, 247) + rng.uniform(0.1, 0.9))
         sa = np.float32(2.0 ** rng.uniform(-8, -3))
         sw = np.broadcast_to((2.0 ** rng.uniform(-9, -5, n if per_channel else 1)).astype(
             np.float32), (n,)).copy()

@@ -180,9 +180,14 @@ def ov_run(kind):
             layers = rm.fc_layers(71 + conv, rm.OV_LAYERS if not conv else
                                   max(1, rm.OV_LAYERS // 4), bias=False, zero_point=0)
         elif kind == "fc_zero_point_bias":  # random zero points and biases; a quarter
-            # with zero point 0 (int8 activations among them) and biases
+            # with zero point 0 (int8 activations among them) and biases; uint8 ranges
+            # within 0.2 % of symmetric (OpenVINO: int8, zero point dropped)
             layers = rm.fc_layers(74, rm.OV_LAYERS * 3 // 4) + rm.fc_layers(
                 75, max(8, rm.OV_LAYERS // 4), zero_point=0)
+            for layer in rm.fc_layers(76, 16, zero_point=0):
+                if layer.lo == 0:
+                    layer.zp = 128.05
+                    layers.append(layer)
         elif kind == "conv_zero_point":  # 1x1 convolutions: zero points, equal biases
             layers = rm.near_tie_layers(6, max(8, rm.OV_LAYERS // 6), zero_point=None) + \
                 rm.near_tie_layers(9, max(8, rm.OV_LAYERS // 12), bias="equal")
@@ -190,8 +195,9 @@ def ov_run(kind):
             layers = rm.near_tie_layers(7, few, bias=True)
         elif kind == "near_ties":
             layers = rm.near_tie_layers(5, few)
-        elif kind == "near_ties_zp":
-            layers = rm.near_tie_layers(6, few, zero_point=None)
+        elif kind == "near_ties_zp":  # integer zero points, and zero points between two
+            layers = rm.near_tie_layers(6, few, zero_point=None) + rm.near_tie_layers(
+                10, max(8, few // 2), zero_point="float")
         else:  # biases per channel, and one value for every channel
             layers = rm.near_tie_layers(7, few, bias=True) + rm.near_tie_layers(
                 9, max(8, few * 3 // 4), bias="equal")
@@ -237,6 +243,8 @@ def test_openvino_int8_fq_reproduced(kind):
         acts = [lpt_activations(layer) for layer in layers]
         assert any(zp is not None for _, _, zp in acts)
         assert any(qmin == -128 for qmin, _, _ in acts)
+        assert any(qmin == -128 and layer.zp == 128.05 for layer, (qmin, _, _) in
+                   zip(layers, acts))
         assert any(layer.bias is not None and layer.bias.size == 1 for layer in layers)
         assert any(layer.bias is not None and zp is not None and layer.bias.size > 1
                    for layer, (_, _, zp) in zip(layers, acts))
