@@ -105,7 +105,8 @@ def _openvino_plan(input_scale, weight_scale, input_low, input_high, output_low,
                    output_high, levels, zero_point, weights, bias, layer):
     """The kernel's arithmetic: a dict with "kind" ("chain": ``f32(f32(f32(acc) - sub) *
     scale) + shift``; "fma": ``fma(f32(acc), scale, shift)``, one value each), "scale",
-    "shift", "sub" (C or None), "out_dtype"."""
+    "shift", "sub" (the float compensation C or None), "int_sub" (a Convolution's
+    integer compensation, subtracted from acc first, or None), "out_dtype"."""
     s_a = f32_scalar(input_scale, "input_scale")
     s_w, _ = f32_vector(weight_scale, "weight_scale")
     il = f32_scalar(input_low, "input_low")
