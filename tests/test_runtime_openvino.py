@@ -182,8 +182,8 @@ def ov_run(kind):
         elif kind == "fc_zero_point_bias":  # random zero points and biases; a quarter
             # with zero point 0 (int8 activations among them) and biases; uint8 ranges
             # within 0.2 % of symmetric (OpenVINO: int8, zero point dropped)
-            layers = rm.fc_layers(74, rm.OV_LAYERS * 3 // 4) + rm.fc_layers(
-                75, max(8, rm.OV_LAYERS // 4), zero_point=0)
+            layers = rm.fc_layers(74, max(8, rm.OV_LAYERS * 2 // 5)) + rm.fc_layers(
+                75, max(8, rm.OV_LAYERS // 8), zero_point=0)
             for layer in rm.fc_layers(76, 16, zero_point=0):
                 if layer.lo == 0:
                     layer.zp = 128.05
