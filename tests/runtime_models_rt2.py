@@ -99,7 +99,8 @@ def near_tie_layers(seed, count, zero_point=0, bias=False, rows=64):
     every integer of a 32K range) whose rows are the activations that bring channel 0's
     FakeQuantize input nearest to a rounding tie: they tell apart formulas that differ
     by one float32 rounding. Alternately per tensor and per channel; uint8 activations
-    with the given zero point (None: random); bias: a float bias per channel."""
+    with the given zero point (None: random; "float": random, between two integers); bias: a float bias per channel ("equal": one
+    value for every channel)."""
     rng = np.random.default_rng(seed)
     layers = []
     a1, a2 = np.meshgrid(np.arange(256), np.arange(256), indexing="ij")
@@ -107,7 +108,9 @@ def near_tie_layers(seed, count, zero_point=0, bias=False, rows=64):
     for i in range(count):
         per_channel = bool(i % 2)
         n = int(rng.integers(1, 9))
-        zp = int(rng.integers(0, 256)) if zero_point is None else zero_point
+        zp = int(rng.integers(0, 256)) if zero_point in (None, "float") else zero_point
+        if zero_point == "float":  # between the levels: OpenVINO's zero point not an integer
+            zp = float(np.clip(zp, 8, 247) + rng.uniform(0.1, 0.9))
         sa = np.float32(2.0 ** rng.uniform(-8, -3))
         sw = np.broadcast_to((2.0 ** rng.uniform(-9, -5, n if per_channel else 1)).astype(
             np.float32), (n,)).copy()
@@ -115,15 +118,23 @@ def near_tie_layers(seed, count, zero_point=0, bias=False, rows=64):
         il = np.float32(-span * rng.uniform(0.2, 0.8))
         ih = np.float32(il + span)
         b = (rng.uniform(-1, 1, n) * (ih - il) * 0.1).astype(np.float32) if bias else None
+        til, tih = il, ih  # the ranges the ties are computed from
+        if bias == "equal":  # one value for every channel (OpenVINO folds it into the ranges)
+            b = np.full(n, b[0], np.float32)
+            til, tih = np.float32(il - b[0]), np.float32(ih - b[0])
         w = np.tile(np.array([[127, 1]], np.int8), (n, 1))
         acc = (grid[:, 0] - zp) * 127 + (grid[:, 1] - zp)
         s = np.float32(sa * sw[0])
-        ilp, ihp = np.float32(il / s), np.float32(ih / s)
+        ilp, ihp = np.float32(til / s), np.float32(tih / s)
         m = np.float32(np.float32(255) / np.float32(ihp - ilp))
         v = acc.astype(np.float32) * m + np.float32(np.float32(-ilp * np.float32(255)) /
                                                     np.float32(ihp - ilp))
-        if b is not None:  # the bias moves the ties: as folded into the shift
-            v = v + np.float32(np.float32(b[0] / s) * m)
+        if b is not None and bias != "equal":  # the bias moves the ties: folded into the
+            # FakeQuantize's shift (scale isc * S, shift ish + bias * isc)
+            isc = np.float32(np.float32(255) / np.float32(ih - il))
+            ish = np.float32(np.float32(-il * np.float32(255)) / np.float32(ih - il))
+            v = (acc.astype(np.float32) * np.float32(isc * s)).astype(np.float32) + \
+                np.float32(ish + np.float32(b[0] * isc))
         dist = np.abs(v - np.floor(v) - 0.5) + 10 * ((v < 0.5) | (v > 254.5))
         pick = np.argsort(dist, kind="stable")[:rows]
         layers.append(FcLayer(grid[pick].astype(np.int64), 0, zp, sa, w, sw, b, il, ih,

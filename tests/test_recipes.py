@@ -138,6 +138,10 @@ def test_openvino_fullyconnected_fakequantize_recipe():
     y, y_ov = ns["y"], ns["y_ov"]
     assert y.dtype == np.int8 and np.array_equal(y, y_ov.astype(np.int8))
     assert len(np.unique(y)) > 20
+    # activations with a zero point, and a float bias: reproduced too
+    assert ns["act"]["zero_point"] != 0
+    assert np.array_equal(ns["y_bias"], ns["y_ov_bias"].astype(np.int8))
+    assert not np.array_equal(ns["y_bias"], y)
     # the int8 kernel ran (not a float MatMul that happens to agree)
     precisions = {op.get_rt_info()["runtimePrecision"].astype(str)
                   for op in ns["compiled"].get_runtime_model().get_ops()

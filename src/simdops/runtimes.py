@@ -9,14 +9,21 @@ and arrays: one IEEE rounding per operation, never fused, as the runtimes' C++ (
 function says which operations, in which order).
 
 ``fake_quantize``, ``onednn_float_output`` and ``executorch_quantize_per_tensor`` are
-elementwise numpy float32 arithmetic (exact, not simdops C kernels).
+elementwise numpy float32 arithmetic (exact, not simdops C kernels). OpenVINO's fused
+int8 layer (``openvino_*`` but the FakeQuantize and QuantizeLinear helpers) lives in
+``simdops.runtimes_openvino`` and is re-exported here.
 """
-import numbers
-
 import numpy as np
 
+from simdops._runtimes_common import f32_scalar as _f32_scalar
+from simdops._runtimes_common import f32_vector as _f32_vector
+from simdops._runtimes_common import fma32 as _fma32
+from simdops.runtimes_openvino import (openvino_activation_quantization,
+                                       openvino_fq_requant, openvino_fq_requant_params)
+
 __all__ = [
-    "openvino_fq_requant_params", "openvino_fq_requant", "onednn_requant_params",
+    "openvino_activation_quantization", "openvino_fq_requant_params", "openvino_fq_requant",
+    "onednn_requant_params",
     "fbgemm_float_bias_params",
     "litert_fc_params", "onednn_float_output", "fake_quantize",
     "openvino_quantize_linear_params", "openvino_quantize_linear",
@@ -25,31 +32,6 @@ __all__ = [
 
 _INT_TYPES = {"uint8": (0, 255), "int8": (-128, 127), "int16": (-32768, 32767),
               "uint16": (0, 65535)}
-
-
-def _f32_scalar(v, name):
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Real, np.floating,
-                                                              np.integer)):
-        raise TypeError(f"{name} must be a real number, got {type(v).__name__}")
-    f = np.float32(v)
-    if not np.isfinite(f):
-        raise ValueError(f"{name} = {v!r} is not finite as a float32")
-    return f
-
-
-def _f32_vector(v, name):
-    """A scale given per tensor (a number) or per channel (1-D): float32, and whether
-    it was per channel."""
-    if isinstance(v, (numbers.Real, np.floating, np.integer)) and not isinstance(
-            v, (bool, np.bool_)):
-        return np.array([_f32_scalar(v, name)], np.float32), False
-    a = np.asarray(v)
-    if a.ndim != 1 or a.dtype.kind not in "fiu":
-        raise ValueError(f"{name} must be a real number or a 1-D array of them")
-    a = a.astype(np.float32)
-    if not np.isfinite(a).all():
-        raise ValueError(f"{name} has values that are not finite as float32")
-    return a, True
 
 
 def _per(vec, per_channel):
@@ -63,101 +45,6 @@ def _int_range(out_dtype):
     if name not in ("uint8", "int8", "int16"):
         raise TypeError(f"out_dtype must be uint8, int8 or int16, got {name}")
     return name, _INT_TYPES[name]
-
-
-def _openvino_fq_formula(input_scale, weight_scale, input_low, input_high, output_low,
-                         output_high, levels):
-    """OpenVINO's fused FakeQuantize after an int8 FullyConnected / Convolution: m[n],
-    the shift with output_low folded in, whether it runs as one fused multiply-add (per
-    tensor), and the output type."""
-    s_a = _f32_scalar(input_scale, "input_scale")
-    s_w, _ = _f32_vector(weight_scale, "weight_scale")
-    il = _f32_scalar(input_low, "input_low")
-    ih = _f32_scalar(input_high, "input_high")
-    ol = _f32_scalar(output_low, "output_low")
-    oh = _f32_scalar(output_high, "output_high")
-    if levels != 256 or (ol, oh) not in ((0, 255), (-128, 127)):
-        raise ValueError(f"output_low, output_high, levels = {ol}, {oh}, {levels}: only a "
-                         "256-level FakeQuantize onto [0, 255] or [-128, 127] is reproduced")
-    lv = np.float32(255)
-    with np.errstate(all="raise"):
-        S = s_a * s_w
-        il_n = il / S
-        ih_n = ih / S
-        span = ih_n - il_n
-        m = lv / span
-        b = (-il_n * lv) / span
-        # fake_quantize.cpp, updateOptimizedFormula: shifts within 5e-5 of channel 0's
-        # are taken as one per-tensor shift; then output_low is added to it
-        if (np.abs(b - b[0]) < np.float32(5e-5)).all():
-            b = np.full_like(b, b[0])
-        sh = b + ol
-    fused = bool((m == m[0]).all() and (sh == sh[0]).all())
-    if fused:  # the negligible per-tensor shift is dropped (1e-5 of the clamp range)
-        clo = np.rint(il_n[0] * m[0] + b[0]) + ol
-        chi = np.rint(ih_n[0] * m[0] + b[0]) + ol
-        if abs(sh[0]) < np.float32(chi - clo) * np.float32(1e-5):
-            sh = np.zeros_like(sh)
-        m, sh = m[:1], sh[:1]
-    return m, sh, fused, ("uint8" if ol == 0 else "int8")
-
-
-def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high, output_low,
-                               output_high, levels=256):
-    """OpenVINO's CPU plugin (int8 FullyConnected / Convolution, its low-precision
-    transformations, then the FakeQuantize of the output fused into the kernel), per
-    channel: ``sat(RNE(f32(f32(acc) * m[n]) + shift[n]))``.
-
-    From the layer's dequantization scales and the output FakeQuantize's ranges, in
-    float32: ``S[n] = s_a * s_w[n]``, ``il' = il / S[n]``, ``ih' = ih / S[n]``,
-    ``m[n] = 255 / (ih' - il')``, ``b[n] = -il' * 255 / (ih' - il')`` (left to right,
-    each operation rounded, as fake_quantize.cpp); channel 0's b for every channel when
-    all lie within 5e-5 of it; ``shift[n] = f32(b[n] + output_low)`` (output_low joins
-    the shift before the rounding).
-
-    Returns the keywords of ``requantize_fp32``: ``scale`` (m, float32 per channel),
-    ``bias`` (the shifts, float32) with ``bias_at="scaled"`` (the float32 add right
-    after the multiply), ``zero_point=0``, ``min``, ``max``, ``out_dtype``. A layer
-    OpenVINO sees as per tensor (every m[n] and every shift equal) runs the multiply
-    and the add as one fused multiply-add, which requantize_fp32 does not have:
-    ValueError, use ``openvino_fq_requant`` for it. Only a 256-level FakeQuantize onto
-    [0, 255] or [-128, 127]. Measured: exact for accumulators of activations with zero
-    point 0 and no bias between the layer and the FakeQuantize; with a nonzero
-    activation zero point or a float bias OpenVINO's arithmetic is not reproduced yet
-    (docs/requantization.md gives the counts).
-    """
-    m, sh, fused, out_dtype = _openvino_fq_formula(input_scale, weight_scale, input_low,
-                                                   input_high, output_low, output_high,
-                                                   levels)
-    if fused:
-        raise ValueError("OpenVINO runs a per-tensor layer's requantization as one fused "
-                         "multiply-add, which requantize_fp32 has no form of: use "
-                         "simdops.runtimes.openvino_fq_requant(acc, ...)")
-    lo, hi = (0, 255) if out_dtype == "uint8" else (-128, 127)
-    return {"scale": m, "bias": np.ascontiguousarray(sh, np.float32), "bias_at": "scaled",
-            "zero_point": 0, "min": lo, "max": hi, "out_dtype": out_dtype}
-
-
-def openvino_fq_requant(acc, input_scale, weight_scale, input_low, input_high, output_low,
-                        output_high, levels=256):
-    """The output of ``openvino_fq_requant_params``' layer from its int32 accumulators
-    (channels last), per tensor too: ``sat(RNE(fma(f32(acc), m, shift)))`` where
-    OpenVINO sees one scale and one shift (its post-op is then a single linear step,
-    a fused multiply-add), else ``requantize_fp32(acc, **openvino_fq_requant_params(...))``.
-    numpy; exact."""
-    a = np.asarray(acc)
-    if a.dtype != np.int32:
-        raise TypeError(f"acc must be int32, got {a.dtype}")
-    m, sh, fused, out_dtype = _openvino_fq_formula(input_scale, weight_scale, input_low,
-                                                   input_high, output_low, output_high,
-                                                   levels)
-    lo, hi = (0, 255) if out_dtype == "uint8" else (-128, 127)
-    v = a.astype(np.float32)
-    if fused:
-        v = _fma32(v, np.full(v.shape, m[0], np.float32), np.full(v.shape, sh[0], np.float32))
-    else:
-        v = (v * m).astype(np.float32) + sh
-    return np.clip(np.rint(v), lo, hi).astype(out_dtype)
 
 
 _ONEDNN_KERNELS = ("brgemm", "gemm")
@@ -278,21 +165,6 @@ def onednn_float_output(acc, input_scale, weight_scale, bias=None, *, kernel="br
     if bias is not None:
         v = v + np.asarray(bias, np.float32)
     return v.astype(np.float32)
-
-
-def _fma32(a, b, c):
-    """float32 fma(a, b, c) of float32 arrays, rounded once (as VFMADD): the product is
-    exact in float64, the sum rounded to odd in float64 (TwoSum's error decides the
-    last bit), then rounded to float32 once (53 >= 24 + 2 bits: no double rounding)."""
-    p = a.astype(np.float64) * b.astype(np.float64)
-    c64 = c.astype(np.float64)
-    s = p + c64
-    bb = s - p
-    err = (p - (s - bb)) + (c64 - bb)
-    odd = (s.view(np.int64) & 1) == 1
-    fix = (err != 0) & ~odd & np.isfinite(s)
-    s = np.where(fix, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
-    return s.astype(np.float32)
 
 
 def fake_quantize(x, input_low, input_high, output_low, output_high, levels, *,
