@@ -178,8 +178,17 @@ static inline qv_i32 qb_ort_add_v(qv_i32 a, qv_i32 b, const qb_consts *c)
     }                                                                                              \
     QB_FORM_KERNEL(entry, tag, T, ONE, qb_rows_##entry##_##tag)
 
+/* XNNPACK's add: the tier's own rows where it defines QV_OWN_XNN_ROWS
+ * (qv_xnn_rows_i8 / _u8, of the rows' signature), else the body's */
+#ifdef QV_OWN_XNN_ROWS
+QB_FORM_KERNEL(qadd_xnnpack, i8, int8_t, qb_xnnpack_add_one, qv_xnn_rows_i8)
+QB_FORM_KERNEL(qadd_xnnpack, u8, uint8_t, qb_xnnpack_add_one, qv_xnn_rows_u8)
+#define QB_XNN_ENTRY(X)
+#else
+#define QB_XNN_ENTRY(X) X(qadd_xnnpack, qb_xnn_add_v, qb_xnnpack_add_one, QB_INT_VECTORS)
+#endif
 #define QB_BODY_ENTRIES(X)                                                                         \
-    X(qadd_xnnpack, qb_xnn_add_v, qb_xnnpack_add_one, QB_INT_VECTORS)                              \
+    QB_XNN_ENTRY(X)                                                                                \
     X(qmul_fp, qb_fp_mul_v, qb_fp_mul_one, QV_FP_VECTORS)                                         \
     X(qadd_ort, qb_ort_add_v, qb_ort_add_vv, QV_ORT_VECTORS)                                      \
     X(qadd_tflite, qb_tfl_add_v, qb_tflite_add_one, QB_INT_VECTORS)                                \

@@ -36,6 +36,14 @@ static inline __m128i qb_odd_blend(__m128i e, __m128i o)
 #define QB_MUL_EVEN(x, m) qb_mul_even_i64(x, m)
 #define QB_ODD_BLEND(e, o) qb_odd_blend(e, o)
 #define QB_CVT_RNE(v) _mm_cvtps_epi32(v) /* QV_FP_VECTORS: MXCSR rounds to nearest */
+#define QV_OWN_XNN_ROWS
+#define QB_SET1_B(v) _mm_set1_epi16((short)(v))
+#define QB_LOAD8(s) _mm_loadl_epi64((const __m128i *)(const void *)(s))
+#define QB_WIDEN16_i8(s) _mm_srai_epi16(_mm_unpacklo_epi8(QB_LOAD8(s), QB_LOAD8(s)), 8)
+#define QB_WIDEN16_u8(s) _mm_unpacklo_epi8(QB_LOAD8(s), _mm_setzero_si128())
+/* the bounds on int16 (as qv_narrow4's), then the pack */
+#define QB_XNN_NARROW(PACK, EP, p0, p1, lo, hi)                                                    \
+    _mm_##PACK(_mm_min_epi16(_mm_max_epi16(p0, lo), hi), _mm_min_epi16(_mm_max_epi16(p1, lo), hi))
 #include "qbinary_x86.h"
 #define QV_FP_VECTORS(p) simdops_mxcsr_round_nearest()
 
@@ -69,7 +77,6 @@ static inline void qv_widen4_u8(const uint8_t *s, qv_i32 v[4])
 
 /* packssdw, the clamp on int16 (the bounds lie inside the type, so clamping
  * before the last pack equals the packs' narrowing then the clamp), the pack */
-static inline qv_b qv_set1_b(int v) { return _mm_set1_epi16((short)v); }
 static inline __m128i qb_pack_clamp(__m128i v0, __m128i v1, qv_b lo, qv_b hi)
 {
     return _mm_min_epi16(_mm_max_epi16(_mm_packs_epi32(v0, v1), lo), hi);

@@ -18,6 +18,10 @@
 #define QB_LOAD_LANES(s) qb_load4(s)
 #define QB_UNLANE(p) (p)
 #define QV_FP_VECTORS(p) 1
+#define QV_OWN_XNN_ROWS
+#define QB_WIDEN16_i8(s) _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(s)))
+#define QB_WIDEN16_u8(s) _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(s)))
+#define QB_UNLANE64(q) (q)
 #include <smmintrin.h>
 static inline __m128i qb_load4(const void *s)
 {

@@ -9,8 +9,11 @@
  *                        beyond int32 (default: cvttps of roundps' nearest)
  *   QB_LOAD_LANES(s)     QV_BITS / 32 bytes into the low part of an xmm
  *   QB_UNLANE(p)         the packs' 128-bit lanes put back in element order
+ *   QB_SET1_B(v)         the clamp bounds' vector (default: bytes)
  *   QV_OWN_MULLO, QV_OWN_WIDEN, QV_OWN_NARROW, QV_OWN_ADD_IF_GT: the tier
  *                        writes that qv_ helper itself
+ *   QV_OWN_XNN_ROWS      XNNPACK's add by pmaddwd (below), with QB_WIDEN16_i8/u8,
+ *                        QB_UNLANE64 and optionally QB_XNN_NARROW
  * The shift counts are an xmm (psrad / pslld by a register). ONNX Runtime's
  * add on the tiers without FMA is computed in double (qbinary_ort_double.h):
  * here for 128 and 256 bits; AVX-512 writes its fused form. */
@@ -71,16 +74,22 @@ static inline qv_i32 qv_srdhm(qv_i32 x, qv_i32 m)
 #ifndef QV_OWN_WIDEN
 #define QB_WIDEN4(tag, T, CVT)                                                                     \
     static inline void qv_widen4_##tag(const T *s, qv_i32 v[4])                                    \
-    {                                                                                              \
-        for (int k = 0; k < 4; k++)                                                                \
-            v[k] = QV_MM(CVT)(QB_LOAD_LANES(s + QV_LANES * k));                                    \
+    { /* written out: a loop here stays a loop at -O2, v[] on the stack */                         \
+        v[0] = QV_MM(CVT)(QB_LOAD_LANES(s));                                                       \
+        v[1] = QV_MM(CVT)(QB_LOAD_LANES(s + QV_LANES));                                            \
+        v[2] = QV_MM(CVT)(QB_LOAD_LANES(s + 2 * QV_LANES));                                        \
+        v[3] = QV_MM(CVT)(QB_LOAD_LANES(s + 3 * QV_LANES));                                        \
     }
 QB_WIDEN4(i8, int8_t, cvtepi8_epi32)
 QB_WIDEN4(u8, uint8_t, cvtepu8_epi32)
 #endif
 
+#ifndef QB_SET1_B /* the clamp bounds as bytes (SSE2: as int16, clamping before the last pack) */
+#define QB_SET1_B(v) QV_MM(set1_epi8)((char)(v))
+#endif
+static inline qv_b qv_set1_b(int v) { return QB_SET1_B(v); }
+
 #ifndef QV_OWN_NARROW
-static inline qv_b qv_set1_b(int v) { return QV_MM(set1_epi8)((char)v); }
 /* four int32 vectors (elements in order) saturated to bytes (packssdw, then
  * packsswb / packuswb: the runtimes' narrowing), clamped to [lo, hi], stored */
 #define QB_NARROW4(tag, T, PACK, EP)                                                               \
@@ -93,6 +102,81 @@ static inline qv_b qv_set1_b(int v) { return QV_MM(set1_epi8)((char)v); }
     }
 QB_NARROW4(i8, int8_t, packs_epi16, epi8)
 QB_NARROW4(u8, uint8_t, packus_epi16, epu8)
+#endif
+
+#ifdef QV_OWN_XNN_ROWS
+/* XNNPACK's add by pmaddwd on int16 lanes: with m = mh * 2^16 + ml (ml the
+ * signed low half; mh only matters mod 2^16), a * ma + b * mb = (a ml_a + b
+ * ml_b) + ((a mh_a + b mh_b) << 16) mod 2^32, each bracket one pmaddwd of the
+ * interleaved (a, b) pairs (|a|, |b| <= 255, |ml|, |mh| <= 2^15: exact). The
+ * unpacks and the packs both work within 128-bit lanes, so after packssdw
+ * the int16 results are in element order again; the tier's QB_WIDEN16_<tag>
+ * widens QV_BITS / 16 elements, QB_UNLANE64 orders packsswb's 64-bit halves. */
+enum { QB_XSTEP = QV_BITS / 8 };
+typedef struct qb_xnn_consts {
+    qv_i32 mlo, mhi, bias, zp;
+    qv_cnt shift;
+    qv_b lo, hi;
+} qb_xnn_consts;
+static inline int32_t qb_pair16(int32_t a, int32_t b) { return (int32_t)(((uint32_t)(uint16_t)b << 16) | (uint16_t)a); }
+static inline void qb_xnn_init(qb_xnn_consts *c, const simdops_qbinary_params *p)
+{
+    const int32_t la = (int16_t)p->a_mult, lb = (int16_t)p->b_mult;
+    c->mlo = qv_set1(qb_pair16(la, lb));
+    c->mhi = qv_set1(qb_pair16((int32_t)(((uint32_t)p->a_mult - (uint32_t)la) >> 16),
+                               (int32_t)(((uint32_t)p->b_mult - (uint32_t)lb) >> 16)));
+    c->bias = qv_set1(p->bias);
+    c->zp = qv_set1(p->y_offset);
+    c->shift = qv_cnt_right(p->shift);
+    c->lo = qv_set1_b(p->lo);
+    c->hi = qv_set1_b(p->hi);
+}
+/* pairs (a_i, b_i) to bias + a_i * ma + b_i * mb, >> shift, + zero point */
+static inline qv_i32 qb_xnn_pairs(qv_i32 ab, const qb_xnn_consts *c)
+{
+    qv_i32 acc = qv_add(QV_MM(madd_epi16)(ab, c->mlo), QV_MM(slli_epi32)(QV_MM(madd_epi16)(ab, c->mhi), 16));
+    return qv_add(qv_sra(qv_add(acc, c->bias), c->shift), c->zp);
+}
+/* QV_BITS / 16 elements of int16 a and b to their int16 results, in order */
+static inline qv_i32 qb_xnn_half(qv_i32 a, qv_i32 b, const qb_xnn_consts *c)
+{
+    return QV_MM(packs_epi32)(qb_xnn_pairs(QV_MM(unpacklo_epi16)(a, b), c),
+                              qb_xnn_pairs(QV_MM(unpackhi_epi16)(a, b), c));
+}
+#define QB_XNN_ROWS(tag, T, PACK, EP)                                                              \
+    static inline size_t qv_xnn_rows_##tag(const T *a, const T *b, T *y, size_t n, int form,      \
+                                           const simdops_qbinary_params *p)                       \
+    {                                                                                              \
+        enum { H = QV_BITS / 16 };                                                                 \
+        qb_xnn_consts c;                                                                           \
+        qv_i32 a0, a1, b0, b1;                                                                     \
+        size_t i = 0;                                                                              \
+        if (n < QB_XSTEP)                                                                          \
+            return 0;                                                                              \
+        qb_xnn_init(&c, p);                                                                        \
+        a0 = a1 = QV_MM(set1_epi16)((short)a[0]);                                                  \
+        b0 = b1 = QV_MM(set1_epi16)((short)b[0]);                                                  \
+        for (; i + QB_XSTEP <= n; i += QB_XSTEP) {                                                 \
+            qv_i32 q;                                                                              \
+            if (form != SIMDOPS_QB_SV) {                                                           \
+                a0 = QB_WIDEN16_##tag(a + i);                                                      \
+                a1 = QB_WIDEN16_##tag(a + i + H);                                                  \
+            }                                                                                      \
+            if (form != SIMDOPS_QB_VS) {                                                           \
+                b0 = QB_WIDEN16_##tag(b + i);                                                      \
+                b1 = QB_WIDEN16_##tag(b + i + H);                                                  \
+            }                                                                                      \
+            q = QB_XNN_NARROW(PACK, EP, qb_xnn_half(a0, b0, &c), qb_xnn_half(a1, b1, &c), c.lo, c.hi); \
+            QV_MMSI(storeu_)((qv_i32 *)(void *)(y + i), q);                                        \
+        }                                                                                          \
+        return i;                                                                                  \
+    }
+#ifndef QB_XNN_NARROW /* packsswb / packuswb, the halves in order, the bounds */
+#define QB_XNN_NARROW(PACK, EP, p0, p1, lo, hi)                                                    \
+    QV_MM(min_##EP)(QV_MM(max_##EP)(QB_UNLANE64(QV_MM(PACK)(p0, p1)), lo), hi)
+#endif
+QB_XNN_ROWS(i8, int8_t, packs_epi16, epi8)
+QB_XNN_ROWS(u8, uint8_t, packus_epi16, epu8)
 #endif
 
 #if QV_BITS == 128
