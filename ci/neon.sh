@@ -94,13 +94,15 @@ check_obj "$OBJ/kernels__clip__clip_neon.o" fcmgt bsl fcvtl fcvtn fcvtzs fcvtzu 
 check_obj "$OBJ/kernels__shrink__shrink_neon.o" fcvtl fcvtn cmgt
 check_obj "$OBJ/kernels__hardmax__hardmax_neon.o" fmaxv fmax fcmeq
 check_obj "$OBJ/kernels__qlow__qlow_neon.o" scvtf fmul bsl
+check_obj "$OBJ/kernels__qbinary__qbinary_neon.o" sqrdmulh sshl fcvtns fmla sqxtn
 # objects are named by source path (build.sh): kernels__<op>__<op>_<tier>.o
-# except the quantized binary ops' scalar file: ONNX Runtime's QLinearAdd is defined by
+# except the quantized binary ops' files: ONNX Runtime's QLinearAdd is defined by
 # fmaf (MLAS's AVX2 kernel fuses; qbinary_element.h calls fmaf, which aarch64 compiles to
-# fmadd), and the build's -ffp-contract=off keeps every other product unfused there too
-FMA_BY_DEFINITION=kernels__qbinary__qbinary_scalar.o
+# fmadd; the NEON kernel's vfmaq is fmla), and the build's -ffp-contract=off keeps every
+# other product unfused there too
+FMA_BY_DEFINITION=" kernels__qbinary__qbinary_scalar.o kernels__qbinary__qbinary_neon.o "
 for o in "$OBJ"/*_neon.o "$OBJ"/*_scalar.o; do
-    [ "$(basename "$o")" = "$FMA_BY_DEFINITION" ] && continue
+    [[ $FMA_BY_DEFINITION == *" $(basename "$o") "* ]] && continue
     fused=$("$TRIPLE-objdump" -d --no-show-raw-insn "$o" |
         grep -E '[[:space:]](fmla|fmls|fmadd|fmsub|fnmadd|fnmsub)[[:space:]]' || true)
     if [ -n "$fused" ]; then

@@ -99,11 +99,11 @@ enum simdops_kernel_entry {
  * entry from its parent. SIMDOPS_KERNEL_FILES(X, tier) expands X(op, tier)
  * over the tier's list (dispatch builds the tier from it). */
 #define SIMDOPS_FILES_scalar(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(int8mm, t) X(qbinary, t)
-#define SIMDOPS_FILES_sse2(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t)
-#define SIMDOPS_FILES_sse41(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t)
+#define SIMDOPS_FILES_sse2(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(qbinary, t)
+#define SIMDOPS_FILES_sse41(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(qbinary, t)
 #define SIMDOPS_FILES_avx2(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(int8mm, t) X(qbinary, t)
 #define SIMDOPS_FILES_avx512(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(qbinary, t)
-#define SIMDOPS_FILES_neon(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t)
+#define SIMDOPS_FILES_neon(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(qbinary, t)
 #define SIMDOPS_KERNEL_FILES(X, tier) SIMDOPS_FILES_##tier(X, tier)
 
 enum simdops_tier_id {

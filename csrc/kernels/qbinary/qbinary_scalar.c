@@ -1,34 +1,15 @@
 /* Reference kernels of the quantized binary ops: one element at a time through
- * qbinary_element.h, in each broadcast form (both vectors, or a / b one element). */
+ * qbinary_element.h, in each broadcast form (qbinary_form.h). */
 #define SIMDOPS_TIER scalar
 #include "qbinary_element.h"
+#include "qbinary_form.h"
 
 /* X(tag, T): the input/output types of each arithmetic */
 #define QB_TYPES_ALL(X) X(u8, uint8_t) X(i8, int8_t) X(i16, int16_t)
 #define QB_TYPES_8BIT(X) X(u8, uint8_t) X(i8, int8_t)
 
-/* An integer arithmetic: the form only says where a and b are read. */
-#define QB_INT_KERNEL(entry, ONE, tag, T)                                                         \
-    static void SIMDOPS_KERNEL_NAME(tag, entry)(const void *av, const void *bv, void *yv,        \
-                                                size_t n, int form,                              \
-                                                const simdops_qbinary_params *p)                 \
-    {                                                                                             \
-        const T *a = (const T *)av;                                                               \
-        const T *b = (const T *)bv;                                                               \
-        T *y = (T *)yv;                                                                           \
-        if (form == SIMDOPS_QB_SV) {                                                              \
-            const int32_t a0 = a[0];                                                              \
-            for (size_t i = 0; i < n; i++)                                                        \
-                y[i] = (T)ONE(a0, (int32_t)b[i], p);                                              \
-        } else if (form == SIMDOPS_QB_VS) {                                                       \
-            const int32_t b0 = b[0];                                                              \
-            for (size_t i = 0; i < n; i++)                                                        \
-                y[i] = (T)ONE((int32_t)a[i], b0, p);                                              \
-        } else {                                                                                  \
-            for (size_t i = 0; i < n; i++)                                                        \
-                y[i] = (T)ONE((int32_t)a[i], (int32_t)b[i], p);                                   \
-        }                                                                                         \
-    }
+/* An arithmetic over the form loop alone (no vector rows) */
+#define QB_INT_KERNEL(entry, ONE, tag, T) QB_FORM_KERNEL(entry, tag, T, ONE, QB_NO_ROWS)
 #define QB_TFLITE_ADD(tag, T) QB_INT_KERNEL(qadd_tflite, qb_tflite_add_one, tag, T)
 #define QB_TFLITE_MUL(tag, T) QB_INT_KERNEL(qmul_tflite, qb_tflite_mul_one, tag, T)
 #define QB_XNNPACK_ADD(tag, T) QB_INT_KERNEL(qadd_xnnpack, qb_xnnpack_add_one, tag, T)

@@ -68,6 +68,8 @@
 #ifndef SIMDOPS_QLINEAR_Q8_RECIP_H
 #define SIMDOPS_QLINEAR_Q8_RECIP_H
 
+#include "kernels/vec/mxcsr.h"
+
 /* tau / K, and the low 14 bits but those of the fractions flagged */
 #if QL_RECIP_FMA
 #define QL_TAU_UNITS 0
@@ -83,7 +85,7 @@ static inline int ql_recip_ok(const simdops_qlinear_params *p, int is_signed)
     const float as = p->scale < 0.0f ? -p->scale : p->scale;
     return as >= 0x1p-125f && as <= 0x1p125f && p->zero_point >= tmin && p->zero_point <= tmax &&
            p->qlo == (float)(tmin - p->zero_point) && p->qhi == (float)(tmax - p->zero_point) &&
-           (_mm_getcsr() & 0x6000u) == 0; /* RC = round to nearest */
+           simdops_mxcsr_round_nearest();
 }
 
 /* u8 / i8 of float32 x, 4 vectors a step; steps with a flagged lane, and whole
