@@ -20,64 +20,69 @@
 
 #include <math.h> /* INFINITY */
 
-/* Masked single-vector kernels for n < W lanes: masked-off lanes load -inf,
- * which never beats anything and never equals a max taken over real lanes
- * (lane 0 is real, so a row of -inf answers 0 as the scalar does). */
-#define HM_MASKED_NARROW(P, T, V, M, LOADM, CMP, MAXR, SET1, STOREM, NEGINF)               \
-    static inline size_t P##_narrow_row(const T *x, size_t n)                               \
+/* The template parameters of hardmax_x86.h for a zmm vector of W_ lanes of T
+ * (intrinsic suffix S: ps or pd; E: the int lanes of the same width), as
+ * functions and types. Opmask compare results; NaN evidence: a lane of u
+ * turns NaN (all ones) once an unordered pair is seen; TRIG: v > best or v NaN
+ * (best is never NaN). P##_IDX (the index stores) is the instance's own.
+ * Narrow kernels (n < W_ lanes) run one masked vector: masked-off lanes load
+ * -inf, which never beats anything and never equals a max taken over real
+ * lanes (lane 0 is real, so a row of -inf answers 0 as the scalar does). */
+#define HM_Z_FLOAT(P, T, V, M, W_, S, E)                                                    \
+    typedef V P##_V;                                                                        \
+    typedef M P##_M;                                                                        \
+    typedef __m512i P##_IV;                                                                 \
+    enum { P##_W = W_, P##_SHIFT = 0 };                                                     \
+    static inline V P##_LOAD(const T *p) { return _mm512_loadu_##S(p); }                    \
+    static inline void P##_STORE(T *p, V v) { _mm512_storeu_##S(p, v); }                    \
+    static inline V P##_KEY(V v) { return v; }                                              \
+    static inline V P##_MAX(V a, V b) { return _mm512_max_##S(a, b); }                      \
+    static inline M P##_OR(M a, M b) { return (M)(a | b); }                                 \
+    static inline unsigned P##_BITS(M m) { return m; }                                      \
+    static inline M P##_CMP_UNORD(V a, V b) { return _mm512_cmp_##S##_mask(a, b, _CMP_UNORD_Q); } \
+    static inline V P##_NANINIT(void) { return _mm512_setzero_##S(); }                      \
+    static inline V P##_NAN2(V u, V b0, V b1)                                              \
+    {                                                                                       \
+        return _mm512_mask_mov_##S(u, P##_CMP_UNORD(b0, b1),                                \
+                                   _mm512_castsi512_##S(_mm512_set1_##E(-1)));              \
+    }                                                                                       \
+    static inline V P##_NAN1(V u, V b) { return P##_NAN2(u, b, b); }                        \
+    static inline int P##_ANYNAN(V u, V m) { return (void)m, P##_CMP_UNORD(u, u) != 0; }    \
+    static inline M P##_ISNAN(V v) { return P##_CMP_UNORD(v, v); }                         \
+    static inline M P##_TRIG(V v, V rv) { return _mm512_cmp_##S##_mask(v, rv, _CMP_NLE_UQ); } \
+    static inline M P##_EQ(V v, V vm) { return _mm512_cmp_##S##_mask(v, vm, _CMP_EQ_OQ); }  \
+    static inline M P##_BEATS(V v, V b)                                                     \
+    {                                                                                       \
+        return _mm512_mask_cmp_##S##_mask(_mm512_cmp_##S##_mask(b, b, _CMP_ORD_Q), v, b,    \
+                                          _CMP_NLE_UQ);                                     \
+    }                                                                                       \
+    static inline V P##_SEL(M m, V a, V b) { return _mm512_mask_blend_##S(m, b, a); }       \
+    static inline __m512i P##_RIDX(int64_t r) { return _mm512_set1_epi64(r); }              \
+    static inline V P##_VMAX(V v) { return _mm512_set1_##S(_mm512_reduce_max_##S(v)); }    \
+    static inline void P##_IDX(int64_t *p, M m, __m512i rv);                                \
+    static inline size_t P##_NARROW(const T *x, size_t n)                                   \
     {                                                                                       \
         M k = (M)((1u << n) - 1u);                                                          \
-        V v = LOADM(SET1(NEGINF), k, x);                                                    \
-        unsigned nan = (unsigned)CMP(v, v, _CMP_UNORD_Q);                                   \
+        V v = _mm512_mask_loadu_##S(_mm512_set1_##S(-INFINITY), k, x);                      \
+        unsigned nan = P##_ISNAN(v);                                                        \
         if (nan)                                                                            \
             return hm_ctz(nan);                                                             \
-        return hm_ctz((unsigned)CMP(v, SET1(MAXR(v)), _CMP_EQ_OQ));                         \
+        return hm_ctz(P##_EQ(v, P##_VMAX(v)));                                              \
     }                                                                                       \
-    static inline void P##_narrow_cols(const T *row, size_t cols, int64_t r, T *best,       \
-                                       int64_t *bi)                                         \
+    static inline void P##_NARROWCOLS(const T *row, size_t cols, int64_t r, T *best,        \
+                                      int64_t *bi)                                          \
     {                                                                                       \
         M k = (M)((1u << cols) - 1u);                                                       \
-        V v = LOADM(SET1(NEGINF), k, row), b = LOADM(SET1(NEGINF), k, best);                \
-        unsigned m = (unsigned)(k & CMP(v, b, _CMP_NLE_UQ) & CMP(b, b, _CMP_ORD_Q));        \
+        V v = _mm512_mask_loadu_##S(_mm512_set1_##S(-INFINITY), k, row);                   \
+        M m = (M)(k & P##_BEATS(v, _mm512_mask_loadu_##S(_mm512_set1_##S(-INFINITY), k, best))); \
         if (m) {                                                                            \
-            STOREM(best, (M)m, v);                                                          \
-            _mm512_mask_storeu_epi64(bi, (__mmask8)m, _mm512_set1_epi64(r));                \
-            _mm512_mask_storeu_epi64(bi + 8, (__mmask8)(m >> 8), _mm512_set1_epi64(r));     \
+            _mm512_mask_storeu_##S(best, m, v);                                             \
+            P##_IDX(bi, m, _mm512_set1_epi64(r));                                           \
         }                                                                                   \
     }
 
 /* float32 x 16 */
-HM_MASKED_NARROW(hm_f32x16, float, __m512, __mmask16, _mm512_mask_loadu_ps, _mm512_cmp_ps_mask,
-                 _mm512_reduce_max_ps, _mm512_set1_ps, _mm512_mask_storeu_ps, -INFINITY)
-#define hm_f32x16_V __m512
-#define hm_f32x16_M __mmask16
-#define hm_f32x16_IV __m512i
-#define hm_f32x16_W 16
-#define hm_f32x16_SHIFT 0
-#define hm_f32x16_LOAD(p) _mm512_loadu_ps(p)
-#define hm_f32x16_STORE(p, v) _mm512_storeu_ps(p, v)
-#define hm_f32x16_KEY(v) (v)
-#define hm_f32x16_MAX(a, b) _mm512_max_ps(a, b)
-#define hm_f32x16_OR(a, b) ((__mmask16)((a) | (b)))
-/* NaN evidence: a lane of u turns NaN (all ones) once an unordered pair is seen */
-#define hm_f32x16_NANINIT() _mm512_setzero_ps()
-#define hm_f32x16_NAN1(u, b) hm_f32x16_NAN2(u, b, b)
-#define hm_f32x16_NAN2(u, b0, b1)                                                    \
-    _mm512_mask_mov_ps(u, _mm512_cmp_ps_mask(b0, b1, _CMP_UNORD_Q),                  \
-                       _mm512_castsi512_ps(_mm512_set1_epi32(-1)))
-#define hm_f32x16_ANYNAN(u, m) (_mm512_cmp_ps_mask(u, u, _CMP_UNORD_Q) != 0)
-/* v > best or v NaN (best is never NaN) */
-#define hm_f32x16_TRIG(v, rv) _mm512_cmp_ps_mask(v, rv, _CMP_NLE_UQ)
-#define hm_f32x16_EQ(v, vm) _mm512_cmp_ps_mask(v, vm, _CMP_EQ_OQ)
-#define hm_f32x16_ISNAN(v) _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q)
-#define hm_f32x16_BITS(m) ((unsigned)(m))
-#define hm_f32x16_NARROW hm_f32x16_narrow_row
-#define hm_f32x16_NARROWCOLS hm_f32x16_narrow_cols
-#define hm_f32x16_BEATS(v, b) \
-    _mm512_mask_cmp_ps_mask(_mm512_cmp_ps_mask(b, b, _CMP_ORD_Q), v, b, _CMP_NLE_UQ)
-#define hm_f32x16_SEL(m, a, b) _mm512_mask_blend_ps(m, b, a)
-#define hm_f32x16_RIDX(r) _mm512_set1_epi64(r)
-#define hm_f32x16_VMAX(v) _mm512_set1_ps(_mm512_reduce_max_ps(v))
+HM_Z_FLOAT(hm_f32x16, float, __m512, __mmask16, 16, ps, epi32)
 static inline void hm_f32x16_IDX(int64_t *p, __mmask16 m, __m512i rv)
 {
     _mm512_mask_storeu_epi64(p, (__mmask8)m, rv);
@@ -87,36 +92,11 @@ HM_ROW(hm_f32x16, float)
 HM_COLS(hm_f32x16, float)
 
 /* float64 x 8 */
-HM_MASKED_NARROW(hm_f64x8, double, __m512d, __mmask8, _mm512_mask_loadu_pd, _mm512_cmp_pd_mask,
-                 _mm512_reduce_max_pd, _mm512_set1_pd, _mm512_mask_storeu_pd, -INFINITY)
-#define hm_f64x8_V __m512d
-#define hm_f64x8_M __mmask8
-#define hm_f64x8_IV __m512i
-#define hm_f64x8_W 8
-#define hm_f64x8_SHIFT 0
-#define hm_f64x8_LOAD(p) _mm512_loadu_pd(p)
-#define hm_f64x8_STORE(p, v) _mm512_storeu_pd(p, v)
-#define hm_f64x8_KEY(v) (v)
-#define hm_f64x8_MAX(a, b) _mm512_max_pd(a, b)
-#define hm_f64x8_OR(a, b) ((__mmask8)((a) | (b)))
-#define hm_f64x8_NANINIT() _mm512_setzero_pd()
-#define hm_f64x8_NAN1(u, b) hm_f64x8_NAN2(u, b, b)
-#define hm_f64x8_NAN2(u, b0, b1)                                                     \
-    _mm512_mask_mov_pd(u, _mm512_cmp_pd_mask(b0, b1, _CMP_UNORD_Q),                  \
-                       _mm512_castsi512_pd(_mm512_set1_epi64(-1)))
-#define hm_f64x8_ANYNAN(u, m) (_mm512_cmp_pd_mask(u, u, _CMP_UNORD_Q) != 0)
-#define hm_f64x8_TRIG(v, rv) _mm512_cmp_pd_mask(v, rv, _CMP_NLE_UQ)
-#define hm_f64x8_EQ(v, vm) _mm512_cmp_pd_mask(v, vm, _CMP_EQ_OQ)
-#define hm_f64x8_ISNAN(v) _mm512_cmp_pd_mask(v, v, _CMP_UNORD_Q)
-#define hm_f64x8_BITS(m) ((unsigned)(m))
-#define hm_f64x8_NARROW hm_f64x8_narrow_row
-#define hm_f64x8_NARROWCOLS hm_f64x8_narrow_cols
-#define hm_f64x8_BEATS(v, b) \
-    _mm512_mask_cmp_pd_mask(_mm512_cmp_pd_mask(b, b, _CMP_ORD_Q), v, b, _CMP_NLE_UQ)
-#define hm_f64x8_SEL(m, a, b) _mm512_mask_blend_pd(m, b, a)
-#define hm_f64x8_RIDX(r) _mm512_set1_epi64(r)
-#define hm_f64x8_VMAX(v) _mm512_set1_pd(_mm512_reduce_max_pd(v))
-#define hm_f64x8_IDX(p, m, rv) _mm512_mask_storeu_epi64(p, m, rv)
+HM_Z_FLOAT(hm_f64x8, double, __m512d, __mmask8, 8, pd, epi64)
+static inline void hm_f64x8_IDX(int64_t *p, __mmask8 m, __m512i rv)
+{
+    _mm512_mask_storeu_epi64(p, m, rv);
+}
 HM_COLS(hm_f64x8, double)
 
 /* float32 rows of 64 or more and columns four rows at a time:
@@ -159,10 +139,10 @@ static inline void HB_REL_FLUSH(int32_t *rel, int64_t *bi, int64_t r)
 {
     __m512i o = _mm512_loadu_si512(rel), rv = _mm512_set1_epi64(r);
     __mmask16 t = _mm512_cmp_epi32_mask(o, _mm512_setzero_si512(), _MM_CMPINT_NLT);
-    _mm512_mask_storeu_epi64(bi, (__mmask8)t,
-                             _mm512_add_epi64(rv, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(o))));
-    _mm512_mask_storeu_epi64(bi + 8, (__mmask8)(t >> 8),
-                             _mm512_add_epi64(rv, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(o, 1))));
+    __m512i lo = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(o));
+    __m512i hi = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(o, 1));
+    _mm512_mask_storeu_epi64(bi, (__mmask8)t, _mm512_add_epi64(rv, lo));
+    _mm512_mask_storeu_epi64(bi + 8, (__mmask8)(t >> 8), _mm512_add_epi64(rv, hi));
     _mm512_storeu_si512(rel, _mm512_set1_epi32(-1));
 }
 #include "hardmax_f32_body.h"
