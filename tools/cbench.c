@@ -328,8 +328,10 @@ static void do_read_stream(void *p)
 {
     ctx *c = p;
     ctx part = *c;
-    size_t run = 65536;
+    static size_t run;
     float m = 0;
+    if (!run) /* RUN_BYTES=n: another run length, to see how the bound depends on it */
+        run = getenv("RUN_BYTES") ? (size_t)strtoull(getenv("RUN_BYTES"), NULL, 0) : 65536;
     for (size_t off = 0; off < c->bytes; off += run) {
         size_t b = c->bytes - off < run ? c->bytes - off : run;
         part.xd = (char *)c->xd + off;
