@@ -121,6 +121,17 @@ static void do_cast(void *p)
         y[i] = (uint8_t)x[i];
 }
 
+/* c set up for hardmax of a rows x cols float32 block of xd into yd along axis. */
+static void hardmax_case(ctx *c, int64_t rows, int64_t cols, int64_t axis)
+{
+    c->rows = rows;
+    c->cols = cols;
+    tensor_2d(&c->x, c->xd, SIMDOPS_FLOAT32, rows, cols);
+    tensor_2d(&c->y, c->yd, SIMDOPS_FLOAT32, rows, cols);
+    c->axis = axis;
+    c->bytes = (size_t)(rows * cols * 4);
+}
+
 /* The argmax scan of every row alone (no write of y). */
 static void do_scan(void *p)
 {
@@ -288,12 +299,7 @@ static void hardmax_axis0_bound(ctx *c, int rounds)
     bench_fn parts[N_PARTS] = {do_copy, do_read, do_stream_zero, do_cols_scan, do_hardmax};
     double best[N_PARTS], r_scan[BENCH_MAX_ROUNDS], r_hm[BENCH_MAX_ROUNDS];
     int reps[N_PARTS];
-    c->rows = 1024;
-    c->cols = 4096;
-    tensor_2d(&c->x, c->xd, SIMDOPS_FLOAT32, c->rows, c->cols);
-    tensor_2d(&c->y, c->yd, SIMDOPS_FLOAT32, c->rows, c->cols);
-    c->axis = 0;
-    c->bytes = (size_t)(c->rows * c->cols * 4);
+    hardmax_case(c, 1024, 4096, 0);
     for (int k = 0; k < N_PARTS; k++) {
         reps[k] = bench_reps(parts[k], c);
         best[k] = 1e9;
@@ -358,12 +364,7 @@ static void hardmax_rows_bound(ctx *c, int rounds)
                                do_hardmax};
     double t[N_PARTS][BENCH_MAX_ROUNDS], med[N_PARTS], r_hm[BENCH_MAX_ROUNDS];
     int reps[N_PARTS];
-    c->rows = 4096;
-    c->cols = 1024;
-    tensor_2d(&c->x, c->xd, SIMDOPS_FLOAT32, c->rows, c->cols);
-    tensor_2d(&c->y, c->yd, SIMDOPS_FLOAT32, c->rows, c->cols);
-    c->axis = 1;
-    c->bytes = (size_t)(c->rows * c->cols * 4);
+    hardmax_case(c, 4096, 1024, 1);
     for (int k = 0; k < N_PARTS; k++)
         reps[k] = bench_reps(parts[k], c);
     rounds = bench_clamp_rounds(rounds);
@@ -401,11 +402,7 @@ static void hardmax_bound(ctx *c, int rounds)
     double best[N_PARTS], ratio_hm[BENCH_MAX_ROUNDS], ratio_rw[BENCH_MAX_ROUNDS];
     double ratio_2p[BENCH_MAX_ROUNDS];
     int reps[N_PARTS];
-    c->rows = c->cols = 1024;
-    tensor_2d(&c->x, c->xd, SIMDOPS_FLOAT32, c->rows, c->cols);
-    tensor_2d(&c->y, c->yd, SIMDOPS_FLOAT32, c->rows, c->cols);
-    c->axis = 1;
-    c->bytes = (size_t)(c->rows * c->cols * 4);
+    hardmax_case(c, 1024, 1024, 1);
     for (int k = 0; k < N_PARTS; k++) {
         reps[k] = bench_reps(parts[k], c);
         best[k] = 1e9;
@@ -515,10 +512,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < (int)(sizeof hm / sizeof hm[0]); k++) {
         if (!strstr(hm[k].label, only))
             continue;
-        tensor_2d(&c.x, c.xd, SIMDOPS_FLOAT32, hm[k].rows, hm[k].cols);
-        tensor_2d(&c.y, c.yd, SIMDOPS_FLOAT32, hm[k].rows, hm[k].cols);
-        c.axis = hm[k].axis;
-        c.bytes = (size_t)(hm[k].rows * hm[k].cols * 4);
+        hardmax_case(&c, hm[k].rows, hm[k].cols, hm[k].axis);
         bench_compare(hm[k].label, do_hardmax, do_copy, &c, rounds);
     }
     if (strstr("hardmax bound 1024x1024", only))
