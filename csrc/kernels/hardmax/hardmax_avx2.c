@@ -181,12 +181,8 @@ static inline __m256i hm_f16x16_VMAX(__m256i v)
     v = _mm256_max_epi16(v, _mm256_shuffle_epi32(v, 0xb1));
     return _mm256_max_epi16(v, _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(v, 0xb1), 0xb1));
 }
-static inline __m256i hm_f16x16_BEATS(__m256i v, __m256i b)
-{
-    __m256i kb = hm_h16_key(b);
-    return _mm256_andnot_si256(_mm256_cmpgt_epi16(kb, _mm256_set1_epi16(HM_H_NANKEY)),
-                               _mm256_cmpgt_epi16(hm_h16_key(v), kb));
-}
+HM_H_BEATS(hm_f16x16, __m256i, hm_h16_key, _mm256_cmpgt_epi16, _mm256_andnot_si256,
+           _mm256_set1_epi16)
 static inline void hm_f16x16_IDX(int64_t *p, __m256i m, __m256i rv)
 {
     __m128i lo = _mm256_castsi256_si128(m), hi = _mm256_extracti128_si256(m, 1);
