@@ -39,34 +39,34 @@
     typedef M P##_M;                                                                        \
     typedef __m512i P##_IV;                                                                 \
     enum { P##_W = W_, P##_SHIFT = 0 };                                                     \
-    HM_ZFN V P##_LOAD(const T *p) { return _mm512_loadu_##S(p); }                    \
-    HM_ZFN void P##_STORE(T *p, V v) { _mm512_storeu_##S(p, v); }                    \
-    HM_ZFN V P##_KEY(V v) { return v; }                                              \
-    HM_ZFN V P##_MAX(V a, V b) { return _mm512_max_##S(a, b); }                      \
-    HM_ZFN M P##_OR(M a, M b) { return (M)(a | b); }                                 \
-    HM_ZFN unsigned P##_BITS(M m) { return m; }                                      \
-    HM_ZFN M P##_CMP_UNORD(V a, V b) { return _mm512_cmp_##S##_mask(a, b, _CMP_UNORD_Q); } \
-    HM_ZFN V P##_NANINIT(void) { return _mm512_setzero_##S(); }                      \
-    HM_ZFN V P##_NAN2(V u, V b0, V b1)                                              \
+    HM_ZFN V P##_LOAD(const T *p) { return _mm512_loadu_##S(p); }                           \
+    HM_ZFN void P##_STORE(T *p, V v) { _mm512_storeu_##S(p, v); }                           \
+    HM_ZFN V P##_KEY(V v) { return v; }                                                     \
+    HM_ZFN V P##_MAX(V a, V b) { return _mm512_max_##S(a, b); }                             \
+    HM_ZFN M P##_OR(M a, M b) { return (M)(a | b); }                                        \
+    HM_ZFN unsigned P##_BITS(M m) { return m; }                                             \
+    HM_ZFN M P##_CMP_UNORD(V a, V b) { return _mm512_cmp_##S##_mask(a, b, _CMP_UNORD_Q); }  \
+    HM_ZFN V P##_NANINIT(void) { return _mm512_setzero_##S(); }                             \
+    HM_ZFN V P##_NAN2(V u, V b0, V b1)                                                      \
     {                                                                                       \
         return _mm512_mask_mov_##S(u, P##_CMP_UNORD(b0, b1),                                \
                                    _mm512_castsi512_##S(_mm512_set1_##E(-1)));              \
     }                                                                                       \
-    HM_ZFN V P##_NAN1(V u, V b) { return P##_NAN2(u, b, b); }                        \
-    HM_ZFN int P##_ANYNAN(V u, V m) { return (void)m, P##_CMP_UNORD(u, u) != 0; }    \
-    HM_ZFN M P##_ISNAN(V v) { return P##_CMP_UNORD(v, v); }                         \
-    HM_ZFN M P##_TRIG(V v, V rv) { return _mm512_cmp_##S##_mask(v, rv, _CMP_NLE_UQ); } \
-    HM_ZFN M P##_EQ(V v, V vm) { return _mm512_cmp_##S##_mask(v, vm, _CMP_EQ_OQ); }  \
-    HM_ZFN M P##_BEATS(V v, V b)                                                     \
+    HM_ZFN V P##_NAN1(V u, V b) { return P##_NAN2(u, b, b); }                               \
+    HM_ZFN int P##_ANYNAN(V u, V m) { return (void)m, P##_CMP_UNORD(u, u) != 0; }           \
+    HM_ZFN M P##_ISNAN(V v) { return P##_CMP_UNORD(v, v); }                                 \
+    HM_ZFN M P##_TRIG(V v, V rv) { return _mm512_cmp_##S##_mask(v, rv, _CMP_NLE_UQ); }      \
+    HM_ZFN M P##_EQ(V v, V vm) { return _mm512_cmp_##S##_mask(v, vm, _CMP_EQ_OQ); }         \
+    HM_ZFN M P##_BEATS(V v, V b)                                                            \
     {                                                                                       \
         return _mm512_mask_cmp_##S##_mask(_mm512_cmp_##S##_mask(b, b, _CMP_ORD_Q), v, b,    \
                                           _CMP_NLE_UQ);                                     \
     }                                                                                       \
-    HM_ZFN V P##_SEL(M m, V a, V b) { return _mm512_mask_blend_##S(m, b, a); }       \
-    HM_ZFN __m512i P##_RIDX(int64_t r) { return _mm512_set1_epi64(r); }              \
-    HM_ZFN V P##_VMAX(V v) { return _mm512_set1_##S(_mm512_reduce_max_##S(v)); }    \
-    HM_ZFN void P##_IDX(int64_t *p, M m, __m512i rv);                                \
-    HM_ZFN size_t P##_NARROW(const T *x, size_t n)                                   \
+    HM_ZFN V P##_SEL(M m, V a, V b) { return _mm512_mask_blend_##S(m, b, a); }              \
+    HM_ZFN __m512i P##_RIDX(int64_t r) { return _mm512_set1_epi64(r); }                     \
+    HM_ZFN V P##_VMAX(V v) { return _mm512_set1_##S(_mm512_reduce_max_##S(v)); }            \
+    HM_ZFN void P##_IDX(int64_t *p, M m, __m512i rv);                                       \
+    HM_ZFN size_t P##_NARROW(const T *x, size_t n)                                          \
     {                                                                                       \
         M k = (M)((1u << n) - 1u);                                                          \
         V v = _mm512_mask_loadu_##S(_mm512_set1_##S(-INFINITY), k, x);                      \
@@ -75,11 +75,11 @@
             return hm_ctz(nan);                                                             \
         return hm_ctz(P##_EQ(v, P##_VMAX(v)));                                              \
     }                                                                                       \
-    HM_ZFN void P##_NARROWCOLS(const T *row, size_t cols, int64_t r, T *best,        \
+    HM_ZFN void P##_NARROWCOLS(const T *row, size_t cols, int64_t r, T *best,               \
                                       int64_t *bi)                                          \
     {                                                                                       \
         M k = (M)((1u << cols) - 1u);                                                       \
-        V v = _mm512_mask_loadu_##S(_mm512_set1_##S(-INFINITY), k, row);                   \
+        V v = _mm512_mask_loadu_##S(_mm512_set1_##S(-INFINITY), k, row);                    \
         M m = (M)(k & P##_BEATS(v, _mm512_mask_loadu_##S(_mm512_set1_##S(-INFINITY), k, best))); \
         if (m) {                                                                            \
             _mm512_mask_storeu_##S(best, m, v);                                             \
