@@ -12,7 +12,10 @@
  * x (a max over it at full vector width), a write of y (memset) and the
  * argmax scan alone; hardmax can be no faster than read + write, which is
  * the traffic of a copy (docs/performance.md). "hardmax bound axis 0" does the
- * same for the column scan along axis 0 of 1024x4096 (streamed zeros). */
+ * same for the column scan along axis 0 of 1024x4096 (streamed zeros).
+ * "hardmax bound 4096x1024" times the last-axis case's streams apart: the
+ * read, the non-temporal zeros, both alternating in 64 KiB runs (RUN_BYTES=n
+ * for another length), the row scan, with each part's spread over rounds. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
