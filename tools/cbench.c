@@ -12,7 +12,10 @@
  * x (a max over it at full vector width), a write of y (memset) and the
  * argmax scan alone; hardmax can be no faster than read + write, which is
  * the traffic of a copy (docs/performance.md). "hardmax bound axis 0" does the
- * same for the column scan along axis 0 of 1024x4096 (streamed zeros). */
+ * same for the column scan along axis 0 of 1024x4096 (streamed zeros).
+ * "hardmax bound 4096x1024" times the last-axis case's streams apart: the
+ * read, the non-temporal zeros, both alternating in 64 KiB runs (RUN_BYTES=n
+ * for another length), the row scan, with each part's spread over rounds. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +124,17 @@ static void do_cast(void *p)
         y[i] = (uint8_t)x[i];
 }
 
+/* c set up for hardmax of a rows x cols float32 block of xd into yd along axis. */
+static void hardmax_case(ctx *c, int64_t rows, int64_t cols, int64_t axis)
+{
+    c->rows = rows;
+    c->cols = cols;
+    tensor_2d(&c->x, c->xd, SIMDOPS_FLOAT32, rows, cols);
+    tensor_2d(&c->y, c->yd, SIMDOPS_FLOAT32, rows, cols);
+    c->axis = axis;
+    c->bytes = (size_t)(rows * cols * 4);
+}
+
 /* The argmax scan of every row alone (no write of y). */
 static void do_scan(void *p)
 {
@@ -161,8 +175,8 @@ static void do_cols_scan(void *p)
     const float *x = c->xd;
     memcpy(best, x, (size_t)c->cols * 4);
     memset(bi, 0, sizeof bi);
-    for (int64_t r = 1; r < c->rows; r += 16) /* the driver's batches */
-        scan(x + r * c->cols, c->cols * 4, (size_t)(c->rows - r < 16 ? c->rows - r : 16),
+    for (int64_t r = 1; r < c->rows; r += 64) /* the driver's batches */
+        scan(x + r * c->cols, c->cols * 4, (size_t)(c->rows - r < 64 ? c->rows - r : 64),
              (size_t)c->cols, r, best, bi);
     c->sink = best[bi[0] & 7];
 }
@@ -288,12 +302,7 @@ static void hardmax_axis0_bound(ctx *c, int rounds)
     bench_fn parts[N_PARTS] = {do_copy, do_read, do_stream_zero, do_cols_scan, do_hardmax};
     double best[N_PARTS], r_scan[BENCH_MAX_ROUNDS], r_hm[BENCH_MAX_ROUNDS];
     int reps[N_PARTS];
-    c->rows = 1024;
-    c->cols = 4096;
-    tensor_2d(&c->x, c->xd, SIMDOPS_FLOAT32, c->rows, c->cols);
-    tensor_2d(&c->y, c->yd, SIMDOPS_FLOAT32, c->rows, c->cols);
-    c->axis = 0;
-    c->bytes = (size_t)(c->rows * c->cols * 4);
+    hardmax_case(c, 1024, 4096, 0);
     for (int k = 0; k < N_PARTS; k++) {
         reps[k] = bench_reps(parts[k], c);
         best[k] = 1e9;
@@ -321,6 +330,72 @@ static void hardmax_axis0_bound(ctx *c, int rounds)
     fflush(stdout);
 }
 
+/* x read in 64 KiB runs, each followed by 64 KiB of y zeroed with
+ * non-temporal stores: hardmax 4096x1024's memory traffic in the driver's
+ * order (rows read, then their run of y streamed), without the argmax. */
+static void do_read_stream(void *p)
+{
+    ctx *c = p;
+    ctx part = *c;
+    static size_t run;
+    float m = 0;
+    if (!run) /* RUN_BYTES=n: another run length, to see how the bound depends on it */
+        run = getenv("RUN_BYTES") ? (size_t)strtoull(getenv("RUN_BYTES"), NULL, 0) : 65536;
+    for (size_t off = 0; off < c->bytes; off += run) {
+        size_t b = c->bytes - off < run ? c->bytes - off : run;
+        part.xd = (char *)c->xd + off;
+        part.yd = (char *)c->yd + off;
+        part.bytes = b;
+        do_read(&part);
+        m += part.sink;
+        do_stream_zero(&part);
+    }
+    c->sink = m;
+}
+
+/* hardmax along the last axis of 4096x1024 float32 (16 MiB in, 16 MiB out:
+ * past the streaming threshold, x and y together the size of this machine's
+ * L3) split into independent streams: a read of x, the non-temporal write of
+ * y, both in the driver's order, the row scan alone; with the spread over
+ * rounds of each (which part swings from round to round). */
+static void hardmax_rows_bound(ctx *c, int rounds)
+{
+    enum { N_PARTS = 6 };
+    static const char *names[N_PARTS] = {"copy (memcpy)", "read (max loop)", "write (NT zeros)",
+                                         "read+NT in runs", "argmax scan", "hardmax"};
+    bench_fn parts[N_PARTS] = {do_copy, do_read, do_stream_zero, do_read_stream, do_scan,
+                               do_hardmax};
+    double t[N_PARTS][BENCH_MAX_ROUNDS], med[N_PARTS], r_hm[BENCH_MAX_ROUNDS];
+    int reps[N_PARTS];
+    hardmax_case(c, 4096, 1024, 1);
+    for (int k = 0; k < N_PARTS; k++)
+        reps[k] = bench_reps(parts[k], c);
+    rounds = bench_clamp_rounds(rounds);
+    for (int r = 0; r < rounds; r++) {
+        for (int j = 0; j < N_PARTS; j++) {
+            int k = (j + r) % N_PARTS;
+            t[k][r] = bench_time(parts[k], c, reps[k]);
+        }
+        r_hm[r] = t[0][r] / t[5][r];
+    }
+    printf("hardmax bound 4096x1024 float32 (16 MiB in, 16 MiB out; %d rounds):\n", rounds);
+    for (int k = 0; k < N_PARTS; k++) {
+        double lo = 1e9, hi = 0;
+        for (int r = 0; r < rounds; r++) {
+            lo = t[k][r] < lo ? t[k][r] : lo;
+            hi = t[k][r] > hi ? t[k][r] : hi;
+        }
+        med[k] = bench_median(t[k], rounds);
+        printf("  %-18s median %8.1f us (%6.2f GB/s of x)  fastest %8.1f  slowest %8.1f\n",
+               names[k], med[k] * 1e6, (double)c->bytes / med[k] * 1e-9, lo * 1e6, hi * 1e6);
+    }
+    printf("  read + NT write (sum of medians) %.1f us: copy/sum %.2f; copy/(read+NT in runs) %.2f\n",
+           (med[1] + med[2]) * 1e6, med[0] / (med[1] + med[2]), med[0] / med[3]);
+    printf("  copy/hardmax median of rounds %.2f; hardmax/(read+NT in runs) %.2f\n",
+           bench_median(r_hm, rounds), med[5] / med[3]);
+    fflush(stdout);
+}
+
 static void hardmax_bound(ctx *c, int rounds)
 {
     enum { N_PARTS = 6 };
@@ -330,11 +405,7 @@ static void hardmax_bound(ctx *c, int rounds)
     double best[N_PARTS], ratio_hm[BENCH_MAX_ROUNDS], ratio_rw[BENCH_MAX_ROUNDS];
     double ratio_2p[BENCH_MAX_ROUNDS];
     int reps[N_PARTS];
-    c->rows = c->cols = 1024;
-    tensor_2d(&c->x, c->xd, SIMDOPS_FLOAT32, c->rows, c->cols);
-    tensor_2d(&c->y, c->yd, SIMDOPS_FLOAT32, c->rows, c->cols);
-    c->axis = 1;
-    c->bytes = (size_t)(c->rows * c->cols * 4);
+    hardmax_case(c, 1024, 1024, 1);
     for (int k = 0; k < N_PARTS; k++) {
         reps[k] = bench_reps(parts[k], c);
         best[k] = 1e9;
@@ -444,16 +515,15 @@ int main(int argc, char **argv)
     for (int k = 0; k < (int)(sizeof hm / sizeof hm[0]); k++) {
         if (!strstr(hm[k].label, only))
             continue;
-        tensor_2d(&c.x, c.xd, SIMDOPS_FLOAT32, hm[k].rows, hm[k].cols);
-        tensor_2d(&c.y, c.yd, SIMDOPS_FLOAT32, hm[k].rows, hm[k].cols);
-        c.axis = hm[k].axis;
-        c.bytes = (size_t)(hm[k].rows * hm[k].cols * 4);
+        hardmax_case(&c, hm[k].rows, hm[k].cols, hm[k].axis);
         bench_compare(hm[k].label, do_hardmax, do_copy, &c, rounds);
     }
     if (strstr("hardmax bound 1024x1024", only))
         hardmax_bound(&c, rounds);
     if (strstr("hardmax bound axis 0", only))
         hardmax_axis0_bound(&c, rounds);
+    if (strstr("hardmax bound 4096x1024", only))
+        hardmax_rows_bound(&c, rounds);
 
     struct { const char *label; simdops_dtype dt; int64_t n; bench_fn f; double a, b; } ew[] = {
         {"shrink f16 b=.5 64K", SIMDOPS_FLOAT16, 1 << 16, do_shrink, 0.5, 0.5},

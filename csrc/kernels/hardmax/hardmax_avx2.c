@@ -59,108 +59,56 @@ static inline void hm_f32x8_IDX(int64_t *p, __m256 m, __m256i rv)
 HM_ROW(hm_f32x8, float)
 HM_COLS(hm_f32x8, float)
 
-/* float32 rows of 64 or more: one branch-free pass over blocks of 64 floats.
- * Per lane j, best_j is the largest block max seen in lane j (lane j of a
- * block's max is the max of elements 8k+j of that block) and idx_j the start
- * of the first block where it reached best_j (strict >, so ties keep the
- * earlier block). The row's max M = max_j best_j; the first element equal to
- * M lies in the block b = min{idx_j : best_j == M} (a block holding M sets
- * best_j = M in the lane holding it, at that block or earlier), so the answer
- * is b + the first lane of its 64 equal to M: 8 compares into one 64-bit mask.
- * Blocks may overlap (a head block at 0, then blocks from a 32-byte boundary,
- * a last block at n - 64), as long as their starts increase: if the first M
- * were at p < b, the block holding p starts before b and would have set
- * best = M in p's lane at a start before b; and block b holds an M at or
- * after p, so p lies in [b, b + 64). NaN evidence
- * (an unordered compare per pair of vectors) sends a row with a NaN to the
- * first-NaN search. Compared with the chunked scan (a branch where the
- * running max rises, then a rescan) this has no data-dependent branch in the
- * row, so the out-of-order core keeps loading the next rows: on hardmax
- * 1024x1024 the scan costs ~1.3x a bare read instead of ~1.8x
- * (docs/performance.md). Block starts are int32: rows up to 2^31. */
-#define HM_F32_BLOCK(p, m, u)                                                                   \
-    do {                                                                                        \
-        __m256 v0 = _mm256_loadu_ps(p), v1 = _mm256_loadu_ps((p) + 8);                          \
-        __m256 v2 = _mm256_loadu_ps((p) + 16), v3 = _mm256_loadu_ps((p) + 24);                  \
-        __m256 v4 = _mm256_loadu_ps((p) + 32), v5 = _mm256_loadu_ps((p) + 40);                  \
-        __m256 v6 = _mm256_loadu_ps((p) + 48), v7 = _mm256_loadu_ps((p) + 56);                  \
-        u = _mm256_or_ps(u, _mm256_or_ps(_mm256_or_ps(_mm256_cmp_ps(v0, v1, _CMP_UNORD_Q),      \
-                                                      _mm256_cmp_ps(v2, v3, _CMP_UNORD_Q)),     \
-                                         _mm256_or_ps(_mm256_cmp_ps(v4, v5, _CMP_UNORD_Q),      \
-                                                      _mm256_cmp_ps(v6, v7, _CMP_UNORD_Q))));   \
-        m = _mm256_max_ps(_mm256_max_ps(_mm256_max_ps(v0, v1), _mm256_max_ps(v2, v3)),          \
-                          _mm256_max_ps(_mm256_max_ps(v4, v5), _mm256_max_ps(v6, v7)));         \
-    } while (0)
-
-#define HM_F32_EQ8(p, m, k)                                                                     \
-    ((uint64_t)(unsigned)_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps((p) + 8 * (k)), m,    \
-                                                          _CMP_EQ_OQ))                          \
-     << (8 * (k)))
-static inline uint64_t hm_f32x8_eq64(const float *p, __m256 m) /* bit k: p[k] == m */
+/* float32 rows of 64 or more and columns four rows at a time:
+ * hardmax_f32_body.h over ymm vectors (compare results are vectors; the row
+ * offsets and indices are updated by load, blend and store: AMD's vpmaskmov
+ * stores are slow). */
+#define HB_PREFIX hm_f32b_
+#define HB_W 8
+#define HB_V __m256
+#define HB_M __m256
+#define HB_I __m256i
+#define HB_LOAD(p) _mm256_loadu_ps(p)
+#define HB_STORE(p, v) _mm256_storeu_ps(p, v)
+#define HB_MAX(a, b) _mm256_max_ps(a, b)
+#define HB_GT(a, b) _mm256_cmp_ps(a, b, _CMP_GT_OQ)
+#define HB_EQ(a, b) _mm256_cmp_ps(a, b, _CMP_EQ_OQ)
+#define HB_UNORD(a, b) _mm256_cmp_ps(a, b, _CMP_UNORD_Q)
+#define HB_MNONE _mm256_setzero_ps()
+#define HB_MOR(a, b) _mm256_or_ps(a, b)
+#define HB_MANY(m) (_mm256_movemask_ps(m) != 0)
+#define HB_EQBITS(p, m) ((unsigned)_mm256_movemask_ps(HB_EQ(_mm256_loadu_ps(p), m)))
+#define HB_VMAX(v) hm_f32x8_VMAX(v)
+#define HB_ISET1(i) _mm256_set1_epi32(i)
+#define HB_IADD(a, b) _mm256_add_epi32(a, b)
+#define HB_ISEL(a, m, b) _mm256_blendv_epi8(a, b, _mm256_castps_si256(m))
+#define HB_SHORT_ROW(x, n) hm_f32x8_row(x, n)
+#define HB_FIND_NAN(x, n, v) hm_f32x8_find_nan(x, n, v)
+#define HB_COL1(row, best, bi, r) hm_f32x8_col1(row, best, bi, _mm256_set1_epi64x(r))
+#define HB_COLS1 hm_f32x8_cols
+static inline int32_t HB_IREDUCE_MIN(__m256i c)
 {
-    return HM_F32_EQ8(p, m, 0) | HM_F32_EQ8(p, m, 1) | HM_F32_EQ8(p, m, 2) | HM_F32_EQ8(p, m, 3) |
-           HM_F32_EQ8(p, m, 4) | HM_F32_EQ8(p, m, 5) | HM_F32_EQ8(p, m, 6) | HM_F32_EQ8(p, m, 7);
-}
-
-/* no branch on which half holds the bit: a mispredict here flushes the next
- * row's loads */
-static inline unsigned hm_ctz64(uint64_t m)
-{
-#if defined(_MSC_VER) && !defined(__clang__)
-    unsigned long i;
-    _BitScanForward64(&i, m);
-    return (unsigned)i;
-#else
-    return (unsigned)__builtin_ctzll(m);
-#endif
-}
-
-static inline size_t hm_f32b_row(const float *x, size_t n)
-{
-    __m256 u = _mm256_setzero_ps(), best, mx;
-    __m256i idx = _mm256_setzero_si256(), cur, c;
-    const __m256i step = _mm256_set1_epi32(64);
-    __m128i h;
-    size_t i, last, a, end;
-    if (n < 64 || n > (size_t)INT32_MAX)
-        return hm_f32x8_row(x, n);
-    last = n - 64;
-    /* the blocks after the first start on a 32-byte boundary (when x is 4-byte
-     * aligned): x at 16 bytes past a line (numpy's large buffers) made every
-     * other load split a line, 86 us against 56 us aligned at 1024x1024 */
-    a = (uintptr_t)x % 4 ? 0 : (size_t)((0u - (uintptr_t)x) & 31) / 4;
-    i = a ? a : 64;
-    end = 64;
-    HM_F32_BLOCK(x, best, u);
-    cur = _mm256_set1_epi32((int)i - 64);
-    for (; i <= last; i += 64) {
-        __m256 m, gt;
-        HM_F32_BLOCK(x + i, m, u);
-        cur = _mm256_add_epi32(cur, step);
-        gt = _mm256_cmp_ps(m, best, _CMP_GT_OQ);
-        best = _mm256_blendv_ps(best, m, gt);
-        idx = _mm256_blendv_epi8(idx, cur, _mm256_castps_si256(gt));
-        end = i + 64;
-    }
-    if (end < n) {
-        __m256 m, gt;
-        HM_F32_BLOCK(x + last, m, u);
-        gt = _mm256_cmp_ps(m, best, _CMP_GT_OQ);
-        best = _mm256_blendv_ps(best, m, gt);
-        idx = _mm256_blendv_epi8(idx, _mm256_set1_epi32((int)last), _mm256_castps_si256(gt));
-    }
-    if (_mm256_movemask_ps(u))
-        return hm_f32x8_find_nan(x, n, best);
-    mx = hm_f32x8_VMAX(best);
-    c = _mm256_blendv_epi8(_mm256_set1_epi32(INT32_MAX), idx,
-                           _mm256_castps_si256(_mm256_cmp_ps(best, mx, _CMP_EQ_OQ)));
-    h = _mm_min_epi32(_mm256_castsi256_si128(c), _mm256_extracti128_si256(c, 1));
+    __m128i h = _mm_min_epi32(_mm256_castsi256_si128(c), _mm256_extracti128_si256(c, 1));
     h = _mm_min_epi32(h, _mm_shuffle_epi32(h, 0x4e));
     h = _mm_min_epi32(h, _mm_shuffle_epi32(h, 0xb1));
-    i = (size_t)(uint32_t)_mm_cvtsi128_si32(h);
-    return i + hm_ctz64(hm_f32x8_eq64(x + i, mx)); /* not 0: the block holds mx */
+    return _mm_cvtsi128_si32(h);
 }
-#define hm_f32b_cols hm_f32x8_cols
+static inline void HB_REL_RISE(int32_t *rel, __m256 m, __m256i i)
+{
+    __m256i o = _mm256_loadu_si256((const __m256i *)rel);
+    _mm256_storeu_si256((__m256i *)rel, HB_ISEL(o, m, i));
+}
+static inline void HB_REL_FLUSH(int32_t *rel, int64_t *bi, int64_t r)
+{
+    __m256i o = _mm256_loadu_si256((const __m256i *)rel), rv = _mm256_set1_epi64x(r);
+    __m256i t = _mm256_cmpgt_epi32(o, _mm256_set1_epi32(-1));
+    hm_idx4(bi, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(t)),
+            _mm256_add_epi64(rv, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(o))));
+    hm_idx4(bi + 4, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(t, 1)),
+            _mm256_add_epi64(rv, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(o, 1))));
+    _mm256_storeu_si256((__m256i *)rel, _mm256_set1_epi32(-1));
+}
+#include "hardmax_f32_body.h"
 
 /* float64 x 4 */
 #define hm_f64x4_V __m256d
@@ -233,12 +181,8 @@ static inline __m256i hm_f16x16_VMAX(__m256i v)
     v = _mm256_max_epi16(v, _mm256_shuffle_epi32(v, 0xb1));
     return _mm256_max_epi16(v, _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(v, 0xb1), 0xb1));
 }
-static inline __m256i hm_f16x16_BEATS(__m256i v, __m256i b)
-{
-    __m256i kb = hm_h16_key(b);
-    return _mm256_andnot_si256(_mm256_cmpgt_epi16(kb, _mm256_set1_epi16(HM_H_NANKEY)),
-                               _mm256_cmpgt_epi16(hm_h16_key(v), kb));
-}
+HM_H_BEATS(hm_f16x16, __m256i, hm_h16_key, _mm256_cmpgt_epi16, _mm256_andnot_si256,
+           _mm256_set1_epi16)
 static inline void hm_f16x16_IDX(int64_t *p, __m256i m, __m256i rv)
 {
     __m128i lo = _mm256_castsi256_si128(m), hi = _mm256_extracti128_si256(m, 1);
@@ -250,7 +194,9 @@ static inline void hm_f16x16_IDX(int64_t *p, __m256i m, __m256i rv)
 HM_ROW(hm_f16x16, uint16_t)
 HM_COLS(hm_f16x16, uint16_t)
 
-HM_KERNELS(hm_f32b, hm_f64x4, hm_f16x16)
+HM_ROW_KERNEL(f32, float, hm_f32b) HM_ROW_KERNEL(f64, double, hm_f64x4)
+HM_ROW_KERNEL(f16, uint16_t, hm_f16x16) HM_COLS_MANY_KERNEL(f32, float, hm_f32b_cols)
+HM_COLS_KERNEL(f64, double, hm_f64x4) HM_COLS_KERNEL(f16, uint16_t, hm_f16x16)
 
 SIMDOPS_DEFINE_REGISTER(hardmax, HARDMAX_KERNELS)
 #else

@@ -20,88 +20,60 @@ static inline uint32x4_t hit_f32(float32x4_t v, float32x4_t m)
     return vorrq_u32(vceqq_f32(v, m), vmvnq_u32(vceqq_f32(v, v)));
 }
 
-static size_t f32_argmax_row__neon(const void *xv, size_t n)
-{
-    const uint8_t *x = (const uint8_t *)xv;
-    float first, m, v;
-    float32x4_t m0, m1, m2, m3, mv;
-    size_t i = 0;
-    memcpy(&first, x, 4);
-    m0 = m1 = m2 = m3 = vdupq_n_f32(first);
-    for (; i + 16 <= n; i += 16) {
-        m0 = vmaxq_f32(m0, simdops_ld_f32(x + 4 * i));
-        m1 = vmaxq_f32(m1, simdops_ld_f32(x + 4 * i + 16));
-        m2 = vmaxq_f32(m2, simdops_ld_f32(x + 4 * i + 32));
-        m3 = vmaxq_f32(m3, simdops_ld_f32(x + 4 * i + 48));
-    }
-    for (; i + 4 <= n; i += 4)
-        m0 = vmaxq_f32(m0, simdops_ld_f32(x + 4 * i));
-    if (i < n) { /* pad with x[0]: repeats do not change the maximum */
-        float b[4] = {first, first, first, first};
-        memcpy(b, x + 4 * i, (n - i) * 4);
-        m1 = vmaxq_f32(m1, simdops_ld_f32(b));
-    }
-    m = vmaxvq_f32(vmaxq_f32(vmaxq_f32(m0, m1), vmaxq_f32(m2, m3)));
-    mv = vdupq_n_f32(m);
-    for (i = 0; i + 16 <= n; i += 16) {
-        uint32x4_t h = vorrq_u32(vorrq_u32(hit_f32(simdops_ld_f32(x + 4 * i), mv),
-                                           hit_f32(simdops_ld_f32(x + 4 * i + 16), mv)),
-                                 vorrq_u32(hit_f32(simdops_ld_f32(x + 4 * i + 32), mv),
-                                           hit_f32(simdops_ld_f32(x + 4 * i + 48), mv)));
-        if (vmaxvq_u32(h))
-            break;
-    }
-    for (; i < n; i++) {
-        memcpy(&v, x + 4 * i, 4);
-        if (v == m || v != v)
-            return i;
-    }
-    return 0; /* not reached: x holds m */
-}
-
 static inline uint64x2_t hit_f64(float64x2_t v, float64x2_t m)
 {
     return vorrq_u64(vceqq_f64(v, m),
                      vreinterpretq_u64_u32(vmvnq_u32(vreinterpretq_u32_u64(vceqq_f64(v, v)))));
 }
 
-static size_t f64_argmax_row__neon(const void *xv, size_t n)
-{
-    const uint8_t *x = (const uint8_t *)xv;
-    double first, m, v;
-    float64x2_t m0, m1, m2, m3, mv;
-    size_t i = 0;
-    memcpy(&first, x, 8);
-    m0 = m1 = m2 = m3 = vdupq_n_f64(first);
-    for (; i + 8 <= n; i += 8) {
-        m0 = vmaxq_f64(m0, simdops_ld_f64(x + 8 * i));
-        m1 = vmaxq_f64(m1, simdops_ld_f64(x + 8 * i + 16));
-        m2 = vmaxq_f64(m2, simdops_ld_f64(x + 8 * i + 32));
-        m3 = vmaxq_f64(m3, simdops_ld_f64(x + 8 * i + 48));
+/* The row kernel over vectors of L lanes of T (LD loads from a byte pointer,
+ * ANY: a hit in any lane). */
+#define ARGMAX_ROW(name, T, L, V, H, DUP, LD, MAX, MAXV, HIT, OR, ANY)                          \
+    static size_t name(const void *xv, size_t n)                                               \
+    {                                                                                          \
+        const uint8_t *x = (const uint8_t *)xv;                                                \
+        T first, m, v, b[L];                                                                   \
+        V m0, m1, m2, m3, mv;                                                                  \
+        size_t i = 0;                                                                          \
+        memcpy(&first, x, sizeof(T));                                                          \
+        m0 = m1 = m2 = m3 = DUP(first);                                                        \
+        for (; i + 4 * L <= n; i += 4 * L) {                                                   \
+            m0 = MAX(m0, LD(x + sizeof(T) * i));                                               \
+            m1 = MAX(m1, LD(x + sizeof(T) * (i + L)));                                         \
+            m2 = MAX(m2, LD(x + sizeof(T) * (i + 2 * L)));                                     \
+            m3 = MAX(m3, LD(x + sizeof(T) * (i + 3 * L)));                                     \
+        }                                                                                      \
+        for (; i + L <= n; i += L)                                                             \
+            m0 = MAX(m0, LD(x + sizeof(T) * i));                                               \
+        if (i < n) { /* pad with x[0]: repeats do not change the maximum */                    \
+            for (size_t k = 0; k < L; k++)                                                     \
+                b[k] = first;                                                                  \
+            memcpy(b, x + sizeof(T) * i, (n - i) * sizeof(T));                                 \
+            m1 = MAX(m1, LD((const uint8_t *)b));                                              \
+        }                                                                                      \
+        m = MAXV(MAX(MAX(m0, m1), MAX(m2, m3)));                                               \
+        mv = DUP(m);                                                                           \
+        for (i = 0; i + 4 * L <= n; i += 4 * L) {                                              \
+            H h = OR(OR(HIT(LD(x + sizeof(T) * i), mv), HIT(LD(x + sizeof(T) * (i + L)), mv)),   \
+                     OR(HIT(LD(x + sizeof(T) * (i + 2 * L)), mv),                              \
+                        HIT(LD(x + sizeof(T) * (i + 3 * L)), mv)));                            \
+            if (ANY(h))                                                                        \
+                break;                                                                         \
+        }                                                                                      \
+        for (; i < n; i++) {                                                                   \
+            memcpy(&v, x + sizeof(T) * i, sizeof(T));                                          \
+            if (v == m || v != v)                                                              \
+                return i;                                                                      \
+        }                                                                                      \
+        return 0; /* not reached: x holds m */                                                 \
     }
-    for (; i + 2 <= n; i += 2)
-        m0 = vmaxq_f64(m0, simdops_ld_f64(x + 8 * i));
-    if (i < n) {
-        memcpy(&v, x + 8 * i, 8);
-        m1 = vmaxq_f64(m1, vdupq_n_f64(v));
-    }
-    m = vmaxvq_f64(vmaxq_f64(vmaxq_f64(m0, m1), vmaxq_f64(m2, m3)));
-    mv = vdupq_n_f64(m);
-    for (i = 0; i + 8 <= n; i += 8) {
-        uint64x2_t h = vorrq_u64(vorrq_u64(hit_f64(simdops_ld_f64(x + 8 * i), mv),
-                                           hit_f64(simdops_ld_f64(x + 8 * i + 16), mv)),
-                                 vorrq_u64(hit_f64(simdops_ld_f64(x + 8 * i + 32), mv),
-                                           hit_f64(simdops_ld_f64(x + 8 * i + 48), mv)));
-        if (vmaxvq_u32(vreinterpretq_u32_u64(h)))
-            break;
-    }
-    for (; i < n; i++) {
-        memcpy(&v, x + 8 * i, 8);
-        if (v == m || v != v)
-            return i;
-    }
-    return 0;
-}
+ARGMAX_ROW(f32_argmax_row__neon, float, 4, float32x4_t, uint32x4_t, vdupq_n_f32, simdops_ld_f32,
+           vmaxq_f32, vmaxvq_f32, hit_f32, vorrq_u32, vmaxvq_u32)
+#define ANY_U64(h) vmaxvq_u32(vreinterpretq_u32_u64(h))
+ARGMAX_ROW(f64_argmax_row__neon, double, 2, float64x2_t, uint64x2_t, vdupq_n_f64, simdops_ld_f64,
+           vmaxq_f64, vmaxvq_f64, hit_f64, vorrq_u64, ANY_U64)
+#undef ANY_U64
+#undef ARGMAX_ROW
 
 /* float16: widened exactly to float32, then as f32. */
 static size_t f16_argmax_row__neon(const void *xv, size_t n)

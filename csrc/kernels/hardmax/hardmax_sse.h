@@ -120,6 +120,14 @@ static inline __m128i hm_h8_key(__m128i h)
     return _mm_sub_epi16(k, _mm_set1_epi16(0x400));
 }
 #define HM_H_NANKEY 0x7800 /* keys above this are NaN */
+/* float16 "v beats b" over the int16 keys of a vector type V (KEY: its key
+ * function, GT/ANDNOT/SET1: its int16 compare, and-not, broadcast) */
+#define HM_H_BEATS(P, V, KEY, GT, ANDNOT, SET1)                                             \
+    static inline V P##_BEATS(V v, V b)                                                     \
+    {                                                                                       \
+        V kb = KEY(b);                                                                      \
+        return ANDNOT(GT(kb, SET1(HM_H_NANKEY)), GT(KEY(v), kb));                           \
+    }
 #define hm_f16x8_V __m128i
 #define hm_f16x8_M hm_f16x8_V
 #define hm_f16x8_IV __m128i
@@ -150,12 +158,7 @@ static inline __m128i hm_f16x8_VMAX(__m128i v)
     v = _mm_max_epi16(v, _mm_shuffle_epi32(v, 0xb1));
     return _mm_max_epi16(v, _mm_shufflehi_epi16(_mm_shufflelo_epi16(v, 0xb1), 0xb1));
 }
-static inline __m128i hm_f16x8_BEATS(__m128i v, __m128i b)
-{
-    __m128i kb = hm_h8_key(b);
-    return _mm_andnot_si128(_mm_cmpgt_epi16(kb, _mm_set1_epi16(HM_H_NANKEY)),
-                            _mm_cmpgt_epi16(hm_h8_key(v), kb));
-}
+HM_H_BEATS(hm_f16x8, __m128i, hm_h8_key, _mm_cmpgt_epi16, _mm_andnot_si128, _mm_set1_epi16)
 static inline void hm_f16x8_IDX(int64_t *p, __m128i m, __m128i rv)
 {
     __m128i lo = _mm_unpacklo_epi16(m, m), hi = _mm_unpackhi_epi16(m, m);

@@ -61,15 +61,22 @@
 #define HM_ROW_CHUNK(P, T)                                                                  \
     (HM_ROW_CHUNK_BYTES / sizeof(T) > 8 * P##_W ? HM_ROW_CHUNK_BYTES / sizeof(T) : 8 * P##_W)
 
-static inline unsigned hm_ctz(unsigned m)
+/* no branch on which half holds the bit: a mispredict here flushes the next
+ * row's loads */
+static inline unsigned hm_ctz64(uint64_t m)
 {
 #if defined(_MSC_VER) && !defined(__clang__)
     unsigned long i;
-    _BitScanForward(&i, m);
+    _BitScanForward64(&i, m);
     return (unsigned)i;
 #else
-    return (unsigned)__builtin_ctz(m);
+    return (unsigned)__builtin_ctzll(m);
 #endif
+}
+
+static inline unsigned hm_ctz(unsigned m) /* m != 0 */
+{
+    return hm_ctz64(m);
 }
 
 /* ---- scalar: the reference rule, for rows/column blocks shorter than a vector.
@@ -340,6 +347,14 @@ static inline void hm_f16s_cols(const uint16_t *row, size_t cols, int64_t r, uin
         for (size_t k = 0; k < rows; k++)                                                   \
             P##_cols((const T *)(const void *)((const char *)x + (int64_t)k * stride), cols, \
                      r + (int64_t)k, (T *)best, bi);                                        \
+    }
+/* A column kernel that takes the call's rows itself (fn: hardmax_f32_body.h's cols). */
+#define HM_COLS_MANY_KERNEL(tag, T, fn)                                                     \
+    static void SIMDOPS_KERNEL_NAME(tag, argmax_cols)(const void *x, int64_t stride,        \
+                                                      size_t rows, size_t cols, int64_t r,  \
+                                                      void *best, int64_t *bi)              \
+    {                                                                                       \
+        fn(x, stride, rows, cols, r, (T *)best, bi);                                        \
     }
 #define HM_KERNELS(F32, F64, F16)                                                           \
     HM_ROW_KERNEL(f32, float, F32) HM_ROW_KERNEL(f64, double, F64)                          \

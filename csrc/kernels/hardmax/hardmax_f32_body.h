@@ -1,0 +1,201 @@
+/* The float32 argmax kernels of the wide x86 tiers, written once over a vector
+ * of HB_W floats (8: avx2, 16: avx512): the branch-free last-axis block scan
+ * and the many-rows column kernel (a four-row max tree per group, int32 row
+ * offsets per chunk). Re-included by each tier's TU (no include guard) after
+ * the tier defines its helpers:
+ *
+ *   HB_PREFIX         name prefix of the kernels (HB_PREFIX##row, ##cols)
+ *   HB_W              lanes per vector (8 or 16)
+ *   HB_V, HB_M, HB_I  float vector, compare result (vector or opmask), int32 vector
+ *   HB_LOAD(p) HB_STORE(p, v) HB_MAX(a, b)   (max(a, b) = a > b ? a : b)
+ *   HB_GT(a, b) HB_UNORD(a, b) -> HB_M; HB_MNONE (no lane); HB_MOR; HB_MANY(m) (any lane)
+ *   HB_EQBITS(p, m)   bit k: p[k] == m[k], k < HB_W
+ *   HB_VMAX(v)        the max of v's lanes, in every lane
+ *   HB_ISET1(i) HB_IADD(a, b) HB_ISEL(a, m, b) (m ? b : a) HB_IREDUCE_MIN(i)
+ *   HB_REL_RISE(rel, m, i)  rel[k] = i[k] where lane k of m (int32 store)
+ *   HB_REL_FLUSH(rel, bi, r) bi[k] = r + rel[k] where rel[k] >= 0, k < HB_W; rel = -1
+ *   HB_SHORT_ROW(x, n)      the row kernel for n < 64 or n > INT32_MAX
+ *   HB_FIND_NAN(x, n, v)    index of x's first NaN (x holds one)
+ *   HB_COL1(row, best, bi, r)  the exact one-row update of HB_W columns
+ *   HB_COLS1(row, cols, r, best, bi)  the one-row column kernel (any cols)
+ *
+ * Row scan. Per lane j, best_j is the largest block max seen in lane j (lane j
+ * of a block's max is the max of elements HB_W*k + j of that 64-float block)
+ * and idx_j the start of the first block where it reached best_j (strict >, so
+ * ties keep the earlier block). The row's max M = max_j best_j; the first
+ * element equal to M lies in the block b = min{idx_j : best_j == M} (a block
+ * holding M sets best_j = M in the lane holding it, at that block or earlier),
+ * so the answer is b + the first of its 64 lanes equal to M: compares into one
+ * 64-bit mask. Blocks may overlap (a head block at 0, then blocks from a vector
+ * boundary, a last block at n - 64), as long as their starts increase: if the
+ * first M were at p < b, the block holding p starts before b and would have set
+ * best = M in p's lane at a start before b; and block b holds an M at or after
+ * p, so p lies in [b, b + 64). NaN evidence (an unordered compare per pair of
+ * vectors) sends a row with a NaN to the first-NaN search; best is then junk.
+ * best = max(m, best) is the blend of m where m > best (ordered) for every
+ * input, NaN included. Compared with a chunked scan (a branch where the running
+ * max rises, then a rescan) nothing in the row branches on the data, so the
+ * out-of-order core keeps loading the next rows: on hardmax 1024x1024 the scan
+ * costs ~1.3x a bare read instead of ~1.8x (docs/performance.md). Block starts
+ * are int32: rows up to 2^31.
+ *
+ * Column kernel. Per HB_W columns the four row vectors of a group are reduced
+ * first, as a tree in row order with "later beats earlier only when strictly
+ * greater" (max(b, a) keeps a on a tie, as the reference keeps best), so best
+ * is loaded, compared and stored once per four rows. Without NaN in the four
+ * rows this is the reference rule applied row by row: a chain of
+ * strict-greater-than updates keeps the first maximum, and grouping the chain
+ * does not change which element that is. A NaN best (from an earlier NaN) is
+ * never beaten: every ordered compare with it is false. A group with a NaN in
+ * any lane of its four vectors (one unordered compare per pair of rows) is
+ * applied row by row with the exact rule (HB_COL1); that branch is not taken on
+ * NaN-free data. The winning row is an int32 offset within the call (three
+ * selects of constants, one masked store where best rose) in a 4 KiB stack
+ * array per chunk of HB_COL_CHUNK columns, moved into the int64 indices once
+ * per chunk (and before a NaN group's exact updates, which write the indices
+ * directly). A last partial vector overlaps the previous one: columns already
+ * updated by this group hold a best that none of its rows beats, and the moves
+ * write the same values again. On 1024 x 4096 (avx512) the scan costs ~2x a
+ * bare read of the same bytes, against ~3.3x one row per call
+ * (docs/performance.md). */
+
+#define HB_CAT_(a, b) a##b
+#define HB_CAT(a, b) HB_CAT_(a, b)
+#define HB_FN(name) HB_CAT(HB_PREFIX, name)
+
+/* four vectors from p: their max (a tree) and NaN evidence into *u */
+static inline HB_V HB_FN(quad)(const float *p, HB_M *u)
+{
+    HB_V v0 = HB_LOAD(p), v1 = HB_LOAD(p + HB_W);
+    HB_V v2 = HB_LOAD(p + 2 * HB_W), v3 = HB_LOAD(p + 3 * HB_W);
+    *u = HB_MOR(*u, HB_MOR(HB_UNORD(v0, v1), HB_UNORD(v2, v3)));
+    return HB_MAX(HB_MAX(v0, v1), HB_MAX(v2, v3));
+}
+
+/* lane-wise max of the 64-float block at p, NaN evidence into *u */
+static inline HB_V HB_FN(block)(const float *p, HB_M *u)
+{
+#if HB_W == 16
+    return HB_FN(quad)(p, u);
+#elif HB_W == 8
+    HB_V a = HB_FN(quad)(p, u);
+    return HB_MAX(a, HB_FN(quad)(p + 32, u));
+#else
+#error "hardmax_f32_body.h: HB_W must be 8 or 16"
+#endif
+}
+
+static inline uint64_t HB_FN(eq64)(const float *p, HB_V m) /* bit k: p[k] == m */
+{
+    uint64_t e = 0;
+    for (unsigned k = 0; k < 64 / HB_W; k++)
+        e |= (uint64_t)HB_EQBITS(p + k * HB_W, m) << (k * HB_W);
+    return e;
+}
+
+static inline size_t HB_FN(row)(const float *x, size_t n)
+{
+    HB_M u = HB_MNONE;
+    HB_V best, m, mx;
+    HB_I idx = HB_ISET1(0), cur;
+    const HB_I step = HB_ISET1(64);
+    size_t i, last, a, end;
+    if (n < 64 || n > (size_t)INT32_MAX)
+        return HB_SHORT_ROW(x, n);
+    last = n - 64;
+    /* the blocks after the first start on a vector boundary (when x is 4-byte
+     * aligned): x at 16 bytes past a line (numpy's large buffers) made every
+     * other load split a line, 86 us against 56 us aligned at 1024x1024 (avx2) */
+    a = (uintptr_t)x % 4 ? 0 : (size_t)((0u - (uintptr_t)x) & (4 * HB_W - 1)) / 4;
+    i = a ? a : 64;
+    end = 64;
+    best = HB_FN(block)(x, &u);
+    cur = HB_ISET1((int32_t)i - 64);
+    for (; i <= last; i += 64) {
+        m = HB_FN(block)(x + i, &u);
+        cur = HB_IADD(cur, step);
+        idx = HB_ISEL(idx, HB_GT(m, best), cur);
+        best = HB_MAX(m, best);
+        end = i + 64;
+    }
+    if (end < n) {
+        m = HB_FN(block)(x + last, &u);
+        idx = HB_ISEL(idx, HB_GT(m, best), HB_ISET1((int32_t)last));
+        best = HB_MAX(m, best);
+    }
+    if (HB_MANY(u))
+        return HB_FIND_NAN(x, n, best);
+    mx = HB_VMAX(best);
+    i = (size_t)(uint32_t)HB_IREDUCE_MIN(HB_ISEL(HB_ISET1(INT32_MAX), HB_EQ(best, mx), idx));
+    return i + hm_ctz64(HB_FN(eq64)(x + i, mx)); /* not 0: the block holds mx */
+}
+
+enum { HB_COL_CHUNK = 1024 };
+
+/* Rows k..k+3 of the call (x at row k) at column j; c holds k..k+3 broadcast. */
+static inline void HB_FN(group4)(const char *x, int64_t stride, size_t j, float *best,
+                                 int32_t *rel, int64_t *bi, const HB_I c[4], int64_t r,
+                                 int32_t k)
+{
+    const float *p0 = (const float *)(const void *)x + j;
+    const float *p1 = (const float *)(const void *)(x + stride) + j;
+    const float *p2 = (const float *)(const void *)(x + 2 * stride) + j;
+    const float *p3 = (const float *)(const void *)(x + 3 * stride) + j;
+    HB_V v0 = HB_LOAD(p0), v1 = HB_LOAD(p1), v2 = HB_LOAD(p2), v3 = HB_LOAD(p3);
+    HB_V b = HB_LOAD(best + j), m01, m23, m;
+    HB_M k01, k23, kk;
+    if (HB_MANY(HB_MOR(HB_UNORD(v0, v1), HB_UNORD(v2, v3)))) {
+        HB_REL_FLUSH(rel, bi + j, r);
+        HB_COL1(p0, best + j, bi + j, r + k);
+        HB_COL1(p1, best + j, bi + j, r + k + 1);
+        HB_COL1(p2, best + j, bi + j, r + k + 2);
+        HB_COL1(p3, best + j, bi + j, r + k + 3);
+        return;
+    }
+    k01 = HB_GT(v1, v0);
+    m01 = HB_MAX(v1, v0);
+    k23 = HB_GT(v3, v2);
+    m23 = HB_MAX(v3, v2);
+    kk = HB_GT(m23, m01);
+    m = HB_MAX(m23, m01);
+    HB_STORE(best + j, HB_MAX(m, b));
+    HB_REL_RISE(rel, HB_GT(m, b),
+                HB_ISEL(HB_ISEL(c[0], k01, c[1]), kk, HB_ISEL(c[2], k23, c[3])));
+}
+
+static inline void HB_FN(cols)(const void *xv, int64_t stride, size_t rows, size_t cols,
+                               int64_t r, float *best, int64_t *bi)
+{
+    const char *x = (const char *)xv;
+    size_t grouped = cols >= HB_W && rows <= (size_t)INT32_MAX ? rows / 4 * 4 : 0, k;
+    for (size_t j0 = 0; grouped && j0 < cols; j0 += HB_COL_CHUNK) {
+        int32_t rel[HB_COL_CHUNK];
+        size_t cc = cols - j0 < HB_COL_CHUNK ? cols - j0 : HB_COL_CHUNK, j;
+        if (cc < HB_W) { /* a narrow last chunk: the HB_W columns ending at cols */
+            j0 = cols - HB_W;
+            cc = HB_W;
+        }
+        memset(rel, 0xff, cc * sizeof(int32_t));
+        for (k = 0; k < grouped; k += 4) {
+            const char *xk = x + (int64_t)k * stride;
+            HB_I c[4];
+            c[0] = HB_ISET1((int32_t)k);
+            c[1] = HB_ISET1((int32_t)k + 1);
+            c[2] = HB_ISET1((int32_t)k + 2);
+            c[3] = HB_ISET1((int32_t)k + 3);
+            for (j = 0; j + HB_W <= cc; j += HB_W)
+                HB_FN(group4)(xk, stride, j0 + j, best, rel + j, bi, c, r, (int32_t)k);
+            if (j < cc)
+                HB_FN(group4)(xk, stride, j0 + cc - HB_W, best, rel + cc - HB_W, bi, c, r,
+                              (int32_t)k);
+        }
+        for (j = 0; j + HB_W <= cc; j += HB_W)
+            HB_REL_FLUSH(rel + j, bi + j0 + j, r);
+        if (j < cc)
+            HB_REL_FLUSH(rel + cc - HB_W, bi + j0 + cc - HB_W, r);
+    }
+    x += (int64_t)grouped * stride;
+    r += (int64_t)grouped;
+    for (k = grouped; k < rows; k++, x += stride, r++)
+        HB_COLS1((const float *)(const void *)x, cols, r, best, bi);
+}
