@@ -251,7 +251,9 @@ static void sweep_q4_slice(unsigned slice, float *x, uint8_t *want, uint8_t *got
  * vector loop and tail) by a few scales ---- */
 /* 1 + 2^-8, 1 + 3 * 2^-8: products by powers of two are bfloat16 ties (to an even and an odd neighbour) */
 static const float SCALES[] = {1.0f, 0.37f, 0x1p-10f, 3e38f, 0x1p-140f, -1.5f, 65504.0f, 1e-30f, 0x1p-126f, -0.0f, 0x1.01p0f, 0x1.03p0f,
-                                INFINITY, -INFINITY, 0x1.fffffep119f, -0x1p120f}; /* the last two: e4m3fn dq multiplies by scale * 2^8 when that is exact */
+                                INFINITY, -INFINITY, 0x1.fffffep119f, -0x1p120f, /* these two: e4m3fn dq multiplies by scale * 2^8 when that is exact */
+                                4368.0f /* 15 * 4368 = 65520: float16's tie between 65504 and inf */,
+                                0x1p-25f /* odd multiples: ties between float16 subnormals */};
 enum { NS = sizeof SCALES / sizeof SCALES[0] };
 
 static void check_dq8f(void)
