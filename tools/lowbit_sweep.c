@@ -11,7 +11,7 @@
  *     float16, subnormal products, NaN), one scale and per-element forms;
  *   int4 / uint4 quantize: the float32 slices by a few scales and zero points.
  * Tiers: scalar and each usable tier with kernels of its own (the qlow tables).
- * Run: OUT/lowbit_sweep [all | ci | codes | SLICE...] [--bench [rounds]]
+ * Run: OUT/lowbit_sweep [all | ci | codes | SLICE...] [--bench [rounds]] [--tier NAME]
  *   all: the 256 slices, float8 quantize at scale 1 (every float32 input
  *   through the conversion; about 20 CPU minutes); ci (default): slices 0x00 0x38 0x3c 0x43 0x47 0x7f 0xbc 0xff.
  *   codes: the dequantize checks only (every float8 code, every int4 byte; seconds, also under qemu).
@@ -391,11 +391,12 @@ static void run_cvt_u8(void *a) /* float32 -> uint8 converting copy */
     for (size_t i = 0; i < b->n; i++)
         y[i] = (uint8_t)(int32_t)x[i];
 }
+static const char *bench_tier; /* --tier NAME: bench that tier alone */
 static void bench(int rounds)
 {
     static const size_t SIZES[] = {1u << 16, 1u << 20, 1u << 24};
     for (int t = 0; t < NT; t++)
-        for (size_t si = 0; si < 3; si++) {
+        for (size_t si = 0; si < 3 && !(bench_tier && strcmp(bench_tier, TIERS[t].name)); si++) {
             size_t n = SIZES[si];
             uint8_t *x4 = malloc(n / 2), *x8 = malloc(n);
             float *y = malloc(n * 4), *xf = malloc(n * 4), *scales = malloc(n * 4);
@@ -450,6 +451,8 @@ int main(int argc, char **argv)
             do_bench = 1;
             if (i + 1 < argc && atoi(argv[i + 1]) > 0)
                 rounds = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--tier") && i + 1 < argc) {
+            bench_tier = argv[++i];
         } else if (ns < 256)
             slices[ns++] = (unsigned)strtoul(argv[i], 0, 0) & 255u;
     }
