@@ -1,6 +1,7 @@
-"""The low-bit hot paths on every available tier (AVX2 and AVX-512 have kernels of their
-own for int4 / uint4 dequantize to float32 / float16 / bfloat16 and quantize, float8
-e4m3fn / e5m2 quantize and dequantize): each tier against onnx.reference, bit for bit, on
+"""The low-bit hot paths on every available tier (SSE2, AVX2, AVX-512 and NEON have kernels
+of their own, one body, for int4 / uint4 dequantize to float32 / float16 / bfloat16 and
+quantize, float8 e4m3fn / e5m2 quantize and dequantize; SSE4.1 runs SSE2's): each tier
+against onnx.reference, bit for bit, on
 shapes whose rows start mid-byte, odd and short last blocks, NaN / inf / ties / subnormals
 and both saturate settings. ISA forcing is per thread but the test walks every tier."""
 import numpy as np

@@ -11,7 +11,7 @@
  *     float16, subnormal products, NaN), one scale and per-element forms;
  *   int4 / uint4 quantize: the float32 slices by a few scales and zero points.
  * Tiers: scalar and each usable tier with kernels of its own (the qlow tables).
- * Run: OUT/lowbit_sweep [all | ci | codes | SLICE...] [--bench [rounds]]
+ * Run: OUT/lowbit_sweep [all | ci | codes | SLICE...] [--bench [rounds]] [--tier NAME]
  *   all: the 256 slices, float8 quantize at scale 1 (every float32 input
  *   through the conversion; about 20 CPU minutes); ci (default): slices 0x00 0x38 0x3c 0x43 0x47 0x7f 0xbc 0xff.
  *   codes: the dequantize checks only (every float8 code, every int4 byte; seconds, also under qemu).
@@ -251,7 +251,9 @@ static void sweep_q4_slice(unsigned slice, float *x, uint8_t *want, uint8_t *got
  * vector loop and tail) by a few scales ---- */
 /* 1 + 2^-8, 1 + 3 * 2^-8: products by powers of two are bfloat16 ties (to an even and an odd neighbour) */
 static const float SCALES[] = {1.0f, 0.37f, 0x1p-10f, 3e38f, 0x1p-140f, -1.5f, 65504.0f, 1e-30f, 0x1p-126f, -0.0f, 0x1.01p0f, 0x1.03p0f,
-                                INFINITY, -INFINITY, 0x1.fffffep119f, -0x1p120f}; /* the last two: e4m3fn dq multiplies by scale * 2^8 when that is exact */
+                                INFINITY, -INFINITY, 0x1.fffffep119f, -0x1p120f, /* these two: e4m3fn dq multiplies by scale * 2^8 when that is exact */
+                                4368.0f /* 15 * 4368 = 65520: float16's tie between 65504 and inf */,
+                                0x1p-25f /* odd multiples: ties between float16 subnormals */};
 enum { NS = sizeof SCALES / sizeof SCALES[0] };
 
 static void check_dq8f(void)
@@ -389,11 +391,12 @@ static void run_cvt_u8(void *a) /* float32 -> uint8 converting copy */
     for (size_t i = 0; i < b->n; i++)
         y[i] = (uint8_t)(int32_t)x[i];
 }
+static const char *bench_tier; /* --tier NAME: bench that tier alone */
 static void bench(int rounds)
 {
     static const size_t SIZES[] = {1u << 16, 1u << 20, 1u << 24};
     for (int t = 0; t < NT; t++)
-        for (size_t si = 0; si < 3; si++) {
+        for (size_t si = 0; si < 3 && !(bench_tier && strcmp(bench_tier, TIERS[t].name)); si++) {
             size_t n = SIZES[si];
             uint8_t *x4 = malloc(n / 2), *x8 = malloc(n);
             float *y = malloc(n * 4), *xf = malloc(n * 4), *scales = malloc(n * 4);
@@ -448,6 +451,8 @@ int main(int argc, char **argv)
             do_bench = 1;
             if (i + 1 < argc && atoi(argv[i + 1]) > 0)
                 rounds = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--tier") && i + 1 < argc) {
+            bench_tier = argv[++i];
         } else if (ns < 256)
             slices[ns++] = (unsigned)strtoul(argv[i], 0, 0) & 255u;
     }

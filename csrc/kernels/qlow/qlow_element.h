@@ -34,6 +34,17 @@ static inline float qlow_round_to(float v, int r)
     return v;
 }
 
+/* element i of a float32 / float16 / bfloat16 output (SIMDOPS_QF_*) set to v, rounded to it */
+static inline void qlow_store_float(int fs, void *y, size_t i, float v)
+{
+    if (fs == SIMDOPS_QF_F32) {
+        memcpy((char *)y + 4 * i, &v, 4);
+    } else {
+        uint16_t h = fs == SIMDOPS_QF_F16 ? simdops_f32_to_f16(v) : qlow_f32_to_bf16(v);
+        memcpy((char *)y + 2 * i, &h, 2);
+    }
+}
+
 /* ------------------------------------------------------------------ float8 / float4 formats
  * format: exponent bits, mantissa bits, bias, the largest finite encoding
  * (magnitude), and what overflow and NaN become. */

@@ -1,5 +1,6 @@
-/* The low-bit dequantize hot paths on NEON: qlow_body.h over qlow_vec_neon.h
- * (int4 / uint4 and float8 e4m3fn / e5m2 to float32, one scale and scale rows). */
+/* The low-bit hot paths on NEON: qlow_body.h over qlow_vec_neon.h
+ * (int4 / uint4 dequantize to float32 / float16 / bfloat16 and quantize,
+ * float8 e4m3fn / e5m2 quantize and dequantize). */
 #include "kernels/qlow/qlow_kernels.h"
 #include "kernels/vec/isa.h"
 

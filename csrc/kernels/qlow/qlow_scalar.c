@@ -20,16 +20,6 @@ static inline float load_float(int fs, const void *x, size_t i)
     }
 }
 
-static inline void store_float(int fs, void *y, size_t i, float v)
-{
-    if (fs == SIMDOPS_QF_F32) {
-        memcpy((char *)y + 4 * i, &v, 4);
-    } else {
-        uint16_t h = fs == SIMDOPS_QF_F16 ? simdops_f32_to_f16(v) : qlow_f32_to_bf16(v);
-        memcpy((char *)y + 2 * i, &h, 2);
-    }
-}
-
 /* the integer value of quantized element k (integer types) */
 static inline int32_t load_int(int qt, const void *x, size_t k)
 {
@@ -108,7 +98,7 @@ static inline void q_one(int qt, float q, void *y, size_t k, float zpf, int32_t 
                                                const simdops_qlow_params *p)                     \
     {                                                                                             \
         for (size_t i = 0; i < n; i++)                                                            \
-            store_float(fs, y, i, dq_one(qt, x, first + i, p->scale, p->zp_f));                  \
+            qlow_store_float(fs, y, i, dq_one(qt, x, first + i, p->scale, p->zp_f));          \
     }                                                                                             \
     static void qtag##_dq_row_##ftag##__scalar(const void *x, size_t first, size_t n, void *y,   \
                                                const float *scale, const float *zp,              \
@@ -116,7 +106,7 @@ static inline void q_one(int qt, float q, void *y, size_t k, float zpf, int32_t 
     {                                                                                             \
         (void)p;                                                                                  \
         for (size_t i = 0; i < n; i++)                                                            \
-            store_float(fs, y, i, dq_one(qt, x, first + i, scale[i], zp ? zp[i] : 0.0f));        \
+            qlow_store_float(fs, y, i, dq_one(qt, x, first + i, scale[i], zp ? zp[i] : 0.0f)); \
     }                                                                                             \
     static void qtag##_q_run_##ftag##__scalar(const void *x, size_t n, void *y, size_t first,    \
                                               const simdops_qlow_params *p)                      \

@@ -14,21 +14,12 @@ static inline float qs_dq4_one(const void *x, size_t k, int sgn, float zpf, floa
     uint32_t f = qlow_field((const uint8_t *)x, k, 4);
     return ((float)(sgn ? qlow_sext(f, 4) : (int32_t)f) - zpf) * s;
 }
-static inline void qs_put(int fs, void *y, size_t i, float v)
-{
-    if (fs == SIMDOPS_QF_F32) {
-        memcpy((char *)y + 4 * i, &v, 4);
-    } else {
-        uint16_t h = fs == SIMDOPS_QF_F16 ? simdops_f32_to_f16(v) : qlow_f32_to_bf16(v);
-        memcpy((char *)y + 2 * i, &h, 2);
-    }
-}
 /* y[i] for i in [i0, n): element first + i; scale / zp per element when scales != NULL */
 static inline void qs_dq4_tail(const void *x, size_t first, size_t i0, size_t n, void *y, int fs, int sgn,
                                float s, float zpf, const float *scales, const float *zps)
 {
     for (size_t i = i0; i < n; i++)
-        qs_put(fs, y, i, qs_dq4_one(x, first + i, sgn, scales ? (zps ? zps[i] : 0.0f) : zpf,
+        qlow_store_float(fs, y, i, qs_dq4_one(x, first + i, sgn, scales ? (zps ? zps[i] : 0.0f) : zpf,
                                     scales ? scales[i] : s));
 }
 

@@ -79,6 +79,7 @@ cdef extern from *:
         char byteorder;
     } simdops_np_descr;
     #define SIMDOPS_NP_WRITEABLE 0x0400
+    #define SIMDOPS_NP_C_CONTIGUOUS 0x0001
     #define SIMDOPS_NP_WARN_ON_WRITE 0x80000000u
     """
     ctypedef struct simdops_np_array:
@@ -92,6 +93,7 @@ cdef extern from *:
         char type
         char byteorder
     int SIMDOPS_NP_WRITEABLE
+    int SIMDOPS_NP_C_CONTIGUOUS
     unsigned int SIMDOPS_NP_WARN_ON_WRITE
 
 

@@ -321,3 +321,70 @@ def qdq(bint quantize, x, scale, zero_point, y, tuple shape, tuple scale_shape,
     if status:
         _raise(&err)
     return y
+
+
+def qdq_dequantize_into(x, scale, y, int x_type, int f32_type, axis):
+    """simdops_dequantize_linear_ex for one common form, from the arrays' fields with no
+    Python objects made (qdq's reshape / view / memoryview of three arrays cost more than
+    a 64K-element kernel): x and y plain C-contiguous ndarrays of one shape, y float32 and
+    writable and not overlapping x, scale a 0-d float32 ndarray, no zero point. x_type
+    is x's ONNX code (the caller's dtype-name lookup). None, nothing run, when the
+    arrays are not of this form (the caller takes qdq's path); C checks every rule."""
+    cdef simdops_qdq_call c
+    cdef simdops_error err
+    cdef int status, k
+    cdef int64_t shp[64]
+    cdef simdops_np_array *xa
+    cdef simdops_np_array *ya
+    cdef simdops_np_array *sa
+    cdef char *xend
+    cdef char *yend
+    if type(x) is not _NDARRAY or type(y) is not _NDARRAY or type(scale) is not _NDARRAY:
+        return None
+    xa = <simdops_np_array *><void *>x
+    ya = <simdops_np_array *><void *>y
+    sa = <simdops_np_array *><void *>scale
+    if (not (xa.flags & ya.flags & sa.flags & SIMDOPS_NP_C_CONTIGUOUS) or sa.nd != 0 or xa.nd > 64
+            or ya.nd != xa.nd or not _native_f32(ya) or not _native_f32(sa)
+            or not (ya.flags & SIMDOPS_NP_WRITEABLE) or (<unsigned int>ya.flags) & SIMDOPS_NP_WARN_ON_WRITE):
+        return None
+    for k in range(xa.nd):
+        if ya.dimensions[k] != xa.dimensions[k]:
+            return None
+        shp[k] = xa.dimensions[k]
+    # the byte ranges: x one byte an element, y four (an empty array overlaps nothing)
+    xend = xa.data + _numel(xa)
+    yend = ya.data + 4 * _numel(ya)
+    if xend != xa.data and xa.data < yend and ya.data < xend:
+        return None
+    memset(&c, 0, sizeof(c))
+    c.x = xa.data
+    c.scale = sa.data
+    c.y = ya.data
+    c.shape = shp
+    c.ndim = xa.nd
+    c.scale_shape = shp
+    c.scale_ndim = 0
+    c.x_type = x_type
+    c.scale_type = f32_type
+    c.y_type = f32_type
+    c.saturate = 1
+    c.axis = _int64(axis, "axis")
+    with nogil:
+        status = simdops_dequantize_linear_ex(&c, &err)
+    if status:
+        _raise(&err)
+    return y
+
+
+cdef bint _native_f32(simdops_np_array *a) noexcept:
+    cdef simdops_np_descr *d = <simdops_np_descr *>a.descr
+    return d.type == b'f' and d.byteorder == b'='
+
+
+cdef Py_ssize_t _numel(simdops_np_array *a) noexcept:
+    cdef Py_ssize_t n = 1
+    cdef int k
+    for k in range(a.nd):
+        n *= a.dimensions[k]
+    return n

@@ -51,10 +51,12 @@ def _code(name):
 
 
 def _array(v, arg):
-    """An array argument as a C-contiguous numpy array (any strides in)."""
-    if isinstance(v, np.ndarray):
-        return np.ascontiguousarray(v)
-    return np.ascontiguousarray(_core_as_array(v, arg))
+    """An array argument as a C-contiguous numpy array in native byte order (any strides
+    and order in: the C call reads the bytes as native values)."""
+    a = np.ascontiguousarray(v if isinstance(v, np.ndarray) else _core_as_array(v, arg))
+    if not a.dtype.isnative:
+        a = a.astype(a.dtype.newbyteorder("="))
+    return a
 
 
 def _core_as_array(v, arg):
@@ -209,22 +211,20 @@ def _flag(v, arg):
     raise TypeError(f"{arg} must be an int, got {type(v).__name__}")
 
 
-_F32 = np.dtype(np.float32)
-_ONE_BYTE_FLOATS = ("float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz")
+_F32_CODE = _QTYPES["float32"][0]
+_ONE_BYTE_FLOATS = {k: _QTYPES[k][0] for k in ("float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2",
+                                                "float8_e5m2fnuz")}
 
 
 def dequantize_into(x, scale, axis, out):
-    """The per-call cost of a common form made small: a C-contiguous float8 x, a float32
-    scalar scale, no zero point, a float32 out of x's shape that shares no memory with x:
-    straight to _core.qdq (which checks everything, as for any call). None: not this form
-    (the caller takes the general path)."""
-    if not (type(x) is np.ndarray and type(scale) is np.ndarray and scale.dtype == _F32
-            and scale.ndim == 0 and out.dtype == _F32 and out.shape == x.shape
-            and x.flags.c_contiguous and out.flags.c_contiguous and out.flags.writeable):
+    """The per-call cost of a common form made small: a C-contiguous float8 ndarray x, a
+    0-d float32 ndarray scale, no zero point, a float32 out of x's shape that shares no
+    memory with x: straight to _core.qdq_dequantize_into, which reads the arrays' fields
+    (C checks every rule, as for any call). None: not this form (the caller takes the
+    general path)."""
+    if type(x) is not np.ndarray:
         return None
-    name = dtype_name(x.dtype)
-    if name not in _ONE_BYTE_FLOATS or np.may_share_memory(out, x):
+    code = _ONE_BYTE_FLOATS.get(dtype_name(x.dtype))
+    if code is None:
         return None
-    _core.qdq(False, x, scale, None, out, x.shape, (), (), _QTYPES[name][0], _QTYPES["float32"][0],
-              0, _QTYPES["float32"][0], 0, 1, 0, 0, axis, 0)
-    return out
+    return _core.qdq_dequantize_into(x, scale, out, code, _F32_CODE, axis)
