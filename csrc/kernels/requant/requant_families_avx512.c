@@ -244,52 +244,38 @@ RQF_INLINE void rqf512_fp_run(const int32_t *x, void *y, size_t n, const int32_t
         rqf512_fp_kernel(x, y, n, bias, scales, p, out);
 }
 
-#define RQF_AVX512_ENTRIES(tag, out)                                                   \
-    static void SIMDOPS_KERNEL_NAME(tag, requant_fp)(const int32_t *x, void *y, size_t n, \
-                                                     const int32_t *bias,              \
-                                                     const simdops_requant_params *p)  \
-    {                                                                                  \
-        if (p->fp_mode & SIMDOPS_FP_ACL)                                               \
-            rqf_fp_row(x, y, n, bias, p, out);                                         \
-        else if (p->fp_mode)                                                           \
-            rqc512_kernel(x, y, n, bias, NULL, NULL, 0,                                \
-                          fabs(p->fp_mode & SIMDOPS_FP_FLOAT64 ? p->scale64 : p->scale), p, out); \
-        else                                                                           \
-            rqf512_fp_run(x, y, n, bias, NULL, fabsf(p->scale) < 1.0f, p, out, 0);     \
-    }                                                                                  \
-    static void SIMDOPS_KERNEL_NAME(tag, requant_fp_pc)(                               \
-        const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
-        const simdops_requant_channels *ch, const simdops_requant_params *p)           \
-    {                                                                                  \
-        if (p->fp_mode & SIMDOPS_FP_ACL) {                                             \
-            rqf_fp_pc_row(x, y, n, bias, ch, p, out);                                  \
-            return;                                                                    \
-        }                                                                              \
-        if (p->fp_mode) {                                                              \
-            rqc512_pc(x, y, n, bias, ch, p, out);                                      \
-            return;                                                                    \
-        }                                                                              \
-        const int cycle_vectors = rqf512_cycle_vectors(ch->cycle);                     \
-        if (out != SIMDOPS_RQ_I16 && ch->scales_below_one && ch->period &&             \
-            cycle_vectors && ch->period >= 16 * (size_t)cycle_vectors &&               \
-            n >= 16 * (size_t)cycle_vectors) {                                         \
-            rqf512_fp_cycle_run(x, y, n, bias, ch, p, out, cycle_vectors);             \
-            return;                                                                    \
-        }                                                                              \
-        for (size_t done = 0, m; done < n; done += m) {                                \
-            m = simdops_requant_stretch(ch, n - done);                                 \
-            rqf512_fp_run(x + done, (char *)y + done * simdops_requant_out_size(out),   \
-                          m, bias, ch->scale, ch->scales_below_one, p, out, 1);        \
-        }                                                                              \
+static inline void rqf512_fp_entry(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                                   const simdops_requant_channels *ch,
+                                   const simdops_requant_params *p, int out, int unused)
+{
+    (void)unused;
+    if (p->fp_mode & SIMDOPS_FP_ACL) {
+        rqf_fp_rows(x, y, n, bias, ch, p, out, 0);
+    } else if (p->fp_mode && ch) {
+        rqc512_pc(x, y, n, bias, ch, p, out);
+    } else if (p->fp_mode) {
+        rqc512_kernel(x, y, n, bias, NULL, NULL, 0,
+                      fabs(p->fp_mode & SIMDOPS_FP_FLOAT64 ? p->scale64 : p->scale), p, out);
+    } else if (!ch) {
+        rqf512_fp_run(x, y, n, bias, NULL, fabsf(p->scale) < 1.0f, p, out, 0);
+    } else {
+        const int cycle_vectors = rqf512_cycle_vectors(ch->cycle);
+        if (out != SIMDOPS_RQ_I16 && ch->scales_below_one && ch->period && cycle_vectors &&
+            ch->period >= 16 * (size_t)cycle_vectors && n >= 16 * (size_t)cycle_vectors) {
+            rqf512_fp_cycle_run(x, y, n, bias, ch, p, out, cycle_vectors);
+            return;
+        }
+        for (size_t done = 0, m; done < n; done += m) {
+            m = simdops_requant_stretch(ch, n - done);
+            rqf512_fp_run(x + done, (char *)y + done * simdops_requant_out_size(out), m, bias,
+                          ch->scale, ch->scales_below_one, p, out, 1);
+        }
     }
+}
 
-RQF_AVX512_ENTRIES(u8, SIMDOPS_RQ_U8)
-RQF_AVX512_ENTRIES(i8, SIMDOPS_RQ_I8)
-RQF_AVX512_ENTRIES(i16, SIMDOPS_RQ_I16)
+RQF_ENTRIES3(fp, rqf512_fp_entry, 0)
 
-#define RQF_KERNELS(X)                                                                 \
-    X(requant_fp, u8) X(requant_fp, i8) X(requant_fp, i16) X(requant_fp_pc, u8)        \
-    X(requant_fp_pc, i8) X(requant_fp_pc, i16)
+#define RQF_KERNELS(X) RQF_LIST(X, fp)
 SIMDOPS_DEFINE_REGISTER(requant_families, RQF_KERNELS)
 
 #else

@@ -1,0 +1,267 @@
+/* Single rounding (ties up) and single rounding with ties away from zero, per
+ * tensor and per channel, written once over the x86 tier's rqv_* helpers
+ * (rq_vec_<isa>.h) and requant_x86_body.h's narrowing (rq_consts, rq_store);
+ * re-included by requant_families_<tier>.c. Bit for bit requant_families.h's
+ * rqf_single / rqf_single_away.
+ *
+ * The arithmetic is on magnitudes, with s = sign(a * m) (from a ^ m):
+ *   away:     q = s * floor((|a m| + 2^(t-1)) / 2^t)
+ *   ties up:  q = s * floor((|a m| + 2^(t-1) - [s < 0]) / 2^t)
+ * (for p < 0, floor((p + 2^(t-1)) / 2^t) = -floor((|p| + 2^(t-1) - 1) / 2^t);
+ * a zero product with s < 0 gives floor((2^(t-1) - 1) / 2^t) = 0 as it should).
+ * |a| |m| is pmuludq's unsigned product of |a| and |m| (|INT32_MIN| = 2^31 as
+ * uint32), so SSE2 needs no signed multiply. A total shift t < 32 (per channel
+ * t < 33) is raised by |m| << k when that fits uint32: the quotient is the same
+ * (floor((X 2^k - c) / 2^(t+k)) = floor((X - c) / 2^t) for integers X, c in
+ * {0, 1}); then |quotient| < 2^31. With t = 32 + u the quotient is
+ * floor((hi + 2^(u-1)) / 2^u), hi the high word of |a m| - c (+ 2^31 when u = 0,
+ * per tensor only), as uint32; the last shift is logical.
+ * The offset is added after the first pack with a saturating int16 add (rq_store
+ * under RQ_F_OFF16: exact for any int32 q when max - 32767 <= offset <= min +
+ * 32768, see rq_flags); parameters outside that, or a multiplier that cannot be
+ * raised, run the scalar arithmetic. Tails run it too. */
+#ifndef SIMDOPS_REQUANT_FAMILIES_X86_H
+#define SIMDOPS_REQUANT_FAMILIES_X86_H
+
+#include "requant_families.h"
+
+/* ------------------------------------------------------------------ the few ops rqv lacks */
+#if RQV_LANES == 8
+RQ_INLINE rqv rqfx_xor(rqv a, rqv b) { return _mm256_xor_si256(a, b); }
+RQ_INLINE rqv rqfx_sign(rqv a) { return _mm256_srai_epi32(a, 31); }
+RQ_INLINE rqv rqfx_mulu(rqv a, rqv b) { return _mm256_mul_epu32(a, b); }
+RQ_INLINE rqv rqfx_add64(rqv a, rqv b) { return _mm256_add_epi64(a, b); }
+RQ_INLINE rqv rqfx_set1_64(int64_t v) { return _mm256_set1_epi64x(v); }
+/* lane 2j's (even) or 2j+1's (odd) 32-bit mask as a 64-bit one */
+RQ_INLINE rqv rqfx_even64(rqv s) { return _mm256_shuffle_epi32(s, _MM_SHUFFLE(2, 2, 0, 0)); }
+RQ_INLINE rqv rqfx_odd64(rqv s) { return _mm256_shuffle_epi32(s, _MM_SHUFFLE(3, 3, 1, 1)); }
+/* the high words of the 64-bit lanes of pe (lanes 0, 2, ..) and po (1, 3, ..) */
+RQ_INLINE rqv rqfx_hi32(rqv pe, rqv po)
+{
+    return _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA);
+}
+RQ_INLINE int rqfx_all_eq(rqv a, rqv b)
+{
+    return _mm256_movemask_epi8(_mm256_cmpeq_epi32(a, b)) == -1;
+}
+#else
+RQ_INLINE rqv rqfx_xor(rqv a, rqv b) { return _mm_xor_si128(a, b); }
+RQ_INLINE rqv rqfx_sign(rqv a) { return _mm_srai_epi32(a, 31); }
+RQ_INLINE rqv rqfx_mulu(rqv a, rqv b) { return _mm_mul_epu32(a, b); }
+RQ_INLINE rqv rqfx_add64(rqv a, rqv b) { return _mm_add_epi64(a, b); }
+RQ_INLINE rqv rqfx_set1_64(int64_t v) { return _mm_set1_epi64x(v); }
+RQ_INLINE rqv rqfx_even64(rqv s) { return _mm_shuffle_epi32(s, _MM_SHUFFLE(2, 2, 0, 0)); }
+RQ_INLINE rqv rqfx_odd64(rqv s) { return _mm_shuffle_epi32(s, _MM_SHUFFLE(3, 3, 1, 1)); }
+RQ_INLINE rqv rqfx_hi32(rqv pe, rqv po)
+{
+    __m128 t = _mm_shuffle_ps(_mm_castsi128_ps(pe), _mm_castsi128_ps(po), _MM_SHUFFLE(3, 1, 3, 1));
+    return _mm_shuffle_epi32(_mm_castps_si128(t), _MM_SHUFFLE(3, 1, 2, 0));
+}
+RQ_INLINE int rqfx_all_eq(rqv a, rqv b)
+{
+    return _mm_movemask_epi8(_mm_cmpeq_epi32(a, b)) == 0xFFFF;
+}
+#endif
+
+/* ------------------------------------------------------------------ the rule */
+/* flags beside rq_flags' RQ_F_* (compile-time constants at every call) */
+enum {
+    RQFX_AWAY = 64,     /* ties away from zero (else ties up) */
+    RQFX_ROUND31 = 128, /* per tensor, u = 0: 2^31 added to the products */
+    RQFX_PC = 256,      /* per channel: u per lane */
+    RQFX_DERIVED = 512  /* per channel: the driver's normalised arrays (ch->right = u >= 1) */
+};
+
+/* One vector: a (bias added) with multiplier sign msign (its sign bit is m's),
+ * magnitude mag (normalised) and its odd lanes in even positions mago; u the
+ * count (per tensor rqv_count(u), per channel a vector), half = 2^(u-1) or 0. */
+RQ_INLINE rqv rqfx_vec(rqv a, rqv msign, rqv mag, rqv mago, rqv round31, rqv half, rqv u, int f)
+{
+    rqv s = rqfx_sign(rqfx_xor(a, msign)), aa = rqv_abs(a), q;
+    rqv pe = rqfx_mulu(aa, mag), po = rqfx_mulu(rqv_odd(aa), mago);
+    if (!(f & RQFX_AWAY)) {
+        pe = rqfx_add64(pe, rqfx_even64(s));
+        po = rqfx_add64(po, rqfx_odd64(s));
+    }
+    if (f & RQFX_ROUND31) {
+        pe = rqfx_add64(pe, round31);
+        po = rqfx_add64(po, round31);
+    }
+    q = rqv_add32(rqfx_hi32(pe, po), half);
+    q = (f & RQFX_PC) ? rqv_srl(q, u) : rqv_srl_n(q, u);
+    return rqv_sub32(rqfx_xor(q, s), s);
+}
+
+typedef struct rqfx_consts {
+    rq_consts base; /* the offset and the bounds of rq_store's narrowing */
+    rqv msign, mag, round31, half, u;
+} rqfx_consts;
+
+/* The output type's range: [min, max] equal to it needs no clamp after the packs. */
+static inline int rqfx_noclamp(const simdops_requant_params *p, int out)
+{
+    int32_t tlo = out == SIMDOPS_RQ_U8 ? 0 : (out == SIMDOPS_RQ_I8 ? -128 : -32768);
+    int32_t thi = out == SIMDOPS_RQ_U8 ? 255 : (out == SIMDOPS_RQ_I8 ? 127 : 32767);
+    return p->min == tlo && p->max == thi;
+}
+
+/* The flags of a call, or -1 where the offset does not fit RQ_F_OFF16's rule. */
+static inline int rqfx_flags(const simdops_requant_params *p, int out)
+{
+    if (p->offset < -32768 || p->offset > 32767 || p->offset < p->max - 32767 ||
+        p->offset > p->min + 32768)
+        return -1;
+    return RQ_F_OFF16 | (rqfx_noclamp(p, out) ? RQ_F_NOCLAMP : 0);
+}
+
+/* Per tensor: 0 when |m| cannot be raised to a total shift of 32 within uint32. */
+static inline int rqfx_consts_init(rqfx_consts *c, const simdops_requant_params *p)
+{
+    const int32_t m = p->multiplier;
+    int t = 31 + p->right_shift - p->left_shift, u;
+    int64_t mag = m < 0 ? -(int64_t)m : m;
+    if (t < 32) {
+        mag <<= 32 - t; /* t >= 1: at most 2^62 */
+        t = 32;
+    }
+    if (mag > (int64_t)UINT32_MAX)
+        return 0;
+    u = t - 32;
+    rq_consts_init(&c->base, p);
+    c->msign = rqv_set1_32(m);
+    c->mag = rqv_set1_32((int32_t)(uint32_t)mag);
+    c->round31 = rqfx_set1_64((int64_t)1 << 31);
+    c->half = rqv_set1_32(u ? (int32_t)1 << (u - 1) : 0);
+    c->u = rqv_count(u);
+    return u == 0 ? RQFX_ROUND31 | 1 : 1;
+}
+
+RQ_INLINE rqv rqfx_load(const int32_t *x, const int32_t *b, size_t k, int f)
+{
+    rqv a = rqv_load(x + k);
+    return (f & RQ_F_BIAS) ? rqv_add32(a, rqv_load(b + k)) : a;
+}
+
+/* Whole blocks per tensor; returns the elements done. */
+RQ_INLINE size_t rqfx_loop(const int32_t *x, const int32_t *bias, unsigned char *y, size_t n,
+                           const rqfx_consts *c, int f, int out)
+{
+    const size_t es = simdops_requant_out_size(out);
+    size_t i = 0;
+    for (; n - i >= (size_t)RQ_BLOCK; i += RQ_BLOCK) {
+        rqv v[4];
+        for (int j = 0; j < 4; j++)
+            v[j] = rqfx_vec(rqfx_load(x, bias, i + (size_t)j * RQV_LANES, f), c->msign,
+                            c->mag, c->mag, c->round31, c->half, c->u, f);
+        rq_store(y + i * es, v[0], v[1], v[2], v[3], &c->base, f, out);
+    }
+    return i;
+}
+
+RQ_INLINE void rqfx_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                           const simdops_requant_params *p, int out, int away)
+{
+    const int fl = rqfx_flags(p, out);
+    rqfx_consts c;
+    size_t i = 0;
+    int kind;
+    if (fl >= 0 && (kind = rqfx_consts_init(&c, p))) {
+        const int f = fl | (kind & RQFX_ROUND31) | (bias ? RQ_F_BIAS : 0) | (away ? RQFX_AWAY : 0);
+        switch (f & ~RQFX_AWAY) {
+#define RQFX_CASE(flags)                                                               \
+    case flags:                                                                        \
+        i = away ? rqfx_loop(x, bias, y, n, &c, (flags) | RQFX_AWAY, out)              \
+                 : rqfx_loop(x, bias, y, n, &c, (flags), out);                         \
+        break;
+#define RQFX_CASES(flags)                                                              \
+    RQFX_CASE(flags) RQFX_CASE((flags) | RQ_F_BIAS) RQFX_CASE((flags) | RQ_F_NOCLAMP)   \
+    RQFX_CASE((flags) | RQ_F_BIAS | RQ_F_NOCLAMP)
+        RQFX_CASES(RQ_F_OFF16)
+        RQFX_CASES(RQ_F_OFF16 | RQFX_ROUND31)
+        }
+    }
+    rqf_int_rest(x, y, i, n, bias, NULL, p, out, away ? RQF_SINGLE_AWAY : RQF_SINGLE);
+}
+
+/* One per-channel vector at j of a block at k; 0 when a lane's multiplier cannot
+ * be raised to a total shift of 33 (the block then runs the scalar arithmetic). */
+RQ_INLINE int rqfx_pc_vec(const int32_t *x, const int32_t *b, size_t k,
+                          const simdops_requant_channels *ch, int f, rqv *res)
+{
+    rqv m = rqv_load(ch->mult + k), mag = rqv_abs(m), u;
+    if (f & RQFX_DERIVED) {
+        u = rqv_load(ch->right + k);
+    } else {
+        rqv t = rqv_add32(rqv_load(ch->shift + k), rqv_set1_32(31));
+        rqv up = rqv_max0(rqv_sub32(rqv_set1_32(33), t)); /* in [0, 32] */
+        rqv raised = rqv_shl(mag, up);
+        if (!rqfx_all_eq(rqv_srl(raised, up), mag))
+            return 0;
+        mag = raised;
+        u = rqv_sub32(rqv_add32(t, up), rqv_set1_32(32));
+    }
+    *res = rqfx_vec(rqfx_load(x, b, k, f), m, mag, rqv_odd(mag), mag, rqv_half_of(u), u, f);
+    return 1;
+}
+
+RQ_INLINE size_t rqfx_pc_loop(const int32_t *x, const int32_t *bias, unsigned char *y, size_t n,
+                              const simdops_requant_channels *ch,
+                              const simdops_requant_params *p, const rq_consts *c, int f,
+                              int out)
+{
+    const size_t es = simdops_requant_out_size(out);
+    size_t i = 0;
+    for (; n - i >= (size_t)RQ_BLOCK; i += RQ_BLOCK) {
+        rqv v0, v1, v2, v3;
+        if (rqfx_pc_vec(x, bias, i, ch, f, &v0) &&
+            rqfx_pc_vec(x, bias, i + RQV_LANES, ch, f, &v1) &&
+            rqfx_pc_vec(x, bias, i + 2 * RQV_LANES, ch, f, &v2) &&
+            rqfx_pc_vec(x, bias, i + 3 * RQV_LANES, ch, f, &v3))
+            rq_store(y + i * es, v0, v1, v2, v3, c, f, out);
+        else
+            rqf_int_rest(x, y, i, i + RQ_BLOCK, (f & RQ_F_BIAS) ? bias : NULL, ch, p, out,
+                         (f & RQFX_AWAY) ? RQF_SINGLE_AWAY : RQF_SINGLE);
+    }
+    return i;
+}
+
+RQ_INLINE void rqfx_pc_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                              const simdops_requant_channels *ch,
+                              const simdops_requant_params *p, int out, int away)
+{
+    const int fl = rqfx_flags(p, out);
+    rq_consts c;
+    size_t i = 0;
+    if (fl >= 0) {
+        /* single's derived arrays: every channel raised to u >= 1 unless general */
+        const int derived = !away && ch->right && !ch->general ? RQFX_DERIVED : 0;
+        const int f = fl | derived | (bias ? RQ_F_BIAS : 0);
+        rq_consts_init(&c, p);
+        switch (f) {
+#define RQFX_PC_CASE(flags)                                                            \
+    case flags:                                                                        \
+        i = away ? rqfx_pc_loop(x, bias, y, n, ch, p, &c, (flags) | RQFX_PC | RQFX_AWAY, out) \
+                 : rqfx_pc_loop(x, bias, y, n, ch, p, &c, (flags) | RQFX_PC, out);     \
+        break;
+#define RQFX_PC_CASES(flags)                                                           \
+    RQFX_PC_CASE(flags) RQFX_PC_CASE((flags) | RQ_F_BIAS) RQFX_PC_CASE((flags) | RQ_F_NOCLAMP) \
+    RQFX_PC_CASE((flags) | RQ_F_BIAS | RQ_F_NOCLAMP)
+            RQFX_PC_CASES(RQ_F_OFF16)
+            RQFX_PC_CASES(RQ_F_OFF16 | RQFX_DERIVED)
+        }
+    }
+    rqf_int_rest(x, y, i, n, bias, ch, p, out, away ? RQF_SINGLE_AWAY : RQF_SINGLE);
+}
+
+/* RQF_ENTRIES' function: fam RQF_SINGLE or RQF_SINGLE_AWAY */
+RQ_INLINE void rqfx_run(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                        const simdops_requant_channels *ch, const simdops_requant_params *p,
+                        int out, int fam)
+{
+    if (ch)
+        rqfx_pc_kernel(x, y, n, bias, ch, p, out, fam == RQF_SINGLE_AWAY);
+    else
+        rqfx_kernel(x, y, n, bias, p, out, fam == RQF_SINGLE_AWAY);
+}
+
+#endif
