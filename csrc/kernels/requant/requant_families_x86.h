@@ -25,43 +25,39 @@
 
 #include "requant_families.h"
 
-/* ------------------------------------------------------------------ the few ops rqv lacks */
+/* ------------------------------------------------------------------ the few ops rqv lacks
+ * (the same instructions at both widths, but for the high words' gather) */
 #if RQV_LANES == 8
-RQ_INLINE rqv rqfx_xor(rqv a, rqv b) { return _mm256_xor_si256(a, b); }
-RQ_INLINE rqv rqfx_sign(rqv a) { return _mm256_srai_epi32(a, 31); }
-RQ_INLINE rqv rqfx_mulu(rqv a, rqv b) { return _mm256_mul_epu32(a, b); }
-RQ_INLINE rqv rqfx_add64(rqv a, rqv b) { return _mm256_add_epi64(a, b); }
-RQ_INLINE rqv rqfx_set1_64(int64_t v) { return _mm256_set1_epi64x(v); }
-/* lane 2j's (even) or 2j+1's (odd) 32-bit mask as a 64-bit one */
-RQ_INLINE rqv rqfx_even64(rqv s) { return _mm256_shuffle_epi32(s, _MM_SHUFFLE(2, 2, 0, 0)); }
-RQ_INLINE rqv rqfx_odd64(rqv s) { return _mm256_shuffle_epi32(s, _MM_SHUFFLE(3, 3, 1, 1)); }
+#define RQFX_(op) _mm256_##op
+#define RQFX_XOR _mm256_xor_si256
+#define RQFX_ALL_BYTES (-1)
 /* the high words of the 64-bit lanes of pe (lanes 0, 2, ..) and po (1, 3, ..) */
 RQ_INLINE rqv rqfx_hi32(rqv pe, rqv po)
 {
     return _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA);
 }
-RQ_INLINE int rqfx_all_eq(rqv a, rqv b)
-{
-    return _mm256_movemask_epi8(_mm256_cmpeq_epi32(a, b)) == -1;
-}
 #else
-RQ_INLINE rqv rqfx_xor(rqv a, rqv b) { return _mm_xor_si128(a, b); }
-RQ_INLINE rqv rqfx_sign(rqv a) { return _mm_srai_epi32(a, 31); }
-RQ_INLINE rqv rqfx_mulu(rqv a, rqv b) { return _mm_mul_epu32(a, b); }
-RQ_INLINE rqv rqfx_add64(rqv a, rqv b) { return _mm_add_epi64(a, b); }
-RQ_INLINE rqv rqfx_set1_64(int64_t v) { return _mm_set1_epi64x(v); }
-RQ_INLINE rqv rqfx_even64(rqv s) { return _mm_shuffle_epi32(s, _MM_SHUFFLE(2, 2, 0, 0)); }
-RQ_INLINE rqv rqfx_odd64(rqv s) { return _mm_shuffle_epi32(s, _MM_SHUFFLE(3, 3, 1, 1)); }
+#define RQFX_(op) _mm_##op
+#define RQFX_XOR _mm_xor_si128
+#define RQFX_ALL_BYTES 0xFFFF
 RQ_INLINE rqv rqfx_hi32(rqv pe, rqv po)
 {
     __m128 t = _mm_shuffle_ps(_mm_castsi128_ps(pe), _mm_castsi128_ps(po), _MM_SHUFFLE(3, 1, 3, 1));
     return _mm_shuffle_epi32(_mm_castps_si128(t), _MM_SHUFFLE(3, 1, 2, 0));
 }
+#endif
+RQ_INLINE rqv rqfx_xor(rqv a, rqv b) { return RQFX_XOR(a, b); }
+RQ_INLINE rqv rqfx_sign(rqv a) { return RQFX_(srai_epi32)(a, 31); }
+RQ_INLINE rqv rqfx_mulu(rqv a, rqv b) { return RQFX_(mul_epu32)(a, b); }
+RQ_INLINE rqv rqfx_add64(rqv a, rqv b) { return RQFX_(add_epi64)(a, b); }
+RQ_INLINE rqv rqfx_set1_64(int64_t v) { return RQFX_(set1_epi64x)(v); }
+/* lane 2j's (even) or 2j+1's (odd) 32-bit mask as a 64-bit one */
+RQ_INLINE rqv rqfx_even64(rqv s) { return RQFX_(shuffle_epi32)(s, _MM_SHUFFLE(2, 2, 0, 0)); }
+RQ_INLINE rqv rqfx_odd64(rqv s) { return RQFX_(shuffle_epi32)(s, _MM_SHUFFLE(3, 3, 1, 1)); }
 RQ_INLINE int rqfx_all_eq(rqv a, rqv b)
 {
-    return _mm_movemask_epi8(_mm_cmpeq_epi32(a, b)) == 0xFFFF;
+    return RQFX_(movemask_epi8)(RQFX_(cmpeq_epi32)(a, b)) == RQFX_ALL_BYTES;
 }
-#endif
 
 /* ------------------------------------------------------------------ the rule */
 /* flags beside rq_flags' RQ_F_* (compile-time constants at every call) */
@@ -114,7 +110,8 @@ static inline int rqfx_flags(const simdops_requant_params *p, int out)
     return RQ_F_OFF16 | (rqfx_noclamp(p, out) ? RQ_F_NOCLAMP : 0);
 }
 
-/* Per tensor: 0 when |m| cannot be raised to a total shift of 32 within uint32. */
+/* Per tensor: -1 when |m| cannot be raised to a total shift of 32 within uint32;
+ * else the flag the total shift asks (RQFX_ROUND31 at 32, or 0). */
 static inline int rqfx_consts_init(rqfx_consts *c, const simdops_requant_params *p)
 {
     const int32_t m = p->multiplier;
@@ -125,7 +122,7 @@ static inline int rqfx_consts_init(rqfx_consts *c, const simdops_requant_params 
         t = 32;
     }
     if (mag > (int64_t)UINT32_MAX)
-        return 0;
+        return -1;
     u = t - 32;
     rq_consts_init(&c->base, p);
     c->msign = rqv_set1_32(m);
@@ -133,7 +130,7 @@ static inline int rqfx_consts_init(rqfx_consts *c, const simdops_requant_params 
     c->round31 = rqfx_set1_64((int64_t)1 << 31);
     c->half = rqv_set1_32(u ? (int32_t)1 << (u - 1) : 0);
     c->u = rqv_count(u);
-    return u == 0 ? RQFX_ROUND31 | 1 : 1;
+    return u == 0 ? RQFX_ROUND31 : 0;
 }
 
 RQ_INLINE rqv rqfx_load(const int32_t *x, const int32_t *b, size_t k, int f)
@@ -142,53 +139,21 @@ RQ_INLINE rqv rqfx_load(const int32_t *x, const int32_t *b, size_t k, int f)
     return (f & RQ_F_BIAS) ? rqv_add32(a, rqv_load(b + k)) : a;
 }
 
-/* Whole blocks per tensor; returns the elements done. */
-RQ_INLINE size_t rqfx_loop(const int32_t *x, const int32_t *bias, unsigned char *y, size_t n,
-                           const rqfx_consts *c, int f, int out)
+/* One vector at k: per tensor from c; per channel (RQFX_PC) from ch's arrays,
+ * 0 when a lane's multiplier cannot be raised to a total shift of 33 (the block
+ * then runs the scalar arithmetic). */
+RQ_INLINE int rqfx_vec_at(const int32_t *x, const int32_t *b, size_t k,
+                          const simdops_requant_channels *ch, const rqfx_consts *c, int f,
+                          rqv *res)
 {
-    const size_t es = simdops_requant_out_size(out);
-    size_t i = 0;
-    for (; n - i >= (size_t)RQ_BLOCK; i += RQ_BLOCK) {
-        rqv v[4];
-        for (int j = 0; j < 4; j++)
-            v[j] = rqfx_vec(rqfx_load(x, bias, i + (size_t)j * RQV_LANES, f), c->msign,
-                            c->mag, c->mag, c->round31, c->half, c->u, f);
-        rq_store(y + i * es, v[0], v[1], v[2], v[3], &c->base, f, out);
+    rqv m, mag, u;
+    if (!(f & RQFX_PC)) {
+        *res = rqfx_vec(rqfx_load(x, b, k, f), c->msign, c->mag, c->mag, c->round31, c->half,
+                        c->u, f);
+        return 1;
     }
-    return i;
-}
-
-RQ_INLINE void rqfx_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
-                           const simdops_requant_params *p, int out, int away)
-{
-    const int fl = rqfx_flags(p, out);
-    rqfx_consts c;
-    size_t i = 0;
-    int kind;
-    if (fl >= 0 && (kind = rqfx_consts_init(&c, p))) {
-        const int f = fl | (kind & RQFX_ROUND31) | (bias ? RQ_F_BIAS : 0) | (away ? RQFX_AWAY : 0);
-        switch (f & ~RQFX_AWAY) {
-#define RQFX_CASE(flags)                                                               \
-    case flags:                                                                        \
-        i = away ? rqfx_loop(x, bias, y, n, &c, (flags) | RQFX_AWAY, out)              \
-                 : rqfx_loop(x, bias, y, n, &c, (flags), out);                         \
-        break;
-#define RQFX_CASES(flags)                                                              \
-    RQFX_CASE(flags) RQFX_CASE((flags) | RQ_F_BIAS) RQFX_CASE((flags) | RQ_F_NOCLAMP)   \
-    RQFX_CASE((flags) | RQ_F_BIAS | RQ_F_NOCLAMP)
-        RQFX_CASES(RQ_F_OFF16)
-        RQFX_CASES(RQ_F_OFF16 | RQFX_ROUND31)
-        }
-    }
-    rqf_int_rest(x, y, i, n, bias, NULL, p, out, away ? RQF_SINGLE_AWAY : RQF_SINGLE);
-}
-
-/* One per-channel vector at j of a block at k; 0 when a lane's multiplier cannot
- * be raised to a total shift of 33 (the block then runs the scalar arithmetic). */
-RQ_INLINE int rqfx_pc_vec(const int32_t *x, const int32_t *b, size_t k,
-                          const simdops_requant_channels *ch, int f, rqv *res)
-{
-    rqv m = rqv_load(ch->mult + k), mag = rqv_abs(m), u;
+    m = rqv_load(ch->mult + k);
+    mag = rqv_abs(m);
     if (f & RQFX_DERIVED) {
         u = rqv_load(ch->right + k);
     } else {
@@ -204,64 +169,64 @@ RQ_INLINE int rqfx_pc_vec(const int32_t *x, const int32_t *b, size_t k,
     return 1;
 }
 
-RQ_INLINE size_t rqfx_pc_loop(const int32_t *x, const int32_t *bias, unsigned char *y, size_t n,
-                              const simdops_requant_channels *ch,
-                              const simdops_requant_params *p, const rq_consts *c, int f,
-                              int out)
+/* Whole blocks of one flag variant; returns the elements done. */
+RQ_INLINE size_t rqfx_loop(const int32_t *x, const int32_t *bias, unsigned char *y, size_t n,
+                           const simdops_requant_channels *ch, const simdops_requant_params *p,
+                           const rqfx_consts *c, int f, int out)
 {
     const size_t es = simdops_requant_out_size(out);
+    const int32_t *b = (f & RQ_F_BIAS) ? bias : NULL;
     size_t i = 0;
     for (; n - i >= (size_t)RQ_BLOCK; i += RQ_BLOCK) {
         rqv v0, v1, v2, v3;
-        if (rqfx_pc_vec(x, bias, i, ch, f, &v0) &&
-            rqfx_pc_vec(x, bias, i + RQV_LANES, ch, f, &v1) &&
-            rqfx_pc_vec(x, bias, i + 2 * RQV_LANES, ch, f, &v2) &&
-            rqfx_pc_vec(x, bias, i + 3 * RQV_LANES, ch, f, &v3))
-            rq_store(y + i * es, v0, v1, v2, v3, c, f, out);
+        if (rqfx_vec_at(x, b, i, ch, c, f, &v0) &&
+            rqfx_vec_at(x, b, i + RQV_LANES, ch, c, f, &v1) &&
+            rqfx_vec_at(x, b, i + 2 * RQV_LANES, ch, c, f, &v2) &&
+            rqfx_vec_at(x, b, i + 3 * RQV_LANES, ch, c, f, &v3))
+            rq_store(y + i * es, v0, v1, v2, v3, &c->base, f, out);
         else
-            rqf_int_rest(x, y, i, i + RQ_BLOCK, (f & RQ_F_BIAS) ? bias : NULL, ch, p, out,
+            rqf_int_rest(x, y, i, i + RQ_BLOCK, b, ch, p, out,
                          (f & RQFX_AWAY) ? RQF_SINGLE_AWAY : RQF_SINGLE);
     }
     return i;
 }
 
-RQ_INLINE void rqfx_pc_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
-                              const simdops_requant_channels *ch,
-                              const simdops_requant_params *p, int out, int away)
-{
-    const int fl = rqfx_flags(p, out);
-    rq_consts c;
-    size_t i = 0;
-    if (fl >= 0) {
-        /* single's derived arrays: every channel raised to u >= 1 unless general */
-        const int derived = !away && ch->right && !ch->general ? RQFX_DERIVED : 0;
-        const int f = fl | derived | (bias ? RQ_F_BIAS : 0);
-        rq_consts_init(&c, p);
-        switch (f) {
-#define RQFX_PC_CASE(flags)                                                            \
-    case flags:                                                                        \
-        i = away ? rqfx_pc_loop(x, bias, y, n, ch, p, &c, (flags) | RQFX_PC | RQFX_AWAY, out) \
-                 : rqfx_pc_loop(x, bias, y, n, ch, p, &c, (flags) | RQFX_PC, out);     \
-        break;
-#define RQFX_PC_CASES(flags)                                                           \
-    RQFX_PC_CASE(flags) RQFX_PC_CASE((flags) | RQ_F_BIAS) RQFX_PC_CASE((flags) | RQ_F_NOCLAMP) \
-    RQFX_PC_CASE((flags) | RQ_F_BIAS | RQ_F_NOCLAMP)
-            RQFX_PC_CASES(RQ_F_OFF16)
-            RQFX_PC_CASES(RQ_F_OFF16 | RQFX_DERIVED)
-        }
-    }
-    rqf_int_rest(x, y, i, n, bias, ch, p, out, away ? RQF_SINGLE_AWAY : RQF_SINGLE);
-}
-
-/* RQF_ENTRIES' function: fam RQF_SINGLE or RQF_SINGLE_AWAY */
-RQ_INLINE void rqfx_run(const int32_t *x, void *y, size_t n, const int32_t *bias,
+/* RQF_ENTRIES' function: fam RQF_SINGLE or RQF_SINGLE_AWAY (a constant), per
+ * channel when ch; single's per-channel calls may bring the driver's derived
+ * arrays (every channel raised to u >= 1 unless ch->general). */
+RQ_INLINE void rqfx_run(const int32_t *x, void *yv, size_t n, const int32_t *bias,
                         const simdops_requant_channels *ch, const simdops_requant_params *p,
                         int out, int fam)
 {
-    if (ch)
-        rqfx_pc_kernel(x, y, n, bias, ch, p, out, fam == RQF_SINGLE_AWAY);
-    else
-        rqfx_kernel(x, y, n, bias, p, out, fam == RQF_SINGLE_AWAY);
+    const int away = fam == RQF_SINGLE_AWAY ? RQFX_AWAY : 0, fl = rqfx_flags(p, out);
+    unsigned char *y = (unsigned char *)yv;
+    rqfx_consts c;
+    size_t i = 0;
+    int kind = 0;
+    if (ch && fl >= 0) {
+        rq_consts_init(&c.base, p);
+        kind = RQFX_PC | (!away && ch->right && !ch->general ? RQFX_DERIVED : 0);
+    } else if (fl >= 0) {
+        kind = rqfx_consts_init(&c, p);
+    }
+    if (fl >= 0 && kind >= 0) {
+        switch (fl | kind | (bias ? RQ_F_BIAS : 0)) {
+#define RQFX_CASE(flags)                                                               \
+    case flags:                                                                        \
+        i = rqfx_loop(x, bias, y, n, ch, p, &c, (flags) | away, out);                  \
+        break;
+#define RQFX_CASES(flags)                                                              \
+    RQFX_CASE(flags) RQFX_CASE((flags) | RQ_F_BIAS) RQFX_CASE((flags) | RQ_F_NOCLAMP)   \
+    RQFX_CASE((flags) | RQ_F_BIAS | RQ_F_NOCLAMP)
+            RQFX_CASES(RQ_F_OFF16)
+            RQFX_CASES(RQ_F_OFF16 | RQFX_ROUND31)
+            RQFX_CASES(RQ_F_OFF16 | RQFX_PC)
+            RQFX_CASES(RQ_F_OFF16 | RQFX_PC | RQFX_DERIVED)
+#undef RQFX_CASES
+#undef RQFX_CASE
+        }
+    }
+    rqf_int_rest(x, y, i, n, bias, ch, p, out, fam);
 }
 
 #endif
