@@ -202,15 +202,7 @@ RQ_INLINE void rqfx_run(const int32_t *x, void *yv, size_t n, const int32_t *bia
     unsigned char *y = (unsigned char *)yv;
     rqfx_consts c;
     size_t i = 0;
-    int kind = 0;
-    if (ch && fl >= 0) {
-        rq_consts_init(&c.base, p);
-        kind = RQFX_PC | (!away && ch->right && !ch->general ? RQFX_DERIVED : 0);
-    } else if (fl >= 0) {
-        kind = rqfx_consts_init(&c, p);
-    }
-    if (fl >= 0 && kind >= 0) {
-        switch (fl | kind | (bias ? RQ_F_BIAS : 0)) {
+    int kind;
 #define RQFX_CASE(flags)                                                               \
     case flags:                                                                        \
         i = rqfx_loop(x, bias, y, n, ch, p, &c, (flags) | away, out);                  \
@@ -218,14 +210,23 @@ RQ_INLINE void rqfx_run(const int32_t *x, void *yv, size_t n, const int32_t *bia
 #define RQFX_CASES(flags)                                                              \
     RQFX_CASE(flags) RQFX_CASE((flags) | RQ_F_BIAS) RQFX_CASE((flags) | RQ_F_NOCLAMP)   \
     RQFX_CASE((flags) | RQ_F_BIAS | RQ_F_NOCLAMP)
-            RQFX_CASES(RQ_F_OFF16)
-            RQFX_CASES(RQ_F_OFF16 | RQFX_ROUND31)
+    if (fl < 0) {
+        /* the scalar arithmetic below */
+    } else if (ch) {
+        rq_consts_init(&c.base, p);
+        kind = !away && ch->right && !ch->general ? RQFX_DERIVED : 0;
+        switch (fl | RQFX_PC | kind | (bias ? RQ_F_BIAS : 0)) {
             RQFX_CASES(RQ_F_OFF16 | RQFX_PC)
             RQFX_CASES(RQ_F_OFF16 | RQFX_PC | RQFX_DERIVED)
-#undef RQFX_CASES
-#undef RQFX_CASE
+        }
+    } else if ((kind = rqfx_consts_init(&c, p)) >= 0) {
+        switch (fl | kind | (bias ? RQ_F_BIAS : 0)) {
+            RQFX_CASES(RQ_F_OFF16)
+            RQFX_CASES(RQ_F_OFF16 | RQFX_ROUND31)
         }
     }
+#undef RQFX_CASES
+#undef RQFX_CASE
     rqf_int_rest(x, y, i, n, bias, ch, p, out, fam);
 }
 
