@@ -5,8 +5,10 @@
  * max - offset], rounded half to even, plus the offset in int32. The rounding
  * is the instruction's embedded nearest-even mode, so it does not depend on
  * MXCSR. A clamped lane is in the output type's range, so packs and the
- * truncating narrow of the masked tail (vpmovdb / vpmovdw) store it exactly. The other float modes, and
- * the integer families, keep the tiers below (entries left NULL inherit avx2's). */
+ * truncating narrow of the masked tail (vpmovdb / vpmovdw) store it exactly. Single
+ * rounding with ties away is requant_families_x86.h over rq_vec_avx512.h (1.04x
+ * avx2's). The other integer families keep the tiers below (entries left NULL
+ * inherit avx2's). */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
@@ -16,6 +18,9 @@
 #include <math.h>
 
 #include "requant_families.h"
+#include "rq_vec_avx512.h"
+#include "requant_x86_body.h"
+#include "requant_families_x86.h"
 
 static inline __m512i rqf512_load(const int32_t *x, const int32_t *bias, size_t i, __mmask16 m)
 {
@@ -274,8 +279,9 @@ static inline void rqf512_fp_entry(const int32_t *x, void *y, size_t n, const in
 }
 
 RQF_ENTRIES3(fp, rqf512_fp_entry, 0)
+RQF_ENTRIES3(single_away, rqfx_run, RQF_SINGLE_AWAY)
 
-#define RQF_KERNELS(X) RQF_LIST(X, fp)
+#define RQF_KERNELS(X) RQF_LIST(X, fp) RQF_LIST(X, single_away)
 SIMDOPS_DEFINE_REGISTER(requant_families, RQF_KERNELS)
 
 #else

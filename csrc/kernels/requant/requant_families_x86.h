@@ -27,10 +27,22 @@
 
 /* ------------------------------------------------------------------ the few ops rqv lacks
  * (the same instructions at both widths, but for the high words' gather) */
-#if RQV_LANES == 8
+#if RQV_LANES == 16
+#define RQFX_(op) _mm512_##op
+#define RQFX_XOR _mm512_xor_si512
+RQ_INLINE rqv rqfx_hi32(rqv pe, rqv po)
+{
+    return _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po);
+}
+RQ_INLINE int rqfx_all_eq(rqv a, rqv b) { return _mm512_cmpeq_epi32_mask(a, b) == 0xFFFF; }
+#define RQFX_SHUFFLE(s, imm) _mm512_shuffle_epi32(s, (_MM_PERM_ENUM)(imm))
+#define RQFX_SET1_64 _mm512_set1_epi64
+#elif RQV_LANES == 8
 #define RQFX_(op) _mm256_##op
 #define RQFX_XOR _mm256_xor_si256
 #define RQFX_ALL_BYTES (-1)
+#define RQFX_SHUFFLE(s, imm) _mm256_shuffle_epi32(s, imm)
+#define RQFX_SET1_64 _mm256_set1_epi64x
 /* the high words of the 64-bit lanes of pe (lanes 0, 2, ..) and po (1, 3, ..) */
 RQ_INLINE rqv rqfx_hi32(rqv pe, rqv po)
 {
@@ -40,6 +52,8 @@ RQ_INLINE rqv rqfx_hi32(rqv pe, rqv po)
 #define RQFX_(op) _mm_##op
 #define RQFX_XOR _mm_xor_si128
 #define RQFX_ALL_BYTES 0xFFFF
+#define RQFX_SHUFFLE(s, imm) _mm_shuffle_epi32(s, imm)
+#define RQFX_SET1_64 _mm_set1_epi64x
 RQ_INLINE rqv rqfx_hi32(rqv pe, rqv po)
 {
     __m128 t = _mm_shuffle_ps(_mm_castsi128_ps(pe), _mm_castsi128_ps(po), _MM_SHUFFLE(3, 1, 3, 1));
@@ -50,14 +64,16 @@ RQ_INLINE rqv rqfx_xor(rqv a, rqv b) { return RQFX_XOR(a, b); }
 RQ_INLINE rqv rqfx_sign(rqv a) { return RQFX_(srai_epi32)(a, 31); }
 RQ_INLINE rqv rqfx_mulu(rqv a, rqv b) { return RQFX_(mul_epu32)(a, b); }
 RQ_INLINE rqv rqfx_add64(rqv a, rqv b) { return RQFX_(add_epi64)(a, b); }
-RQ_INLINE rqv rqfx_set1_64(int64_t v) { return RQFX_(set1_epi64x)(v); }
+RQ_INLINE rqv rqfx_set1_64(int64_t v) { return RQFX_SET1_64(v); }
 /* lane 2j's (even) or 2j+1's (odd) 32-bit mask as a 64-bit one */
-RQ_INLINE rqv rqfx_even64(rqv s) { return RQFX_(shuffle_epi32)(s, _MM_SHUFFLE(2, 2, 0, 0)); }
-RQ_INLINE rqv rqfx_odd64(rqv s) { return RQFX_(shuffle_epi32)(s, _MM_SHUFFLE(3, 3, 1, 1)); }
+RQ_INLINE rqv rqfx_even64(rqv s) { return RQFX_SHUFFLE(s, _MM_SHUFFLE(2, 2, 0, 0)); }
+RQ_INLINE rqv rqfx_odd64(rqv s) { return RQFX_SHUFFLE(s, _MM_SHUFFLE(3, 3, 1, 1)); }
+#if RQV_LANES != 16
 RQ_INLINE int rqfx_all_eq(rqv a, rqv b)
 {
     return RQFX_(movemask_epi8)(RQFX_(cmpeq_epi32)(a, b)) == RQFX_ALL_BYTES;
 }
+#endif
 
 /* ------------------------------------------------------------------ the rule */
 /* flags beside rq_flags' RQ_F_* (compile-time constants at every call) */
