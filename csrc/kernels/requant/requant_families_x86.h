@@ -208,8 +208,9 @@ RQ_INLINE size_t rqfx_loop(const int32_t *x, const int32_t *bias, unsigned char 
 }
 
 /* RQF_ENTRIES' function: fam RQF_SINGLE or RQF_SINGLE_AWAY (a constant), per
- * channel when ch; single's per-channel calls may bring the driver's derived
- * arrays (every channel raised to u >= 1 unless ch->general). */
+ * channel when ch; per-channel calls may bring the driver's derived arrays
+ * (simdops_requant_channels_init_single: every channel raised to u >= 1 unless
+ * ch->general; the raised pair gives either rounding the same quotient). */
 RQ_INLINE void rqfx_run(const int32_t *x, void *yv, size_t n, const int32_t *bias,
                         const simdops_requant_channels *ch, const simdops_requant_params *p,
                         int out, int fam)
@@ -230,7 +231,7 @@ RQ_INLINE void rqfx_run(const int32_t *x, void *yv, size_t n, const int32_t *bia
         /* the scalar arithmetic below */
     } else if (ch) {
         rq_consts_init(&c.base, p);
-        kind = !away && ch->right && !ch->general ? RQFX_DERIVED : 0;
+        kind = ch->right && !ch->general ? RQFX_DERIVED : 0;
         switch (fl | RQFX_PC | kind | (bias ? RQ_F_BIAS : 0)) {
             RQFX_CASES(RQ_F_OFF16 | RQFX_PC)
             RQFX_CASES(RQ_F_OFF16 | RQFX_PC | RQFX_DERIVED)
