@@ -531,23 +531,22 @@ def test_docs_list_what_runs():
 
 def test_semantics_tier_sentence_matches_the_kernel_table():
     """What the semantics page says of the families' x86 tiers is what the tables hold:
-    ties_up and floor have kernels of their own in every SIMD tier (AVX-512 may run AVX2's),
-    single and fp come from avx2 (or avx512 for fp) once those are available, and
-    SSE2/SSE4.1 run the scalar single and fp kernels."""
+    ties_up, floor, single and single_away have kernels of their own in every SIMD tier
+    (AVX-512 may run AVX2's), fp comes from avx2 (or avx512) once those are available,
+    and SSE2/SSE4.1 run the scalar fp kernels."""
     isas = simdops.available_isas()
     if "sse2" not in isas:
         pytest.skip("x86 only")
     text = open(os.path.join(os.path.dirname(__file__), "..", "docs", "semantics.md")).read()
-    assert "`\"double_ties_up\"` and ACL's `QUANTIZE_DOWN` have SIMD kernels in" in text
+    assert ("`\"double_ties_up\"`, ACL's `QUANTIZE_DOWN`, `\"single\"` and `\"single_away\"` have\n"
+            "SIMD kernels in every tier") in text
     for isa in isas:
         origins = simdops._core.kernel_origins(isa)
         for (entry, _dtype), tier in origins.items():
-            if entry.startswith("requant_single_away"):  # TVM's: the scalar kernel only
-                assert tier == "scalar", (isa, entry, tier)
-            elif entry.startswith(("requant_ties_up", "requant_floor")):
+            if entry.startswith(("requant_ties_up", "requant_floor", "requant_single")):
                 want = (isa,) if isa != "avx512" else ("avx2", "avx512")
                 assert tier in want, (isa, entry, tier)
-            elif entry.startswith(("requant_single", "requant_fp")):
+            elif entry.startswith("requant_fp"):
                 want = {"scalar": "scalar", "sse2": "scalar", "sse41": "scalar",
                         "avx2": "avx2"}.get(isa, ("avx2", "avx512"))
                 assert tier in ((want,) if isinstance(want, str) else want), (isa, entry, tier)

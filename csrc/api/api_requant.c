@@ -117,11 +117,13 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
     size_t channels = x->ndim > 0 ? (size_t)x->shape[x->ndim - 1] : 1;
     size_t rows = channels > 0 ? (size_t)numel / channels : 0, reps = 1, words = 0, period,
            stride, len, lead;
-    /* the derived arrays serve the double-rounding (and ties-up) and single-rounding kernels */
+    /* the derived arrays serve the double-rounding (and ties-up) and single-rounding
+     * kernels (ties up or away: a normalised pair gives both the same quotient) */
+    const int single = c->params.family == SIMDOPS_ROUNDING_SINGLE ||
+                       c->params.family == SIMDOPS_ROUNDING_SINGLE_AWAY;
     int derive = mult && rows >= RQ_DERIVE_MIN_ROWS &&
                  (c->params.family == SIMDOPS_ROUNDING_DOUBLE ||
-                  c->params.family == SIMDOPS_ROUNDING_DOUBLE_TIES_UP ||
-                  c->params.family == SIMDOPS_ROUNDING_SINGLE);
+                  c->params.family == SIMDOPS_ROUNDING_DOUBLE_TIES_UP || single);
     int32_t *storage;
     int fast;
     c->bias = bias;
@@ -193,7 +195,7 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
         c->bias = storage + lead;
         storage += stride;
     }
-    if (derive && c->params.family == SIMDOPS_ROUNDING_SINGLE) {
+    if (derive && single) {
         simdops_requant_channels_init_single(&c->ch, storage + lead, stride, mult, shift, channels,
                                              len / channels);
     } else if (derive) {

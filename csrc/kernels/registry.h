@@ -135,6 +135,8 @@ SIMDOPS_TIERS(SIMDOPS_X_DECLARE_REGISTER_TIER)
 /* The requantization families' kernels (kernels/requant/requant_families_<tier>.c),
  * registered by the requant register function of the tiers that have them. */
 SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, scalar)
+SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, sse2)
+SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, sse41)
 SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, avx2)
 SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, avx512)
 SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, neon)

@@ -172,9 +172,9 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
      * (the derived fast path), and a quarter of those with one channel at t = 32
      * (which must leave it); half of the ties-up ones with no left shift and no
      * INT32_MIN multiplier (the derived arrays' non-general form) */
-    const int derived = pc && (fam == SIMDOPS_ROUNDING_SINGLE ||
-                               fam == SIMDOPS_ROUNDING_DOUBLE_TIES_UP) && chance(50);
-    const int derived_fast = derived && fam == SIMDOPS_ROUNDING_SINGLE && chance(50);
+    const int single = fam == SIMDOPS_ROUNDING_SINGLE || fam == SIMDOPS_ROUNDING_SINGLE_AWAY;
+    const int derived = pc && (single || fam == SIMDOPS_ROUNDING_DOUBLE_TIES_UP) && chance(50);
+    const int derived_fast = derived && single && chance(50);
     const int derived_plain = derived && fam == SIMDOPS_ROUNDING_DOUBLE_TIES_UP && chance(50);
     int32_t *derived_storage = NULL;
     /* half the per-channel float64 cases take float64 scales (LiteRT's per-channel
@@ -254,7 +254,7 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
     }
     else if (derived) {
         derived_storage = (int32_t *)(void *)alloc_buf(simdops_requant_channels_words(n) * 4);
-        if (fam == SIMDOPS_ROUNDING_SINGLE)
+        if (single)
             simdops_requant_channels_init_single(&ch, derived_storage, n + 1, mult, shift, n, 1);
         else
             simdops_requant_channels_init(&ch, derived_storage, mult, shift, n, 1);

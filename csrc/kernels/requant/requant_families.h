@@ -237,6 +237,58 @@ static inline int32_t rqf_biased(const int32_t *x, const int32_t *bias, size_t i
     return bias ? simdops_wrap32((int64_t)x[i] + bias[k]) : x[i];
 }
 
+/* The integer families, by a constant at every call */
+enum { RQF_SINGLE, RQF_SINGLE_AWAY, RQF_TIES_UP, RQF_FLOOR };
+
+/* An integer family over [i, n) in the scalar arithmetic, per channel when ch:
+ * the scalar kernels, and the SIMD kernels' tails and fallbacks. */
+RQF_INLINE void rqf_int_rest(const int32_t *x, void *y, size_t i, size_t n, const int32_t *bias,
+                             const simdops_requant_channels *ch, const simdops_requant_params *p,
+                             int out, int fam)
+{
+    const int32_t shift = p->right_shift - p->left_shift;
+    for (; i < n; i++) {
+        const int32_t a = rqf_biased(x, bias, i, i);
+        const int32_t m = ch ? ch->mult[i] : p->multiplier, s = ch ? ch->shift[i] : shift;
+        int32_t v;
+        if (fam == RQF_SINGLE)
+            v = rqf_single(a, m, s, p->offset, p->min, p->max);
+        else if (fam == RQF_SINGLE_AWAY)
+            v = rqf_single_away(a, m, s, p->offset, p->min, p->max);
+        else if (fam == RQF_TIES_UP)
+            v = rqf_ties_up(a, m, s, p->offset, p->min, p->max);
+        else
+            v = rqf_floor(a, m, s, p->offset, p->min, p->max);
+        rqf_store_one(y, i, v, out);
+    }
+}
+
+/* A family's two entries (per tensor, per channel) for one output type, each a
+ * call of fn(x, y, n, bias, ch, p, out, arg), ch NULL per tensor; arg is fn's
+ * constant (a family, a rounding rule). Every tier's entries are these. */
+#define RQF_ENTRIES(tag, out, fam, fn, arg)                                            \
+    static void SIMDOPS_KERNEL_NAME(tag, requant_##fam)(const int32_t *x, void *y,     \
+                                                        size_t n, const int32_t *bias, \
+                                                        const simdops_requant_params *p) \
+    {                                                                                  \
+        fn(x, y, n, bias, NULL, p, out, arg);                                          \
+    }                                                                                  \
+    static void SIMDOPS_KERNEL_NAME(tag, requant_##fam##_pc)(                          \
+        const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
+        const simdops_requant_channels *ch, const simdops_requant_params *p)           \
+    {                                                                                  \
+        fn(x, y, n, bias, ch, p, out, arg);                                            \
+    }
+/* ... for the three output types */
+#define RQF_ENTRIES3(fam, fn, arg)                                                     \
+    RQF_ENTRIES(u8, SIMDOPS_RQ_U8, fam, fn, arg)                                       \
+    RQF_ENTRIES(i8, SIMDOPS_RQ_I8, fam, fn, arg)                                       \
+    RQF_ENTRIES(i16, SIMDOPS_RQ_I16, fam, fn, arg)
+/* a family's six entries as SIMDOPS_DEFINE_REGISTER's (entry, tag) pairs */
+#define RQF_LIST(X, fam)                                                               \
+    X(requant_##fam, u8) X(requant_##fam, i8) X(requant_##fam, i16)                    \
+    X(requant_##fam##_pc, u8) X(requant_##fam##_pc, i8) X(requant_##fam##_pc, i16)
+
 /* The float families over a row in the scalar arithmetic: the scalar kernels,
  * and what the SIMD kernels run for the modes they have no vector form of. */
 RQF_INLINE void rqf_fp_row(const int32_t *x, void *y, size_t n, const int32_t *bias,
@@ -273,6 +325,18 @@ RQF_INLINE void rqf_fp_pc_row(const int32_t *x, void *y, size_t n, const int32_t
     for (size_t i = 0, k = 0; i < n; i++, k = k + 1 == ch->period ? 0 : k + 1)
         rqf_store_one(y, i, rqf_fp(rqf_biased(x, bias, i, k), ch->scale[k], (double)ch->scale[k],
                                    p->fp_mode, p->offset, p->min, p->max), out);
+}
+
+/* the float families' scalar rows as an RQF_ENTRIES function */
+RQF_INLINE void rqf_fp_rows(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                            const simdops_requant_channels *ch, const simdops_requant_params *p,
+                            int out, int unused)
+{
+    (void)unused;
+    if (ch)
+        rqf_fp_pc_row(x, y, n, bias, ch, p, out);
+    else
+        rqf_fp_row(x, y, n, bias, p, out);
 }
 
 #endif

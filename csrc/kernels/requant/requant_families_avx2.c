@@ -1,5 +1,6 @@
 /* AVX2 kernels of the requantization families: the float default (MLAS /
- * XNNPACK fp32) and single rounding, per tensor and per channel. Parameters
+ * XNNPACK fp32) and single rounding, per tensor and per channel; single rounding
+ * with ties away is requant_families_x86.h's (over rq_vec_avx2.h). Parameters
  * outside a kernel's fast form (other float modes; single rounding whose
  * multiplier cannot be normalised to a total shift >= 32, or whose bounds
  * minus the offset leave int32) run the scalar arithmetic (requant_families.h). */
@@ -14,6 +15,9 @@
 
 #include "requant_families.h"
 #include "rq_chain_avx2.h"
+#include "rq_vec_avx2.h"
+#include "requant_x86_body.h"
+#include "requant_families_x86.h"
 
 /* rqf_store (32 lanes, each in [lo, hi], stored as out_dtype): rq_chain_avx2.h */
 
@@ -170,19 +174,6 @@ static inline __m256i rqf_single_hi_vec(__m256i a, __m256i m, __m256i r32, __m25
     return _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32(q, lo), hi), off);
 }
 
-static inline void rqf_single_tail(const int32_t *x, void *y, size_t i, size_t n,
-                                   const int32_t *bias, const simdops_requant_channels *ch,
-                                   const simdops_requant_params *p, int out)
-{
-    const int32_t shift = p->right_shift - p->left_shift;
-    for (; i < n; i++) {
-        int32_t a = bias ? simdops_wrap32((int64_t)x[i] + bias[i]) : x[i];
-        rqf_store_one(y, i, ch ? rqf_single(a, ch->mult[i], ch->shift[i], p->offset, p->min, p->max)
-                               : rqf_single(a, p->multiplier, shift, p->offset, p->min, p->max),
-                      out);
-    }
-}
-
 static inline void rqf_single_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
                                      const simdops_requant_params *p, int out)
 {
@@ -217,7 +208,7 @@ static inline void rqf_single_kernel(const int32_t *x, void *y, size_t n, const 
             rqf_store((char *)y + i * es, v0, v1, v2, v3, out);
         }
     }
-    rqf_single_tail(x, y, i, n, bias, NULL, p, out);
+    rqf_int_rest(x, y, i, n, bias, NULL, p, out, RQF_SINGLE);
 }
 
 /* Per channel: each lane's multiplier normalised to t >= 32 in registers; a
@@ -292,64 +283,53 @@ static inline void rqf_single_pc_kernel(const int32_t *x, void *y, size_t n, con
                 rqf_single_pc_vec(x, bias, ch, i + 24, lo, hi, off, &v3))
                 rqf_store((char *)y + i * es, v0, v1, v2, v3, out);
             else
-                rqf_single_tail(x, y, i, i + 32, bias, ch, p, out);
+                rqf_int_rest(x, y, i, i + 32, bias, ch, p, out, RQF_SINGLE);
         }
     }
-    rqf_single_tail(x, y, i, n, bias, ch, p, out);
+    rqf_int_rest(x, y, i, n, bias, ch, p, out, RQF_SINGLE);
 }
 
 /* ------------------------------------------------------------------ entries */
 
-#define RQF_AVX2_ENTRIES(tag, out)                                                     \
-    static void SIMDOPS_KERNEL_NAME(tag, requant_fp)(const int32_t *x, void *y, size_t n, \
-                                                     const int32_t *bias,              \
-                                                     const simdops_requant_params *p)  \
-    {                                                                                  \
-        if (p->fp_mode && rqf_chain_fits(p, NULL))                                     \
-            rqf_chain_kernel(x, y, n, bias, NULL, NULL, p, out);                       \
-        else if (p->fp_mode)                                                           \
-            rqf_fp_row(x, y, n, bias, p, out);                                         \
-        else                                                                           \
-            rqf_fp_run(x, y, n, bias, NULL, fabsf(p->scale) < 1.0f, p, out, 0);        \
-    }                                                                                  \
-    static void SIMDOPS_KERNEL_NAME(tag, requant_fp_pc)(                               \
-        const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
-        const simdops_requant_channels *ch, const simdops_requant_params *p)           \
-    {                                                                                  \
-        if (p->fp_mode && rqf_chain_fits(p, ch)) {                                     \
-            rqf_chain_pc(x, y, n, bias, ch, p, out);                                   \
-            return;                                                                    \
-        }                                                                              \
-        if (p->fp_mode) {                                                              \
-            rqf_fp_pc_row(x, y, n, bias, ch, p, out);                                  \
-            return;                                                                    \
-        }                                                                              \
-        for (size_t done = 0, m; done < n; done += m) {                                \
-            m = simdops_requant_stretch(ch, n - done);                                 \
-            rqf_fp_run(x + done, (char *)y + done * simdops_requant_out_size(out), m, bias, \
-                       ch->scale, ch->scales_below_one, p, out, 1);                    \
-        }                                                                              \
-    }                                                                                  \
-    static void SIMDOPS_KERNEL_NAME(tag, requant_single)(const int32_t *x, void *y, size_t n, \
-                                                         const int32_t *bias,          \
-                                                         const simdops_requant_params *p) \
-    {                                                                                  \
-        rqf_single_kernel(x, y, n, bias, p, out);                                      \
-    }                                                                                  \
-    static void SIMDOPS_KERNEL_NAME(tag, requant_single_pc)(                           \
-        const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
-        const simdops_requant_channels *ch, const simdops_requant_params *p)           \
-    {                                                                                  \
-        rqf_single_pc_kernel(x, y, n, bias, ch, p, out);                               \
+static inline void rqf_fp_entry(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                                const simdops_requant_channels *ch,
+                                const simdops_requant_params *p, int out, int unused)
+{
+    (void)unused;
+    if (p->fp_mode && rqf_chain_fits(p, ch)) {
+        if (ch)
+            rqf_chain_pc(x, y, n, bias, ch, p, out);
+        else
+            rqf_chain_kernel(x, y, n, bias, NULL, NULL, p, out);
+    } else if (p->fp_mode) {
+        rqf_fp_rows(x, y, n, bias, ch, p, out, 0);
+    } else if (!ch) {
+        rqf_fp_run(x, y, n, bias, NULL, fabsf(p->scale) < 1.0f, p, out, 0);
+    } else {
+        for (size_t done = 0, m; done < n; done += m) {
+            m = simdops_requant_stretch(ch, n - done);
+            rqf_fp_run(x + done, (char *)y + done * simdops_requant_out_size(out), m, bias,
+                       ch->scale, ch->scales_below_one, p, out, 1);
+        }
     }
+}
 
-RQF_AVX2_ENTRIES(u8, SIMDOPS_RQ_U8)
-RQF_AVX2_ENTRIES(i8, SIMDOPS_RQ_I8)
-RQF_AVX2_ENTRIES(i16, SIMDOPS_RQ_I16)
+static inline void rqf_single_entry(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                                    const simdops_requant_channels *ch,
+                                    const simdops_requant_params *p, int out, int unused)
+{
+    (void)unused;
+    if (ch)
+        rqf_single_pc_kernel(x, y, n, bias, ch, p, out);
+    else
+        rqf_single_kernel(x, y, n, bias, p, out);
+}
 
-#define RQF_OF(X, tag)                                                                 \
-    X(requant_fp, tag) X(requant_fp_pc, tag) X(requant_single, tag) X(requant_single_pc, tag)
-#define RQF_KERNELS(X) RQF_OF(X, u8) RQF_OF(X, i8) RQF_OF(X, i16)
+RQF_ENTRIES3(fp, rqf_fp_entry, 0)
+RQF_ENTRIES3(single, rqf_single_entry, 0)
+RQF_ENTRIES3(single_away, rqfx_run, RQF_SINGLE_AWAY)
+
+#define RQF_KERNELS(X) RQF_LIST(X, fp) RQF_LIST(X, single) RQF_LIST(X, single_away)
 SIMDOPS_DEFINE_REGISTER(requant_families, RQF_KERNELS)
 
 #else

@@ -5,8 +5,10 @@
  * max - offset], rounded half to even, plus the offset in int32. The rounding
  * is the instruction's embedded nearest-even mode, so it does not depend on
  * MXCSR. A clamped lane is in the output type's range, so packs and the
- * truncating narrow of the masked tail (vpmovdb / vpmovdw) store it exactly. The other float modes, and
- * the integer families, keep the tiers below (entries left NULL inherit avx2's). */
+ * truncating narrow of the masked tail (vpmovdb / vpmovdw) store it exactly. Single
+ * rounding with ties away is requant_families_x86.h over rq_vec_avx512.h (1.04x
+ * avx2's). The other integer families keep the tiers below (entries left NULL
+ * inherit avx2's). */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
@@ -16,6 +18,9 @@
 #include <math.h>
 
 #include "requant_families.h"
+#include "rq_vec_avx512.h"
+#include "requant_x86_body.h"
+#include "requant_families_x86.h"
 
 static inline __m512i rqf512_load(const int32_t *x, const int32_t *bias, size_t i, __mmask16 m)
 {
@@ -244,52 +249,39 @@ RQF_INLINE void rqf512_fp_run(const int32_t *x, void *y, size_t n, const int32_t
         rqf512_fp_kernel(x, y, n, bias, scales, p, out);
 }
 
-#define RQF_AVX512_ENTRIES(tag, out)                                                   \
-    static void SIMDOPS_KERNEL_NAME(tag, requant_fp)(const int32_t *x, void *y, size_t n, \
-                                                     const int32_t *bias,              \
-                                                     const simdops_requant_params *p)  \
-    {                                                                                  \
-        if (p->fp_mode & SIMDOPS_FP_ACL)                                               \
-            rqf_fp_row(x, y, n, bias, p, out);                                         \
-        else if (p->fp_mode)                                                           \
-            rqc512_kernel(x, y, n, bias, NULL, NULL, 0,                                \
-                          fabs(p->fp_mode & SIMDOPS_FP_FLOAT64 ? p->scale64 : p->scale), p, out); \
-        else                                                                           \
-            rqf512_fp_run(x, y, n, bias, NULL, fabsf(p->scale) < 1.0f, p, out, 0);     \
-    }                                                                                  \
-    static void SIMDOPS_KERNEL_NAME(tag, requant_fp_pc)(                               \
-        const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
-        const simdops_requant_channels *ch, const simdops_requant_params *p)           \
-    {                                                                                  \
-        if (p->fp_mode & SIMDOPS_FP_ACL) {                                             \
-            rqf_fp_pc_row(x, y, n, bias, ch, p, out);                                  \
-            return;                                                                    \
-        }                                                                              \
-        if (p->fp_mode) {                                                              \
-            rqc512_pc(x, y, n, bias, ch, p, out);                                      \
-            return;                                                                    \
-        }                                                                              \
-        const int cycle_vectors = rqf512_cycle_vectors(ch->cycle);                     \
-        if (out != SIMDOPS_RQ_I16 && ch->scales_below_one && ch->period &&             \
-            cycle_vectors && ch->period >= 16 * (size_t)cycle_vectors &&               \
-            n >= 16 * (size_t)cycle_vectors) {                                         \
-            rqf512_fp_cycle_run(x, y, n, bias, ch, p, out, cycle_vectors);             \
-            return;                                                                    \
-        }                                                                              \
-        for (size_t done = 0, m; done < n; done += m) {                                \
-            m = simdops_requant_stretch(ch, n - done);                                 \
-            rqf512_fp_run(x + done, (char *)y + done * simdops_requant_out_size(out),   \
-                          m, bias, ch->scale, ch->scales_below_one, p, out, 1);        \
-        }                                                                              \
+static inline void rqf512_fp_entry(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                                   const simdops_requant_channels *ch,
+                                   const simdops_requant_params *p, int out, int unused)
+{
+    (void)unused;
+    if (p->fp_mode & SIMDOPS_FP_ACL) {
+        rqf_fp_rows(x, y, n, bias, ch, p, out, 0);
+    } else if (p->fp_mode && ch) {
+        rqc512_pc(x, y, n, bias, ch, p, out);
+    } else if (p->fp_mode) {
+        rqc512_kernel(x, y, n, bias, NULL, NULL, 0,
+                      fabs(p->fp_mode & SIMDOPS_FP_FLOAT64 ? p->scale64 : p->scale), p, out);
+    } else if (!ch) {
+        rqf512_fp_run(x, y, n, bias, NULL, fabsf(p->scale) < 1.0f, p, out, 0);
+    } else {
+        const int cycle_vectors = rqf512_cycle_vectors(ch->cycle);
+        if (out != SIMDOPS_RQ_I16 && ch->scales_below_one && ch->period && cycle_vectors &&
+            ch->period >= 16 * (size_t)cycle_vectors && n >= 16 * (size_t)cycle_vectors) {
+            rqf512_fp_cycle_run(x, y, n, bias, ch, p, out, cycle_vectors);
+            return;
+        }
+        for (size_t done = 0, m; done < n; done += m) {
+            m = simdops_requant_stretch(ch, n - done);
+            rqf512_fp_run(x + done, (char *)y + done * simdops_requant_out_size(out), m, bias,
+                          ch->scale, ch->scales_below_one, p, out, 1);
+        }
     }
+}
 
-RQF_AVX512_ENTRIES(u8, SIMDOPS_RQ_U8)
-RQF_AVX512_ENTRIES(i8, SIMDOPS_RQ_I8)
-RQF_AVX512_ENTRIES(i16, SIMDOPS_RQ_I16)
+RQF_ENTRIES3(fp, rqf512_fp_entry, 0)
+RQF_ENTRIES3(single_away, rqfx_run, RQF_SINGLE_AWAY)
 
-#define RQF_KERNELS(X)                                                                 \
-    X(requant_fp, u8) X(requant_fp, i8) X(requant_fp, i16) X(requant_fp_pc, u8)        \
-    X(requant_fp_pc, i8) X(requant_fp_pc, i16)
+#define RQF_KERNELS(X) RQF_LIST(X, fp) RQF_LIST(X, single_away)
 SIMDOPS_DEFINE_REGISTER(requant_families, RQF_KERNELS)
 
 #else

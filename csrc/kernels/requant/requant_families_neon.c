@@ -1,6 +1,6 @@
 /* NEON kernels of the requantization families, 8 elements a step: the float
  * default (vcvtnq rounds half to even whatever FPCR says, as the x86 tiers
- * under the default MXCSR), single rounding in 64-bit lanes (vmull_s32, vshlq_s64
+ * under the default MXCSR), single rounding (ties up and away) in 64-bit lanes (vmull_s32, vshlq_s64
  * by a negative count is a floor shift), LiteRT x86's ties-up form and ACL's
  * floor stage in 32-bit lanes. The other float modes run the scalar arithmetic
  * (requant_families.h). */
@@ -31,8 +31,6 @@ static inline int32x4_t rqn_load(const int32_t *x, const int32_t *bias, size_t i
     return bias ? vaddq_s32(a, vld1q_s32(bias + i)) : a;
 }
 
-#define RQN_BIASED(i) rqf_biased(x, bias, i, i)
-
 /* ------------------------------------------------------------------ float default */
 static inline int32x4_t rqn_fp4(int32x4_t a, float32x4_t s, float32x4_t flo, float32x4_t fhi,
                                 int32x4_t zp)
@@ -60,33 +58,51 @@ static inline void rqn_fp(const int32_t *x, void *y, size_t n, const int32_t *bi
     }
     for (; i < n; i++) {
         float s = scales ? scales[i] : p->scale;
-        rqf_store_one(y, i, rqf_fp(RQN_BIASED(i), s, s, 0, p->offset, p->min, p->max), out);
+        rqf_store_one(y, i, rqf_fp(rqf_biased(x, bias, i, i), s, s, 0, p->offset, p->min, p->max), out);
     }
 }
 
 /* ------------------------------------------------------------------ integer families
- * Single rounding in 64-bit lanes, two int32 lanes at a time: product, + rounding,
+ * Single rounding (ties up or away) in 64-bit lanes, two int32 lanes at a time: product, + rounding,
  * floor shift by t, then the family's finish (m, t: the lanes' multiplier and
  * total shift); ties-up and floor in 32-bit lanes. */
-static inline int64x2_t rqn_round_shift(int32x2_t a, int32x2_t m, int64x2_t t, int64x2_t r)
+static inline int64x2_t rqn_round_shift(int64x2_t prod, int64x2_t t, int64x2_t r)
 {
-    return vshlq_s64(vaddq_s64(vmull_s32(a, m), r), vnegq_s64(t));
+    return vshlq_s64(vaddq_s64(prod, r), vnegq_s64(t));
 }
 
-/* single: exact clamp in 64 bits to [min - offset, max - offset], then + offset */
-static inline int32x4_t rqn_single4(int32x4_t a, int32x4_t m, int32x4_t shift, int64x2_t lo,
-                                    int64x2_t hi, int32x4_t off)
+/* single: exact clamp in 64 bits to [min - offset, max - offset], then + offset;
+ * ties away (away constant) take 1 off a negative product before the rounding
+ * term (vsraq adds its sign, -1 or 0) */
+RQF_INLINE int32x4_t rqn_single_of(int32x4_t a, int32x4_t m, int32x4_t shift, int64x2_t lo,
+                                   int64x2_t hi, int32x4_t off, const int away)
 {
     const int64x2_t one = vdupq_n_s64(1);
     int64x2_t tl = vaddq_s64(vmovl_s32(vget_low_s32(shift)), vdupq_n_s64(31));
     int64x2_t th = vaddq_s64(vmovl_s32(vget_high_s32(shift)), vdupq_n_s64(31));
-    int64x2_t ql = rqn_round_shift(vget_low_s32(a), vget_low_s32(m), tl,
-                                   vshlq_s64(one, vsubq_s64(tl, one)));
-    int64x2_t qh = rqn_round_shift(vget_high_s32(a), vget_high_s32(m), th,
-                                   vshlq_s64(one, vsubq_s64(th, one)));
+    int64x2_t pl = vmull_s32(vget_low_s32(a), vget_low_s32(m));
+    int64x2_t ph = vmull_s32(vget_high_s32(a), vget_high_s32(m));
+    if (away) {
+        pl = vsraq_n_s64(pl, pl, 63);
+        ph = vsraq_n_s64(ph, ph, 63);
+    }
+    int64x2_t ql = rqn_round_shift(pl, tl, vshlq_s64(one, vsubq_s64(tl, one)));
+    int64x2_t qh = rqn_round_shift(ph, th, vshlq_s64(one, vsubq_s64(th, one)));
     ql = vbslq_s64(vcgtq_s64(ql, hi), hi, vbslq_s64(vcltq_s64(ql, lo), lo, ql));
     qh = vbslq_s64(vcgtq_s64(qh, hi), hi, vbslq_s64(vcltq_s64(qh, lo), lo, qh));
     return vaddq_s32(vcombine_s32(vmovn_s64(ql), vmovn_s64(qh)), off);
+}
+
+static inline int32x4_t rqn_single4(int32x4_t a, int32x4_t m, int32x4_t shift, int64x2_t lo,
+                                    int64x2_t hi, int32x4_t off)
+{
+    return rqn_single_of(a, m, shift, lo, hi, off, 0);
+}
+
+static inline int32x4_t rqn_single_away4(int32x4_t a, int32x4_t m, int32x4_t shift,
+                                         int64x2_t lo, int64x2_t hi, int32x4_t off)
+{
+    return rqn_single_of(a, m, shift, lo, hi, off, 1);
 }
 
 /* ties up (LiteRT x86), in 32-bit lanes as the double-rounding kernel: SSHL by
@@ -118,10 +134,11 @@ static inline int32x4_t rqn_floor4(int32x4_t a, int32x4_t m, int32x4_t shift, in
     return vminq_s32(vmaxq_s32(vshlq_s32(v, vnegq_s32(shift)), lo), hi);
 }
 
-#define RQN_INT_FAMILY(fam, ref, LOTYPE, lo_init, hi_init)                             \
+/* rqn_<fam>, an RQF_ENTRIES function (fid: the family's RQF_* for the tail) */
+#define RQN_INT_FAMILY(fam, LOTYPE, lo_init, hi_init)                                  \
     static inline void rqn_##fam(const int32_t *x, void *y, size_t n, const int32_t *bias, \
                                  const simdops_requant_channels *ch,                   \
-                                 const simdops_requant_params *p, int out)             \
+                                 const simdops_requant_params *p, int out, int fid)    \
     {                                                                                  \
         const LOTYPE lo = lo_init, hi = hi_init;                                       \
         const int32x4_t off = vdupq_n_s32(p->offset);                                  \
@@ -139,70 +156,46 @@ static inline int32x4_t rqn_floor4(int32x4_t a, int32x4_t m, int32x4_t shift, in
             rqn_store(y, i, rqn_##fam##4(rqn_load(x, bias, i), m0, s0, lo, hi, off),   \
                       rqn_##fam##4(rqn_load(x, bias, i + 4), m1, s1, lo, hi, off), out); \
         }                                                                              \
-        for (; i < n; i++)                                                             \
-            rqf_store_one(y, i,                                                        \
-                          ref(RQN_BIASED(i), ch ? ch->mult[i] : p->multiplier,         \
-                              ch ? ch->shift[i] : shift, p->offset, p->min, p->max),   \
-                          out);                                                        \
+        rqf_int_rest(x, y, i, n, bias, ch, p, out, fid);                               \
     }
 
-RQN_INT_FAMILY(single, rqf_single, int64x2_t, vdupq_n_s64((int64_t)p->min - p->offset),
-               vdupq_n_s64((int64_t)p->max - p->offset))
-RQN_INT_FAMILY(ties_up, rqf_ties_up, int32x4_t, vdupq_n_s32(p->min), vdupq_n_s32(p->max))
-RQN_INT_FAMILY(floor, rqf_floor, int32x4_t, vdupq_n_s32(p->min), vdupq_n_s32(p->max))
+#define RQN_LO64 vdupq_n_s64((int64_t)p->min - p->offset)
+#define RQN_HI64 vdupq_n_s64((int64_t)p->max - p->offset)
+RQN_INT_FAMILY(single, int64x2_t, RQN_LO64, RQN_HI64)
+RQN_INT_FAMILY(single_away, int64x2_t, RQN_LO64, RQN_HI64)
+RQN_INT_FAMILY(ties_up, int32x4_t, vdupq_n_s32(p->min), vdupq_n_s32(p->max))
+RQN_INT_FAMILY(floor, int32x4_t, vdupq_n_s32(p->min), vdupq_n_s32(p->max))
 
 /* ------------------------------------------------------------------ entries */
-#define RQN_ENTRIES(tag, out)                                                          \
-    static void SIMDOPS_KERNEL_NAME(tag, requant_fp)(const int32_t *x, void *y, size_t n, \
-                                                     const int32_t *bias,              \
-                                                     const simdops_requant_params *p)  \
-    {                                                                                  \
-        if (p->fp_mode)                                                                \
-            rqf_fp_row(x, y, n, bias, p, out);                                         \
-        else                                                                           \
-            rqn_fp(x, y, n, bias, NULL, p, out);                                       \
-    }                                                                                  \
-    static void SIMDOPS_KERNEL_NAME(tag, requant_fp_pc)(                               \
-        const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
-        const simdops_requant_channels *ch, const simdops_requant_params *p)           \
-    {                                                                                  \
-        if (p->fp_mode) {                                                              \
-            rqf_fp_pc_row(x, y, n, bias, ch, p, out);                                  \
-            return;                                                                    \
-        }                                                                              \
-        for (size_t done = 0, m; done < n; done += m) {                                \
-            m = simdops_requant_stretch(ch, n - done);                                 \
-            rqn_fp(x + done, (char *)y + done * simdops_requant_out_size(out), m, bias, \
-                   ch->scale, p, out);                                                 \
-        }                                                                              \
-    }                                                                                  \
-    RQN_INT_ENTRIES(tag, out, single)                                                  \
-    RQN_INT_ENTRIES(tag, out, ties_up)                                                 \
-    RQN_INT_ENTRIES(tag, out, floor)
-
-#define RQN_INT_ENTRIES(tag, out, fam)                                                 \
-    static void SIMDOPS_KERNEL_NAME(tag, requant_##fam)(const int32_t *x, void *y,     \
-                                                        size_t n, const int32_t *bias, \
-                                                        const simdops_requant_params *p) \
-    {                                                                                  \
-        rqn_##fam(x, y, n, bias, NULL, p, out);                                        \
-    }                                                                                  \
-    static void SIMDOPS_KERNEL_NAME(tag, requant_##fam##_pc)(                          \
-        const int32_t *x, void *y, size_t n, const int32_t *bias,                      \
-        const simdops_requant_channels *ch, const simdops_requant_params *p)           \
-    {                                                                                  \
-        rqn_##fam(x, y, n, bias, ch, p, out);                                          \
+static inline void rqn_fp_entry(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                                const simdops_requant_channels *ch,
+                                const simdops_requant_params *p, int out, int unused)
+{
+    (void)unused;
+    if (p->fp_mode) {
+        rqf_fp_rows(x, y, n, bias, ch, p, out, 0);
+        return;
     }
+    if (!ch) {
+        rqn_fp(x, y, n, bias, NULL, p, out);
+        return;
+    }
+    for (size_t done = 0, m; done < n; done += m) {
+        m = simdops_requant_stretch(ch, n - done);
+        rqn_fp(x + done, (char *)y + done * simdops_requant_out_size(out), m, bias, ch->scale, p,
+               out);
+    }
+}
 
-RQN_ENTRIES(u8, SIMDOPS_RQ_U8)
-RQN_ENTRIES(i8, SIMDOPS_RQ_I8)
-RQN_ENTRIES(i16, SIMDOPS_RQ_I16)
+RQF_ENTRIES3(fp, rqn_fp_entry, 0)
+RQF_ENTRIES3(single, rqn_single, RQF_SINGLE)
+RQF_ENTRIES3(single_away, rqn_single_away, RQF_SINGLE_AWAY)
+RQF_ENTRIES3(ties_up, rqn_ties_up, RQF_TIES_UP)
+RQF_ENTRIES3(floor, rqn_floor, RQF_FLOOR)
 
-#define RQN_OF(X, tag)                                                                 \
-    X(requant_fp, tag) X(requant_fp_pc, tag) X(requant_single, tag)                    \
-    X(requant_single_pc, tag) X(requant_ties_up, tag) X(requant_ties_up_pc, tag)       \
-    X(requant_floor, tag) X(requant_floor_pc, tag)
-#define RQN_KERNELS(X) RQN_OF(X, u8) RQN_OF(X, i8) RQN_OF(X, i16)
+#define RQN_KERNELS(X)                                                                 \
+    RQF_LIST(X, fp) RQF_LIST(X, single) RQF_LIST(X, single_away) RQF_LIST(X, ties_up)  \
+    RQF_LIST(X, floor)
 SIMDOPS_DEFINE_REGISTER(requant_families, RQN_KERNELS)
 
 #else

@@ -187,7 +187,8 @@ def select(sizes=None, quick=False, goals=False):
 
 
 _OP_ORDER = ("clip", "clip+scale_bias", "shrink", "hardmax", "hardmax axis=0", "requant",
-             "requant_pc+bias", "requant_single", "requant_single_pc+bias", "requant_ties_up",
+             "requant_pc+bias", "requant_single", "requant_single_pc+bias", "requant_single_away",
+             "requant_single_away_pc+bias", "requant_ties_up",
              "requant_ties_up_pc+bias", "requant_floor", "requant_floor_pc+bias", "requant_fp32",
              "requant_fp32_pc", "requant_fp32_pc+bias", "requant_fp64_away", "requant_acl_float",
              *(op.name for op in ops_requant_chain.CHAIN_OPS))
@@ -279,8 +280,9 @@ for _case in (
     Case(ops.DEQUANTIZE_LINEAR, "uint8", (1_048_576,), tags=GOALS_FULL),
     # the requantization families beside double rounding (a path of each case: the same
     # input, shape, bias, clamp and scale, timed in the same rounds), at 64K and 1M
-    *[Case(ops_requant_families.REQUANT_SINGLE, "int32", (n,), tags=GOALS,
-           paths=[DOUBLE_ROUNDING]) for n in (65_536, 1_048_576)],
+    *[Case(op, "int32", (n,), tags=GOALS, paths=[DOUBLE_ROUNDING])
+      for op in (ops_requant_families.REQUANT_SINGLE, ops_requant_families.REQUANT_SINGLE_AWAY)
+      for n in (65_536, 1_048_576)],
     *[Case(op, "int32", (n,), tags=GOALS, paths=[DOUBLE_ROUNDING])
       for op in (ops_requant_families.REQUANT_TIES_UP, ops_requant_families.REQUANT_FLOOR,
                  ops_requant_families.REQUANT_FP32, ops_requant_families.REQUANT_FP64_AWAY,
@@ -288,7 +290,7 @@ for _case in (
       for n in (65_536, 1_048_576)],
     *[Case(op, "int32", requant_pc_shape(n), tags=GOALS, paths=[DOUBLE_ROUNDING])
       for op in (ops_requant_families.REQUANT_SINGLE_PC, ops_requant_families.REQUANT_TIES_UP_PC,
-                 ops_requant_families.REQUANT_FLOOR_PC)
+                 ops_requant_families.REQUANT_FLOOR_PC, ops_requant_families.REQUANT_SINGLE_AWAY_PC)
       for n in (65_536, 1_048_576)],
     *[Case(op, "int32", requant_pc_shape(n), tags=GOALS, paths=[PER_TENSOR_SCALE])
       for n in (65_536, 1_048_576)

@@ -18,19 +18,23 @@ def _wrap32(v):
 
 
 class RequantSingle(Requant):
-    """int32 -> uint8, single rounding (TFLite single rounding, XNNPACK rndnu)."""
-    numpy_desc = "(a*M + 2^(t-1)) >> t in int64 numpy"
+    """int32 -> uint8, single rounding (TFLite single rounding, XNNPACK rndnu), or with
+    ties away from zero (rounding="single_away": TVM QNN "TONEAREST")."""
 
-    def __init__(self, per_channel):
+    def __init__(self, per_channel, rounding="single"):
         super().__init__(per_channel)
-        self.name = "requant_single_pc+bias" if per_channel else "requant_single"
-        self.kernel_entry = "requant_single_pc" if per_channel else "requant_single"
+        self.rounding = rounding
+        entry = "requant_" + rounding + ("_pc" if per_channel else "")
+        self.name = entry + "+bias" if per_channel else entry
+        self.kernel_entry = entry
+        self.numpy_desc = ("sign(a*M) * ((|a*M| + 2^(t-1)) >> t) in int64 numpy"
+                           if rounding == "single_away" else "(a*M + 2^(t-1)) >> t in int64 numpy")
 
     def simdops(self, x, out, p):
         q = self.fit(p, x)
         return lambda: simdops.quantize_down_int32_to_uint8(
             x, q["multiplier"], q["shift"], q["offset"], bias=q["bias"], min=q["min"],
-            max=q["max"], rounding="single", out=out)
+            max=q["max"], rounding=self.rounding, out=out)
 
     def numpy(self, x, out, p):
         q = self.fit(p, x)
@@ -38,13 +42,15 @@ class RequantSingle(Requant):
         t = 31 + np.asarray(q["shift"], np.int64)
         bias = None if q["bias"] is None else np.asarray(q["bias"], np.int64)
         lo, hi = (q["min"], q["max"]) if q["min"] != q["max"] else (0, 255)
+        away = self.rounding == "single_away"
 
         def run():
             a = x.astype(np.int64)
             if bias is not None:
                 a = ((a + bias + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
-            v = ((a * m + (np.int64(1) << (t - 1))) >> t) + q["offset"]
-            np.copyto(out, np.clip(v, lo, hi), casting="unsafe")
+            prod, half = a * m, np.int64(1) << (t - 1)
+            v = np.sign(prod) * ((np.abs(prod) + half) >> t) if away else (prod + half) >> t
+            np.copyto(out, np.clip(v + q["offset"], lo, hi), casting="unsafe")
             return out
         return run
 
@@ -257,6 +263,8 @@ class RequantFloatMode(Requant):
 
 
 REQUANT_SINGLE, REQUANT_SINGLE_PC = RequantSingle(False), RequantSingle(True)
+REQUANT_SINGLE_AWAY = RequantSingle(False, "single_away")
+REQUANT_SINGLE_AWAY_PC = RequantSingle(True, "single_away")
 REQUANT_TIES_UP, REQUANT_TIES_UP_PC = RequantTiesUp(False), RequantTiesUp(True)
 REQUANT_FLOOR, REQUANT_FLOOR_PC = RequantFloor(False), RequantFloor(True)
 REQUANT_FP64_AWAY, REQUANT_ACL_FLOAT = RequantFloatMode("fp64_away"), RequantFloatMode("acl_float")
@@ -266,4 +274,5 @@ REQUANT_FP32, REQUANT_FP32_PC = RequantFp32(False), RequantFp32(True)
 REQUANT_FP32_PC_NOBIAS = RequantFp32(True, bias=False)
 FAMILY_OPS = (REQUANT_SINGLE, REQUANT_SINGLE_PC, REQUANT_TIES_UP, REQUANT_TIES_UP_PC,
               REQUANT_FLOOR, REQUANT_FLOOR_PC, REQUANT_FP32, REQUANT_FP32_PC,
-              REQUANT_FP32_PC_NOBIAS, REQUANT_FP64_AWAY, REQUANT_ACL_FLOAT)
+              REQUANT_FP32_PC_NOBIAS, REQUANT_FP64_AWAY, REQUANT_ACL_FLOAT,
+              REQUANT_SINGLE_AWAY, REQUANT_SINGLE_AWAY_PC)
