@@ -10,6 +10,7 @@
  * set's pair, the per-channel kernel with the driver's arrays: AVX-512's
  * per-channel fast path). Also prints the share of 16-lane vectors the fast path sends back to the
  * integer rule, from a scalar model of its test.
+ * Calls are pieces of CALL elements (every piece starts unclamped on AVX-512).
  * Build: bash tools/cbench.sh OUT (builds it too).
  * Run: OUT/rq_exhaustive [slices=0: all 256 | k: slices -1, 0, 127, 128 and k-4 more] [isa...]
  * RQ_EXHAUSTIVE_SETS=0,3 (environment) runs only those sets (for splitting a full run),
@@ -31,7 +32,11 @@
 #include "kernels/requant/rq_fast_params.h"
 #include "driver/requant_channels.h"
 
-enum { CHUNK = 1 << 20, SLICE = 1 << 24 };
+/* CALL: the kernels are called on pieces of a chunk, so that every piece starts
+ * on AVX-512's unclamped float path (a call switches to the clamp for its rest
+ * after a block with a value out of range; a whole chunk would be clamped from
+ * its first saturating block on) */
+enum { CHUNK = 1 << 20, SLICE = 1 << 24, CALL = 256 };
 
 typedef struct pset {
     const char *name;
@@ -183,8 +188,11 @@ static uint64_t check_pc(const pset *s, int ties, const char *isa, const int *sl
             uint32_t base = (uint32_t)slice_list[sl] * SLICE + c0;
             for (uint32_t i = 0; i < CHUNK; i++)
                 x[i] = (int32_t)(base + i);
-            (ties ? simdops_current_kernels()->requant_ties_up_pc
-                  : simdops_current_kernels()->requant_pc)[s->out](x, got, CHUNK, NULL, &ch, &p);
+            for (uint32_t at = 0; at < CHUNK; at += CALL) /* CALL % CH == 0: channel at % CH */
+                (ties ? simdops_current_kernels()->requant_ties_up_pc
+                      : simdops_current_kernels()->requant_pc)[s->out](
+                    x + at, (char *)got + at * simdops_requant_out_size(s->out), CALL, NULL, &ch,
+                    &p);
             for (uint32_t i = 0; i < CHUNK; i++) {
                 int32_t w = ref_pair(s, ties, x[i], mult[i % CH], shift[i % CH]);
                 int32_t g = get_out(got, i, s->out);
@@ -272,7 +280,9 @@ int main(int argc, char **argv)
                         uint32_t base = (uint32_t)slice_list[sl] * SLICE + c0;
                         for (uint32_t i = 0; i < CHUNK; i++)
                             x[i] = (int32_t)(base + i);
-                        fn(x, got, CHUNK, NULL, &p);
+                        for (uint32_t at = 0; at < CHUNK; at += CALL)
+                            fn(x + at, (char *)got + at * simdops_requant_out_size(s->out), CALL,
+                               NULL, &p);
                         for (uint32_t i = 0; i < CHUNK; i++) {
                             int32_t w = ref_one(s, ties, x[i]), g = get_out(got, i, s->out);
                             if (modelled == 1) {

@@ -214,14 +214,18 @@ static void fast_rq_params(int out, simdops_requant_params *p)
 /* x with x*M/2^(31+e) within a few units of k + 1/2 + s*2^-(e+1) - 1/2 (the
  * rounding boundaries of RDBPOT(SRDHM(x, M), e); ties-up: s = +1 on every
  * lane), k near [lo - offset, hi - offset] (the unclamped values and the clamp
- * edges), or near the float32 path's overflow (|x*M/2^(31+e)| ~ 2^17). */
-static int32_t near_boundary(const simdops_requant_params *p, int ties_up)
+ * edges), or near the float32 path's overflow (|x*M/2^(31+e)| ~ 2^17); in_range:
+ * instead of the overflow, |k| up to 30,000 (beyond the bounds, unclamped, but
+ * converted in range: AVX-512 clamps only after a lane out of range). */
+static int32_t near_boundary(const simdops_requant_params *p, int ties_up, int in_range)
 {
     const int e = p->right_shift;
     const double scale = ldexp((double)p->multiplier, -31 - e); /* v per unit of x */
     double k, x0;
     int64_t xi;
-    if (chance(10))
+    if (in_range && chance(30))
+        k = (chance(50) ? 1 : -1) * (double)below(30000);
+    else if (!in_range && chance(10))
         k = (chance(50) ? 1 : -1) * (131072.0 + (double)below(64) - 32);
     else
         k = (double)p->min - p->offset - 3 + (double)below((uint32_t)(p->max - p->min + 7));
@@ -264,7 +268,10 @@ static void test_requant_pc_fast_domain(const target *t, int ties_up)
             q.offset = p.offset;
             q.multiplier = mult[i];
             q.right_shift = shift[i];
-            x[i] = chance(85) ? near_boundary(&q, ties_up) : chance(50) ? edge_i32() : s32(rnd());
+            x[i] = rep % 3 == 2  ? near_boundary(&q, ties_up, 1)
+                   : chance(85) ? near_boundary(&q, ties_up, 0)
+                   : chance(50) ? edge_i32()
+                                : s32(rnd());
         }
         if (uncovered)
             mult[below((uint32_t)n)] = chance(50) ? -(int32_t)below(1u << 30) : INT32_MIN;
@@ -292,7 +299,10 @@ void test_requant_fast_domain(const target *t, int ties_up)
             offs[k] = rand_off();
         fast_rq_params(t->idx, &p);
         for (size_t i = 0; i < n; i++)
-            x[i] = chance(85) ? near_boundary(&p, ties_up) : chance(50) ? edge_i32() : s32(rnd());
+            x[i] = rep % 3 == 2  ? near_boundary(&p, ties_up, 1)
+                   : chance(85) ? near_boundary(&p, ties_up, 0)
+                   : chance(50) ? edge_i32()
+                                : s32(rnd());
         for (size_t i = 0; i < n; i++)
             bias[i] = chance(50) ? 0 : (int32_t)below(7) - 3;
         requant_case(t, &p, x, rep % 4 == 1 ? bias : NULL, NULL, NULL, n, offs);

@@ -24,7 +24,8 @@
  * not matter), a the window half-width below (a power of two):
  *   yf = RN(y), m = RN(mu), cf = RN(c_s + a),
  *   F = RN(yf*m + cf) (AVX-512, one FMA) or RN(RN(yf*m) + cf) (AVX2),
- *   G = clamp(F, -Tc, Tc) (AVX-512 only), J = RN_int(G) (the convert),
+ *   G = clamp(F, -Tc, Tc) (AVX-512 after an out-of-range lane; else G = F),
+ *   J = RN_int(G) (the convert),
  *   Tc = T*2^K + 2^(K-1), T = max(hi, -lo - 1, 1) (lo, hi the output bounds).
  * Error, u = 2^-24: |yf*m - y*mu| <= |y*mu|(2u + u^2), the product's rounding
  * (AVX2) <= u|yf*m|, |cf - (c_s + a)| <= u|c_s + a|, the sum's <= u|sum|; so
@@ -45,9 +46,13 @@
  * bound of W + a, F - E(F), grows with F: W + 1/2 > Tc - E - a + 1/2 >= T*2^K,
  * so r + o >= T too: both clamp to hi. F < -Tc: J >> K = -T - 1 <= lo, and
  * W + 1/2 < -Tc + E - a + 1/2 < -T*2^K: r + o <= -T - 1, both clamp to lo.
- * AVX2 does not clamp: Tc < |F| < 2^31 is the same argument with J itself
- * (J >= Tc, or <= -Tc), and |F| >= 2^31 converts to INT32_MIN, whose low bits
- * are 0: flagged. |o| <= 65536 and |r| <= 2^30 + 1, so r + o never wraps.
+ * Unclamped lanes beyond Tc (AVX2 always; AVX-512 until a block has a lane
+ * converted out of range, then clamped for the rest of the call, rqf_loop):
+ * Tc < |F| < 2^31 is the same argument with J itself (J >= Tc, so J >> K >= T;
+ * or J <= -Tc, J >> K <= -T - 1; AVX-512 stores J's high 16 bits, J >> 16 in
+ * int16, which the narrowing saturates and clamps as it would T), and |F| >=
+ * 2^31 converts to INT32_MIN, whose low bits are 0: flagged. |o| <= 65536 and
+ * |r| <= 2^30 + 1, so r + o never wraps.
  * Per channel (AVX-512): each lane's mu and h = 2^(K-1-e) are its channel's,
  * from float arrays the driver builds once per call (rq_fast_params.h), and
  * c_s + a is computed as RN(B + s h) with the call's B: one more rounding of
@@ -90,7 +95,7 @@
  * flags): RQF_S_PC per channel (each lane's mu and h from ch's arrays, AVX-512
  * only), RQF_S_TIES the ties-up rule (no sign term; its integer rule for flagged
  * vectors). 0: double rounding per tensor. */
-enum { RQF_S_PC = 1, RQF_S_TIES = 2 };
+enum { RQF_S_PC = 1, RQF_S_TIES = 2, RQF_S_CLAMP = 4 };
 
 typedef struct rqf_consts {
 #if RQV_LANES == 16
@@ -158,13 +163,27 @@ RQ_INLINE rqv rqf_round(rqv y, const simdops_requant_channels *ch, size_t k,
         cs = _mm512_add_round_ps(fc->cpos, _mm512_castsi512_ps(h), RQF_RN); /* B + s h */
         m = _mm512_loadu_ps(ch->fast_mult + k);
     } else {
-        cs = (s & RQF_S_TIES) ? fc->cpos
-                              : _mm512_mask_blend_ps(_mm512_movepi32_mask(y), fc->cpos, fc->cneg);
+        /* c+ or c- by y's sign. Unclamped: a bitwise select (vpternlogd) under
+         * y's sign spread by an arithmetic shift (a k-mask and a blend, or
+         * vpermilps with the sign rotated into its index, which shares the
+         * narrowing's shuffle port, measured slower); with the clamp a k-mask and
+         * a blend (the select measured slower beside vrangeps) */
+        if (s & RQF_S_TIES)
+            cs = fc->cpos;
+        else if (s & RQF_S_CLAMP)
+            cs = _mm512_mask_blend_ps(_mm512_movepi32_mask(y), fc->cpos, fc->cneg);
+        else
+            cs = _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
+                _mm512_srai_epi32(y, 31), _mm512_castps_si512(fc->cneg),
+                _mm512_castps_si512(fc->cpos), 0xCA)); /* 0xCA: a ? b : c, bitwise */
         m = fc->m;
     }
     w = _mm512_fmadd_round_ps(yf, m, cs, RQF_RN);
-    /* |w| clamped to Tc, w's sign kept (imm 0x02: smaller magnitude, sign from w) */
-    w = _mm512_range_ps(w, fc->tc, 0x02);
+    /* |w| clamped to Tc, w's sign kept (imm 0x02: smaller magnitude, sign from
+     * w); without RQF_S_CLAMP unclamped, as AVX2 (vrangeps shares the converts'
+     * port: about 1 cycle of 3.5 per 16 lanes) */
+    if (s & RQF_S_CLAMP)
+        w = _mm512_range_ps(w, fc->tc, 0x02);
     return _mm512_cvt_roundps_epi32(w, RQF_RN);
 #undef RQF_RN
 #else
@@ -280,13 +299,28 @@ RQ_INLINE rqv rqf_load(const int32_t *x, const int32_t *b, size_t k, int f)
     return (f & RQ_F_BIAS) ? rqv_add32(y, rqv_load(b + k)) : y;
 }
 
-/* Whole blocks, per tensor or per channel, either rule (the selector s); the
- * stores see values with the offset in (no RQ_F_OFF16). */
-RQ_INLINE size_t rqf_loop(const int32_t *x, const int32_t *bias, unsigned char *y, size_t n,
-                          const simdops_requant_channels *ch, const rqr_consts *c,
+#if RQV_LANES == 16
+/* nonzero when a lane of the four converted out of range (|F| >= 2^31 gives
+ * INT32_MIN; F = -2^31 too, which only costs the switch to the clamp) */
+RQ_INLINE int rqf_any_overflow(rqv j0, rqv j1, rqv j2, rqv j3)
+{
+    const rqv lo = _mm512_set1_epi32(INT32_MIN);
+    return (_mm512_cmpeq_epi32_mask(j0, lo) | _mm512_cmpeq_epi32_mask(j1, lo) |
+            _mm512_cmpeq_epi32_mask(j2, lo) | _mm512_cmpeq_epi32_mask(j3, lo)) != 0;
+}
+#endif
+
+/* Whole blocks from element i0, per tensor or per channel, either rule (the
+ * selector s); the stores see values with the offset in (no RQ_F_OFF16).
+ * AVX-512 without RQF_S_CLAMP stops after the first block that has a lane
+ * converted out of range (its lanes are flagged, so that block is exact): the
+ * caller goes on clamped, so data that saturates by 2^15 and more keeps the
+ * clamped speed instead of recomputing every vector by the integer rule. */
+RQ_INLINE size_t rqf_loop(const int32_t *x, const int32_t *bias, unsigned char *y, size_t i0,
+                          size_t n, const simdops_requant_channels *ch, const rqr_consts *c,
                           const rqf_consts *fc, int f, int out, int s)
 {
-    size_t i = 0;
+    size_t i = i0;
     const size_t es = simdops_requant_out_size(out);
     for (; n - i >= (size_t)RQ_BLOCK; i += RQ_BLOCK) {
         const int32_t *xi = x + i, *bi = (f & RQ_F_BIAS) ? bias + i : NULL;
@@ -295,10 +329,19 @@ RQ_INLINE size_t rqf_loop(const int32_t *x, const int32_t *bias, unsigned char *
         rqv j2 = rqf_round(rqf_load(xi, bi, 2 * RQV_LANES, f), ch, i + 2 * RQV_LANES, fc, s);
         rqv j3 = rqf_round(rqf_load(xi, bi, 3 * RQV_LANES, f), ch, i + 3 * RQV_LANES, fc, s);
         if (rqf_any_flagged(j0, j1, j2, j3, fc)) {
+#if RQV_LANES == 16
+            const int stop = !(s & RQF_S_CLAMP) && rqf_any_overflow(j0, j1, j2, j3);
+#endif
             j0 = rqf_finish(j0, xi, bi, 0, ch, i, c, fc, f, s);
             j1 = rqf_finish(j1, xi, bi, RQV_LANES, ch, i, c, fc, f, s);
             j2 = rqf_finish(j2, xi, bi, 2 * RQV_LANES, ch, i, c, fc, f, s);
             j3 = rqf_finish(j3, xi, bi, 3 * RQV_LANES, ch, i, c, fc, f, s);
+#if RQV_LANES == 16
+            if (stop) {
+                rqf_store(y + i * es, j0, j1, j2, j3, &c->base, f, out);
+                return i + RQ_BLOCK;
+            }
+#endif
         }
 #if RQV_LANES == 16
         rqf_store(y + i * es, j0, j1, j2, j3, &c->base, f, out);
@@ -325,10 +368,18 @@ RQ_INLINE size_t rqf_run(const int32_t *x, unsigned char *y, size_t n, const int
     size_t i = 0;
     rqr_consts_init(&c, p);
     switch ((rq_flags(p, tlo, thi) & RQ_F_NOCLAMP) | (bias ? RQ_F_BIAS : 0)) {
+#if RQV_LANES == 16
 #define RQF_CASE(flags)                                                                \
     case flags:                                                                        \
-        i = rqf_loop(x, bias, y, n, ch, &c, fc, flags, out, s);                        \
+        i = rqf_loop(x, bias, y, 0, n, ch, &c, fc, flags, out, s);                     \
+        i = rqf_loop(x, bias, y, i, n, ch, &c, fc, flags, out, s | RQF_S_CLAMP);       \
         break;
+#else
+#define RQF_CASE(flags)                                                                \
+    case flags:                                                                        \
+        i = rqf_loop(x, bias, y, 0, n, ch, &c, fc, flags, out, s);                     \
+        break;
+#endif
     RQF_CASE(0)
     RQF_CASE(RQ_F_NOCLAMP)
     RQF_CASE(RQ_F_BIAS)
