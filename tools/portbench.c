@@ -166,13 +166,16 @@ static int8_t g_y[64] __attribute__((aligned(64)));
     _MM_FROUND_NO_EXC)
 
 enum rqs_chain { RQS_PLAIN, RQS_PLAIN_BIAS, RQS_ONEDNN, RQS_OPENVINO, RQS_FBGEMM, RQS_ADD_HALF,
-                 RQS_F64_AWAY };
+                 RQS_F64_AWAY, RQS_OPENVINO_FMA, RQS_FBGEMM_FMA, RQS_ADD_HALF_FMA };
+/* x + c as fma(x, 1, c): the same value (x * 1 is exact, one rounding), on the FMA pipes */
+#define RQS_ADD1(x, c) _mm512_fmadd_ps(x, one, c)
 
 static inline __attribute__((always_inline)) __m512i rqs_group(const int32_t *xp, const int32_t *bp, const float *fp,
                                 const float *sp, const double *dp, int j, const int chain,
                                 const int pc, __m512 s, __m512 pre, __m512 post, __m512 off,
                                 __m512 fhi, __m512 h, __m512i sgn, __m512d s64, __m512d h64)
 {
+    const __m512 one = _mm512_set1_ps(1.0f);
     switch (chain) {
     case RQS_PLAIN: /* rqf512_fp_round: per channel the scales sit in registers (cycle) */
         return RQS_RNE(_mm512_mul_ps(RQS_CVT(j), s));
@@ -189,7 +192,17 @@ static inline __attribute__((always_inline)) __m512i rqs_group(const int32_t *xp
             _mm512_add_ps(RQS_CVT(j), _mm512_loadu_ps(fp + 16 * j)), RQS_SC(j))));
     case RQS_ADD_HALF:
         return RQS_HALF(_mm512_mul_ps(RQS_CVT(j), RQS_SC(j)), h);
-    default: { /* float64, ties away: two groups of 8 double lanes */
+    case RQS_OPENVINO_FMA:
+        return RQS_RNE(RQS_ADD1(_mm512_mul_ps(RQS_CVT(j), RQS_SC(j)), off));
+    case RQS_FBGEMM_FMA:
+        return RQS_RNE(_mm512_min_ps(fhi, _mm512_mul_ps(
+            RQS_ADD1(RQS_CVT(j), _mm512_loadu_ps(fp + 16 * j)), RQS_SC(j))));
+    case RQS_ADD_HALF_FMA: {
+        __m512 v = _mm512_mul_ps(RQS_CVT(j), RQS_SC(j));
+        return _mm512_cvtt_roundps_epi32(RQS_ADD1(v, _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
+            _mm512_castps_si512(v), sgn, _mm512_castps_si512(h), 0xEA))), _MM_FROUND_NO_EXC);
+    }
+    case RQS_F64_AWAY: { /* float64, ties away: two groups of 8 double lanes */
         __m512i a = _mm512_loadu_si512(xp + 16 * j);
         __m512d s0 = pc ? _mm512_loadu_pd(dp + 16 * j) : s64;
         __m512d s1 = pc ? _mm512_loadu_pd(dp + 16 * j + 8) : s64;
@@ -199,6 +212,7 @@ static inline __attribute__((always_inline)) __m512i rqs_group(const int32_t *xp
         return _mm512_inserti64x4(_mm512_castsi256_si512(r0), r1, 1);
     }
     }
+    return sgn;
 }
 
 /* cycles per 16 outputs of the chain's 64-output step, the fewest of 5 runs */
@@ -248,21 +262,25 @@ static void rqs_table(void)
                                          "plain + int32 bias (fbgemm's baseline)",
                                          "oneDNN pre_scale, post_scale", "OpenVINO offset",
                                          "fbgemm float32 bias", "ties add_half",
-                                         "float64, ties away"};
+                                         "float64, ties away",
+                                         "OpenVINO offset, add as fma(v, 1, off)",
+                                         "fbgemm float32 bias, add as fma(x, 1, b)",
+                                         "ties add_half, add as fma(v, 1, h)"};
     double plain[2][2];
     printf("requant chains, int8 out, per 64-output step over L1 data: cycles / 16 outputs\n"
            "  %-40s %8s %8s %7s %7s\n", "chain", "tensor", "channel", "bound t", "bound c");
-    for (int chain = RQS_PLAIN; chain <= RQS_F64_AWAY; chain++) {
+    for (int chain = RQS_PLAIN; chain <= RQS_ADD_HALF_FMA; chain++) {
         double c[2];
         switch (chain) { /* constants: each step compiled for its chain */
 #define RQS_ROW(K) case K: c[0] = rqs_step(K, 0), c[1] = rqs_step(K, 1); break;
         RQS_ROW(RQS_PLAIN) RQS_ROW(RQS_PLAIN_BIAS) RQS_ROW(RQS_ONEDNN) RQS_ROW(RQS_OPENVINO)
-        RQS_ROW(RQS_FBGEMM) RQS_ROW(RQS_ADD_HALF) default: RQS_ROW(RQS_F64_AWAY)
+        RQS_ROW(RQS_FBGEMM) RQS_ROW(RQS_ADD_HALF) RQS_ROW(RQS_F64_AWAY) RQS_ROW(RQS_OPENVINO_FMA)
+        RQS_ROW(RQS_FBGEMM_FMA) default: RQS_ROW(RQS_ADD_HALF_FMA)
 #undef RQS_ROW
         }
         if (chain <= RQS_PLAIN_BIAS)
             plain[chain][0] = c[0], plain[chain][1] = c[1];
-        const int base = chain == RQS_FBGEMM ? RQS_PLAIN_BIAS : RQS_PLAIN;
+        const int base = chain == RQS_FBGEMM || chain == RQS_FBGEMM_FMA ? RQS_PLAIN_BIAS : RQS_PLAIN;
         printf("  %-40s %8.2f %8.2f %7.2f %7.2f\n", names[chain], c[0], c[1],
                plain[base][0] / c[0], plain[base][1] / c[1]);
     }
