@@ -218,12 +218,68 @@ static inline int rqf_chain_steps(const simdops_requant_params *p, const int32_t
            (m & SIMDOPS_RQ_FP_OFFSET ? RQC_OFF : 0) | (m & SIMDOPS_FP_TIES_ADD_HALF ? RQC_HALF : 0);
 }
 
+/* oneDNN's chain with both multipliers powers of two, pre = +-2^i, post = +-2^j (or a
+ * divisor 2^j): fl(fl(fl(A * pre) * s) * post) = fl(fl(A * c) * s), c = pre * post
+ * (pre / post), for A = (float)a, so the chain runs as one multiplier c, or none when
+ * c = 1 (the step oneDNN's JIT spends on scales it leaves at 1.0 and 2^k). Why: a
+ * product of a finite x by 2^k is exact, and fl(2^k x) = 2^k fl(x), when |x| and
+ * |2^k x| lie in the normal range [2^emin, 2^emax) (the significand rounds at the same
+ * bit); A * pre and A * c are then exact, fl(A pre s) * post = fl(A pre s post)
+ * = fl(A c s) = fl(fl(A c) s); A = 0 gives a zero of the same sign either way. With
+ * 1 <= |A| <= 2^31 and smin <= |s| <= smax, normal means |pre|, |c|, |pre| smin and
+ * |c| smin >= 2^emin, and 2^31 times |pre|, |c|, |pre| smax and |c| smax below 2^emax
+ * (then no rounding reaches infinity). No float bias (it lies between the steps or
+ * before them, where |A + b| has no lower bound). Writes q (p with c as the pre
+ * multiplier and no post step) and returns 1, else 0. */
+static inline int rqc_fold_pow2(const simdops_requant_params *p, const int32_t *bias,
+                                double smin, double smax, simdops_requant_params *q)
+{
+    const int m = p->fp_mode, f64 = (m & SIMDOPS_FP_FLOAT64) != 0;
+    const int post_bits = SIMDOPS_RQ_FP_POST_MUL | SIMDOPS_RQ_FP_POST_DIV;
+    const double pre = f64 ? p->pre64 : (double)p->pre_scale;
+    const double post = f64 ? p->post64 : (double)p->post;
+    const double emin = f64 ? 0x1p-1022 : 0x1p-126, top = (f64 ? 0x1p1023 : 0x1p127) / 0x1p31;
+    int ep, eq;
+    if (!(m & SIMDOPS_RQ_FP_PRE) || !(m & post_bits) || (bias && (m & SIMDOPS_RQ_FP_FLOAT_BIAS)) ||
+        !isfinite(pre) || !isfinite(post) || fabs(frexp(pre, &ep)) != 0.5 ||
+        fabs(frexp(post, &eq)) != 0.5)
+        return 0;
+    const double c = (m & SIMDOPS_RQ_FP_POST_DIV) ? pre / post : pre * post; /* exact */
+    const double lo = fabs(pre) < fabs(c) ? fabs(pre) : fabs(c);
+    const double hi = fabs(pre) > fabs(c) ? fabs(pre) : fabs(c);
+    if (!(lo >= emin && lo * smin >= emin && hi < top && hi * smax < top)) /* NaN: no */
+        return 0;
+    *q = *p;
+    q->fp_mode = (m & ~post_bits) & (c == 1.0 ? ~SIMDOPS_RQ_FP_PRE : ~0);
+    q->pre_scale = (float)c; /* exact: a power of two in float32's normal range */
+    q->pre64 = c;
+    return 1;
+}
+
+/* the smallest and largest |scale| of n (float32 or float64) scales; a NaN gives
+ * smax = inf (no bound) */
+static inline void rqc_scale_range(const float *sf, const double *sd, size_t n, double *smin,
+                                   double *smax)
+{
+    double lo = INFINITY, hi = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const double s = fabs(sd ? rqf_f64_at(sd, i) : (double)sf[i]);
+        lo = s < lo ? s : lo;
+        hi = s > hi || s != s ? (s != s ? INFINITY : s) : hi;
+    }
+    *smin = lo, *smax = hi;
+}
+
 /* the runtimes' combinations get a loop each; the rest the general one. Ties away
  * runs as RQC_HALF here (rqf_chain_init's pred(0.5)). */
 static inline void rqf_chain_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
                                     const float *scales, const double *sd,
                                     const simdops_requant_params *p, int out)
 {
+    simdops_requant_params q;
+    const double s = fabs(p->fp_mode & SIMDOPS_FP_FLOAT64 ? p->scale64 : (double)p->scale);
+    if (!scales && !sd && rqc_fold_pow2(p, bias, s, s, &q))
+        p = &q;
     const int m = p->fp_mode;
     const int k = rqf_chain_steps(p, bias) | (m & SIMDOPS_FP_TIES_AWAY ? RQC_HALF : 0) |
                   (m & SIMDOPS_FP_FLOAT64 ? RQC_F64 | (sd ? RQC_S64 : 0) : 0);
@@ -250,6 +306,13 @@ static inline void rqf_chain_pc(const int32_t *x, void *y, size_t n, const int32
                                 const simdops_requant_channels *ch,
                                 const simdops_requant_params *p, int out)
 {
+    simdops_requant_params q;
+    double smin, smax;
+    if (ch->period && ch->period <= n) { /* one period: the scales of the whole call */
+        rqc_scale_range(ch->scale64 ? NULL : ch->scale, ch->scale64, ch->period, &smin, &smax);
+        if (rqc_fold_pow2(p, bias, smin, smax, &q))
+            p = &q;
+    }
     for (size_t done = 0, m; done < n; done += m) {
         m = simdops_requant_stretch(ch, n - done);
         rqf_chain_kernel(x + done, (char *)y + done * simdops_requant_out_size(out), m, bias,

@@ -217,18 +217,25 @@ static inline int rqc512_steps(const simdops_requant_params *p, const int32_t *b
 /* Whether |v| stays below 2^31 - 2^10 before the clamp for every int32 a, with
  * smax a bound on |scale| (RQC_NC): the exact magnitude's bound times 1 + 2^-20
  * a step (a rounding to nearest adds at most 2^-24 of it); no float bias (its
- * vector is not scanned). A division by a tiny divisor gives +inf: not bounded. */
+ * vector is not scanned). A division by a tiny divisor gives +inf: not bounded.
+ * Nor is a chain whose product overflows before a small post multiplier brings
+ * it back (2^31 * 2^100 * 2^-100: the steps give +inf, which no float clamp
+ * would then lift to the upper bound). */
 static inline int rqc512_bounded(const simdops_requant_params *p, const int32_t *bias, double smax,
                                  int out)
 {
     const int m = p->fp_mode, f64 = m & SIMDOPS_FP_FLOAT64;
-    const double e = 1.0 + 1.0 / 1048576.0;
+    const double e = 1.0 + 1.0 / 1048576.0, top = f64 ? 0x1p1023 : 0x1p127;
     double b = 2147483648.0 * e;
     if (out == SIMDOPS_RQ_I16 || (bias && (m & SIMDOPS_RQ_FP_FLOAT_BIAS)))
         return 0;
     if (m & SIMDOPS_RQ_FP_PRE)
         b *= fabs(f64 ? p->pre64 : (double)p->pre_scale) * e;
+    if (!(b < top))
+        return 0;
     b *= smax * e;
+    if (!(b < top))
+        return 0;
     if (m & SIMDOPS_RQ_FP_POST_MUL)
         b *= fabs(f64 ? p->post64 : (double)p->post) * e;
     else if (m & SIMDOPS_RQ_FP_POST_DIV)
@@ -245,6 +252,10 @@ static inline void rqc512_kernel(const int32_t *x, void *y, size_t n, const int3
                                  const float *sf, const double *sd, size_t period, double smax,
                                  const simdops_requant_params *p, int out)
 {
+    simdops_requant_params q;
+    const double s = fabs(p->fp_mode & SIMDOPS_FP_FLOAT64 ? p->scale64 : (double)p->scale);
+    if (!sf && !sd && rqc_fold_pow2(p, bias, s, s, &q)) /* per tensor (rqc512_pc folds its own) */
+        p = &q;
     const int nc = rqc512_bounded(p, bias, smax, out);
 #define RQC512_CASE(K)                                                                  \
     case K:                                                                             \
@@ -276,16 +287,15 @@ static inline void rqc512_pc(const int32_t *x, void *y, size_t n, const int32_t 
                              const simdops_requant_channels *ch, const simdops_requant_params *p,
                              int out)
 {
-    double smax = INFINITY;
-    if (ch->scale && ch->scales_below_one)
-        smax = 1.0;
-    else if (ch->period && ch->period <= n) { /* one period: the scales of the whole call */
-        smax = 0.0;
-        for (size_t i = 0; i < ch->period; i++) {
-            double s = fabs(ch->scale64 ? rqf_f64_at(ch->scale64, i) : (double)ch->scale[i]);
-            smax = s > smax ? s : smax;
-        }
+    double smin = 0.0, smax = INFINITY;
+    simdops_requant_params q;
+    if (ch->period && ch->period <= n) { /* one period: the scales of the whole call */
+        rqc_scale_range(ch->scale64 ? NULL : ch->scale, ch->scale64, ch->period, &smin, &smax);
+        if (rqc_fold_pow2(p, bias, smin, smax, &q))
+            p = &q;
     }
+    if (ch->scale && ch->scales_below_one && smax > 1.0)
+        smax = 1.0;
     rqc512_kernel(x, y, n, bias, ch->scale64 ? NULL : ch->scale, ch->scale64, ch->period, smax,
                   p, out);
 }
