@@ -99,6 +99,11 @@ static double g_ghz_lo = 1e30, g_ghz_hi = 0;
 #define PH2PS(k) a##k = _mm512_cvtph_ps(_mm512_castsi512_si256(b##k)); KEEP(a##k); KEEP(b##k);
 #define PS2PH(k) b##k = _mm512_castsi256_si512(_mm512_cvtps_ph(a##k, 0)); KEEP(a##k); KEEP(b##k);
 #define CVT_MIN(k) CVT_IN(k) MINPS(k)
+/* the float64 chain's converts: 8 int32 -> 8 doubles, 8 doubles -> 8 int32 (truncating) */
+#define CVT_PD_IN(k) e##k = _mm512_cvtepi32_pd(_mm512_castsi512_si256(b##k)); KEEP(e##k); KEEP(b##k);
+#define CVT_PD_OUT(k) b##k = _mm512_castsi256_si512(_mm512_cvttpd_epi32(e##k)); KEEP(e##k); KEEP(b##k);
+#define DECL_PD __m512d e0 = _mm512_set1_pd(1.1), e1 = e0, e2 = e0, e3 = e0, e4 = e0, e5 = e0, \
+                        e6 = e0, e7 = e0
 /* each result fed into the other: 8 round-trip chains */
 #define PH_ROUND(k) PH2PS(k) PS2PH(k)
 /* the same two instructions on inputs that stay put: independent pairs */
@@ -148,7 +153,10 @@ static int32_t g_lines[16 * 8] __attribute__((aligned(64)));
  * the zero point in int16, the byte clamp, the permute and the store. Iterations are
  * independent (loads in, stores out): the loop's throughput, in cycles per 16 outputs.
  * The groups mirror the kernels' instruction sequences at the bench's parameters (every
- * chain there is bounded: RQC_NC, no float clamp, but fbgemm's float bias). */
+ * chain there is bounded: RQC_NC, no float clamp, but fbgemm's float bias). oneDNN's row
+ * is its general chain: powers of two (the bench's 0.5 and 2.0) fold into the plain
+ * kernel's single multiply (rqc_fold_pow2), whose row it then is. fbgemm's row compares
+ * with the plain kernel plus an int32 bias (the bench's baseline for it). */
 static int32_t g_x[64] __attribute__((aligned(64)));
 static float g_fb[64] __attribute__((aligned(64))), g_sc[64] __attribute__((aligned(64)));
 static double g_sd[64] __attribute__((aligned(64)));
@@ -158,15 +166,17 @@ static int8_t g_y[64] __attribute__((aligned(64)));
 #define RQS_CVT(j) _mm512_cvtepi32_ps(_mm512_loadu_si512(xp + 16 * (j)))
 #define RQS_SC(j) (pc ? _mm512_loadu_ps(sp + 16 * (j)) : s)
 /* add_half (h = 0.5) / ties away (h = pred 0.5): trunc(v + copysign(h, v)) */
-#define RQS_HALF(v, h) _mm512_cvtt_roundps_epi32(_mm512_add_ps(v, _mm512_castsi512_ps( \
+#define RQS_HALF(v, h, ADD) _mm512_cvtt_roundps_epi32(ADD(v, _mm512_castsi512_ps( \
     _mm512_ternarylogic_epi32(_mm512_castps_si512(v), sgn, _mm512_castps_si512(h), 0xEA))), \
     _MM_FROUND_NO_EXC)
-#define RQS_HALF64(d) _mm512_cvtt_roundpd_epi32(_mm512_add_pd(d, _mm512_castsi512_pd( \
+#define RQS_HALF64(d) _mm512_cvtt_roundpd_epi32(_mm512_fmadd_pd(d, one64, _mm512_castsi512_pd( \
     _mm512_ternarylogic_epi64(_mm512_castpd_si512(d), _mm512_set1_epi64(INT64_MIN), _mm512_castpd_si512(h64), 0xEA))), \
     _MM_FROUND_NO_EXC)
 
+/* the kernels' sequences (adds as fma(x, 1, c), RQC_STEPS_FN), then the same with vaddps
+ * (the kernels before: what the fma form gains) */
 enum rqs_chain { RQS_PLAIN, RQS_PLAIN_BIAS, RQS_ONEDNN, RQS_OPENVINO, RQS_FBGEMM, RQS_ADD_HALF,
-                 RQS_F64_AWAY, RQS_OPENVINO_FMA, RQS_FBGEMM_FMA, RQS_ADD_HALF_FMA };
+                 RQS_F64_AWAY, RQS_OPENVINO_ADD, RQS_FBGEMM_ADD, RQS_ADD_HALF_ADD };
 /* x + c as fma(x, 1, c): the same value (x * 1 is exact, one rounding), on the FMA pipes */
 #define RQS_ADD1(x, c) _mm512_fmadd_ps(x, one, c)
 
@@ -176,6 +186,7 @@ static inline __attribute__((always_inline)) __m512i rqs_group(const int32_t *xp
                                 __m512 fhi, __m512 h, __m512i sgn, __m512d s64, __m512d h64)
 {
     const __m512 one = _mm512_set1_ps(1.0f);
+    const __m512d one64 = _mm512_set1_pd(1.0);
     switch (chain) {
     case RQS_PLAIN: /* rqf512_fp_round: per channel the scales sit in registers (cycle) */
         return RQS_RNE(_mm512_mul_ps(RQS_CVT(j), s));
@@ -185,23 +196,20 @@ static inline __attribute__((always_inline)) __m512i rqs_group(const int32_t *xp
     case RQS_ONEDNN:
         return RQS_RNE(_mm512_mul_ps(_mm512_mul_ps(_mm512_mul_ps(RQS_CVT(j), pre), RQS_SC(j)),
                                      post));
-    case RQS_OPENVINO:
+    case RQS_OPENVINO_ADD:
         return RQS_RNE(_mm512_add_ps(_mm512_mul_ps(RQS_CVT(j), RQS_SC(j)), off));
-    case RQS_FBGEMM: /* the float bias is not scanned: the upper clamp stays */
+    case RQS_FBGEMM_ADD: /* the float bias is not scanned: the upper clamp stays */
         return RQS_RNE(_mm512_min_ps(fhi, _mm512_mul_ps(
             _mm512_add_ps(RQS_CVT(j), _mm512_loadu_ps(fp + 16 * j)), RQS_SC(j))));
-    case RQS_ADD_HALF:
-        return RQS_HALF(_mm512_mul_ps(RQS_CVT(j), RQS_SC(j)), h);
-    case RQS_OPENVINO_FMA:
+    case RQS_ADD_HALF_ADD:
+        return RQS_HALF(_mm512_mul_ps(RQS_CVT(j), RQS_SC(j)), h, _mm512_add_ps);
+    case RQS_OPENVINO:
         return RQS_RNE(RQS_ADD1(_mm512_mul_ps(RQS_CVT(j), RQS_SC(j)), off));
-    case RQS_FBGEMM_FMA:
+    case RQS_FBGEMM:
         return RQS_RNE(_mm512_min_ps(fhi, _mm512_mul_ps(
             RQS_ADD1(RQS_CVT(j), _mm512_loadu_ps(fp + 16 * j)), RQS_SC(j))));
-    case RQS_ADD_HALF_FMA: {
-        __m512 v = _mm512_mul_ps(RQS_CVT(j), RQS_SC(j));
-        return _mm512_cvtt_roundps_epi32(RQS_ADD1(v, _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
-            _mm512_castps_si512(v), sgn, _mm512_castps_si512(h), 0xEA))), _MM_FROUND_NO_EXC);
-    }
+    case RQS_ADD_HALF:
+        return RQS_HALF(_mm512_mul_ps(RQS_CVT(j), RQS_SC(j)), h, RQS_ADD1);
     case RQS_F64_AWAY: { /* float64, ties away: two groups of 8 double lanes */
         __m512i a = _mm512_loadu_si512(xp + 16 * j);
         __m512d s0 = pc ? _mm512_loadu_pd(dp + 16 * j) : s64;
@@ -260,27 +268,28 @@ static void rqs_table(void)
 {
     static const char *const names[] = {"plain (requantize_fp32's default)",
                                          "plain + int32 bias (fbgemm's baseline)",
-                                         "oneDNN pre_scale, post_scale", "OpenVINO offset",
+                                         "oneDNN pre, post (not powers of two)",
+                                         "OpenVINO offset",
                                          "fbgemm float32 bias", "ties add_half",
                                          "float64, ties away",
-                                         "OpenVINO offset, add as fma(v, 1, off)",
-                                         "fbgemm float32 bias, add as fma(x, 1, b)",
-                                         "ties add_half, add as fma(v, 1, h)"};
+                                         "OpenVINO offset, add as vaddps",
+                                         "fbgemm float32 bias, add as vaddps",
+                                         "ties add_half, add as vaddps"};
     double plain[2][2];
     printf("requant chains, int8 out, per 64-output step over L1 data: cycles / 16 outputs\n"
            "  %-40s %8s %8s %7s %7s\n", "chain", "tensor", "channel", "bound t", "bound c");
-    for (int chain = RQS_PLAIN; chain <= RQS_ADD_HALF_FMA; chain++) {
+    for (int chain = RQS_PLAIN; chain <= RQS_ADD_HALF_ADD; chain++) {
         double c[2];
         switch (chain) { /* constants: each step compiled for its chain */
 #define RQS_ROW(K) case K: c[0] = rqs_step(K, 0), c[1] = rqs_step(K, 1); break;
         RQS_ROW(RQS_PLAIN) RQS_ROW(RQS_PLAIN_BIAS) RQS_ROW(RQS_ONEDNN) RQS_ROW(RQS_OPENVINO)
-        RQS_ROW(RQS_FBGEMM) RQS_ROW(RQS_ADD_HALF) RQS_ROW(RQS_F64_AWAY) RQS_ROW(RQS_OPENVINO_FMA)
-        RQS_ROW(RQS_FBGEMM_FMA) default: RQS_ROW(RQS_ADD_HALF_FMA)
+        RQS_ROW(RQS_FBGEMM) RQS_ROW(RQS_ADD_HALF) RQS_ROW(RQS_F64_AWAY) RQS_ROW(RQS_OPENVINO_ADD)
+        RQS_ROW(RQS_FBGEMM_ADD) default: RQS_ROW(RQS_ADD_HALF_ADD)
 #undef RQS_ROW
         }
         if (chain <= RQS_PLAIN_BIAS)
             plain[chain][0] = c[0], plain[chain][1] = c[1];
-        const int base = chain == RQS_FBGEMM || chain == RQS_FBGEMM_FMA ? RQS_PLAIN_BIAS : RQS_PLAIN;
+        const int base = chain == RQS_FBGEMM || chain == RQS_FBGEMM_ADD ? RQS_PLAIN_BIAS : RQS_PLAIN;
         printf("  %-40s %8.2f %8.2f %7.2f %7.2f\n", names[chain], c[0], c[1],
                plain[base][0] / c[0], plain[base][1] / c[1]);
     }
@@ -296,6 +305,10 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc > 2 && !strcmp(argv[2], "chains")) { /* the requant chains' table alone */
+        printf("cycles per instruction, the fewest of 5 runs of %ld\n", g_n);
+        BENCH("vcvtdq2ps zmm", 8, DECL_PS; DECL_I, R8(CVT_IN));
+        BENCH("vcvtdq2pd ymm -> zmm (8 doubles)", 8, DECL_PD; DECL_I, R8(CVT_PD_IN));
+        BENCH("vcvttpd2dq zmm -> ymm (8 int32)", 8, DECL_PD; DECL_I, R8(CVT_PD_OUT));
         if (__builtin_cpu_supports("avx512dq"))
             rqs_table();
         return 0;
@@ -320,6 +333,8 @@ int main(int argc, char **argv)
     BENCH("vpmuldq zmm (8 products)", 8, DECL_I, R8(MULDQ));
     BENCH("vpsraq zmm", 8, DECL_I, R8(SRAQ));
     BENCH("vpackssdw zmm", 8, DECL_I, R8(PACK));
+    BENCH("vcvtdq2pd ymm -> zmm (8 doubles)", 8, DECL_PD; DECL_I, R8(CVT_PD_IN));
+    BENCH("vcvttpd2dq zmm -> ymm (8 int32)", 8, DECL_PD; DECL_I, R8(CVT_PD_OUT));
     BENCH("vdivps zmm (16 quotients)", 8, DECL_PS, R8(DIVPS));
     BENCH("vdivps ymm (8 quotients)", 8, DECL_Y, R8(DIVPS_Y));
     BENCH("vcvtph2ps ymm -> zmm", 8, DECL_PS; DECL_I, R8(PH2PS));
