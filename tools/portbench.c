@@ -153,7 +153,8 @@ static int32_t g_lines[16 * 8] __attribute__((aligned(64)));
  * the zero point in int16, the byte clamp, the permute and the store. Iterations are
  * independent (loads in, stores out): the loop's throughput, in cycles per 16 outputs.
  * The groups mirror the kernels' instruction sequences at the bench's parameters (every
- * chain there is bounded: RQC_NC, no float clamp, but fbgemm's float bias). oneDNN's row
+ * chain there is bounded: RQC_NC, no float clamp, but fbgemm's per tensor, whose row's
+ * bias is not scanned; per channel one period is, rqc512_pc). oneDNN's row
  * is its general chain: powers of two (the bench's 0.5 and 2.0) fold into the plain
  * kernel's single multiply (rqc_fold_pow2), whose row it then is. fbgemm's row compares
  * with the plain kernel plus an int32 bias (the bench's baseline for it). */
@@ -205,9 +206,10 @@ static inline __attribute__((always_inline)) __m512i rqs_group(const int32_t *xp
         return RQS_HALF(_mm512_mul_ps(RQS_CVT(j), RQS_SC(j)), h, _mm512_add_ps);
     case RQS_OPENVINO:
         return RQS_RNE(RQS_ADD1(_mm512_mul_ps(RQS_CVT(j), RQS_SC(j)), off));
-    case RQS_FBGEMM:
-        return RQS_RNE(_mm512_min_ps(fhi, _mm512_mul_ps(
-            RQS_ADD1(RQS_CVT(j), _mm512_loadu_ps(fp + 16 * j)), RQS_SC(j))));
+    case RQS_FBGEMM: { /* per tensor the float clamp stays (a row's bias is not scanned) */
+        __m512 v = _mm512_mul_ps(RQS_ADD1(RQS_CVT(j), _mm512_loadu_ps(fp + 16 * j)), RQS_SC(j));
+        return RQS_RNE(pc ? v : _mm512_min_ps(fhi, v));
+    }
     case RQS_ADD_HALF:
         return RQS_HALF(_mm512_mul_ps(RQS_CVT(j), RQS_SC(j)), h, RQS_ADD1);
     case RQS_F64_AWAY: { /* float64, ties away: two groups of 8 double lanes */
