@@ -153,10 +153,10 @@ static int32_t g_lines[16 * 8] __attribute__((aligned(64)));
  * the zero point in int16, the byte clamp, the permute and the store. Iterations are
  * independent (loads in, stores out): the loop's throughput, in cycles per 16 outputs.
  * The groups mirror the kernels' instruction sequences at the bench's parameters (every
- * chain there is bounded: RQC_NC, no float clamp, but fbgemm's per tensor, whose row's
- * bias is not scanned; per channel one period is, rqc512_pc). oneDNN's row
- * is its general chain: powers of two (the bench's 0.5 and 2.0) fold into the plain
- * kernel's single multiply (rqc_fold_pow2), whose row it then is. fbgemm's row compares
+ * chain there is bounded: RQC_NC, no float clamp, but fbgemm's float bias: without that
+ * clamp its per-channel step measured the same 4.0 cycles, bound by its three loads).
+ * oneDNN's row is its general chain: powers of two (the bench's 0.5 and 2.0) fold into
+ * the plain kernel's single multiply (rqc_fold_pow2), whose row it then is. fbgemm's row compares
  * with the plain kernel plus an int32 bias (the bench's baseline for it). */
 static int32_t g_x[64] __attribute__((aligned(64)));
 static float g_fb[64] __attribute__((aligned(64))), g_sc[64] __attribute__((aligned(64)));
@@ -180,6 +180,7 @@ enum rqs_chain { RQS_PLAIN, RQS_PLAIN_BIAS, RQS_ONEDNN, RQS_OPENVINO, RQS_FBGEMM
                  RQS_F64_AWAY, RQS_OPENVINO_ADD, RQS_FBGEMM_ADD, RQS_ADD_HALF_ADD };
 /* x + c as fma(x, 1, c): the same value (x * 1 is exact, one rounding), on the FMA pipes */
 #define RQS_ADD1(x, c) _mm512_fmadd_ps(x, one, c)
+#define RQS_ADDX(x, c) (vadd ? _mm512_add_ps(x, c) : RQS_ADD1(x, c))
 
 static inline __attribute__((always_inline)) __m512i rqs_group(const int32_t *xp, const int32_t *bp, const float *fp,
                                 const float *sp, const double *dp, int j, const int chain,
@@ -188,6 +189,7 @@ static inline __attribute__((always_inline)) __m512i rqs_group(const int32_t *xp
 {
     const __m512 one = _mm512_set1_ps(1.0f);
     const __m512d one64 = _mm512_set1_pd(1.0);
+    const int vadd = chain >= RQS_OPENVINO_ADD;
     switch (chain) {
     case RQS_PLAIN: /* rqf512_fp_round: per channel the scales sit in registers (cycle) */
         return RQS_RNE(_mm512_mul_ps(RQS_CVT(j), s));
@@ -197,21 +199,16 @@ static inline __attribute__((always_inline)) __m512i rqs_group(const int32_t *xp
     case RQS_ONEDNN:
         return RQS_RNE(_mm512_mul_ps(_mm512_mul_ps(_mm512_mul_ps(RQS_CVT(j), pre), RQS_SC(j)),
                                      post));
+    case RQS_OPENVINO: /* the *_ADD rows: the same with vaddps (vadd) */
     case RQS_OPENVINO_ADD:
-        return RQS_RNE(_mm512_add_ps(_mm512_mul_ps(RQS_CVT(j), RQS_SC(j)), off));
-    case RQS_FBGEMM_ADD: /* the float bias is not scanned: the upper clamp stays */
+        return RQS_RNE(RQS_ADDX(_mm512_mul_ps(RQS_CVT(j), RQS_SC(j)), off));
+    case RQS_FBGEMM: /* the float bias is not scanned: the upper clamp stays */
+    case RQS_FBGEMM_ADD:
         return RQS_RNE(_mm512_min_ps(fhi, _mm512_mul_ps(
-            _mm512_add_ps(RQS_CVT(j), _mm512_loadu_ps(fp + 16 * j)), RQS_SC(j))));
-    case RQS_ADD_HALF_ADD:
-        return RQS_HALF(_mm512_mul_ps(RQS_CVT(j), RQS_SC(j)), h, _mm512_add_ps);
-    case RQS_OPENVINO:
-        return RQS_RNE(RQS_ADD1(_mm512_mul_ps(RQS_CVT(j), RQS_SC(j)), off));
-    case RQS_FBGEMM: { /* per tensor the float clamp stays (a row's bias is not scanned) */
-        __m512 v = _mm512_mul_ps(RQS_ADD1(RQS_CVT(j), _mm512_loadu_ps(fp + 16 * j)), RQS_SC(j));
-        return RQS_RNE(pc ? v : _mm512_min_ps(fhi, v));
-    }
+            RQS_ADDX(RQS_CVT(j), _mm512_loadu_ps(fp + 16 * j)), RQS_SC(j))));
     case RQS_ADD_HALF:
-        return RQS_HALF(_mm512_mul_ps(RQS_CVT(j), RQS_SC(j)), h, RQS_ADD1);
+    case RQS_ADD_HALF_ADD:
+        return RQS_HALF(_mm512_mul_ps(RQS_CVT(j), RQS_SC(j)), h, RQS_ADDX);
     case RQS_F64_AWAY: { /* float64, ties away: two groups of 8 double lanes */
         __m512i a = _mm512_loadu_si512(xp + 16 * j);
         __m512d s0 = pc ? _mm512_loadu_pd(dp + 16 * j) : s64;

@@ -205,7 +205,7 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
         if (fam == SIMDOPS_ROUNDING_FP && (p->fp_mode & SIMDOPS_RQ_FP_FLOAT_BIAS)) {
             /* a float32 bias: finite values, halves and quarters among them */
             float fb = chance(50) ? (float)((int32_t)below(4001) - 2000) / 4 : (float)bias[i] * 0.37f;
-            if (chance(4)) /* past int32 after any scale below 1 (rqc512_bounded's scan) */
+            if (chance(4)) /* past int32 after any scale below 1: the float clamp must stay */
                 fb = chance(50) ? 3e9f : -1e30f;
             memcpy(&bias[i], &fb, sizeof fb);
         }

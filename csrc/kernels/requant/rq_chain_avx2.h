@@ -288,6 +288,8 @@ static inline void rqf_chain_kernel(const int32_t *x, void *y, size_t n, const i
         rqf_chain_loop(x, y, n, bias, scales, sd, p, out, K);                           \
         return;
     switch (k) {
+    RQC_AVX2_CASE(0)                 /* oneDNN's powers of two, folded (rqc_fold_pow2) */
+    RQC_AVX2_CASE(RQC_PRE)                               /* ... into one multiplier */
     RQC_AVX2_CASE(RQC_PRE | RQC_POST_MUL)                /* oneDNN's JIT */
     RQC_AVX2_CASE(RQC_PRE | RQC_FB_AFTER | RQC_POST_MUL)
     RQC_AVX2_CASE(RQC_OFF)                               /* OpenVINO */

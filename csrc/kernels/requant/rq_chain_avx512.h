@@ -215,24 +215,23 @@ static inline int rqc512_steps(const simdops_requant_params *p, const int32_t *b
 }
 
 /* Whether |v| stays below 2^31 - 2^10 before the clamp for every int32 a, with
- * smax a bound on |scale| and fbmax one on the float bias's |b| (+inf: none known)
- * (RQC_NC): the exact magnitude's bound times 1 + 2^-20 a step (a rounding to
- * nearest adds at most 2^-24 of it). A division by a tiny divisor gives +inf: not
- * bounded. Nor is a chain whose value overflows on the way, even where a small
- * post multiplier would bring the exact value back (2^31 * 2^100 * 2^-100: the
- * steps give +inf, which no float clamp would then lift to the upper bound): every
- * step's bound stays below 2^127 (float64: 2^1023). */
+ * smax a bound on |scale| (RQC_NC): the exact magnitude's bound times 1 + 2^-20
+ * a step (a rounding to nearest adds at most 2^-24 of it); no float bias (its
+ * vector is not scanned: per channel, a scan of one period to drop the float
+ * clamp measured no gain, the step being bound by its three loads). A division
+ * by a tiny divisor gives +inf: not bounded. Nor is a chain whose value overflows
+ * on the way, even where a small post multiplier would bring the exact value back
+ * (2^31 * 2^100 * 2^-100: the steps give +inf, which no float clamp would then
+ * lift to the upper bound): the bound after the pre multiplier and the scale
+ * stays below 2^127 (float64: 2^1023). */
 static inline int rqc512_bounded(const simdops_requant_params *p, const int32_t *bias, double smax,
-                                 double fbmax, int out)
+                                 int out)
 {
     const int m = p->fp_mode, f64 = m & SIMDOPS_FP_FLOAT64;
-    const int fb = bias && (m & SIMDOPS_RQ_FP_FLOAT_BIAS), fb_after = fb && (m & SIMDOPS_FP_BIAS_SCALED);
     const double e = 1.0 + 1.0 / 1048576.0, top = f64 ? 0x1p1023 : 0x1p127;
     double b = 2147483648.0 * e;
-    if (out == SIMDOPS_RQ_I16 || (fb && !(fbmax < top)))
+    if (out == SIMDOPS_RQ_I16 || (bias && (m & SIMDOPS_RQ_FP_FLOAT_BIAS)))
         return 0;
-    if (fb && !fb_after)
-        b = (b + fbmax) * e;
     if (m & SIMDOPS_RQ_FP_PRE)
         b *= fabs(f64 ? p->pre64 : (double)p->pre_scale) * e;
     if (!(b < top))
@@ -240,8 +239,6 @@ static inline int rqc512_bounded(const simdops_requant_params *p, const int32_t 
     b *= smax * e;
     if (!(b < top))
         return 0;
-    if (fb_after)
-        b = (b + fbmax) * e;
     if (m & SIMDOPS_RQ_FP_POST_MUL)
         b *= fabs(f64 ? p->post64 : (double)p->post) * e;
     else if (m & SIMDOPS_RQ_FP_POST_DIV)
@@ -253,17 +250,16 @@ static inline int rqc512_bounded(const simdops_requant_params *p, const int32_t 
 
 /* the runtimes' combinations get a loop each (a test per step and vector cost
  * a loop about 4x), with and without the clamp (RQC_NC); the rest the general
- * one. smax: a bound on |scale|, fbmax one on the float bias's |b| (+inf: none
- * known). */
-static inline void rqc512_kernel_fb(const int32_t *x, void *y, size_t n, const int32_t *bias,
-                                    const float *sf, const double *sd, size_t period, double smax,
-                                    double fbmax, const simdops_requant_params *p, int out)
+ * one. smax: a bound on |scale| (+inf: none known). */
+static inline void rqc512_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                                 const float *sf, const double *sd, size_t period, double smax,
+                                 const simdops_requant_params *p, int out)
 {
     simdops_requant_params q;
     const double s = fabs(p->fp_mode & SIMDOPS_FP_FLOAT64 ? p->scale64 : (double)p->scale);
     if (!sf && !sd && rqc_fold_pow2(p, bias, s, s, &q)) /* per tensor (rqc512_pc folds its own) */
         p = &q;
-    const int nc = rqc512_bounded(p, bias, smax, fbmax, out);
+    const int nc = rqc512_bounded(p, bias, smax, out);
 #define RQC512_CASE(K)                                                                  \
     case K:                                                                             \
         if (nc)                                                                         \
@@ -272,6 +268,8 @@ static inline void rqc512_kernel_fb(const int32_t *x, void *y, size_t n, const i
             rqc512_runs(x, y, n, bias, sf, sd, period, p, out, K);                      \
         return;
     switch (rqc512_steps(p, bias, sd)) {
+    RQC512_CASE(0)                   /* oneDNN's powers of two, folded (rqc_fold_pow2) */
+    RQC512_CASE(RQC_PRE)                               /* ... into one multiplier */
     RQC512_CASE(RQC_PRE | RQC_POST_MUL)                /* oneDNN's JIT */
     RQC512_CASE(RQC_PRE | RQC_FB_AFTER | RQC_POST_MUL) /* ... with its float32 bias */
     RQC512_CASE(RQC_PRE | RQC_POST_DIV)                /* oneDNN's reference */
@@ -289,45 +287,23 @@ static inline void rqc512_kernel_fb(const int32_t *x, void *y, size_t n, const i
 #undef RQC512_CASE
 }
 
-/* the largest |b| of n float32 biases (their bits in the int32 vector); a NaN: +inf */
-static inline double rqc512_float_bias_max(const int32_t *bias, size_t n)
-{
-    double hi = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        const double b = fabs((double)rqf_float_bias(bias, i));
-        hi = b != b ? INFINITY : b > hi ? b : hi;
-    }
-    return hi;
-}
-
-/* the entry's form: the float bias's range not known (a per-tensor call is one
- * row, where a scan of its bias costs what the float clamp does) */
-static inline void rqc512_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
-                                 const float *sf, const double *sd, size_t period, double smax,
-                                 const simdops_requant_params *p, int out)
-{
-    rqc512_kernel_fb(x, y, n, bias, sf, sd, period, smax, INFINITY, p, out);
-}
-
 /* per channel: the vectors restart every ch->period elements; one period of the
- * scales (and of a float bias) scanned for their range */
+ * scales scanned for their range */
 static inline void rqc512_pc(const int32_t *x, void *y, size_t n, const int32_t *bias,
                              const simdops_requant_channels *ch, const simdops_requant_params *p,
                              int out)
 {
-    double smin = 0.0, smax = INFINITY, fbmax = INFINITY;
+    double smin = 0.0, smax = INFINITY;
     simdops_requant_params q;
     if (ch->period && ch->period <= n) { /* one period: the vectors of the whole call */
         rqc_scale_range(ch->scale64 ? NULL : ch->scale, ch->scale64, ch->period, &smin, &smax);
         if (rqc_fold_pow2(p, bias, smin, smax, &q))
             p = &q;
-        if (bias && (p->fp_mode & SIMDOPS_RQ_FP_FLOAT_BIAS) && out != SIMDOPS_RQ_I16)
-            fbmax = rqc512_float_bias_max(bias, ch->period);
     }
     if (ch->scale && ch->scales_below_one && smax > 1.0)
         smax = 1.0;
-    rqc512_kernel_fb(x, y, n, bias, ch->scale64 ? NULL : ch->scale, ch->scale64, ch->period, smax,
-                     fbmax, p, out);
+    rqc512_kernel(x, y, n, bias, ch->scale64 ? NULL : ch->scale, ch->scale64, ch->period, smax,
+                  p, out);
 }
 
 #endif
