@@ -310,7 +310,9 @@ static inline void rqf_chain_pc(const int32_t *x, void *y, size_t n, const int32
 {
     simdops_requant_params q;
     double smin, smax;
-    if (ch->period && ch->period <= n) { /* one period: the scales of the whole call */
+    const int post = p->fp_mode & (SIMDOPS_RQ_FP_POST_MUL | SIMDOPS_RQ_FP_POST_DIV);
+    /* one period: the scales of the whole call, scanned only for a fold's candidate */
+    if (ch->period && ch->period <= n && (p->fp_mode & SIMDOPS_RQ_FP_PRE) && post) {
         rqc_scale_range(ch->scale64 ? NULL : ch->scale, ch->scale64, ch->period, &smin, &smax);
         if (rqc_fold_pow2(p, bias, smin, smax, &q))
             p = &q;
