@@ -121,7 +121,8 @@ def test_every_goal_row_is_produced(tmp_path, capsys):
             assert row["status"] == "SKIP (no onnxruntime)", (g.label, row["status"])
             continue
         assert row["status"] in ("PASS", "MISS", "REPORT") or \
-            row["status"].startswith("BLOCKED (floor "), (g.label, row["status"])
+            row["status"].startswith(("BLOCKED (floor ", "BLOCKED (bound ")), \
+            (g.label, row["status"])
         assert row["value"] > 0 and math.isfinite(row["value"])
     out = capsys.readouterr().out
     assert "Performance goals (" in out
@@ -367,6 +368,29 @@ def test_goal_blocked_by_its_floor(monkeypatch):
     assert rows["d"]["status"] == "MISS" and abs(rows["d"]["floor"] - 56 / 59.5) < 1e-12
     assert rows["e"]["status"].startswith("BLOCKED (floor 0.86")
     assert _goal_cells(rows["b"])[-1] == "MISS (floor 1.2)"
+
+
+def test_goal_blocked_by_its_measured_bound():
+    """A ratio goal with a measured bound under it is BLOCKED with the bound when it misses,
+    on the bound's ISA only; a bound at or over the goal, or a PASS, leaves the status."""
+    from simdops.bench import goals as goal_rows
+
+    def case(cid, **seconds):
+        return {"id": cid, "results": {k: {"seconds": v, "elements_per_s": 16 / v}
+                                       for k, v in seconds.items()}}
+    cases = [case("a", fn=1.0, ch=1.4), case("b", fn=1.0, ch=0.9), case("c", fn=1.0, ch=1.4)]
+    goals = [goal_rows.Goal("a", ("a", "ch"), ("a", "fn"), 1.0, bound=0.69, bound_isa="avx512"),
+             goal_rows.Goal("b", ("b", "ch"), ("b", "fn"), 1.0, bound=0.69, bound_isa="avx512"),
+             goal_rows.Goal("c", ("c", "ch"), ("c", "fn"), 1.0, bound=1.2, bound_isa="avx512")]
+    rows = {r["label"]: r for r in goal_rows.evaluate(cases, "avx512", goals)}
+    assert rows["a"]["status"] == "BLOCKED (bound 0.69)" and rows["a"]["bound"] == 0.69
+    assert rows["b"]["status"] == "PASS"
+    assert rows["c"]["status"] == "MISS"
+    rows = {r["label"]: r for r in goal_rows.evaluate(cases, "avx2", goals)}
+    assert rows["a"]["status"] == "MISS" and "bound" not in rows["a"]
+    # the chain rows carry this machine's bounds (goals.CHAIN_BOUNDS), below their goal
+    chain = [g for g in goal_rows.GOALS if g.bound is not None]
+    assert chain and all(g.bound_isa == "avx512" and 0 < g.bound < g.goal for g in chain)
 
 
 def test_lowbit_cases_agree_with_their_runtime_paths():

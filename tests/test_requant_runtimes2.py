@@ -485,3 +485,35 @@ def test_onednn_float_output_two_multiplies():
     np.testing.assert_array_equal(got, want)
     combined = (acc.astype(np.float32) * (s_a * s_w)).astype(np.float32)
     assert (combined != got).any()
+
+
+@pytest.mark.parametrize("precision", ["float32", "float64"])
+def test_power_of_two_steps_fold_only_in_the_normal_range(precision):
+    # pre_scale and post_scale powers of two run as one multiplier (or none) only where every
+    # step stays a normal number: a subnormal intermediate rounds on a coarser grid (A * pre
+    # * s = (1/2 + ulp/2) * 2^emin ties down to 2^emin / 2: 0, where A * s rounds to 1), an
+    # overflowing one saturates; both differ from the folded product
+    e = 126 if precision == "float32" else 1022
+    half_up = 0.5 + (2.0**-24 if precision == "float32" else 2.0**-53)
+    cases = [
+        (np.full(80, 1, np.int32), half_up, dict(pre=2.0**-e, post=2.0**e)),       # subnormal
+        (np.full(80, 2**31 - 1, np.int32), 2.0**-30, dict(pre=2.0**100, post=2.0**-100)),
+        (tie_inputs((80,), 1.0), 1 / 1024, dict(pre=0.5, post=2.0)),                 # folds: c = 1
+        (tie_inputs((80,), 1.0), 1 / 1024, dict(pre=0.25, div=0.5)),                 # c = 1/2
+    ]
+    if precision == "float64":
+        cases[1] = (np.full(80, 2**31 - 1, np.int32), 2.0**-30,
+                    dict(pre=2.0**1000, post=2.0**-1000))
+    for x, scale, c in cases:
+        want = ref_array(x.reshape(1, -1), scale, 3, -128, 127, precision=precision, **c)
+        pc_scale = np.full(80, scale, np.float32 if precision == "float32" else np.float64)
+        for isa in simdops.available_isas():
+            with simdops.use_isa(isa):
+                for s in (scale, pc_scale):
+                    got = simdops.requantize_fp32(x.reshape(1, -1), s, 3, out_dtype="int8",
+                                                  precision=precision, **chain_kwargs(c))
+                    assert got.tolist() == want.tolist(), (isa, c, np.ndim(s))
+
+
+test_power_of_two_steps_fold_only_in_the_normal_range = pytest.mark.thread_unsafe(
+    test_power_of_two_steps_fold_only_in_the_normal_range)

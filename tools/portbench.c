@@ -14,13 +14,16 @@
  * (A round trip vcvtph2ps -> vcvtps2ph fed back into itself, even 8 of them,
  * measures the pair's latency / 8, not its throughput.)
  *
- *   bash tools/cbench.sh /tmp/kb && /tmp/kb/portbench [iterations=20000000]
+ *   bash tools/cbench.sh /tmp/kb && /tmp/kb/portbench [iterations=20000000] [chains]
+ *   (chains: only the requant chains' table)
  *
  * x86-64 only; built with AVX-512 flags (a tool, not part of the package) and
  * it runs the AVX-512 rows only where the CPU has AVX-512 F+BW (the requant
  * fast path's rows: and DQ). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && \
@@ -96,6 +99,11 @@ static double g_ghz_lo = 1e30, g_ghz_hi = 0;
 #define PH2PS(k) a##k = _mm512_cvtph_ps(_mm512_castsi512_si256(b##k)); KEEP(a##k); KEEP(b##k);
 #define PS2PH(k) b##k = _mm512_castsi256_si512(_mm512_cvtps_ph(a##k, 0)); KEEP(a##k); KEEP(b##k);
 #define CVT_MIN(k) CVT_IN(k) MINPS(k)
+/* the float64 chain's converts: 8 int32 -> 8 doubles, 8 doubles -> 8 int32 (truncating) */
+#define CVT_PD_IN(k) e##k = _mm512_cvtepi32_pd(_mm512_castsi512_si256(b##k)); KEEP(e##k); KEEP(b##k);
+#define CVT_PD_OUT(k) b##k = _mm512_castsi256_si512(_mm512_cvttpd_epi32(e##k)); KEEP(e##k); KEEP(b##k);
+#define DECL_PD __m512d e0 = _mm512_set1_pd(1.1), e1 = e0, e2 = e0, e3 = e0, e4 = e0, e5 = e0, \
+                        e6 = e0, e7 = e0
 /* each result fed into the other: 8 round-trip chains */
 #define PH_ROUND(k) PH2PS(k) PS2PH(k)
 /* the same two instructions on inputs that stay put: independent pairs */
@@ -139,6 +147,153 @@ static double g_ghz_lo = 1e30, g_ghz_hi = 0;
 #define DECL_LINE int32_t *line = g_lines; __asm__ volatile("" : "+r"(line))
 static int32_t g_lines[16 * 8] __attribute__((aligned(64)));
 
+/* The requant chains' whole step per 64 int8 outputs (rq_chain_avx512.h, and the plain
+ * requantize_fp32 8-bit kernel of requant_families_avx512.c), over L1-resident x, bias,
+ * scales and output: 4 groups of 16 (load, convert, the chain, convert), the pack with
+ * the zero point in int16, the byte clamp, the permute and the store. Iterations are
+ * independent (loads in, stores out): the loop's throughput, in cycles per 16 outputs.
+ * The groups mirror the kernels' instruction sequences at the bench's parameters (every
+ * chain there is bounded: RQC_NC, no float clamp, but fbgemm's float bias: without that
+ * clamp its per-channel step measured the same 4.0 cycles, bound by its three loads).
+ * oneDNN's row is its general chain: powers of two (the bench's 0.5 and 2.0) fold into
+ * the plain kernel's single multiply (rqc_fold_pow2), whose row it then is. fbgemm's row compares
+ * with the plain kernel plus an int32 bias (the bench's baseline for it). */
+static int32_t g_x[64] __attribute__((aligned(64)));
+static float g_fb[64] __attribute__((aligned(64))), g_sc[64] __attribute__((aligned(64)));
+static double g_sd[64] __attribute__((aligned(64)));
+static int8_t g_y[64] __attribute__((aligned(64)));
+
+#define RQS_RNE(v) _mm512_cvt_roundps_epi32(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#define RQS_CVT(j) _mm512_cvtepi32_ps(_mm512_loadu_si512(xp + 16 * (j)))
+#define RQS_SC(j) (pc ? _mm512_loadu_ps(sp + 16 * (j)) : s)
+/* add_half (h = 0.5) / ties away (h = pred 0.5): trunc(v + copysign(h, v)) */
+#define RQS_HALF(v, h, ADD) _mm512_cvtt_roundps_epi32(ADD(v, _mm512_castsi512_ps( \
+    _mm512_ternarylogic_epi32(_mm512_castps_si512(v), sgn, _mm512_castps_si512(h), 0xEA))), \
+    _MM_FROUND_NO_EXC)
+#define RQS_HALF64(d) _mm512_cvtt_roundpd_epi32(_mm512_fmadd_pd(d, one64, _mm512_castsi512_pd( \
+    _mm512_ternarylogic_epi64(_mm512_castpd_si512(d), _mm512_set1_epi64(INT64_MIN), _mm512_castpd_si512(h64), 0xEA))), \
+    _MM_FROUND_NO_EXC)
+
+/* the kernels' sequences (adds as fma(x, 1, c), RQC_STEPS_FN), then the same with vaddps
+ * (the kernels before: what the fma form gains) */
+enum rqs_chain { RQS_PLAIN, RQS_PLAIN_BIAS, RQS_ONEDNN, RQS_OPENVINO, RQS_FBGEMM, RQS_ADD_HALF,
+                 RQS_F64_AWAY, RQS_OPENVINO_ADD, RQS_FBGEMM_ADD, RQS_ADD_HALF_ADD };
+/* x + c as fma(x, 1, c): the same value (x * 1 is exact, one rounding), on the FMA pipes */
+#define RQS_ADD1(x, c) _mm512_fmadd_ps(x, one, c)
+#define RQS_ADDX(x, c) (vadd ? _mm512_add_ps(x, c) : RQS_ADD1(x, c))
+
+static inline __attribute__((always_inline)) __m512i rqs_group(const int32_t *xp, const int32_t *bp, const float *fp,
+                                const float *sp, const double *dp, int j, const int chain,
+                                const int pc, __m512 s, __m512 pre, __m512 post, __m512 off,
+                                __m512 fhi, __m512 h, __m512i sgn, __m512d s64, __m512d h64)
+{
+    const __m512 one = _mm512_set1_ps(1.0f);
+    const __m512d one64 = _mm512_set1_pd(1.0);
+    const int vadd = chain >= RQS_OPENVINO_ADD;
+    switch (chain) {
+    case RQS_PLAIN: /* rqf512_fp_round: per channel the scales sit in registers (cycle) */
+        return RQS_RNE(_mm512_mul_ps(RQS_CVT(j), s));
+    case RQS_PLAIN_BIAS: /* ... with the int32 bias fbgemm's row compares with */
+        return RQS_RNE(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(
+            _mm512_loadu_si512(xp + 16 * j), _mm512_loadu_si512(bp + 16 * j))), s));
+    case RQS_ONEDNN:
+        return RQS_RNE(_mm512_mul_ps(_mm512_mul_ps(_mm512_mul_ps(RQS_CVT(j), pre), RQS_SC(j)),
+                                     post));
+    case RQS_OPENVINO: /* the *_ADD rows: the same with vaddps (vadd) */
+    case RQS_OPENVINO_ADD:
+        return RQS_RNE(RQS_ADDX(_mm512_mul_ps(RQS_CVT(j), RQS_SC(j)), off));
+    case RQS_FBGEMM: /* the float bias is not scanned: the upper clamp stays */
+    case RQS_FBGEMM_ADD:
+        return RQS_RNE(_mm512_min_ps(fhi, _mm512_mul_ps(
+            RQS_ADDX(RQS_CVT(j), _mm512_loadu_ps(fp + 16 * j)), RQS_SC(j))));
+    case RQS_ADD_HALF:
+    case RQS_ADD_HALF_ADD:
+        return RQS_HALF(_mm512_mul_ps(RQS_CVT(j), RQS_SC(j)), h, RQS_ADDX);
+    case RQS_F64_AWAY: { /* float64, ties away: two groups of 8 double lanes */
+        __m512i a = _mm512_loadu_si512(xp + 16 * j);
+        __m512d s0 = pc ? _mm512_loadu_pd(dp + 16 * j) : s64;
+        __m512d s1 = pc ? _mm512_loadu_pd(dp + 16 * j + 8) : s64;
+        __m256i r0 = RQS_HALF64(_mm512_mul_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(a)), s0));
+        __m256i r1 = RQS_HALF64(_mm512_mul_pd(_mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(a, 1)),
+                                              s1));
+        return _mm512_inserti64x4(_mm512_castsi256_si512(r0), r1, 1);
+    }
+    }
+    return sgn;
+}
+
+/* cycles per 16 outputs of the chain's 64-output step, the fewest of 5 runs */
+static inline __attribute__((always_inline)) double rqs_step(const int chain, const int pc)
+{
+    const __m512 s = _mm512_set1_ps(0.001f), pre = _mm512_set1_ps(0.5f),
+                 post = _mm512_set1_ps(2.0f), off = _mm512_set1_ps(0.25f),
+                 fhi = _mm512_set1_ps(124.0f), h = _mm512_set1_ps(0.49999997f);
+    const __m512i sgn = _mm512_set1_epi32(INT32_MIN), zp = _mm512_set1_epi16(3),
+                  bmin = _mm512_set1_epi8(-128), bmax = _mm512_set1_epi8(127);
+    const __m512d s64 = _mm512_set1_pd(0.001), h64 = _mm512_set1_pd(0.49999999999999994);
+    const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    double best = 1e30;
+    for (int r = 0; r < 5; r++) {
+        double tc = add_chain(g_n), t0 = now(), cyc;
+        for (long i = 0; i < g_n; i++) {
+            const int32_t *xp = g_x, *bp = (const int32_t *)g_fb;
+            const float *fp = g_fb, *sp = g_sc;
+            const double *dp = g_sd;
+            int8_t *yp = g_y;
+            /* opaque each iteration: the loads are not hoisted, the stores not sunk */
+            __asm__ volatile("" : "+r"(xp), "+r"(bp), "+r"(fp), "+r"(sp), "+r"(dp), "+r"(yp));
+            __m512i r0 = rqs_group(xp, bp, fp, sp, dp, 0, chain, pc, s, pre, post, off, fhi, h,
+                                   sgn, s64, h64);
+            __m512i r1 = rqs_group(xp, bp, fp, sp, dp, 1, chain, pc, s, pre, post, off, fhi, h,
+                                   sgn, s64, h64);
+            __m512i r2 = rqs_group(xp, bp, fp, sp, dp, 2, chain, pc, s, pre, post, off, fhi, h,
+                                   sgn, s64, h64);
+            __m512i r3 = rqs_group(xp, bp, fp, sp, dp, 3, chain, pc, s, pre, post, off, fhi, h,
+                                   sgn, s64, h64);
+            __m512i p01 = _mm512_adds_epi16(_mm512_packs_epi32(r0, r1), zp);
+            __m512i p23 = _mm512_adds_epi16(_mm512_packs_epi32(r2, r3), zp);
+            __m512i v = _mm512_min_epi8(_mm512_max_epi8(_mm512_packs_epi16(p01, p23), bmin), bmax);
+            _mm512_storeu_si512(yp, _mm512_permutexvar_epi32(order, v));
+        }
+        cyc = (now() - t0) / tc * 4.0 * (double)g_n;
+        best = cyc < best ? cyc : best;
+    }
+    return best / (double)g_n / 4.0;
+}
+
+/* one table row per chain and scale kind: cycles / 16 and the plain kernel's over the
+ * chain's (the speed ratio the issue's row measures, bound by the core alone) */
+static void rqs_table(void)
+{
+    static const char *const names[] = {"plain (requantize_fp32's default)",
+                                         "plain + int32 bias (fbgemm's baseline)",
+                                         "oneDNN pre, post (not powers of two)",
+                                         "OpenVINO offset",
+                                         "fbgemm float32 bias", "ties add_half",
+                                         "float64, ties away",
+                                         "OpenVINO offset, add as vaddps",
+                                         "fbgemm float32 bias, add as vaddps",
+                                         "ties add_half, add as vaddps"};
+    double plain[2][2];
+    printf("requant chains, int8 out, per 64-output step over L1 data: cycles / 16 outputs\n"
+           "  %-40s %8s %8s %7s %7s\n", "chain", "tensor", "channel", "bound t", "bound c");
+    for (int chain = RQS_PLAIN; chain <= RQS_ADD_HALF_ADD; chain++) {
+        double c[2];
+        switch (chain) { /* constants: each step compiled for its chain */
+#define RQS_ROW(K) case K: c[0] = rqs_step(K, 0), c[1] = rqs_step(K, 1); break;
+        RQS_ROW(RQS_PLAIN) RQS_ROW(RQS_PLAIN_BIAS) RQS_ROW(RQS_ONEDNN) RQS_ROW(RQS_OPENVINO)
+        RQS_ROW(RQS_FBGEMM) RQS_ROW(RQS_ADD_HALF) RQS_ROW(RQS_F64_AWAY) RQS_ROW(RQS_OPENVINO_ADD)
+        RQS_ROW(RQS_FBGEMM_ADD) default: RQS_ROW(RQS_ADD_HALF_ADD)
+#undef RQS_ROW
+        }
+        if (chain <= RQS_PLAIN_BIAS)
+            plain[chain][0] = c[0], plain[chain][1] = c[1];
+        const int base = chain == RQS_FBGEMM || chain == RQS_FBGEMM_ADD ? RQS_PLAIN_BIAS : RQS_PLAIN;
+        printf("  %-40s %8.2f %8.2f %7.2f %7.2f\n", names[chain], c[0], c[1],
+               plain[base][0] / c[0], plain[base][1] / c[1]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_n = argc > 1 ? atol(argv[1]) : 20000000L;
@@ -146,6 +301,15 @@ int main(int argc, char **argv)
         g_n = 1000;
     if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw")) {
         printf("portbench: this CPU has no AVX-512 F+BW; nothing measured\n");
+        return 0;
+    }
+    if (argc > 2 && !strcmp(argv[2], "chains")) { /* the requant chains' table alone */
+        printf("cycles per instruction, the fewest of 5 runs of %ld\n", g_n);
+        BENCH("vcvtdq2ps zmm", 8, DECL_PS; DECL_I, R8(CVT_IN));
+        BENCH("vcvtdq2pd ymm -> zmm (8 doubles)", 8, DECL_PD; DECL_I, R8(CVT_PD_IN));
+        BENCH("vcvttpd2dq zmm -> ymm (8 int32)", 8, DECL_PD; DECL_I, R8(CVT_PD_OUT));
+        if (__builtin_cpu_supports("avx512dq"))
+            rqs_table();
         return 0;
     }
     printf("portbench: core cycles per instruction (per pair, per triple), clocked by a chain\n"
@@ -168,6 +332,8 @@ int main(int argc, char **argv)
     BENCH("vpmuldq zmm (8 products)", 8, DECL_I, R8(MULDQ));
     BENCH("vpsraq zmm", 8, DECL_I, R8(SRAQ));
     BENCH("vpackssdw zmm", 8, DECL_I, R8(PACK));
+    BENCH("vcvtdq2pd ymm -> zmm (8 doubles)", 8, DECL_PD; DECL_I, R8(CVT_PD_IN));
+    BENCH("vcvttpd2dq zmm -> ymm (8 int32)", 8, DECL_PD; DECL_I, R8(CVT_PD_OUT));
     BENCH("vdivps zmm (16 quotients)", 8, DECL_PS, R8(DIVPS));
     BENCH("vdivps ymm (8 quotients)", 8, DECL_Y, R8(DIVPS_Y));
     BENCH("vcvtph2ps ymm -> zmm", 8, DECL_PS; DECL_I, R8(PH2PS));
@@ -189,6 +355,8 @@ int main(int argc, char **argv)
     BENCH("latency, 1 chain: vcvtph2ps -> vcvtps2ph", 1, DECL_1; DECL_1I, LAT_PH_ROUND);
     BENCH("latency, 1 chain: vsubps", 1, DECL_1, LAT_SUB);
     BENCH("latency, 1 chain: vfnmadd231ps", 1, DECL_1; DECL_ONE, LAT_FMA);
+    if (__builtin_cpu_supports("avx512dq"))
+        rqs_table();
     printf("clock seen by the add chains: %.2f-%.2f GHz\n", g_ghz_lo, g_ghz_hi);
     return 0;
 }

@@ -15,8 +15,11 @@ import reference as ref
 import simdops
 
 INT32 = st.integers(ref.INT32_MIN, ref.INT32_MAX)
-# step values: a few of the runtimes' shapes (powers of two, 1/s), and any in a range
-STEP = st.one_of(st.sampled_from((0.5, 2.0, 0.25, 1 / 0.0173, 0.0173, 57.9, -3.0)),
+# step values: a few of the runtimes' shapes (powers of two, 1/s), and any in a range; 2^100
+# and 2^-100: powers of two whose products overflow on the way (the kernels fold pre_scale and
+# post_scale powers of two into one multiplier only while every step stays normal)
+STEP = st.one_of(st.sampled_from((0.5, 2.0, 0.25, 1 / 0.0173, 0.0173, 57.9, -3.0, 2.0**100,
+                                  2.0**-100)),
                  st.floats(min_value=-1e3, max_value=1e3, allow_nan=False).filter(
                      lambda v: v == 0 or abs(v) > 1e-30))
 

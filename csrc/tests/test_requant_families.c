@@ -113,22 +113,25 @@ static void fam_params(int family, int out, simdops_requant_params *p)
         /* two in five of the other modes add the chain's steps, ties="add_half", a
          * float32 bias (fam_case makes the bias finite floats) before or after the scale */
         if (p->fp_mode != SIMDOPS_FP_ACL && chance(40)) {
-            static const float V[] = {0.5f, 0.25f, 2.0f, 0.0173f, 57.9f, -3.0f, 1e-3f, 0x1.fffffep-2f};
+            /* 2^100 and 2^-100: power-of-two steps whose product overflows on the way (not
+             * bounded, not folded: rqc512_bounded, rqc_fold_pow2) */
+            static const float V[] = {0.5f,  0.25f, 2.0f,        0.0173f,  57.9f,
+                                      -3.0f, 1e-3f, 0x1.fffffep-2f, 0x1p100f, 0x1p-100f};
             if (!(p->fp_mode & SIMDOPS_FP_TIES_AWAY) && chance(40))
                 p->fp_mode |= SIMDOPS_FP_TIES_ADD_HALF;
             if (chance(50)) {
                 p->fp_mode |= SIMDOPS_RQ_FP_PRE;
-                p->pre_scale = V[below(8)];
+                p->pre_scale = V[below(10)];
                 p->pre64 = (double)p->pre_scale;
             }
             if (chance(50)) {
                 p->fp_mode |= chance(50) ? SIMDOPS_RQ_FP_POST_MUL : SIMDOPS_RQ_FP_POST_DIV;
-                p->post = V[below(8)];
+                p->post = V[below(10)];
                 p->post64 = (double)p->post * (chance(50) ? 1.0 : 1.0 + 1e-12);
             }
             if (chance(50)) {
                 p->fp_mode |= SIMDOPS_RQ_FP_OFFSET;
-                p->offset_f = chance(50) ? V[below(8)] : (float)below(2001) / 4 - 250;
+                p->offset_f = chance(50) ? V[below(10)] : (float)below(2001) / 4 - 250;
                 p->offset64 = (double)p->offset_f;
             }
             if (chance(50))
@@ -202,6 +205,8 @@ static void fam_case(const target *t, const simdops_requant_params *p, size_t n,
         if (fam == SIMDOPS_ROUNDING_FP && (p->fp_mode & SIMDOPS_RQ_FP_FLOAT_BIAS)) {
             /* a float32 bias: finite values, halves and quarters among them */
             float fb = chance(50) ? (float)((int32_t)below(4001) - 2000) / 4 : (float)bias[i] * 0.37f;
+            if (chance(4)) /* past int32 after any scale below 1: the float clamp must stay */
+                fb = chance(50) ? 3e9f : -1e30f;
             memcpy(&bias[i], &fb, sizeof fb);
         }
         scale64[i] = chance(50) ? (double)scale[i] : (double)scale[i] * (1.0 - 3e-12);

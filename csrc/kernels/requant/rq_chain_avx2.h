@@ -77,23 +77,35 @@ static inline void rqf_chain_init(rqf_chain_c *c, const simdops_requant_params *
  * (rqc512_bounded, rq_chain_avx512.h) */
 #define RQC_NC 1024
 
+/* The chain's steps up to the clamp, in one body for every vector type: each step one
+ * IEEE operation in the chain's order (the build never contracts). ADD(a, b) may be
+ * fma(a, 1, b) (rqc512_add1_ps): a * 1 is exact, so the fused form rounds the exact sum
+ * once, as the add does (signed zeros: -0 * 1 + 0 = +0, as -0 + 0; a NaN stays a NaN),
+ * and runs on the FMA pipes instead of the adder's, which the converts load (portbench's
+ * chain table: OpenVINO's step 3.57 -> 3.35 cycles / 16 on Zen 4). */
+#define RQC_STEPS_FN(name, T, MUL, DIV, ADD)                                             \
+    RQF_INLINE T name(T v, T fb, T s, T pre, T post, T off, const int k)                 \
+    {                                                                                   \
+        if (k & RQC_FB_FIRST)                                                           \
+            v = ADD(v, fb);                                                             \
+        if (k & RQC_PRE)                                                                \
+            v = MUL(v, pre);                                                            \
+        v = MUL(v, s);                                                                  \
+        if (k & RQC_FB_AFTER)                                                           \
+            v = ADD(v, fb);                                                             \
+        if (k & RQC_POST_MUL)                                                           \
+            v = MUL(v, post);                                                           \
+        else if (k & RQC_POST_DIV)                                                      \
+            v = DIV(v, post);                                                           \
+        return (k & RQC_OFF) ? ADD(v, off) : v;                                         \
+    }
+RQC_STEPS_FN(rqc256_steps_ps, __m256, _mm256_mul_ps, _mm256_div_ps, _mm256_add_ps)
+RQC_STEPS_FN(rqc256_steps_pd, __m256d, _mm256_mul_pd, _mm256_div_pd, _mm256_add_pd)
+
 RQF_INLINE __m256i rqf_chain_vec(__m256i a, __m256 fb, __m256 scale, const rqf_chain_c *c,
                                  const int k)
 {
-    __m256 v = _mm256_cvtepi32_ps(a);
-    if (k & RQC_FB_FIRST)
-        v = _mm256_add_ps(v, fb);
-    if (k & RQC_PRE)
-        v = _mm256_mul_ps(v, c->pre);
-    v = _mm256_mul_ps(v, scale);
-    if (k & RQC_FB_AFTER)
-        v = _mm256_add_ps(v, fb);
-    if (k & RQC_POST_MUL)
-        v = _mm256_mul_ps(v, c->post);
-    else if (k & RQC_POST_DIV)
-        v = _mm256_div_ps(v, c->post);
-    if (k & RQC_OFF)
-        v = _mm256_add_ps(v, c->off);
+    __m256 v = rqc256_steps_ps(_mm256_cvtepi32_ps(a), fb, scale, c->pre, c->post, c->off, k);
     v = _mm256_min_ps(_mm256_max_ps(v, c->flo), c->fhi);
     __m256i r = (k & RQC_HALF)
                     ? _mm256_cvttps_epi32(_mm256_add_ps(
@@ -106,20 +118,8 @@ RQF_INLINE __m256i rqf_chain_vec(__m256i a, __m256 fb, __m256 scale, const rqf_c
 RQF_INLINE __m128i rqf_chain_f64(__m128i a, __m128 fb, __m256d s, const rqf_chain_c *c,
                                  const int k)
 {
-    __m256d d = _mm256_cvtepi32_pd(a);
-    if (k & RQC_FB_FIRST)
-        d = _mm256_add_pd(d, _mm256_cvtps_pd(fb));
-    if (k & RQC_PRE)
-        d = _mm256_mul_pd(d, c->pre64);
-    d = _mm256_mul_pd(d, s);
-    if (k & RQC_FB_AFTER)
-        d = _mm256_add_pd(d, _mm256_cvtps_pd(fb));
-    if (k & RQC_POST_MUL)
-        d = _mm256_mul_pd(d, c->post64);
-    else if (k & RQC_POST_DIV)
-        d = _mm256_div_pd(d, c->post64);
-    if (k & RQC_OFF)
-        d = _mm256_add_pd(d, c->off64);
+    __m256d d = rqc256_steps_pd(_mm256_cvtepi32_pd(a), _mm256_cvtps_pd(fb), s, c->pre64,
+                                c->post64, c->off64, k);
     d = _mm256_min_pd(_mm256_max_pd(d, c->flo64), c->fhi64);
     if (k & RQC_HALF)
         return _mm256_cvttpd_epi32(
@@ -218,12 +218,68 @@ static inline int rqf_chain_steps(const simdops_requant_params *p, const int32_t
            (m & SIMDOPS_RQ_FP_OFFSET ? RQC_OFF : 0) | (m & SIMDOPS_FP_TIES_ADD_HALF ? RQC_HALF : 0);
 }
 
+/* oneDNN's chain with both multipliers powers of two, pre = +-2^i, post = +-2^j (or a
+ * divisor 2^j): fl(fl(fl(A * pre) * s) * post) = fl(fl(A * c) * s), c = pre * post
+ * (pre / post), for A = (float)a, so the chain runs as one multiplier c, or none when
+ * c = 1 (the step oneDNN's JIT spends on scales it leaves at 1.0 and 2^k). Why: a
+ * product of a finite x by 2^k is exact, and fl(2^k x) = 2^k fl(x), when |x| and
+ * |2^k x| lie in the normal range [2^emin, 2^emax) (the significand rounds at the same
+ * bit); A * pre and A * c are then exact, fl(A pre s) * post = fl(A pre s post)
+ * = fl(A c s) = fl(fl(A c) s); A = 0 gives a zero of the same sign either way. With
+ * 1 <= |A| <= 2^31 and smin <= |s| <= smax, normal means |pre|, |c|, |pre| smin and
+ * |c| smin >= 2^emin, and 2^31 times |pre|, |c|, |pre| smax and |c| smax below 2^emax
+ * (then no rounding reaches infinity). No float bias (it lies between the steps or
+ * before them, where |A + b| has no lower bound). Writes q (p with c as the pre
+ * multiplier and no post step) and returns 1, else 0. */
+static inline int rqc_fold_pow2(const simdops_requant_params *p, const int32_t *bias,
+                                double smin, double smax, simdops_requant_params *q)
+{
+    const int m = p->fp_mode, f64 = (m & SIMDOPS_FP_FLOAT64) != 0;
+    const int post_bits = SIMDOPS_RQ_FP_POST_MUL | SIMDOPS_RQ_FP_POST_DIV;
+    const double pre = f64 ? p->pre64 : (double)p->pre_scale;
+    const double post = f64 ? p->post64 : (double)p->post;
+    const double emin = f64 ? 0x1p-1022 : 0x1p-126, top = (f64 ? 0x1p1023 : 0x1p127) / 0x1p31;
+    int ep, eq;
+    if (!(m & SIMDOPS_RQ_FP_PRE) || !(m & post_bits) || (bias && (m & SIMDOPS_RQ_FP_FLOAT_BIAS)) ||
+        !isfinite(pre) || !isfinite(post) || fabs(frexp(pre, &ep)) != 0.5 ||
+        fabs(frexp(post, &eq)) != 0.5)
+        return 0;
+    const double c = (m & SIMDOPS_RQ_FP_POST_DIV) ? pre / post : pre * post; /* exact */
+    const double lo = fabs(pre) < fabs(c) ? fabs(pre) : fabs(c);
+    const double hi = fabs(pre) > fabs(c) ? fabs(pre) : fabs(c);
+    if (!(lo >= emin && lo * smin >= emin && hi < top && hi * smax < top)) /* NaN: no */
+        return 0;
+    *q = *p;
+    q->fp_mode = (m & ~post_bits) & (c == 1.0 ? ~SIMDOPS_RQ_FP_PRE : ~0);
+    q->pre_scale = (float)c; /* exact: a power of two in float32's normal range */
+    q->pre64 = c;
+    return 1;
+}
+
+/* the smallest and largest |scale| of n (float32 or float64) scales; a NaN gives
+ * smax = inf (no bound) */
+static inline void rqc_scale_range(const float *sf, const double *sd, size_t n, double *smin,
+                                   double *smax)
+{
+    double lo = INFINITY, hi = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const double s = fabs(sd ? rqf_f64_at(sd, i) : (double)sf[i]);
+        lo = s < lo ? s : lo;
+        hi = s > hi || s != s ? (s != s ? INFINITY : s) : hi;
+    }
+    *smin = lo, *smax = hi;
+}
+
 /* the runtimes' combinations get a loop each; the rest the general one. Ties away
  * runs as RQC_HALF here (rqf_chain_init's pred(0.5)). */
 static inline void rqf_chain_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
                                     const float *scales, const double *sd,
                                     const simdops_requant_params *p, int out)
 {
+    simdops_requant_params q;
+    const double s = fabs(p->fp_mode & SIMDOPS_FP_FLOAT64 ? p->scale64 : (double)p->scale);
+    if (!scales && !sd && rqc_fold_pow2(p, bias, s, s, &q))
+        p = &q;
     const int m = p->fp_mode;
     const int k = rqf_chain_steps(p, bias) | (m & SIMDOPS_FP_TIES_AWAY ? RQC_HALF : 0) |
                   (m & SIMDOPS_FP_FLOAT64 ? RQC_F64 | (sd ? RQC_S64 : 0) : 0);
@@ -232,6 +288,8 @@ static inline void rqf_chain_kernel(const int32_t *x, void *y, size_t n, const i
         rqf_chain_loop(x, y, n, bias, scales, sd, p, out, K);                           \
         return;
     switch (k) {
+    RQC_AVX2_CASE(0)                 /* oneDNN's powers of two, folded (rqc_fold_pow2) */
+    RQC_AVX2_CASE(RQC_PRE)                               /* ... into one multiplier */
     RQC_AVX2_CASE(RQC_PRE | RQC_POST_MUL)                /* oneDNN's JIT */
     RQC_AVX2_CASE(RQC_PRE | RQC_FB_AFTER | RQC_POST_MUL)
     RQC_AVX2_CASE(RQC_OFF)                               /* OpenVINO */
@@ -250,6 +308,15 @@ static inline void rqf_chain_pc(const int32_t *x, void *y, size_t n, const int32
                                 const simdops_requant_channels *ch,
                                 const simdops_requant_params *p, int out)
 {
+    simdops_requant_params q;
+    double smin, smax;
+    const int post = p->fp_mode & (SIMDOPS_RQ_FP_POST_MUL | SIMDOPS_RQ_FP_POST_DIV);
+    /* one period: the scales of the whole call, scanned only for a fold's candidate */
+    if (ch->period && ch->period <= n && (p->fp_mode & SIMDOPS_RQ_FP_PRE) && post) {
+        rqc_scale_range(ch->scale64 ? NULL : ch->scale, ch->scale64, ch->period, &smin, &smax);
+        if (rqc_fold_pow2(p, bias, smin, smax, &q))
+            p = &q;
+    }
     for (size_t done = 0, m; done < n; done += m) {
         m = simdops_requant_stretch(ch, n - done);
         rqf_chain_kernel(x + done, (char *)y + done * simdops_requant_out_size(out), m, bias,

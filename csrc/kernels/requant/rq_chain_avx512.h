@@ -4,7 +4,8 @@
  * and stores. Included by requant_families_avx512.c after its stores.
  *
  * Lane for lane rqf_fp_ext (requant_families.h): each step the same IEEE
- * operation in the chain's order (the build never contracts to FMA), then:
+ * operation in the chain's order (RQC_STEPS_FN, rq_chain_avx2.h; its adds as
+ * fma(v, 1, b), the same value), then:
  *  - ties even / add_half (float32): v = min(hi - zp, v) with v second, so a NaN
  *    stays NaN; the convert (nearest even, embedded, or truncating of v +
  *    copysign(0.5, v)) gives INT32_MIN for NaN, -inf and anything below -2^31,
@@ -40,43 +41,41 @@ typedef struct rqc512 {
 
 static inline void rqc512_init(rqc512 *c, const simdops_requant_params *p)
 {
-    c->scale = _mm512_set1_ps(p->scale);
-    c->pre = _mm512_set1_ps(p->pre_scale);
-    c->post = _mm512_set1_ps(p->post);
-    c->off = _mm512_set1_ps(p->offset_f);
-    c->flo = _mm512_set1_ps((float)(p->min - p->offset));
-    c->fhi = _mm512_set1_ps((float)(p->max - p->offset));
-    c->pre64 = _mm512_set1_pd(p->pre64);
-    c->post64 = _mm512_set1_pd(p->post64);
-    c->off64 = _mm512_set1_pd(p->offset64);
-    c->flo64 = _mm512_set1_pd((double)p->min - p->offset);
-    c->fhi64 = _mm512_set1_pd((double)p->max - p->offset);
-    c->s64 = _mm512_set1_pd(p->scale64);
-    c->lo = _mm512_set1_epi32(p->min - p->offset);
-    c->hi = _mm512_set1_epi32(p->max - p->offset);
-    c->zp = _mm512_set1_epi32(p->offset);
+    const float f[6] = {p->scale, p->pre_scale, p->post, p->offset_f,
+                        (float)(p->min - p->offset), (float)(p->max - p->offset)};
+    const double d[6] = {p->pre64, p->post64, p->offset64, (double)p->min - p->offset,
+                         (double)p->max - p->offset, p->scale64};
+    const int32_t i[3] = {p->min - p->offset, p->max - p->offset, p->offset};
+    __m512 *const fv[6] = {&c->scale, &c->pre, &c->post, &c->off, &c->flo, &c->fhi};
+    __m512d *const dv[6] = {&c->pre64, &c->post64, &c->off64, &c->flo64, &c->fhi64, &c->s64};
+    __m512i *const iv[3] = {&c->lo, &c->hi, &c->zp};
+    for (int j = 0; j < 6; j++) {
+        *fv[j] = _mm512_set1_ps(f[j]);
+        *dv[j] = _mm512_set1_pd(d[j]);
+    }
+    for (int j = 0; j < 3; j++)
+        *iv[j] = _mm512_set1_epi32(i[j]);
     c->zp16 = _mm512_set1_epi16((int16_t)p->offset);
     c->bmin = _mm512_set1_epi8((char)p->min);
     c->bmax = _mm512_set1_epi8((char)p->max);
 }
 
+/* a + b as fma(a, 1, b): the same value on the FMA pipes (RQC_STEPS_FN says why) */
+static inline __m512 rqc512_add1_ps(__m512 a, __m512 b)
+{
+    return _mm512_fmadd_ps(a, _mm512_set1_ps(1.0f), b);
+}
+static inline __m512d rqc512_add1_pd(__m512d a, __m512d b)
+{
+    return _mm512_fmadd_pd(a, _mm512_set1_pd(1.0), b);
+}
+RQC_STEPS_FN(rqc512_steps_ps, __m512, _mm512_mul_ps, _mm512_div_ps, rqc512_add1_ps)
+RQC_STEPS_FN(rqc512_steps_pd, __m512d, _mm512_mul_pd, _mm512_div_pd, rqc512_add1_pd)
+
 /* float32 precision, 16 lanes: the rounded value, <= hi - zp (see the top) */
 RQF_INLINE __m512i rqc512_f32(__m512i a, __m512 fb, __m512 s, const rqc512 *c, const int k)
 {
-    __m512 v = _mm512_cvtepi32_ps(a);
-    if (k & RQC_FB_FIRST)
-        v = _mm512_add_ps(v, fb);
-    if (k & RQC_PRE)
-        v = _mm512_mul_ps(v, c->pre);
-    v = _mm512_mul_ps(v, s);
-    if (k & RQC_FB_AFTER)
-        v = _mm512_add_ps(v, fb);
-    if (k & RQC_POST_MUL)
-        v = _mm512_mul_ps(v, c->post);
-    else if (k & RQC_POST_DIV)
-        v = _mm512_div_ps(v, c->post);
-    if (k & RQC_OFF)
-        v = _mm512_add_ps(v, c->off);
+    __m512 v = rqc512_steps_ps(_mm512_cvtepi32_ps(a), fb, s, c->pre, c->post, c->off, k);
     if ((k & RQC_AWAY) && !(k & RQC_NC))
         v = _mm512_min_ps(_mm512_max_ps(v, c->flo), c->fhi);
     else if (!(k & RQC_NC))
@@ -92,7 +91,7 @@ RQF_INLINE __m512i rqc512_f32(__m512i a, __m512 fb, __m512 s, const rqc512 *c, c
         const __m512 hv = _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
             _mm512_castps_si512(v), _mm512_set1_epi32(INT32_MIN), _mm512_castps_si512(_mm512_set1_ps(h)),
             0xEA));
-        return _mm512_cvtt_roundps_epi32(_mm512_add_ps(v, hv), _MM_FROUND_NO_EXC);
+        return _mm512_cvtt_roundps_epi32(rqc512_add1_ps(v, hv), _MM_FROUND_NO_EXC);
     }
     return _mm512_cvt_roundps_epi32(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 }
@@ -100,20 +99,8 @@ RQF_INLINE __m512i rqc512_f32(__m512i a, __m512 fb, __m512 s, const rqc512 *c, c
 /* float64 precision, 8 lanes: the rounded value, in [lo - zp, hi - zp] */
 RQF_INLINE __m256i rqc512_f64(__m256i a, __m256 fb, __m512d s, const rqc512 *c, const int k)
 {
-    __m512d d = _mm512_cvtepi32_pd(a);
-    if (k & RQC_FB_FIRST)
-        d = _mm512_add_pd(d, _mm512_cvtps_pd(fb));
-    if (k & RQC_PRE)
-        d = _mm512_mul_pd(d, c->pre64);
-    d = _mm512_mul_pd(d, s);
-    if (k & RQC_FB_AFTER)
-        d = _mm512_add_pd(d, _mm512_cvtps_pd(fb));
-    if (k & RQC_POST_MUL)
-        d = _mm512_mul_pd(d, c->post64);
-    else if (k & RQC_POST_DIV)
-        d = _mm512_div_pd(d, c->post64);
-    if (k & RQC_OFF)
-        d = _mm512_add_pd(d, c->off64);
+    __m512d d = rqc512_steps_pd(_mm512_cvtepi32_pd(a), _mm512_cvtps_pd(fb), s, c->pre64,
+                                c->post64, c->off64, k);
     if (!(k & RQC_NC))
         d = _mm512_min_pd(_mm512_max_pd(d, c->flo64), c->fhi64);
     if (k & (RQC_HALF | RQC_AWAY)) { /* as float32's; ties away: 0.5 - 2^-54 */
@@ -121,7 +108,7 @@ RQF_INLINE __m256i rqc512_f64(__m256i a, __m256 fb, __m512d s, const rqc512 *c, 
         const __m512d hv = _mm512_castsi512_pd(_mm512_ternarylogic_epi64(
             _mm512_castpd_si512(d), _mm512_set1_epi64(INT64_MIN), _mm512_castpd_si512(_mm512_set1_pd(h)),
             0xEA));
-        return _mm512_cvtt_roundpd_epi32(_mm512_add_pd(d, hv), _MM_FROUND_NO_EXC);
+        return _mm512_cvtt_roundpd_epi32(rqc512_add1_pd(d, hv), _MM_FROUND_NO_EXC);
     }
     return _mm512_cvt_roundpd_epi32(d, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 }
@@ -230,18 +217,28 @@ static inline int rqc512_steps(const simdops_requant_params *p, const int32_t *b
 /* Whether |v| stays below 2^31 - 2^10 before the clamp for every int32 a, with
  * smax a bound on |scale| (RQC_NC): the exact magnitude's bound times 1 + 2^-20
  * a step (a rounding to nearest adds at most 2^-24 of it); no float bias (its
- * vector is not scanned). A division by a tiny divisor gives +inf: not bounded. */
+ * vector is not scanned: per channel, a scan of one period to drop the float
+ * clamp measured no gain, the step being bound by its three loads). A division
+ * by a tiny divisor gives +inf: not bounded. Nor is a chain whose value overflows
+ * on the way, even where a small post multiplier would bring the exact value back
+ * (2^31 * 2^100 * 2^-100: the steps give +inf, which no float clamp would then
+ * lift to the upper bound): the bound after the pre multiplier and the scale
+ * stays below 2^127 (float64: 2^1023). */
 static inline int rqc512_bounded(const simdops_requant_params *p, const int32_t *bias, double smax,
                                  int out)
 {
     const int m = p->fp_mode, f64 = m & SIMDOPS_FP_FLOAT64;
-    const double e = 1.0 + 1.0 / 1048576.0;
+    const double e = 1.0 + 1.0 / 1048576.0, top = f64 ? 0x1p1023 : 0x1p127;
     double b = 2147483648.0 * e;
     if (out == SIMDOPS_RQ_I16 || (bias && (m & SIMDOPS_RQ_FP_FLOAT_BIAS)))
         return 0;
     if (m & SIMDOPS_RQ_FP_PRE)
         b *= fabs(f64 ? p->pre64 : (double)p->pre_scale) * e;
+    if (!(b < top))
+        return 0;
     b *= smax * e;
+    if (!(b < top))
+        return 0;
     if (m & SIMDOPS_RQ_FP_POST_MUL)
         b *= fabs(f64 ? p->post64 : (double)p->post) * e;
     else if (m & SIMDOPS_RQ_FP_POST_DIV)
@@ -258,6 +255,10 @@ static inline void rqc512_kernel(const int32_t *x, void *y, size_t n, const int3
                                  const float *sf, const double *sd, size_t period, double smax,
                                  const simdops_requant_params *p, int out)
 {
+    simdops_requant_params q;
+    const double s = fabs(p->fp_mode & SIMDOPS_FP_FLOAT64 ? p->scale64 : (double)p->scale);
+    if (!sf && !sd && rqc_fold_pow2(p, bias, s, s, &q)) /* per tensor (rqc512_pc folds its own) */
+        p = &q;
     const int nc = rqc512_bounded(p, bias, smax, out);
 #define RQC512_CASE(K)                                                                  \
     case K:                                                                             \
@@ -267,6 +268,8 @@ static inline void rqc512_kernel(const int32_t *x, void *y, size_t n, const int3
             rqc512_runs(x, y, n, bias, sf, sd, period, p, out, K);                      \
         return;
     switch (rqc512_steps(p, bias, sd)) {
+    RQC512_CASE(0)                   /* oneDNN's powers of two, folded (rqc_fold_pow2) */
+    RQC512_CASE(RQC_PRE)                               /* ... into one multiplier */
     RQC512_CASE(RQC_PRE | RQC_POST_MUL)                /* oneDNN's JIT */
     RQC512_CASE(RQC_PRE | RQC_FB_AFTER | RQC_POST_MUL) /* ... with its float32 bias */
     RQC512_CASE(RQC_PRE | RQC_POST_DIV)                /* oneDNN's reference */
@@ -284,21 +287,25 @@ static inline void rqc512_kernel(const int32_t *x, void *y, size_t n, const int3
 #undef RQC512_CASE
 }
 
-/* per channel: the vectors restart every ch->period elements */
+/* per channel: the vectors restart every ch->period elements; one period of the
+ * scales scanned for their range */
 static inline void rqc512_pc(const int32_t *x, void *y, size_t n, const int32_t *bias,
                              const simdops_requant_channels *ch, const simdops_requant_params *p,
                              int out)
 {
-    double smax = INFINITY;
-    if (ch->scale && ch->scales_below_one)
-        smax = 1.0;
-    else if (ch->period && ch->period <= n) { /* one period: the scales of the whole call */
-        smax = 0.0;
-        for (size_t i = 0; i < ch->period; i++) {
-            double s = fabs(ch->scale64 ? rqf_f64_at(ch->scale64, i) : (double)ch->scale[i]);
-            smax = s > smax ? s : smax;
-        }
+    double smin = 0.0, smax = INFINITY;
+    simdops_requant_params q;
+    const int post = p->fp_mode & (SIMDOPS_RQ_FP_POST_MUL | SIMDOPS_RQ_FP_POST_DIV);
+    const int fold = (p->fp_mode & SIMDOPS_RQ_FP_PRE) && post; /* a candidate for it */
+    /* one period: the scales of the whole call, scanned only when needed (a 256-scale
+     * scan was ~5% of a 64K-element call) */
+    if (ch->period && ch->period <= n && (fold || !(ch->scale && ch->scales_below_one))) {
+        rqc_scale_range(ch->scale64 ? NULL : ch->scale, ch->scale64, ch->period, &smin, &smax);
+        if (rqc_fold_pow2(p, bias, smin, smax, &q))
+            p = &q;
     }
+    if (ch->scale && ch->scales_below_one && smax > 1.0)
+        smax = 1.0;
     rqc512_kernel(x, y, n, bias, ch->scale64 ? NULL : ch->scale, ch->scale64, ch->period, smax,
                   p, out);
 }

@@ -24,7 +24,22 @@ class Goal:
     floor: Tuple[str, str] = None   # what the subject cannot beat (numpy's own cost of the
                                     # call, a loop that does nothing): a MISS the floor alone
                                     # misses is BLOCKED, with the floor's value
+    bound: float = None             # a ratio the subject's instructions cannot beat on the
+                                    # core that measured it (see CHAIN_BOUNDS): a MISS below
+                                    # a bound under the goal is BLOCKED, with the bound
+    bound_isa: str = None           # the ISA whose instruction sequence the bound measures
 
+
+# The speed ratio each chain's AVX-512 step allows against the plain kernel's, from the
+# core alone: tools/portbench.c's chain table (`portbench N chains`: the kernels' 64-output
+# steps over L1-resident data, independent iterations, fewest cycles / 16 outputs of 5
+# runs), measured on AMD Zen 4 (512-bit operations as two 256-bit halves), 3 runs within
+# +-0.03: plain 2.8 cycles, OpenVINO 3.3, fbgemm 4.0 (against the plain kernel with its
+# int32 bias, 3.4), add_half 4.1, float64 ties away 11.4. oneDNN's bench steps (0.5, 2.0)
+# fold into the plain multiply (powers of two); its general chain is 4.0 cycles (0.71).
+# Another core has other bounds: they are this machine's, for the avx512 rows only.
+CHAIN_BOUNDS = {"openvino": 0.85, "fbgemm": 0.85, "add_half": 0.69, "litert": 0.25}
+CHAIN_BOUND_SOURCE = "bound: tools/portbench.c chain table, AVX-512 on AMD Zen 4"
 
 M = 1_048_576
 M16 = 16_777_216
@@ -140,7 +155,9 @@ for _goal in (
     *(Goal(f"requant_fp32 {op.label} ({'per channel' if op.per_channel else 'per tensor'}) "
            f"n={n:,} vs requantize_fp32's default (elements/s)",
            (f"{op.name}/int32/{n // 256}x256", "simdops"),
-           (f"{op.name}/int32/{n // 256}x256", "requantize_fp32"), 1.0)
+           (f"{op.name}/int32/{n // 256}x256", "requantize_fp32"), 1.0,
+           source=CHAIN_BOUND_SOURCE if op.mode in CHAIN_BOUNDS else "",
+           bound=CHAIN_BOUNDS.get(op.mode), bound_isa="avx512")
       for op in CHAIN_OPS for n in (65_536, M)),
     *(Goal(f"requant fp32 n={n:,} vs np.copyto(u8, i32, casting='unsafe')",
            (f"requant_fp32/int32/{n}", "simdops"), (f"requant_fp32/int32/{n}", COPY), 0.8)
@@ -232,11 +249,12 @@ def _best_possible(g, floor, baseline):
     return baseline["seconds"] / (floor["seconds"] + baseline["seconds"])
 
 
-def evaluate(cases, isa):
-    """One row per goal: ratio (or time multiple), goal, status, and what was compared."""
+def evaluate(cases, isa, goals=None):
+    """One row per goal (GOALS, or goals): ratio (or time multiple), goal, status, and what
+    was compared."""
     by_id = {c["id"]: c for c in cases}
     rows = []
-    for g in GOALS:
+    for g in GOALS if goals is None else goals:
         subject, why_s = _resolve(by_id.get(g.subject[0]), g.subject[1], isa)
         baseline, why_b = _resolve(by_id.get(g.baseline[0]), g.baseline[1], isa)
         row = {"label": g.label, "source": g.source, "kind": g.kind, "goal": g.goal,
@@ -259,5 +277,9 @@ def evaluate(cases, isa):
                 row["floor"] = best = _best_possible(g, floor, baseline)
                 if not passed and (best > g.goal if g.kind == "time" else best < g.goal):
                     row["status"] = f"BLOCKED (floor {best:.3g})"
+            if g.bound is not None and g.bound_isa == isa:
+                row["bound"] = g.bound
+                if not passed and g.bound < g.goal:
+                    row["status"] = f"BLOCKED (bound {g.bound:.3g})"
         rows.append(row)
     return rows
