@@ -5,13 +5,12 @@
 
 #include "core/kernel_abi.h"
 #include "driver/gather.h"
+#include "driver/row_walk.h"
 #include "driver/strided.h"
 #include "driver/threadpool.h"
 
 /* Elements per gathered chunk (stack buffers of CHUNK * 8 bytes each). */
 enum { CHUNK = 256 };
-/* Work items of the parallel split: runs of QUANTUM output elements. */
-enum { QUANTUM = 64 };
 
 typedef struct bplan {
     int nd;
@@ -125,55 +124,13 @@ static void run_row(const bplan *p, const char *a, const char *b, char *y, size_
     }
 }
 
-/* Output elements [begin, end) in row-major order. */
-static void run_elements(const bplan *p, int64_t begin, int64_t end)
+static void walk_row(const void *ctx, char *const *at, int64_t col, int64_t m)
 {
-    int nd = p->nd, last = nd - 1;
-    int64_t len = p->shape[last], col = begin % len, rest = begin / len;
-    int64_t idx[SIMDOPS_MAX_DIMS + 1];
-    const char *pa = p->a, *pb = p->b;
-    char *py = p->y;
-    for (int d = nd - 2; d >= 0; d--) {
-        idx[d] = rest % p->shape[d];
-        rest /= p->shape[d];
-        pa += idx[d] * p->sa[d];
-        pb += idx[d] * p->sb[d];
-        py += idx[d] * p->sy[d];
-    }
-    for (;;) {
-        int64_t m = len - col < end - begin ? len - col : end - begin;
-        int d;
-        run_row(p, pa + col * p->sa[last], pb + col * p->sb[last], py + col * p->sy[last],
-                (size_t)m, p->sa[last], p->sb[last], p->sy[last], p->ba[last], p->bb[last]);
-        begin += m;
-        if (begin >= end)
-            return;
-        col = 0;
-        for (d = nd - 2; d >= 0; d--) {
-            pa += p->sa[d];
-            pb += p->sb[d];
-            py += p->sy[d];
-            if (++idx[d] < p->shape[d])
-                break;
-            pa -= p->sa[d] * p->shape[d];
-            pb -= p->sb[d] * p->shape[d];
-            py -= p->sy[d] * p->shape[d];
-            idx[d] = 0;
-        }
-    }
-}
-
-typedef struct bsplit {
-    const bplan *p;
-    int64_t n;
-} bsplit;
-
-static int run_quanta(void *ctx, int64_t begin, int64_t end)
-{
-    const bsplit *s = (const bsplit *)ctx;
-    int64_t e = end * QUANTUM;
-    run_elements(s->p, begin * QUANTUM, e < s->n ? e : s->n);
-    return SIMDOPS_OK;
+    const bplan *p = (const bplan *)ctx;
+    int last = p->nd - 1;
+    (void)col;
+    run_row(p, at[0], at[1], at[2], (size_t)m, p->sa[last], p->sb[last], p->sy[last],
+            p->ba[last], p->bb[last]);
 }
 
 void simdops_binary_elementwise(const simdops_tensor *a, const simdops_tensor *b,
@@ -181,22 +138,24 @@ void simdops_binary_elementwise(const simdops_tensor *a, const simdops_tensor *b
                                 const void *ctx)
 {
     bplan p;
-    bsplit s;
-    int64_t bytes_per_element, grain;
-    s.n = simdops_numel(y);
-    if (s.n == 0)
+    simdops_walk w;
+    w.n = simdops_numel(y);
+    if (w.n == 0)
         return;
     p.es = simdops_dtype_size(y->dtype);
     p.row = row;
     p.ctx = ctx;
     make_plan(&p, a, b, y);
-    bytes_per_element = (int64_t)(3 * p.es);
-    grain = simdops_grain_bytes();
-    if (simdops_get_num_threads() == 1 || s.n * bytes_per_element < 2 * grain) {
-        run_elements(&p, 0, s.n);
-        return;
-    }
-    s.p = &p;
-    simdops_parallel_for((s.n + QUANTUM - 1) / QUANTUM, grain / (bytes_per_element * QUANTUM),
-                         run_quanta, &s);
+    w.nd = p.nd;
+    w.nops = 3;
+    w.shape = p.shape;
+    w.base[0] = (char *)p.a;
+    w.base[1] = (char *)p.b;
+    w.base[2] = p.y;
+    w.strides[0] = p.sa;
+    w.strides[1] = p.sb;
+    w.strides[2] = p.sy;
+    w.row = walk_row;
+    w.ctx = &p;
+    simdops_walk_all(&w, (int64_t)(3 * p.es));
 }

@@ -1,6 +1,7 @@
 #include "driver/strided.h"
 
 #include "driver/gather.h"
+#include "driver/row_walk.h"
 #include "driver/threadpool.h"
 
 #include <stdlib.h>
@@ -11,10 +12,6 @@
 /* Elements per gather/scatter chunk: the buffers stay in L1 while a kernel
  * call per chunk amortises its setup. */
 enum { CHUNK = 512 };
-
-/* Work items of the parallel split are runs of QUANTUM elements, so chunk
- * borders fall on whole cache lines of a contiguous output. */
-enum { QUANTUM = 64 };
 
 int64_t simdops_numel(const simdops_tensor *t)
 {
@@ -199,78 +196,38 @@ static void make_plan(plan *p, const simdops_tensor *x, const simdops_tensor *y,
     p->nd = nd;
 }
 
-/* Elements [begin, end) of the plan in row-major order. */
-static void run_elements(const plan *p, int64_t begin, int64_t end)
+static void walk_row(const void *ctx, char *const *at, int64_t col, int64_t m)
 {
-    int nd = p->nd;
-    int64_t len = p->shape[nd - 1], col = begin % len, rest = begin / len;
-    int64_t idx[SIMDOPS_MAX_DIMS + 1];
-    const char *px = p->x;
-    char *py = p->y;
-    for (int d = nd - 2; d >= 0; d--) {
-        idx[d] = rest % p->shape[d];
-        rest /= p->shape[d];
-        px += idx[d] * p->sx[d];
-        py += idx[d] * p->sy[d];
-    }
-    for (;;) {
-        int64_t m = len - col < end - begin ? len - col : end - begin;
-        int d;
-        run_row(px + col * p->sx[nd - 1], py + col * p->sy[nd - 1], (size_t)m, p->sx[nd - 1],
-                p->sy[nd - 1], p->ex, p->ey, (size_t)col, p->stream, p->row, p->ctx);
-        begin += m;
-        if (begin >= end)
-            return;
-        col = 0;
-        for (d = nd - 2; d >= 0; d--) {
-            px += p->sx[d];
-            py += p->sy[d];
-            if (++idx[d] < p->shape[d])
-                break;
-            px -= p->sx[d] * p->shape[d];
-            py -= p->sy[d] * p->shape[d];
-            idx[d] = 0;
-        }
-    }
-}
-
-typedef struct split {
-    const plan *p;
-    int64_t n;
-} split;
-
-static int run_quanta(void *ctx, int64_t begin, int64_t end)
-{
-    const split *s = (const split *)ctx;
-    int64_t e = end * QUANTUM;
-    run_elements(s->p, begin * QUANTUM, e < s->n ? e : s->n);
-    return SIMDOPS_OK;
+    const plan *p = (const plan *)ctx;
+    int last = p->nd - 1;
+    run_row(at[0], at[1], (size_t)m, p->sx[last], p->sy[last], p->ex, p->ey, (size_t)col,
+            p->stream, p->row, p->ctx);
 }
 
 void simdops_elementwise(const simdops_tensor *x, const simdops_tensor *y, int last_axis_ordered,
                          simdops_row_fn row, const void *ctx)
 {
     plan p;
-    split s;
-    int64_t bytes_per_element, grain;
-    s.n = simdops_numel(x);
-    if (s.n == 0)
+    simdops_walk w;
+    w.n = simdops_numel(x);
+    if (w.n == 0)
         return;
     p.ex = simdops_dtype_size(x->dtype);
     p.ey = simdops_dtype_size(y->dtype);
     p.row = row;
     p.ctx = ctx;
     make_plan(&p, x, y, last_axis_ordered);
-    p.stream = (uint64_t)s.n * p.ey >= (uint64_t)simdops_stream_threshold;
-    bytes_per_element = (int64_t)(p.ex + p.ey);
-    grain = simdops_grain_bytes();
-    if (simdops_get_num_threads() == 1 || s.n * bytes_per_element < 2 * grain) {
-        run_elements(&p, 0, s.n);
-        return;
-    }
-    s.p = &p;
-    simdops_parallel_for((s.n + QUANTUM - 1) / QUANTUM, grain / (bytes_per_element * QUANTUM),
-                         run_quanta, &s);
+    p.stream = (uint64_t)w.n * p.ey >= (uint64_t)simdops_stream_threshold;
+    w.nd = p.nd;
+    w.nops = 2;
+    w.shape = p.shape;
+    w.base[0] = (char *)p.x;
+    w.base[1] = p.y;
+    w.strides[0] = p.sx;
+    w.strides[1] = p.sy;
+    w.row = walk_row;
+    w.ctx = &p;
+    simdops_walk_all(&w, (int64_t)(p.ex + p.ey));
 }
 
 void simdops_byte_span(const simdops_tensor *t, int64_t *lo, int64_t *hi)

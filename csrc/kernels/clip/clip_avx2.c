@@ -166,11 +166,7 @@ INT_CLIP_SB_KERNEL(u32_clip_scale_bias__avx2, u32_clip_sb_v, 4, 0, UINT32_MAX,
 INT_CLIP_SB_KERNEL(i32_clip_scale_bias__avx2, i32_clip_sb_v, 4, INT32_MIN, INT32_MAX,
                    p->min.i32, p->max.i32)
 
-#define CLIP_KERNELS(X)                                                                           \
-    CLIP_BODY_KERNELS(X) X(clip, f16) X(clip_scale_bias, f16) X(clip_scale_bias, u8)               \
-    X(clip_scale_bias, i8) X(clip_scale_bias, u16) X(clip_scale_bias, i16)                        \
-    X(clip_scale_bias, u32) X(clip_scale_bias, i32)
-SIMDOPS_DEFINE_REGISTER(clip, CLIP_KERNELS)
+SIMDOPS_DEFINE_REGISTER(clip, CLIP_EVERY_KERNEL)
 #else
 SIMDOPS_TIER_NOT_COMPILED(clip, avx2)
 #endif

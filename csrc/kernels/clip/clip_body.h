@@ -48,3 +48,9 @@ VEC_FLOAT_KINDS(CLIP_BODY_SCALE_BIAS, ~)
 #define CLIP_BODY_LIST_SCALE_BIAS(K, X) X(clip_scale_bias, K)
 #define CLIP_BODY_KERNELS(X)                                                                 \
     VEC_MINMAX_KINDS(CLIP_BODY_LIST_CLIP, X) VEC_FLOAT_KINDS(CLIP_BODY_LIST_SCALE_BIAS, X)
+/* the body's entries and those a tier writes by hand beside them, for the
+ * tiers with every clip entry of their own (AVX2, NEON) */
+#define CLIP_EVERY_KERNEL(X)                                                                 \
+    CLIP_BODY_KERNELS(X) X(clip, f16) X(clip_scale_bias, f16) X(clip_scale_bias, u8)         \
+    X(clip_scale_bias, i8) X(clip_scale_bias, u16) X(clip_scale_bias, i16)                  \
+    X(clip_scale_bias, u32) X(clip_scale_bias, i32)

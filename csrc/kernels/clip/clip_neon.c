@@ -133,11 +133,7 @@ CLIP_INT_SB(u32_clip_scale_bias__neon, u32, uint32x4_t, u32, 4, SIMDOPS_NEON_MAP
 CLIP_INT_SB(i32_clip_scale_bias__neon, s32, int32x4_t, i32, 4, SIMDOPS_NEON_MAP4)
 #undef OP
 
-#define CLIP_KERNELS(X)                                                                           \
-    CLIP_BODY_KERNELS(X) X(clip, f16) X(clip_scale_bias, f16) X(clip_scale_bias, u8)               \
-    X(clip_scale_bias, i8) X(clip_scale_bias, u16) X(clip_scale_bias, i16)                        \
-    X(clip_scale_bias, u32) X(clip_scale_bias, i32)
-SIMDOPS_DEFINE_REGISTER(clip, CLIP_KERNELS)
+SIMDOPS_DEFINE_REGISTER(clip, CLIP_EVERY_KERNEL)
 #else
 SIMDOPS_TIER_NOT_COMPILED(clip, neon)
 #endif

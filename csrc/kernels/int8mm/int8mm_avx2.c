@@ -7,6 +7,8 @@
  * vector loop and in the scalar tail alike (a step is 32 elements), so the
  * tail pairs as the scalar kernel does. */
 #include "kernels/registry.h"
+
+#include "kernels/int8mm/int8mm_pairsat.h"
 #include "kernels/vec/isa.h"
 
 #if SIMDOPS_COMPILE_AVX2
@@ -20,12 +22,6 @@ static inline uint32_t hsum_epi32(__m256i v)
     s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
     s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
     return (uint32_t)_mm_cvtsi128_si32(s);
-}
-
-static inline uint32_t sat16_pair(int32_t a0, int32_t w0, int32_t a1, int32_t w1)
-{
-    int32_t s = a0 * w0 + a1 * w1;
-    return (uint32_t)(s > 32767 ? 32767 : s < -32768 ? -32768 : s);
 }
 
 /* WIDEN: the 16 bytes at p as 16 int16 (zero- or sign-extended) */
@@ -78,14 +74,7 @@ EXACT_KERNEL(i8, int8_t, _mm256_cvtepi8_epi16)
             }                                                                                     \
             sum = hsum_epi32(acc);                                                                \
             wsum = OFF ? hsum_epi32(ws) : 0u;                                                     \
-            for (; i + 1 < k; i += 2) {                                                           \
-                sum += sat16_pair((int32_t)a[i] + OFF, w[i], (int32_t)a[i + 1] + OFF, w[i + 1]);  \
-                wsum += (uint32_t)((int32_t)w[i] + (int32_t)w[i + 1]);                            \
-            }                                                                                     \
-            if (i < k) {                                                                          \
-                sum += sat16_pair((int32_t)a[i] + OFF, w[i], 0, 0);                               \
-                wsum += (uint32_t)(int32_t)w[i];                                                  \
-            }                                                                                     \
+            INT8MM_PAIRSAT_FROM(a, w, i, k, OFF, sum, wsum);                                      \
             out[j] = (int32_t)(sum - (uint32_t)OFF * wsum);                                       \
         }                                                                                         \
     }

@@ -8,11 +8,7 @@
 #define SIMDOPS_TIER scalar
 #include "kernels/registry.h"
 
-static uint32_t sat16_pair(int32_t a0, int32_t w0, int32_t a1, int32_t w1)
-{
-    int32_t s = a0 * w0 + a1 * w1;
-    return (uint32_t)(s > 32767 ? 32767 : s < -32768 ? -32768 : s);
-}
+#include "kernels/int8mm/int8mm_pairsat.h"
 
 #define EXACT_KERNEL(tag, T)                                                                      \
     static void SIMDOPS_KERNEL_NAME(tag, int8_dot)(const void *av, const int8_t *wt,            \
@@ -40,14 +36,7 @@ EXACT_KERNEL(i8, int8_t)
             const int8_t *w = wt + j * k;                                                         \
             uint32_t acc = 0, wsum = 0;                                                           \
             size_t i = 0;                                                                         \
-            for (; i + 1 < k; i += 2) {                                                           \
-                acc += sat16_pair((int32_t)a[i] + OFF, w[i], (int32_t)a[i + 1] + OFF, w[i + 1]);  \
-                wsum += (uint32_t)((int32_t)w[i] + (int32_t)w[i + 1]);                            \
-            }                                                                                     \
-            if (i < k) { /* an odd k: the last element pairs with a zero */                      \
-                acc += sat16_pair((int32_t)a[i] + OFF, w[i], 0, 0);                               \
-                wsum += (uint32_t)(int32_t)w[i];                                                  \
-            }                                                                                     \
+            INT8MM_PAIRSAT_FROM(a, w, i, k, OFF, acc, wsum);                                      \
             out[j] = (int32_t)(acc - (uint32_t)OFF * wsum);                                       \
         }                                                                                         \
     }
