@@ -219,3 +219,24 @@ def test_acl_endless_range_of_multipliers_is_a_clear_error():
         acl.GEMMLowpOutputStageInfo(gemmlowp_multipliers=range(2**70))
     with pytest.raises(ValueError, match="gemmlowp_shifts.*entries"):
         acl.GEMMLowpOutputStageInfo(gemmlowp_shifts=range(2**70))
+
+
+# ------------------------------------------------------------------ unreadable dtype spellings
+
+# numpy parses a string with a comma as a Python literal (',' raised SyntaxError through
+# quantize_down_int32's out_dtype; found by the fuzzer), and other spellings raise ValueError
+@pytest.mark.parametrize("spelling", [",", "i4,", "(", "f8[", "S-1"])
+def test_unreadable_dtype_spellings_are_a_type_error_naming_the_argument(spelling):
+    from simdops import onnx, runtimes
+    with pytest.raises(TypeError, match="out_dtype"):
+        simdops.quantize_down_int32([1, 2], 1 << 30, 0, out_dtype=spelling)
+    with pytest.raises(TypeError, match="out_dtype"):
+        simdops.requantize_fp32([1, 2], 0.5, out_dtype=spelling)
+    with pytest.raises(TypeError, match="dtype"):
+        simdops.quantized_binary_params("add", 0.5, 0, 0.5, 0, 0.5, 0, dtype=spelling)
+    with pytest.raises(TypeError, match="dtype"):
+        runtimes.openvino_quantize_linear_params(0.5, 0, dtype=spelling)
+    with pytest.raises(TypeError, match="out_dtype"):
+        runtimes.onednn_requant_params(0.5, 0.5, 0.5, out_dtype=spelling)
+    with pytest.raises(TypeError):
+        onnx.quantize_linear(np.zeros(4, np.float32), np.float32(1.0), output_dtype=spelling)

@@ -5,6 +5,16 @@ import numbers
 import numpy as np
 
 
+def dtype_name(value, name):
+    """np.dtype(value).name; what numpy raises for a value it cannot read (TypeError,
+    ValueError, SyntaxError for a string such as ',') becomes one TypeError naming the
+    argument."""
+    try:
+        return np.dtype(value).name
+    except (TypeError, ValueError, SyntaxError):
+        raise TypeError(f"{name} {value!r} is not a dtype") from None
+
+
 def f32_scalar(v, name):
     """v as a finite float32 scalar, else TypeError / ValueError naming the argument."""
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Real, np.floating,

@@ -15,6 +15,7 @@ int8 layer (``openvino_*`` but the FakeQuantize and QuantizeLinear helpers) live
 """
 import numpy as np
 
+from simdops._runtimes_common import dtype_name as _dtype_name
 from simdops._runtimes_common import f32_scalar as _f32_scalar
 from simdops._runtimes_common import f32_vector as _f32_vector
 from simdops._runtimes_common import fma32 as _fma32
@@ -41,7 +42,7 @@ def _per(vec, per_channel):
 
 
 def _int_range(out_dtype):
-    name = np.dtype(out_dtype).name
+    name = _dtype_name(out_dtype, "out_dtype")
     if name not in ("uint8", "int8", "int16"):
         raise TypeError(f"out_dtype must be uint8, int8 or int16, got {name}")
     return name, _INT_TYPES[name]
@@ -222,7 +223,7 @@ def openvino_quantize_linear_params(scale, zero_point=0, dtype="uint8"):
     zp))``, ``input_high = f32(scale * f32(qmax - zp))``, ``output_low = qmin``,
     ``output_high = qmax``, ``levels = 256``, then a Convert to the integer type.
     Returns those five as a dict (the keywords of ``fake_quantize``)."""
-    name = np.dtype(dtype).name
+    name = _dtype_name(dtype, "dtype")
     if name not in ("uint8", "int8"):
         raise TypeError(f"dtype must be uint8 or int8, got {name}")
     qmin, qmax = _INT_TYPES[name]
@@ -248,7 +249,7 @@ def openvino_quantize_linear(x, scale, zero_point=0, dtype="uint8"):
     from ONNX's ``saturate(round(x / scale) + zp)`` near ties: it multiplies by
     ``255 / (ih - il)`` instead of dividing by the scale (docs/requantization.md)."""
     p = openvino_quantize_linear_params(scale, zero_point, dtype)
-    name = np.dtype(dtype).name
+    name = _dtype_name(dtype, "dtype")
     il, ih = p["input_low"], p["input_high"]
     xf = np.asarray(x, np.float32)
     isc = np.float32(255) / (ih - il)
@@ -271,7 +272,7 @@ def executorch_quantize_per_tensor(x, scale, zero_point, quant_min, quant_max, d
     scale, a multiply where ONNX divides, rounded half to even. The sum converts to
     int64 as x86 does: a NaN or a value beyond int64 (inf included) becomes INT64_MIN,
     hence quant_min (whatever its sign)."""
-    name = np.dtype(dtype).name
+    name = _dtype_name(dtype, "dtype")
     if name not in _INT_TYPES:
         raise TypeError(f"dtype must be uint8, int8, uint16 or int16, got {name}")
     lo, hi = _INT_TYPES[name]

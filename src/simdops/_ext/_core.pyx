@@ -488,15 +488,22 @@ cdef _Buf _channel_array(object v, str name):
     return _buf(v, name)
 
 
+cdef str _dtype_name_of(object value, str what):
+    """np.dtype(value).name, where what numpy raises for a value it cannot read (TypeError,
+    ValueError, and SyntaxError for a string such as ',', which it parses as a Python literal)
+    becomes one TypeError naming the argument."""
+    try:
+        return np.dtype(value).name
+    except (TypeError, ValueError, SyntaxError):
+        raise TypeError(f"{what} {value!r} is not a dtype") from None
+
+
 cdef simdops_dtype _requant_out_dtype(object out_dtype, str func="quantize") except *:
     code = _dtype_by_name.get(out_dtype) if type(out_dtype) is str else None
     if code is not None:
         name = out_dtype
     else:  # np.dtype() is slow: only for spellings other than the names
-        try:
-            name = np.dtype(out_dtype).name
-        except TypeError:
-            raise TypeError(f"{func}: out_dtype {out_dtype!r} is not a dtype") from None
+        name = _dtype_name_of(out_dtype, f"{func}: out_dtype")
         code = _dtype_by_name.get(name)
         if code is None:
             raise TypeError(f"{func}: out_dtype must be uint8, int8 or int16, got {name}")

@@ -257,10 +257,8 @@ def quantized_binary_params(op, a_scale, a_zero_point, b_scale, b_zero_point, y_
     if code is None:
         raise ValueError(f"quantized_binary_params: op must be 'add', 'subtract' or "
                          f"'multiply', got {op!r}")
-    try:
-        dname = dtype if type(dtype) is str and dtype in _dtype_by_name else np.dtype(dtype).name
-    except TypeError:
-        raise TypeError(f"quantized_binary_params: dtype {dtype!r} is not a dtype") from None
+    dname = (dtype if type(dtype) is str and dtype in _dtype_by_name
+             else _dtype_name_of(dtype, "quantized_binary_params: dtype"))
     dt = _dtype_by_name.get(dname)
     if dt is None:
         raise TypeError(f"quantized_binary_params: dtype must be uint8, int8 or int16, got {dname}")

@@ -38,7 +38,7 @@ def type_name(t, arg):
         return t
     try:
         name = dtype_name(np.dtype(t))
-    except TypeError:
+    except (TypeError, ValueError, SyntaxError):  # numpy parses ',' as a Python literal
         name = None
     if name in _QTYPES:
         return name
