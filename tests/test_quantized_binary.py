@@ -231,6 +231,50 @@ def test_broadcast_forms_against_reference(arith):
             want_sv)
 
 
+@pytest.mark.parametrize("op,arith,dtype", CASES)
+def test_per_channel_rows_as_the_same_shape_call(op, arith, dtype):
+    """A per-channel vector (a's or b's) over many rows: the driver runs several rows a
+    kernel call against the vector repeated into a tile of whole periods; every tier,
+    periods that do not divide the tile, rows too long to tile, give the bits of the
+    same call on the materialized (same-shape) input."""
+    rng = np.random.default_rng(hash((op, arith, dtype.__name__, 7)) % 2 ** 32)
+    lo, hi = RANGES[dtype]
+    s, z = _params(rng, op, arith, dtype)
+    for period in (3, 65, 1000, 2500, 5000):
+        rows = max(3, 12_000 // period)
+        x = rng.integers(lo, hi + 1, (rows, period)).astype(dtype)
+        v = rng.integers(lo, hi + 1, period).astype(dtype)
+        full = np.ascontiguousarray(np.broadcast_to(v, x.shape))
+        for isa in ISAS:
+            with simdops.use_isa(isa):
+                for a, b, af, bf in ((x, v, x, full), (v, x, full, x)):
+                    got = FUNCS[op](a, s[0], z[0], b, s[1], z[1], s[2], z[2], arithmetic=arith)
+                    want = FUNCS[op](af, s[0], z[0], bf, s[1], z[1], s[2], z[2], arithmetic=arith)
+                    np.testing.assert_array_equal(got, want, err_msg=f"{isa} {period}")
+
+
+@pytest.mark.thread_unsafe
+def test_per_channel_rows_threads():
+    """The threads' shares of a tiled per-channel call start mid-period (a small grain
+    splits this call into many)."""
+    from simdops import _core
+    rng = np.random.default_rng(11)
+    x = rng.integers(-128, 128, (997, 129)).astype(np.int8)
+    v = rng.integers(-128, 128, 129).astype(np.int8)
+    full = np.ascontiguousarray(np.broadcast_to(v, x.shape))
+    n = simdops.get_num_threads()
+    grain = _core._set_grain_bytes(4096)
+    try:
+        simdops.set_num_threads(3)
+        for arith in ("tflite", "xnnpack", "onnxruntime"):
+            got = simdops.quantized_add(x, 0.05, 3, v, 0.07, -2, 0.09, 1, arithmetic=arith)
+            want = simdops.quantized_add(x, 0.05, 3, full, 0.07, -2, 0.09, 1, arithmetic=arith)
+            np.testing.assert_array_equal(got, want, err_msg=arith)
+    finally:
+        simdops.set_num_threads(n)
+        _core._set_grain_bytes(grain)
+
+
 def test_ort_broadcast_scalar_is_the_vector_formula():
     """MLAS's AVX2 source has a folded-constant form for a one-element input; ONNX
     Runtime 1.32's QLinearAdd gives the same-shape bits for a broadcast scalar

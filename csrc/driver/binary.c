@@ -22,6 +22,11 @@ typedef struct bplan {
     size_t es;
     simdops_binary_row_fn row;
     const void *ctx;
+    /* a per-channel input (periodic_input): which one (0 none, 1 a, 2 b), its
+     * period, its tile of whole periods and the run length a call takes */
+    int periodic;
+    size_t period, run;
+    const char *tile;
 } bplan;
 
 /* An input's extent and stride along y's dimension d (1 and 0 before its first). */
@@ -133,12 +138,50 @@ static void walk_row(const void *ctx, char *const *at, int64_t col, int64_t m)
             p->ba[last], p->bb[last]);
 }
 
+/* Bytes of whole periods a kernel call takes from a per-channel input's tile:
+ * enough that a call's setup is small against its elements. */
+enum { TILE_BYTES = 8192 };
+
+/* A per-channel input: two dimensions, one input repeating a contiguous row
+ * (stride 0 along the outer one), the other input and y contiguous across
+ * both. Row by row, each kernel call would do one short row; instead y is one
+ * row of n elements against the repeated input laid out as a tile of whole
+ * periods (built once per call), so a call runs over several rows. Returns
+ * the input that repeats (1 a, 2 b), or 0 when the plan is not of this form. */
+static int periodic_input(const bplan *p)
+{
+    const int64_t es = (int64_t)p->es, len = p->shape[1];
+    int pa, pb;
+    if (p->nd != 2 || p->ba[1] || p->bb[1] || p->sy[1] != es || p->sy[0] != len * es ||
+        p->sa[1] != es || p->sb[1] != es || (uint64_t)(len * es) > TILE_BYTES / 2 ||
+        (uintptr_t)p->a % p->es || (uintptr_t)p->b % p->es || (uintptr_t)p->y % p->es)
+        return 0;
+    pa = p->ba[0] && !p->bb[0] && p->sb[0] == len * es;
+    pb = p->bb[0] && !p->ba[0] && p->sa[0] == len * es;
+    return pa ? 1 : pb ? 2 : 0;
+}
+
+/* A piece of the one row: the tile read from the piece's phase in the period,
+ * runs of whole periods, so every run starts at that phase. */
+static void tiled_row(const void *ctx, char *const *at, int64_t col, int64_t m)
+{
+    const bplan *p = (const bplan *)ctx;
+    const char *tile = p->tile + (size_t)col % p->period * p->es;
+    for (int64_t k = 0; k < m; k += (int64_t)p->run) {
+        size_t n = (size_t)(m - k) < p->run ? (size_t)(m - k) : p->run;
+        size_t off = (size_t)k * p->es;
+        p->row(p->periodic == 1 ? tile : at[0] + off, p->periodic == 2 ? tile : at[1] + off,
+               at[2] + off, n, SIMDOPS_QB_VV, p->ctx);
+    }
+}
+
 void simdops_binary_elementwise(const simdops_tensor *a, const simdops_tensor *b,
                                 const simdops_tensor *y, simdops_binary_row_fn row,
                                 const void *ctx)
 {
     bplan p;
     simdops_walk w;
+    uint64_t tile[(TILE_BYTES + TILE_BYTES / 2) / sizeof(uint64_t)];
     w.n = simdops_numel(y);
     if (w.n == 0)
         return;
@@ -146,6 +189,24 @@ void simdops_binary_elementwise(const simdops_tensor *a, const simdops_tensor *b
     p.row = row;
     p.ctx = ctx;
     make_plan(&p, a, b, y);
+    p.periodic = periodic_input(&p);
+    if (p.periodic) { /* the tile: whole periods, one more than a run's */
+        size_t bytes = (size_t)p.shape[1] * p.es, reps = TILE_BYTES / bytes, have = bytes, want;
+        if (reps > (size_t)p.shape[0]) /* a small call builds no more than it reads */
+            reps = (size_t)p.shape[0];
+        want = (reps + 1) * bytes;
+        memcpy(tile, p.periodic == 1 ? p.a : p.b, bytes);
+        for (; have < want; have *= 2) /* doubling: few copies for a short period */
+            memcpy((char *)tile + have, tile, want - have < have ? want - have : have);
+        p.period = (size_t)p.shape[1];
+        p.run = reps * p.period;
+        p.tile = (const char *)tile;
+        p.shape[0] = w.n; /* one row of every element */
+        p.sa[0] = p.periodic == 1 ? 0 : (int64_t)p.es; /* the tile is read by phase */
+        p.sb[0] = p.periodic == 2 ? 0 : (int64_t)p.es;
+        p.sy[0] = (int64_t)p.es;
+        p.nd = 1;
+    }
     w.nd = p.nd;
     w.nops = 3;
     w.shape = p.shape;
@@ -155,7 +216,7 @@ void simdops_binary_elementwise(const simdops_tensor *a, const simdops_tensor *b
     w.strides[0] = p.sa;
     w.strides[1] = p.sb;
     w.strides[2] = p.sy;
-    w.row = walk_row;
+    w.row = p.periodic ? tiled_row : walk_row;
     w.ctx = &p;
     simdops_walk_all(&w, (int64_t)(3 * p.es));
 }
