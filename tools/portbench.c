@@ -15,7 +15,7 @@
  * measures the pair's latency / 8, not its throughput.)
  *
  *   bash tools/cbench.sh /tmp/kb && /tmp/kb/portbench [iterations=20000000] [chains]
- *   (chains: only the requant chains' table; qbinary: only the quantized add / multiply steps)
+ *   (chains: only the requant chains' table)
  *
  * x86-64 only; built with AVX-512 flags (a tool, not part of the package) and
  * it runs the AVX-512 rows only where the CPU has AVX-512 F+BW (the requant
@@ -294,188 +294,6 @@ static void rqs_table(void)
     }
 }
 
-
-/* ---------------------------------------------------------------- quantized add / multiply
- * The 8-bit quantized binary kernels' steps per 64 outputs over L1 data (qbinary_body.h over
- * qbinary_x86.h, AVX-512), against numpy's wrapping add of the same bytes (vpaddb: two loads,
- * one add, one store), each step independent across iterations: cycles / 64 outputs, the
- * fewest of 5 runs. QBS_XNN_BODY is XNNPACK's add as the kernel runs it today (widen to int32
- * lanes, vpmulld, packs and a permute); QBS_XNN_PHASE the shuffle-free form (the four bytes of
- * each dword taken apart by shifts, vpmulld, clamped in int32 and put back by shift + byte
- * blend); QBS_XNN_DPWSSD the same with the multiplies as VNNI dot products of int16 words
- * against (m, 0) / (0, m) patterns, the high half of the 32-bit multipliers in int16. */
-enum { QBS_NPADD, QBS_XNN_BODY, QBS_XNN_PHASE, QBS_XNN_DPWSSD, QBS_XNN_DPW_PACK, QBS_XNN_DPW4, QBS_FP_MUL,
-       QBS_ORT_ADD, QBS_N };
-enum { QBS_BIG = 1 << 20 };
-static int8_t g_qa[QBS_BIG] __attribute__((aligned(64))), g_qb[QBS_BIG] __attribute__((aligned(64)));
-static int8_t g_qy[QBS_BIG] __attribute__((aligned(64)));
-
-#define QBS_ORDER _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15)
-/* four int32 vectors (elements in order) to bytes as the kernel narrows them */
-static inline __attribute__((always_inline)) __m512i qbs_narrow(__m512i r0, __m512i r1, __m512i r2,
-                                                                __m512i r3, __m512i lo, __m512i hi)
-{
-    __m512i q = _mm512_packs_epi16(_mm512_packs_epi32(r0, r1), _mm512_packs_epi32(r2, r3));
-    return _mm512_min_epi8(_mm512_max_epi8(_mm512_permutexvar_epi32(QBS_ORDER, q), lo), hi);
-}
-/* four int32 vectors, dword j of r_k element 4j + k, clamped, to bytes by shift + blend */
-static inline __attribute__((always_inline)) __m512i qbs_merge(__m512i r0, __m512i r1, __m512i r2,
-                                                               __m512i r3, __m512i lo, __m512i hi)
-{
-    r0 = _mm512_min_epi32(_mm512_max_epi32(r0, lo), hi);
-    r1 = _mm512_min_epi32(_mm512_max_epi32(r1, lo), hi);
-    r2 = _mm512_min_epi32(_mm512_max_epi32(r2, lo), hi);
-    r3 = _mm512_min_epi32(_mm512_max_epi32(r3, lo), hi);
-    __m512i y = _mm512_mask_blend_epi8(0x2222222222222222ull, r0, _mm512_slli_epi32(r1, 8));
-    y = _mm512_mask_blend_epi8(0x4444444444444444ull, y, _mm512_slli_epi32(r2, 16));
-    return _mm512_mask_blend_epi8(0x8888888888888888ull, y, _mm512_slli_epi32(r3, 24));
-}
-
-/* the same phases narrowed by the packs (they keep 128-bit lanes: after packssdw and
- * packsswb lane bytes are elements 0 4 8 12 1 5 9 13 2 ..., put in order by one vpshufb),
- * the zero point added in int16 with saturation (exact: the packs saturate again) */
-static inline __attribute__((always_inline)) __m512i qbs_pack_phases(__m512i r0, __m512i r1, __m512i r2,
-                                                                     __m512i r3, __m512i zp16,
-                                                                     __m512i lo, __m512i hi)
-{
-    const __m512i order = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15));
-    __m512i p01 = _mm512_adds_epi16(_mm512_packs_epi32(r0, r1), zp16);
-    __m512i p23 = _mm512_adds_epi16(_mm512_packs_epi32(r2, r3), zp16);
-    __m512i q = _mm512_shuffle_epi8(_mm512_packs_epi16(p01, p23), order);
-    return _mm512_min_epi8(_mm512_max_epi8(q, lo), hi);
-}
-
-/* span: the bytes of each array the steps walk (64: the same line, L1) */
-__attribute__((target("avx512vnni"))) static double qbs_step(const int kind, const long span)
-{
-    const __m512i ma = _mm512_set1_epi32(-611829), mb = _mm512_set1_epi32(569170),
-                  bias = _mm512_set1_epi32(1234567), zp = _mm512_set1_epi32(-1),
-                  lo8 = _mm512_set1_epi8(-128), hi8 = _mm512_set1_epi8(127),
-                  lo32 = _mm512_set1_epi32(-128), hi32 = _mm512_set1_epi32(127),
-                  pa0 = _mm512_set1_epi32(0x0000ffff & 12345), pa2 = _mm512_set1_epi32(12345 << 16),
-                  pb0 = _mm512_set1_epi32(0x0000ffff & 23456), pb2 = _mm512_set1_epi32(23456 << 16),
-                  mha = _mm512_set1_epi16(-9), mhb = _mm512_set1_epi16(8),
-                  hmask = _mm512_set1_epi32((int32_t)0xffff0000u), fzp = _mm512_set1_epi32(3),
-                  zp16 = _mm512_set1_epi16(-1);
-    const __m512 scale = _mm512_set1_ps(0.0123f), ra = _mm512_set1_ps(0.58f),
-                 rb = _mm512_set1_ps(0.54f), fixed = _mm512_set1_ps(-1.3f);
-    const __m128i sh = _mm_cvtsi32_si128(20);
-    double best = 1e30;
-    for (int r = 0; r < 5; r++) {
-        double tc = add_chain(g_n), t0 = now(), cyc;
-        for (long i = 0; i < g_n; i++) {
-            const long at = i * 64 & (span - 1);
-            const int8_t *ap = g_qa + at, *bp = g_qb + at;
-            int8_t *yp = g_qy + at;
-            __m512i y, v[4];
-            __asm__ volatile("" : "+r"(ap), "+r"(bp), "+r"(yp));
-            if (kind == QBS_NPADD) {
-                y = _mm512_add_epi8(_mm512_loadu_si512(ap), _mm512_loadu_si512(bp));
-            } else if (kind == QBS_XNN_BODY || kind == QBS_FP_MUL || kind == QBS_ORT_ADD) {
-                for (int k = 0; k < 4; k++) {
-                    __m512i a = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(ap + 16 * k)));
-                    __m512i b = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(bp + 16 * k)));
-                    if (kind == QBS_XNN_BODY) {
-                        __m512i acc = _mm512_add_epi32(bias, _mm512_add_epi32(_mm512_mullo_epi32(a, ma),
-                                                                              _mm512_mullo_epi32(b, mb)));
-                        v[k] = _mm512_add_epi32(_mm512_sra_epi32(acc, sh), zp);
-                    } else if (kind == QBS_FP_MUL) {
-                        __m512i p = _mm512_mullo_epi32(_mm512_sub_epi32(a, fzp), _mm512_sub_epi32(b, zp));
-                        __m512 f = _mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(p), scale), ra);
-                        v[k] = _mm512_add_epi32(_mm512_cvt_roundps_epi32(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), zp);
-                    } else {
-                        __m512 t = _mm512_fmadd_round_ps(_mm512_cvtepi32_ps(b), rb, fixed, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-                        t = _mm512_fmadd_round_ps(_mm512_cvtepi32_ps(a), ra, t, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-                        v[k] = _mm512_cvt_roundps_epi32(t, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-                    }
-                }
-                y = qbs_narrow(v[0], v[1], v[2], v[3], lo8, hi8);
-            } else if (kind == QBS_XNN_PHASE) {
-                const __m512i A = _mm512_loadu_si512(ap), B = _mm512_loadu_si512(bp);
-                for (int k = 0; k < 4; k++) {
-                    __m512i a = _mm512_srai_epi32(k == 3 ? A : _mm512_sll_epi32(A, _mm_cvtsi32_si128(24 - 8 * k)), 24);
-                    __m512i b = _mm512_srai_epi32(k == 3 ? B : _mm512_sll_epi32(B, _mm_cvtsi32_si128(24 - 8 * k)), 24);
-                    __m512i acc = _mm512_add_epi32(bias, _mm512_add_epi32(_mm512_mullo_epi32(a, ma),
-                                                                          _mm512_mullo_epi32(b, mb)));
-                    v[k] = _mm512_add_epi32(_mm512_sra_epi32(acc, sh), zp);
-                }
-                y = qbs_merge(v[0], v[1], v[2], v[3], lo32, hi32);
-            } else if (kind == QBS_XNN_DPW4) {
-                /* a * m = (a << 7) * (q << 7) + a * r, m = q 2^14 + r: four dot products a
-                 * phase on one chain from the bias, no high half to add */
-                const __m512i A = _mm512_loadu_si512(ap), B = _mm512_loadu_si512(bp);
-                const __m512i ae7 = _mm512_srai_epi16(_mm512_slli_epi16(A, 8), 1), ao7 = _mm512_slli_epi16(_mm512_srai_epi16(A, 8), 7);
-                const __m512i be7 = _mm512_srai_epi16(_mm512_slli_epi16(B, 8), 1), bo7 = _mm512_slli_epi16(_mm512_srai_epi16(B, 8), 7);
-                const __m512i ae = _mm512_srai_epi16(ae7, 7), ao = _mm512_srai_epi16(A, 8);
-                const __m512i be = _mm512_srai_epi16(be7, 7), bo = _mm512_srai_epi16(B, 8);
-#define QBS_DP4(x, x7, y, y7, pa, pb) _mm512_dpwssd_epi32(_mm512_dpwssd_epi32(_mm512_dpwssd_epi32(_mm512_dpwssd_epi32(bias, x, pa), x7, pb), y, pa), y7, pb)
-                v[0] = _mm512_sra_epi32(QBS_DP4(ae, ae7, be, be7, pa0, pb0), sh);
-                v[1] = _mm512_sra_epi32(QBS_DP4(ao, ao7, bo, bo7, pa0, pb0), sh);
-                v[2] = _mm512_sra_epi32(QBS_DP4(ae, ae7, be, be7, pa2, pb2), sh);
-                v[3] = _mm512_sra_epi32(QBS_DP4(ao, ao7, bo, bo7, pa2, pb2), sh);
-#undef QBS_DP4
-                y = qbs_pack_phases(v[0], v[1], v[2], v[3], zp16, lo8, hi8);
-            } else {
-                const __m512i A = _mm512_loadu_si512(ap), B = _mm512_loadu_si512(bp);
-                /* words: the even bytes (a_2i) and the odd ones (a_2i+1), sign-extended */
-                const __m512i ae = _mm512_srai_epi16(_mm512_slli_epi16(A, 8), 8), ao = _mm512_srai_epi16(A, 8);
-                const __m512i be = _mm512_srai_epi16(_mm512_slli_epi16(B, 8), 8), bo = _mm512_srai_epi16(B, 8);
-                /* the multipliers' high halves, exact in int16 */
-                const __m512i he = _mm512_add_epi16(_mm512_mullo_epi16(ae, mha), _mm512_mullo_epi16(be, mhb));
-                const __m512i ho = _mm512_add_epi16(_mm512_mullo_epi16(ao, mha), _mm512_mullo_epi16(bo, mhb));
-                __m512i l0 = _mm512_dpwssd_epi32(_mm512_dpwssd_epi32(bias, ae, pa0), be, pb0);
-                __m512i l2 = _mm512_dpwssd_epi32(_mm512_dpwssd_epi32(bias, ae, pa2), be, pb2);
-                __m512i l1 = _mm512_dpwssd_epi32(_mm512_dpwssd_epi32(bias, ao, pa0), bo, pb0);
-                __m512i l3 = _mm512_dpwssd_epi32(_mm512_dpwssd_epi32(bias, ao, pa2), bo, pb2);
-                v[0] = _mm512_add_epi32(_mm512_sra_epi32(_mm512_add_epi32(l0, _mm512_slli_epi32(he, 16)), sh), zp);
-                v[2] = _mm512_add_epi32(_mm512_sra_epi32(_mm512_add_epi32(l2, _mm512_and_si512(he, hmask)), sh), zp);
-                v[1] = _mm512_add_epi32(_mm512_sra_epi32(_mm512_add_epi32(l1, _mm512_slli_epi32(ho, 16)), sh), zp);
-                v[3] = _mm512_add_epi32(_mm512_sra_epi32(_mm512_add_epi32(l3, _mm512_and_si512(ho, hmask)), sh), zp);
-                y = kind == QBS_XNN_DPW_PACK ? qbs_pack_phases(v[0], v[1], v[2], v[3], zp16, lo8, hi8)
-                                             : qbs_merge(v[0], v[1], v[2], v[3], lo32, hi32);
-            }
-            _mm512_storeu_si512(yp, y);
-        }
-        cyc = (now() - t0) / tc * 4.0 * (double)g_n;
-        best = cyc < best ? cyc : best;
-    }
-    return best / (double)g_n;
-}
-
-/* cycles / 64 outputs of each step and numpy's add's cycles over the step's (the speed
- * ratio the "vs np.add(a, b, out=c)" rows measure, bound by the core alone, in L1) */
-static void qbs_table(void)
-{
-    static const char *const names[] = {"np.add's vpaddb (2 loads, add, store)",
-                                        "xnnpack add, kernel today (vpmulld, packs)",
-                                        "xnnpack add, byte phases (vpmulld, blend)",
-                                        "xnnpack add, byte phases (vpdpwssd, blend)",
-                                        "xnnpack add, byte phases (vpdpwssd, packs)",
-                                        "xnnpack add, 4 vpdpwssd a phase, packs",
-                                        "xnnpack / ORT multiply, fp32 (kernel today)",
-                                        "onnxruntime add, 2 fma (kernel today)"};
-    static const long spans[] = {64, 65536, QBS_BIG};
-    double npadd[3] = {0, 0, 0};
-    if (!__builtin_cpu_supports("avx512vnni")) {
-        printf("quantized binary steps: no AVX512-VNNI here; not measured\n");
-        return;
-    }
-    printf("quantized binary steps, int8, per 64 outputs: cycles / 64 and np.add's cycles over\n"
-           "the step's, each over the same line (L1), over 64 KiB and over 1 MiB arrays\n"
-           "  %-44s %7s %6s %7s %6s %7s %6s\n", "step", "L1", "ratio", "64K", "ratio", "1M",
-           "ratio");
-    for (int k = 0; k < QBS_N; k++) {
-        printf("  %-44s", names[k]);
-        for (int j = 0; j < 3; j++) {
-            double c = qbs_step(k, spans[j]);
-            if (k == QBS_NPADD)
-                npadd[j] = c;
-            printf(" %7.2f %6.3f", c, npadd[j] / c);
-        }
-        printf("\n");
-    }
-}
-
 int main(int argc, char **argv)
 {
     g_n = argc > 1 ? atol(argv[1]) : 20000000L;
@@ -483,10 +301,6 @@ int main(int argc, char **argv)
         g_n = 1000;
     if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw")) {
         printf("portbench: this CPU has no AVX-512 F+BW; nothing measured\n");
-        return 0;
-    }
-    if (argc > 2 && !strcmp(argv[2], "qbinary")) { /* the quantized add / multiply steps alone */
-        qbs_table();
         return 0;
     }
     if (argc > 2 && !strcmp(argv[2], "chains")) { /* the requant chains' table alone */

@@ -182,14 +182,6 @@ del _goal
 from simdops.bench import binary_runtimes as _rt  # noqa: E402  (registers the paths)
 
 _QB = "quantized_{}/int8/{}"
-# XNNPACK's add against np.add: `portbench N qbinary` times five AVX-512 steps per 64
-# outputs (the kernel's, shuffle-free byte phases with vpmulld, with VNNI vpdpwssd and a
-# shift + blend merge or the packs, four vpdpwssd a phase on one chain from the bias); the
-# fastest, four vpdpwssd a phase, takes 1/1.43-1/1.46 of the kernel's step (4 runs, L1,
-# 64 KiB and 1 MiB arrays; AMD Zen 4), so the row this step could reach is the kernel's
-# quiet row (0.315 / 0.324) times 1.46.
-QB_NPADD_BOUNDS = {("add", "xnnpack", 65_536): 0.46, ("add", "xnnpack", M): 0.47}
-QB_BOUND_SOURCE = "bound: tools/portbench.c qbinary table, AVX-512 on AMD Zen 4"
 for _goal in (
     *(Goal(f"quantized add int8 n={n:,} (onnxruntime) vs ORT QLinearAdd",
            (_QB.format("add onnxruntime", n), "simdops"),
@@ -203,9 +195,7 @@ for _goal in (
       for op, name in (("add", _rt.LITERT_ADD), ("multiply", _rt.LITERT_MUL))
       for n in (65_536, M)),
     *(Goal(f"quantized {op} int8 n={n:,} ({ar}) vs np.add(a, b, out=c)",
-           (_QB.format(f"{op} {ar}", n), "simdops"), (_QB.format(f"{op} {ar}", n), NUMPY), 0.5,
-           source=QB_BOUND_SOURCE if (op, ar, n) in QB_NPADD_BOUNDS else "",
-           bound=QB_NPADD_BOUNDS.get((op, ar, n)), bound_isa="avx512")
+           (_QB.format(f"{op} {ar}", n), "simdops"), (_QB.format(f"{op} {ar}", n), NUMPY), 0.5)
       for op, ar in (("add", "tflite"), ("multiply", "tflite"), ("add", "xnnpack"),
                      ("multiply", "xnnpack"), ("add", "onnxruntime"))
       for n in (65_536, M)),
