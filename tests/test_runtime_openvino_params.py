@@ -161,8 +161,37 @@ def test_convolution_zero_point_compensated_in_integers():
     with pytest.raises(ValueError, match="zero_point=0"):
         runtimes.openvino_fq_requant_params(s_a, s_w, il, ih, -128, 127, zero_point=zp,
                                             weights=w, layer="convolution")
-    with pytest.raises(ValueError, match="Convolution with a bias"):
-        runtimes.openvino_fq_requant(acc, s_a, s_w, il, ih, -128, 127, layer="convolution",
-                                     bias=np.arange(5, dtype=F))
     with pytest.raises(ValueError, match="layer must be"):
         runtimes.openvino_fq_requant(acc, s_a, s_w, il, ih, -128, 127, layer="matmul")
+
+
+@pytest.mark.parametrize("zero_point, il, ih", [(0.0, -2.5, 2.48), (83.4, -2.5, 2.48),
+                                                (0.0, -2.56005, 2.54), (0.0, -2.5602, 2.54)])
+def test_convolution_bias_per_channel(zero_point, il, ih):
+    # oneDNN's convolution: the weight scale, then the bias, each rounded to float32;
+    # then the FakeQuantize as one fused multiply-add (Fractions, one rounding), its
+    # shift dropped below 1e-5 of the output range (-2.56005: 0.00125 is dropped,
+    # -2.5602: 0.00499 is kept)
+    w, q, s_w = _layer(5, 30, True)
+    s_a = 0.0123
+    bias = RNG.uniform(-0.5, 0.5, 5).astype(F)
+    acc = simdops.int8_matmul_accumulators(q, np.ascontiguousarray(w.T))
+    exact = acc.astype(np.int64) - int(np.rint(zero_point)) * w.astype(np.int64).sum(1)
+    isc = F(F(255) / F(F(ih) - F(il)))
+    shift = F(F(F(-F(il) * F(255)) / F(F(ih) - F(il))) - F(128))
+    if abs(shift) < F(255) * F(1e-5):
+        shift = F(0)
+    S = (F(s_a) * s_w).astype(F)
+    want = np.empty(acc.shape, np.int64)
+    for (i, j), a in np.ndenumerate(exact):
+        v = f32(f32(Fraction(int(a)) * Fraction(float(S[j]))) + Fraction(float(bias[j])))
+        y = f32(Fraction(float(v)) * Fraction(float(isc)) + Fraction(float(shift)))
+        want[i, j] = min(max(int(np.rint(y)), -128), 127)
+    got = runtimes.openvino_fq_requant(acc, s_a, s_w, il, ih, -128, 127, weights=w,
+                                       zero_point=zero_point, bias=bias,
+                                       layer="convolution")
+    np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError, match="openvino_fq_requant"):
+        runtimes.openvino_fq_requant_params(s_a, s_w, il, ih, -128, 127, weights=w,
+                                            zero_point=zero_point, bias=bias,
+                                            layer="convolution")
