@@ -195,3 +195,29 @@ def test_convolution_bias_per_channel(zero_point, il, ih):
         runtimes.openvino_fq_requant_params(s_a, s_w, il, ih, -128, 127, weights=w,
                                             zero_point=zero_point, bias=bias,
                                             layer="convolution")
+
+
+def test_fake_quantize_params_without_openvino():
+    # level counts the low-precision transformations do not take pass unchanged; 15
+    # levels are uint8 with a zero point even for a symmetric range; errors name the
+    # argument
+    p = runtimes.openvino_fake_quantize_params(-1, 1, -2, 2, 17)
+    assert (p["output_low"], p["output_high"], p["dtype"]) == (-2, 2, None)
+    assert runtimes.openvino_fake_quantize_params(-1, 1, -2, 2, 15)["dtype"] == "uint8"
+    p = runtimes.openvino_fake_quantize_params(-1, 1, -1.28, 1.27, 256)
+    assert p["dtype"] == "int8"  # scale f32(2.55 / 255), no zero point
+    scale = F(F(F(1.27) - F(-1.28)) / F(255))
+    assert p["output_low"] == F(F(-128) * scale) and p["output_high"] == F(F(127) * scale)
+    x = np.linspace(-1.5, 1.5, 101).astype(F)
+    np.testing.assert_array_equal(
+        runtimes.openvino_fake_quantize(x, -1, 1, -1.28, 1.27, 256),
+        runtimes.fake_quantize(x, p["input_low"], p["input_high"], p["output_low"],
+                               p["output_high"], 256))
+    with pytest.raises(ValueError, match="levels"):
+        runtimes.openvino_fake_quantize_params(-1, 1, -2, 2, 2)
+    with pytest.raises(ValueError, match="levels"):
+        runtimes.openvino_fake_quantize_params(-1, 1, -2, 2, True)
+    with pytest.raises(ValueError, match="output_high"):
+        runtimes.openvino_fake_quantize_params(-1, 1, -2, np.inf, 256)
+    with pytest.raises(TypeError, match="input_low"):
+        runtimes.openvino_fake_quantize_params("a", 1, -2, 2, 256)
