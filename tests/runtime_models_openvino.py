@@ -51,3 +51,77 @@ def conv_bias_near_tie_layers(seed, count, rows=64, shift=None):
         layers.append(FcLayer(grid[pick].astype(np.int64), 0, 0, sa, w, sw, b, il, ih,
                               per_channel))
     return layers
+
+
+def compensation_k_order(zp, w):
+    """C[n] = sum_k f32(zp * w[n, k]) in float32, in order of k."""
+    c = np.zeros(w.shape[0], F)
+    for k in range(w.shape[1]):
+        c = (c + (zp * w[:, k].astype(F)).astype(F)).astype(F)
+    return c
+
+
+def compensation_float64(zp, w):
+    """C[n] = the same products summed in float64, rounded once to float32."""
+    return (zp * w.astype(F)).astype(F).astype(np.float64).sum(1).astype(F)
+
+
+def _fc_zero_point_outputs(layer, acc, comp):
+    """A FullyConnected with a float activation zero point, per channel, no bias, the
+    compensation comp folded into the ranges (the FakeQuantize's chain) of the int64
+    accumulators acc [rows, channels]."""
+    ol = F(layer.sa * F(layer.lo - layer.zp))
+    oh = F(layer.sa * F(layer.lo + 255 - layer.zp))
+    s = (F(F(oh - ol) / F(255)) * layer.sw).astype(F)
+    ilp = ((layer.il / s).astype(F) + comp).astype(F)
+    ihp = ((layer.ih / s).astype(F) + comp).astype(F)
+    m = (F(255) / (ihp - ilp)).astype(F)
+    b = ((-ilp * F(255)).astype(F) / (ihp - ilp)).astype(F)
+    if (np.abs(b - b[0]) < F(5e-5)).all():
+        b = np.full_like(b, b[0])
+    v = ((acc.astype(F) * m).astype(F) + (b - F(128)).astype(F)).astype(F)
+    return np.clip(np.rint(v), -128, 127)
+
+
+def compensation_order_layers(seed, count, rows=64, extra=60):
+    """count FullyConnected layers whose compensation C[n] (a float zero point through
+    the weights) differs between a float32 sum in order of k and one float64 sum, with
+    rows where the two give different outputs: K = 2 + extra, w[n] = [127, 1, random],
+    the extra activations fixed (so the accumulators cover a 32K range of integers),
+    uint8 activations with a zero point between two integers, per channel, 2..8
+    channels. Layers where the two sums agree on every channel are skipped."""
+    rng = np.random.default_rng(seed)
+    a1, a2 = np.meshgrid(np.arange(256), np.arange(256), indexing="ij")
+    grid = np.stack([a1.ravel(), a2.ravel()], 1)
+    layers = []
+    while len(layers) < count:
+        n = int(rng.integers(2, 9))
+        zp = float(rng.integers(40, 216) + rng.uniform(0.1, 0.9))
+        sa = F(2.0 ** rng.uniform(-8, -3))
+        sw = (2.0 ** rng.uniform(-9, -5, n)).astype(F)
+        span = float(sa) * float(sw.max()) * 2 ** rng.uniform(6, 11) * 255
+        il = F(-span * rng.uniform(0.2, 0.8))
+        ih = F(il + span)
+        w = np.concatenate([np.tile(np.array([[127, 1]], np.int8), (n, 1)),
+                            rng.integers(-127, 128, (n, extra)).astype(np.int8)], 1)
+        fixed = rng.integers(0, 256, extra)
+        layer = FcLayer(None, 0, zp, sa, w, sw, None, il, ih, True)
+        ol = F(sa * F(0 - zp))
+        oh = F(sa * F(255 - zp))
+        zpp = F(F(F(F(0) * oh) - F(F(255) * ol)) / F(oh - ol))
+        ck, cd = compensation_k_order(zpp, w), compensation_float64(zpp, w)
+        if (ck == cd).all():
+            continue
+        # each channel's accumulators (the extra weights differ per channel)
+        accs = (grid @ np.array([127, 1]))[:, None] + (fixed @ w[:, 2:].T.astype(
+            np.int64))[None, :]
+        yk = _fc_zero_point_outputs(layer, accs, ck)
+        yd = _fc_zero_point_outputs(layer, accs, cd)
+        differ = np.flatnonzero((yk != yd).any(1))
+        if differ.size == 0:
+            continue
+        pick = rng.choice(differ, min(rows, differ.size), replace=False)
+        xq = np.concatenate([grid[pick], np.tile(fixed, (pick.size, 1))], 1)
+        layer.xq = xq.astype(np.int64)
+        layers.append(layer)
+    return layers

@@ -345,6 +345,30 @@ def test_openvino_conv_bias_reproduced():
         assert other > 0, kw
 
 
+def test_openvino_compensation_summed_in_order_of_k():
+    # a float activation zero point through the weights: C[n] summed in float32 in
+    # order of k (the constant folding's MatMul), not one float64 sum, nor in reverse:
+    # layers whose rows were chosen where the float64 sum gives other outputs
+    layers = rmo.compensation_order_layers(41, max(8, rm.OV_LAYERS // 6))
+    outputs, kinds = rm.run_openvino_fc(layers)
+    assert sum(kinds.values()) == len(layers), kinds
+    differ, elements = _compare(layers, outputs, reference_outputs)
+    assert differ == 0, f"{differ} of {elements} outputs differ from the formula"
+    differ, elements = _compare(layers, outputs, simdops_outputs)
+    assert differ == 0, f"{differ} of {elements} outputs differ from simdops"
+
+    def other_order(layer, total):
+        qmin, _, zp = lpt_activations(layer)
+        acc = raw_accumulators(layer, qmin)
+        return rmo._fc_zero_point_outputs(layer, acc, total(zp, layer.w))
+
+    float64, _ = _compare(layers, outputs, lambda layer: other_order(
+        layer, rmo.compensation_float64))
+    reverse, _ = _compare(layers, outputs, lambda layer: other_order(
+        layer, lambda zp, w: rmo.compensation_k_order(zp, w[:, ::-1])))
+    assert float64 > 0 and reverse > 0, (float64, reverse)
+
+
 _AVX2_SCRIPT = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
