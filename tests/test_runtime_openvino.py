@@ -369,6 +369,24 @@ def test_openvino_compensation_summed_in_order_of_k():
     assert float64 > 0 and reverse > 0, (float64, reverse)
 
 
+def test_atlas_27_openvino_convolution_vs_fully_connected_bias():
+    # the same numbers as a FullyConnected and as a 1x1 Convolution with a bias per
+    # channel: acc = 192 * 127 + 181 = 24565 on channel 0; the FullyConnected folds the
+    # bias into the FakeQuantize's shift (169.5 -> 42), the Convolution adds it after
+    # the weight scale (169.49998 -> 41)
+    layer = rm.FcLayer(np.array([[192, 181]]), 0, 0, F(0.04858396),
+                       np.tile(np.array([[127, 1]], np.int8), (4, 1)),
+                       np.full(4, F(0.01681502)),
+                       np.array([-6.0301986, -20.329117, 0.87589437, 12.010272], F),
+                       F(-141.0017), F(92.24379), False)
+    fc = rm.run_openvino_fc([layer])[0][0][0]
+    conv = rm.run_openvino_fc([layer], conv=True)[0][0][0]
+    assert (fc[0], conv[0]) == (42, 41)
+    assert np.array_equal(fc[1:], conv[1:])
+    assert simdops_outputs(layer)[0, 0] == 42
+    assert simdops_outputs(layer, conv=True)[0, 0] == 41
+
+
 _AVX2_SCRIPT = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])

@@ -162,7 +162,7 @@ def test_fake_quantize_default_configuration_low_precision_rewrite():
     assert as_written > 0 and levels_minus_one > 0  # the sweep discriminates
 
 
-def test_fake_quantize_low_precision_rewrite_example():
+def test_atlas_26_fake_quantize_low_precision_rewrite():
     # a 16-level FakeQuantize: x = il gives output_low as written, and OpenVINO's
     # default configuration gives the rewritten output_low' (uint8 [0, 15], zero point)
     il, ih, ol, oh = F(0.9794015), F(5.764948), F(-1.9283478), F(-1.0532889)
