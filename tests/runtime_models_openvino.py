@@ -125,3 +125,38 @@ def compensation_order_layers(seed, count, rows=64, extra=60):
         layer.xq = xq.astype(np.int64)
         layers.append(layer)
     return layers
+
+
+def run_openvino_conv3x3(layers):
+    """The layers (K input channels, w [N, K]) as 3x3 Convolutions (padding 1) whose
+    only nonzero tap is the centre one, over an input [1, K, M, 1] holding the rows:
+    the same sums as the 1x1 form, through OpenVINO's general (not 1x1) int8 kernel.
+    Returns (outputs int64 [M, N] per layer, {(primitive, precision): count})."""
+    import openvino as ov
+    import openvino.opset13 as ops
+    from runtime_models_rt2 import _ov_compile, _ov_const, ov_kernels
+
+    params, results = [], []
+    for n, layer in enumerate(layers):
+        x = layer.x
+        p = ops.parameter([1, x.shape[1], x.shape[0], 1], np.float32, name=f"x{n}")
+        lo = layer.sa * F(layer.lo - layer.zp)
+        hi = layer.sa * F(layer.lo + 255 - layer.zp)
+        fq = ops.fake_quantize(p, _ov_const(lo), _ov_const(hi), _ov_const(lo),
+                               _ov_const(hi), 256)
+        w = np.zeros(layer.w.shape + (3, 3), np.int8)
+        w[:, :, 1, 1] = layer.w
+        wd = ops.multiply(ops.convert(ops.constant(w), np.float32),
+                          _ov_const(layer.sw.reshape(-1, 1, 1, 1)))
+        y = ops.convolution(fq, wd, [1, 1], [1, 1], [1, 1], [1, 1])
+        if layer.bias is not None:
+            y = ops.add(y, _ov_const(layer.bias.reshape(1, -1, 1, 1)))
+        results.append(ops.fake_quantize(y, _ov_const(layer.il), _ov_const(layer.ih),
+                                         _ov_const(-128), _ov_const(127), 256))
+        params.append(p)
+    compiled = _ov_compile(ov.Model(results, params))
+    res = compiled({f"x{n}": np.ascontiguousarray(layer.x.T).reshape(
+        1, layer.x.shape[1], layer.x.shape[0], 1) for n, layer in enumerate(layers)})
+    outs = [res[compiled.outputs[n]].reshape(layer.w.shape[0], -1).T.astype(np.int64)
+            for n, layer in enumerate(layers)]
+    return outs, ov_kernels(compiled, "Convolution")
