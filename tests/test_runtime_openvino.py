@@ -172,6 +172,19 @@ def simdops_outputs(layer, pair_saturation=False, paths=None, conv=False):
 _RUNS = {}
 
 
+def assert_reproduced(layers, outputs, formula, conv=False):
+    """0 differences from the numpy formula and from simdops (more than 10 outputs a
+    layer); returns {simdops path: layers}."""
+    differ, elements = _compare(layers, outputs, formula)
+    assert elements > 10 * len(layers)
+    assert differ == 0, f"{differ} of {elements} outputs differ from the formula"
+    paths = {}
+    differ, elements = _compare(layers, outputs, lambda layer: simdops_outputs(
+        layer, paths=paths, conv=conv))
+    assert differ == 0, f"{differ} of {elements} outputs differ from simdops"
+    return paths
+
+
 def ov_run(kind):
     """(layers, outputs, kernels) of one sweep, run once per session."""
     if kind not in _RUNS:
@@ -221,14 +234,8 @@ def test_openvino_int8_fq_reproduced(kind):
     assert sum(kinds.values()) == len(layers), kinds
     assert all(p in ("u8", "i8") and ("I8" in k or "i8" in k) for k, p in kinds), kinds
     assert {layer.per_channel for layer in layers} == {False, True}
-    differ, elements = _compare(layers, outputs, lambda layer: reference_outputs(
-        layer, conv=conv))
-    assert elements > 10 * len(layers)
-    assert differ == 0, f"{differ} of {elements} outputs differ from the formula"
-    paths = {}
-    differ, elements = _compare(layers, outputs, lambda layer: simdops_outputs(
-        layer, paths=paths, conv=conv))
-    assert differ == 0, f"{differ} of {elements} outputs differ from simdops"
+    paths = assert_reproduced(layers, outputs, lambda layer: reference_outputs(
+        layer, conv=conv), conv)
     assert paths.get("requantize_fp32", 0) > 0, paths  # the C kernel ran on some
     if kind == "near_ties":  # the sweep discriminates: output_low added after rounding
         other, _ = _compare(layers, outputs,

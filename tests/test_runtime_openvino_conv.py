@@ -17,8 +17,9 @@ pytest.importorskip("openvino", reason="openvino is not installed (pip install o
 
 import runtime_models_openvino as rmo  # noqa: E402
 import runtime_models_rt2 as rm  # noqa: E402
-from test_runtime_openvino import (_compare, _fma, lpt_activations,  # noqa: E402
-                                   raw_accumulators, reference_outputs, simdops_outputs)
+from test_runtime_openvino import (_compare, _fma, assert_reproduced,  # noqa: E402
+                                   lpt_activations, raw_accumulators, reference_outputs,
+                                   simdops_outputs)
 
 F = np.float32
 _RUNS = {}
@@ -100,14 +101,8 @@ def test_openvino_conv_bias_reproduced():
     assert any(lpt_activations(layer)[2] is not None for layer, _ in distinct)
     assert {layer.per_channel for layer, _ in distinct} == {False, True}
     ls, gs = [l for l, _ in distinct], [g for _, g in distinct]
-    differ, elements = _compare(ls, gs, conv_bias_outputs)
-    assert elements > 10 * len(ls)
-    assert differ == 0, f"{differ} of {elements} outputs differ from the formula"
-    paths = {}
-    differ, elements = _compare(layers, outputs, lambda layer: simdops_outputs(
-        layer, paths=paths, conv=True))
-    assert differ == 0, f"{differ} of {elements} outputs differ from simdops"
-    assert paths.get("numpy", 0) >= len(ls), paths
+    paths = assert_reproduced(ls, gs, conv_bias_outputs, conv=True)
+    assert paths == {"numpy": len(ls)}, paths
     # the neighbour formulas miss some: the FullyConnected's form (the bias in the
     # shift), a fused multiply-add for scale and bias, no fused multiply-add for the
     # FakeQuantize, the small shift kept, output_low added after the rounding
@@ -127,21 +122,13 @@ def test_openvino_conv3x3_bias_and_zero_point_reproduced():
     outputs, kinds = rmo.run_openvino_conv3x3(layers)
     assert kinds and all(p == "u8" and "1x1" not in k and "I8" in k for k, p in kinds), kinds
     ls, gs = zip(*_distinct(layers, outputs))
-    differ, elements = _compare(ls, gs, conv_bias_outputs)
-    assert differ == 0, f"{differ} of {elements} outputs differ from the formula"
-    differ, elements = _compare(layers, outputs, lambda layer: simdops_outputs(
-        layer, conv=True))
-    assert differ == 0, f"{differ} of {elements} outputs differ from simdops"
+    assert_reproduced(ls, gs, conv_bias_outputs, conv=True)
     other, _ = _compare(ls, gs, lambda layer: conv_bias_outputs(layer, bias_then_fq=False))
     assert other > 0
     zp_layers = rm.near_tie_layers(6, count // 2, zero_point=None)
     outputs, _ = rmo.run_openvino_conv3x3(zp_layers)
-    differ, elements = _compare(zp_layers, outputs, lambda layer: simdops_outputs(
-        layer, conv=True))
-    assert differ == 0, f"{differ} of {elements} zero-point outputs differ from simdops"
-    differ, _ = _compare(zp_layers, outputs, lambda layer: reference_outputs(layer,
-                                                                              conv=True))
-    assert differ == 0
+    assert_reproduced(zp_layers, outputs, lambda layer: reference_outputs(layer, conv=True),
+                      conv=True)
 
 
 def test_atlas_27_openvino_convolution_vs_fully_connected_bias():
