@@ -9,7 +9,7 @@ from runtime_models_rt2 import FcLayer
 F = np.float32
 
 
-def conv_bias_near_tie_layers(seed, count, rows=64, shift=None):
+def conv_bias_near_tie_layers(seed, count, rows=64, shift=None, spread=None):
     """count layers (K = 2, w[n] = [127, 1]: the accumulators cover every integer of a
     32K range; uint8 activations, zero point 0) with a distinct float bias per channel
     (at least two channels). For each channel, rows // n rows are the activations whose
@@ -17,7 +17,8 @@ def conv_bias_near_tie_layers(seed, count, rows=64, shift=None):
     and shifted, lies nearest a rounding tie; alternately per tensor and per channel.
     shift: the FakeQuantize ranges chosen near [-128, 127] times a quantum, so that its
     shift onto [-128, 127] is about this small value (OpenVINO drops a linear
-    post-op's shift below 1e-5 of the output range)."""
+    post-op's shift below 1e-5 of the output range). spread: the biases lie within
+    spread / isc of channel 0's instead (with shift given, channel 0's is 0)."""
     rng = np.random.default_rng(seed)
     a1, a2 = np.meshgrid(np.arange(256), np.arange(256), indexing="ij")
     grid = np.stack([a1.ravel(), a2.ravel()], 1)
@@ -38,12 +39,17 @@ def conv_bias_near_tie_layers(seed, count, rows=64, shift=None):
             il = F(-(128 + shift) * 255 * q / (255 - shift))
         b = (rng.uniform(-1, 1, n) * (ih - il) * 0.1).astype(F)
         isc = F(F(255) / F(ih - il))
+        if spread is not None:  # all shifts within spread of channel 0's
+            b0 = F(0) if shift is not None else b[0]
+            b = (b0 + rng.uniform(-1, 1, n) * spread / float(isc)).astype(F)
         ish = F(F(-il * F(255)) / F(ih - il))
         picks = []
         for j in range(n):
             s = F(sa * sw[j])
-            v = (acc * s).astype(F) + b[j]
-            t = np.float64(v) * float(isc) + float(ish)  # near enough to pick ties
+            v = (acc * s).astype(F) + (b[j] if spread is None else F(0))
+            # near enough to pick ties (with spread: the one-shift form, channel 0's)
+            t = np.float64(v) * float(isc) + float(
+                ish if spread is None else F(ish + F(b[0] * isc)))
             dist = np.abs(t - np.floor(t) - 0.5) + 10 * ((t < 0.5) | (t > 254.5))
             picks.append(np.argsort(dist, kind="stable")[:max(1, rows // n)])
         pick = np.concatenate(picks)
@@ -160,3 +166,47 @@ def run_openvino_conv3x3(layers):
     outs = [res[compiled.outputs[n]].reshape(layer.w.shape[0], -1).T.astype(np.int64)
             for n, layer in enumerate(layers)]
     return outs, ov_kernels(compiled, "Convolution")
+
+
+def _one_shift(layer, exact):
+    """Whether the layer's shifts ``ish + bias[n] * isc`` are all one value (exact) or
+    all within 5e-5 of channel 0's but not one value, its biases distinct."""
+    isc = F(F(255) / F(layer.ih - layer.il))
+    ish = F(F(-layer.il * F(255)) / F(layer.ih - layer.il))
+    sh = (ish + (layer.bias * isc).astype(F)).astype(F)
+    return layer.w.shape[0] > 1 and not (layer.bias == layer.bias[0]).all() and \
+        bool((sh == sh[0]).all()) == exact and bool((np.abs(sh - sh[0]) < F(5e-5)).all())
+
+
+def one_shift_bias_layers(seed, count, rows=64):
+    """count FullyConnected near-tie layers (zero point 0) with a bias per channel of
+    distinct values whose FakeQuantize shifts ``ish + bias[n] * isc`` are all one value
+    or all within 5e-5 of channel 0's (OpenVINO then keeps one shift), alternately: the
+    near-tie layers of runtime_models_rt2 with their biases moved within 2e-6 / isc or
+    2e-5 / isc of channel 0's; and 8 layers of ranges whose shift onto [-128, 127] lies
+    either side of 1e-5 of the output range (biases near 0, rows nearest the ties of the
+    one-shift form on every channel)."""
+    from runtime_models_rt2 import near_tie_layers
+
+    rng = np.random.default_rng(seed)
+    layers = []
+    for layer in near_tie_layers(seed, 3 * count, bias=True, rows=rows):
+        exact = len(layers) % 2 == 0
+        isc = F(F(255) / F(layer.ih - layer.il))
+        spread = (2e-6 if exact else 2e-5) / float(isc)
+        layer.bias = (layer.bias[0] + rng.uniform(-1, 1, layer.w.shape[0]) * spread
+                      ).astype(F)
+        if _one_shift(layer, exact):
+            layers.append(layer)
+        if len(layers) == count:
+            break
+    k = 0
+    while len(layers) < count + 8:
+        exact = len(layers) % 2 == 0
+        shift = (2.2e-3, -2.2e-3, 4e-3, -4e-3)[k % 4]
+        k += 1
+        layer, = conv_bias_near_tie_layers(seed * 1000 + k, 1, rows, shift,
+                                           2e-6 if exact else 2e-5)
+        if _one_shift(layer, exact):
+            layers.append(layer)
+    return layers

@@ -23,6 +23,8 @@ named in docs/requantization.md):
    scales ``S[n]``, an f32 bias, then the post-ops ``eltwise_linear:isc:ish+ol``, round,
    clip: ``fma(f32(f32(acc) * S[n]) + bias[n], isc, f32(ish + ol))`` (the shift 0 when
    below 1e-5 of the output range), its zero point compensated in integers first.
+   A FullyConnected whose per-channel shifts (4.) are all one value runs the same
+   post-ops without the bias: ``fma(f32(f32(acc) * S[n]), isc, shift)``.
 """
 import numpy as np
 
@@ -186,9 +188,17 @@ def _openvino_plan(input_scale, weight_scale, input_low, input_high, output_low,
                     "fq_scale": isc, "shift": np.array([sh], F), "sub": None,
                     "int_sub": conv_zp, "out_dtype": out_dtype}
         shifts = _shift_per_tensor(ish + b_in * isc) + ol
-    if (shifts == shifts[0]).all():
-        raise ValueError("a bias that gives every channel the same FakeQuantize shift is "
-                         "not reproduced (OpenVINO then runs other post-ops)")
+        if (shifts == shifts[0]).all():
+            if C is not None:
+                raise ValueError("a zero point with a bias that gives every channel the "
+                                 "same FakeQuantize shift is not reproduced (OpenVINO then "
+                                 "runs other post-ops)")
+            # one shift: the weight scales S, then the FakeQuantize as one linear
+            # post-op (a fused multiply-add), as the Convolution's bias form without a bias
+            sh = F(0) if abs(shifts[0]) < F(oh - ol) * F(1e-5) else shifts[0]
+            return {"kind": "bias_fma", "scale": S.astype(F), "bias": np.zeros(n_out, F),
+                    "fq_scale": isc, "shift": np.array([sh], F), "sub": None,
+                    "int_sub": None, "out_dtype": out_dtype}
     return {"kind": "chain", "scale": (isc * S).astype(F), "shift": shifts.astype(F),
             "sub": C, "int_sub": None, "out_dtype": out_dtype}
 
@@ -221,7 +231,8 @@ def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high,
     ``b`` when all lie within 5e-5 of it, ``shift = b + output_low``. With a bias per
     channel: ``isc = 255 / (ih - il)``, ``ish = -il * 255 / (ih - il)``,
     ``scale[n] = isc * S[n]``, ``shift[n] = ish + bias[n] * isc`` (the 5e-5 rule),
-    ``+ output_low``; a Convolution with a bias per channel:
+    ``+ output_low``; where those shifts are all one value (and no zero point):
+    ``fma(f32(f32(acc) * S[n]), isc, shift)``; a Convolution with a bias per channel:
     ``fma(f32(f32(acc) * S[n]) + bias[n], isc, ish + output_low)``, the shift 0 when
     below 1e-5 of the output range (``openvino_fq_requant`` only).
 
@@ -229,8 +240,8 @@ def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high,
     ``zero_point=0``, ``min``, ``max``, ``out_dtype``. ValueError where the kernel
     runs a form requantize_fp32 has not: one scale and one shift (a fused
     multiply-add), a nonzero zero point with a bias (the compensation subtracted
-    first) and a Convolution with a bias per channel; ``openvino_fq_requant`` computes
-    them.
+    first), a Convolution with a bias per channel and a bias whose shifts are one value;
+    ``openvino_fq_requant`` computes them.
     """
     plan = _openvino_plan(input_scale, weight_scale, input_low, input_high, output_low,
                           output_high, levels, zero_point, weights, bias, layer)
@@ -239,10 +250,10 @@ def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high,
                          "multiply-add, which requantize_fp32 has no form of: use "
                          "simdops.runtimes.openvino_fq_requant(acc, ...)")
     if plan["kind"] == "bias_fma":
-        raise ValueError("OpenVINO runs a Convolution with a bias per channel as the weight "
-                         "scale, the bias, then a fused multiply-add, which requantize_fp32 "
-                         "has no form of: use simdops.runtimes.openvino_fq_requant(acc, ..., "
-                         "layer=\"convolution\")")
+        raise ValueError("OpenVINO runs this layer (a Convolution with a bias per channel, "
+                         "or a bias whose shifts are one value) as the weight scale, the bias, "
+                         "then a fused multiply-add, which requantize_fp32 has no form of: "
+                         "use simdops.runtimes.openvino_fq_requant(acc, ...)")
     if plan["int_sub"] is not None:
         raise ValueError("a Convolution's zero point is compensated in int32 first: pass "
                          "acc - round(zero_point) * weights.sum(1) with zero_point=0, or use "
