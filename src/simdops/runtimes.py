@@ -23,7 +23,7 @@ from simdops._runtimes_common import f32_vector as _f32_vector
 from simdops._runtimes_common import fma32 as _fma32
 from simdops.runtimes_openvino import (openvino_activation_quantization,
                                        openvino_fq_requant, openvino_fq_requant_params)
-from simdops.runtimes_openvino_fq import openvino_fake_quantize, openvino_fake_quantize_params
+from simdops.runtimes_openvino_fq import openvino_fake_quantize_params
 
 __all__ = [
     "openvino_activation_quantization", "openvino_fq_requant_params", "openvino_fq_requant",
@@ -219,6 +219,16 @@ def fake_quantize(x, input_low, input_high, output_low, output_high, levels, *,
         q = q.astype(np.float32)
         y = _fma32(q, np.broadcast_to(osc, q.shape), np.broadcast_to(ol, q.shape))
     return np.asarray(y, np.float32)
+
+
+def openvino_fake_quantize(x, input_low, input_high, output_low, output_high, levels):
+    """A standalone per-tensor FakeQuantize as OpenVINO's x86 CPU plugin runs it in the
+    default configuration: ``fake_quantize`` (the snippets Subgraph) of the ranges
+    ``openvino_fake_quantize_params`` derives (the low-precision transformations'
+    rewrite for 15, 16, 255 and 256 levels). float32; numpy; exact."""
+    p = openvino_fake_quantize_params(input_low, input_high, output_low, output_high, levels)
+    return fake_quantize(x, p["input_low"], p["input_high"], p["output_low"],
+                         p["output_high"], p["levels"])
 
 
 def openvino_quantize_linear_params(scale, zero_point=0, dtype="uint8"):

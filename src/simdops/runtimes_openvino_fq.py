@@ -1,6 +1,7 @@
 """OpenVINO's standalone FakeQuantize in its default configuration, where the
 low-precision transformations (LPT) rewrite a FakeQuantize of 15, 16, 255 or 256
-levels before the CPU plugin runs it. Re-exported by ``simdops.runtimes``.
+levels before the CPU plugin runs it. Re-exported by ``simdops.runtimes``, whose
+``openvino_fake_quantize`` runs ``fake_quantize`` on these ranges.
 
 The rewrite, step by step (float32, each operation rounded once, as the C++ does):
 
@@ -30,7 +31,7 @@ import numpy as np
 
 from simdops._runtimes_common import f32_scalar
 
-__all__ = ["openvino_fake_quantize_params", "openvino_fake_quantize"]
+__all__ = ["openvino_fake_quantize_params"]
 
 F = np.float32
 LPT_LEVELS = (15, 16, 255, 256)
@@ -97,16 +98,3 @@ def openvino_fake_quantize_params(input_low, input_high, output_low, output_high
         out["output_high"] = F(F(hi - shift) * scale)
     out["dtype"] = "int8" if signed else "uint8"
     return out
-
-
-def openvino_fake_quantize(x, input_low, input_high, output_low, output_high, levels):
-    """A standalone per-tensor FakeQuantize as OpenVINO's x86 CPU plugin runs it in the
-    default configuration: ``runtimes.fake_quantize`` (the snippets Subgraph) of the
-    ranges ``openvino_fake_quantize_params`` derives (the low-precision
-    transformations' rewrite for 15, 16, 255 and 256 levels). float32; numpy; exact."""
-    from simdops.runtimes import fake_quantize
-
-    p = openvino_fake_quantize_params(input_low, input_high, output_low, output_high,
-                                      levels)
-    return fake_quantize(x, p["input_low"], p["input_high"], p["output_low"],
-                         p["output_high"], p["levels"])
