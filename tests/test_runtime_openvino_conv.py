@@ -116,7 +116,7 @@ def test_openvino_conv3x3_bias_and_zero_point_reproduced():
     # the general (not 1x1) int8 kernel: 3x3 Convolutions whose only nonzero tap is the
     # centre one, so the near-tie rows keep their sums; biases per channel, and zero
     # points without a bias
-    count = max(8, rm.OV_LAYERS // 6)
+    count = max(8, rm.OV_LAYERS // 12)
     layers = rmo.conv_bias_near_tie_layers(61, count) + rm.fc_layers(62, count // 2,
                                                                       bias=True)
     outputs, kinds = rmo.run_openvino_conv3x3(layers)
