@@ -32,6 +32,7 @@ pytest.importorskip("openvino", reason="openvino is not installed (pip install o
 
 import simdops  # noqa: E402
 import simdops.runtimes  # noqa: E402
+import runtime_models_openvino as rmo  # noqa: E402
 import runtime_models_rt2 as rm  # noqa: E402
 
 F = np.float32
@@ -171,6 +172,19 @@ def simdops_outputs(layer, pair_saturation=False, paths=None, conv=False):
 _RUNS = {}
 
 
+def assert_reproduced(layers, outputs, formula, conv=False):
+    """0 differences from the numpy formula and from simdops (more than 10 outputs a
+    layer); returns {simdops path: layers}."""
+    differ, elements = _compare(layers, outputs, formula)
+    assert elements > 10 * len(layers)
+    assert differ == 0, f"{differ} of {elements} outputs differ from the formula"
+    paths = {}
+    differ, elements = _compare(layers, outputs, lambda layer: simdops_outputs(
+        layer, paths=paths, conv=conv))
+    assert differ == 0, f"{differ} of {elements} outputs differ from simdops"
+    return paths
+
+
 def ov_run(kind):
     """(layers, outputs, kernels) of one sweep, run once per session."""
     if kind not in _RUNS:
@@ -191,8 +205,6 @@ def ov_run(kind):
         elif kind == "conv_zero_point":  # 1x1 convolutions: zero points, equal biases
             layers = rm.near_tie_layers(6, max(8, rm.OV_LAYERS // 6), zero_point=None) + \
                 rm.near_tie_layers(9, max(8, rm.OV_LAYERS // 12), bias="equal")
-        elif kind == "conv_bias":
-            layers = rm.near_tie_layers(7, few, bias=True)
         elif kind == "near_ties":
             layers = rm.near_tie_layers(5, few)
         elif kind == "near_ties_zp":  # integer zero points, and zero points between two
@@ -222,14 +234,8 @@ def test_openvino_int8_fq_reproduced(kind):
     assert sum(kinds.values()) == len(layers), kinds
     assert all(p in ("u8", "i8") and ("I8" in k or "i8" in k) for k, p in kinds), kinds
     assert {layer.per_channel for layer in layers} == {False, True}
-    differ, elements = _compare(layers, outputs, lambda layer: reference_outputs(
-        layer, conv=conv))
-    assert elements > 10 * len(layers)
-    assert differ == 0, f"{differ} of {elements} outputs differ from the formula"
-    paths = {}
-    differ, elements = _compare(layers, outputs, lambda layer: simdops_outputs(
-        layer, paths=paths, conv=conv))
-    assert differ == 0, f"{differ} of {elements} outputs differ from simdops"
+    paths = assert_reproduced(layers, outputs, lambda layer: reference_outputs(
+        layer, conv=conv), conv)
     assert paths.get("requantize_fp32", 0) > 0, paths  # the C kernel ran on some
     if kind == "near_ties":  # the sweep discriminates: output_low added after rounding
         other, _ = _compare(layers, outputs,
@@ -268,16 +274,28 @@ def test_openvino_int8_fq_reproduced(kind):
         assert as_bias > 0
 
 
-def test_openvino_conv_bias_not_reproduced():
-    # recorded, not modelled: a Convolution with a float bias per channel differs near
-    # ties from the FullyConnected's form (simdops raises ValueError for it); this test
-    # fails once the form is found and modelled
-    layers, outputs, _ = ov_run("conv_bias")
-    differ, elements = _compare(layers, outputs, lambda layer: reference_outputs(
-        layer, conv=True))
-    assert 0 < differ < elements // 100, (differ, elements)
-    with pytest.raises(ValueError, match="Convolution with a bias"):
-        simdops_outputs(layers[1], conv=True)
+def test_openvino_compensation_summed_in_order_of_k():
+    # a float activation zero point through the weights: C[n] summed in float32 in
+    # order of k (the constant folding's MatMul), not one float64 sum, nor in reverse:
+    # layers whose rows were chosen where the float64 sum gives other outputs
+    layers = rmo.compensation_order_layers(41, max(8, rm.OV_LAYERS // 6))
+    outputs, kinds = rm.run_openvino_fc(layers)
+    assert sum(kinds.values()) == len(layers), kinds
+    differ, elements = _compare(layers, outputs, reference_outputs)
+    assert differ == 0, f"{differ} of {elements} outputs differ from the formula"
+    differ, elements = _compare(layers, outputs, simdops_outputs)
+    assert differ == 0, f"{differ} of {elements} outputs differ from simdops"
+
+    def other_order(layer, total):
+        qmin, _, zp = lpt_activations(layer)
+        acc = raw_accumulators(layer, qmin)
+        return rmo._fc_zero_point_outputs(layer, acc, total(zp, layer.w))
+
+    float64, _ = _compare(layers, outputs, lambda layer: other_order(
+        layer, rmo.compensation_float64))
+    reverse, _ = _compare(layers, outputs, lambda layer: other_order(
+        layer, lambda zp, w: rmo.compensation_k_order(zp, w[:, ::-1])))
+    assert float64 > 0 and reverse > 0, (float64, reverse)
 
 
 _AVX2_SCRIPT = r"""

@@ -24,8 +24,9 @@ from simdops import runtimes  # noqa: E402
 
 F = np.float32
 RANGES = int(os.environ.get("FQ_RANGES", "4"))
-# 15, 16, 255, 256: level counts OpenVINO's low-precision transformations may rewrite
-# (tested with them off); 3, 17, 65536 run the snippets formula by default too
+# 15, 16, 255, 256: level counts OpenVINO's low-precision transformations rewrite
+# (tested with them off here, and on below); 3, 17, 65536 run the snippets formula by
+# default too
 LEVELS = (3, 15, 16, 17, 255, 256, 65536)
 NO_LPT = {"LP_TRANSFORMS_MODE": False}
 NODE = {"LP_TRANSFORMS_MODE": False, "SNIPPETS_MODE": "DISABLE"}
@@ -109,10 +110,61 @@ def test_fake_quantize_node_kernel():
     assert other > 0
 
 
-def test_fake_quantize_low_precision_rewrite_not_modelled():
-    # the recorded limit: with the low-precision transformations on (the default), a
-    # 16-level FakeQuantize of this range becomes a quantize + dequantize pair and x = il
-    # no longer gives output_low exactly
+def _lpt_ranges(rng, levels, count):
+    """Ranges that take each branch of the low-precision transformations' precision
+    choice: random ones (_ranges: uint8 with and without a zero point, inverted ranges),
+    ranges within 0.2 % of the int8 ratio and just outside it (signed: int8 without a
+    zero point, or uint8 with one; 15 levels: always uint8), output_low within 1e-6 of
+    0 (no zero point) and both ends below 1e-6, and oh = 0."""
+    want = -levels / (levels - 2) if levels in (16, 256) else -1.0
+    out = _ranges(rng, levels, count)
+    for i in range(count):
+        il = F(-rng.uniform(0, 3))
+        ih = F(il + rng.uniform(0.05, 5))
+        oh = F(rng.uniform(0.05, 4))
+        off = rng.uniform(-0.0019, 0.0019) if i % 3 else rng.choice([-1, 1]) * 0.0021
+        out.append((il, ih, F(oh * want * (1 + off)), oh))
+    out += [(F(-1), F(2), F(-4e-7), F(1.5)), (F(-1), F(2), F(-4e-7), F(6e-7)),
+            (F(0.5), F(2), F(-1.25), F(0))]
+    return out
+
+
+def test_fake_quantize_default_configuration_low_precision_rewrite():
+    # 15, 16, 255, 256 levels in the default configuration: the low-precision
+    # transformations rewrite the ranges (runtimes.openvino_fake_quantize)
+    rng = np.random.default_rng(14)
+    cases = [(_inputs(rng, il, ih, lv), il, ih, ol, oh, lv) for lv in (15, 16, 255, 256)
+             for il, ih, ol, oh in _lpt_ranges(rng, lv, RANGES + 2)]
+    outs, kinds = _run_many(cases, {})
+    assert kinds == {"Subgraph"}, kinds
+    differ = compared = as_written = levels_minus_one = 0
+    dtypes = set()
+    for (x, il, ih, ol, oh, lv), got in zip(cases, outs):
+        bits = got.view(np.int32)
+        want = runtimes.openvino_fake_quantize(x, il, ih, ol, oh, lv)
+        differ += int(np.count_nonzero(bits != want.view(np.int32)))
+        compared += got.size
+        p = runtimes.openvino_fake_quantize_params(il, ih, ol, oh, lv)
+        dtypes.add((lv, p["dtype"]))
+        plain = runtimes.fake_quantize(x, il, ih, ol, oh, lv)
+        as_written += int(np.count_nonzero(bits != plain.view(np.int32)))
+        if p["dtype"] == "uint8" and lv != 16:  # the neighbour: uint8 onto [0, levels-1]
+            hi = F(lv - 1)
+            scale = F(F(oh - ol) / hi)
+            shift = F(F(-F(hi * ol)) / F(oh - ol)) if abs(ol) >= F(1e-6) else F(0)
+            other = runtimes.fake_quantize(x, il, ih, F(F(-shift) * scale),
+                                           F(F(hi - shift) * scale), lv)
+            levels_minus_one += int(np.count_nonzero(bits != other.view(np.int32)))
+    assert differ == 0, f"{differ} of {compared} outputs of {len(cases)} nodes differ"
+    # every branch ran: int8 for 16, 255, 256 levels; 15 levels never int8
+    assert {(16, "int8"), (255, "int8"), (256, "int8"), (15, "uint8")} <= dtypes, dtypes
+    assert (15, "int8") not in dtypes
+    assert as_written > 0 and levels_minus_one > 0  # the sweep discriminates
+
+
+def test_atlas_26_fake_quantize_low_precision_rewrite():
+    # a 16-level FakeQuantize: x = il gives output_low as written, and OpenVINO's
+    # default configuration gives the rewritten output_low' (uint8 [0, 15], zero point)
     il, ih, ol, oh = F(0.9794015), F(5.764948), F(-1.9283478), F(-1.0532889)
     x = np.array([il, ih], F)
     (default,), _ = _run_many([(x, il, ih, ol, oh, 16)], {})
@@ -120,6 +172,10 @@ def test_fake_quantize_low_precision_rewrite_not_modelled():
     want = runtimes.fake_quantize(x, il, ih, ol, oh, 16)
     assert want[0] == ol and np.array_equal(plain, want)
     assert default[0] != ol
+    scale = F(F(oh - ol) / F(15))
+    shift = F(F(F(0) - F(F(15) * ol)) / F(oh - ol))
+    assert default[0] == F(F(-shift) * scale)
+    assert np.array_equal(default, runtimes.openvino_fake_quantize(x, il, ih, ol, oh, 16))
 
 
 # ------------------------------------------------------------- ONNX QuantizeLinear

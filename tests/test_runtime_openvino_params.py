@@ -133,7 +133,11 @@ def test_errors():
     with pytest.raises(ValueError, match="output channels"):
         runtimes.openvino_fq_requant_params(0.01, [0.1, 0.2], -1, 1, -128, 127,
                                             zero_point=3.0, weights=w)
-    with pytest.raises(ValueError, match="same FakeQuantize shift"):
+    with pytest.raises(ValueError, match="same FakeQuantize shift"):  # with a zero point
+        runtimes.openvino_fq_requant_params(0.01, [0.1, 0.2, 0.3], -1, 1, -128, 127,
+                                            bias=np.array([0.25, 0.2500001, 0.25], F),
+                                            zero_point=3.0, weights=w)
+    with pytest.raises(ValueError, match="openvino_fq_requant"):  # without: numpy only
         runtimes.openvino_fq_requant_params(0.01, [0.1, 0.2, 0.3], -1, 1, -128, 127,
                                             bias=np.array([0.25, 0.2500001, 0.25], F))
     with pytest.raises(ValueError, match="bias"):
@@ -161,8 +165,63 @@ def test_convolution_zero_point_compensated_in_integers():
     with pytest.raises(ValueError, match="zero_point=0"):
         runtimes.openvino_fq_requant_params(s_a, s_w, il, ih, -128, 127, zero_point=zp,
                                             weights=w, layer="convolution")
-    with pytest.raises(ValueError, match="Convolution with a bias"):
-        runtimes.openvino_fq_requant(acc, s_a, s_w, il, ih, -128, 127, layer="convolution",
-                                     bias=np.arange(5, dtype=F))
     with pytest.raises(ValueError, match="layer must be"):
         runtimes.openvino_fq_requant(acc, s_a, s_w, il, ih, -128, 127, layer="matmul")
+
+
+@pytest.mark.parametrize("zero_point, il, ih", [(0.0, -2.5, 2.48), (83.4, -2.5, 2.48),
+                                                (0.0, -2.56005, 2.54), (0.0, -2.5602, 2.54)])
+def test_convolution_bias_per_channel(zero_point, il, ih):
+    # oneDNN's convolution: the weight scale, then the bias, each rounded to float32;
+    # then the FakeQuantize as one fused multiply-add (Fractions, one rounding), its
+    # shift dropped below 1e-5 of the output range (-2.56005: 0.00125 is dropped,
+    # -2.5602: 0.00499 is kept)
+    w, q, s_w = _layer(5, 30, True)
+    s_a = 0.0123
+    bias = RNG.uniform(-0.5, 0.5, 5).astype(F)
+    acc = simdops.int8_matmul_accumulators(q, np.ascontiguousarray(w.T))
+    exact = acc.astype(np.int64) - int(np.rint(zero_point)) * w.astype(np.int64).sum(1)
+    isc = F(F(255) / F(F(ih) - F(il)))
+    shift = F(F(F(-F(il) * F(255)) / F(F(ih) - F(il))) - F(128))
+    if abs(shift) < F(255) * F(1e-5):
+        shift = F(0)
+    S = (F(s_a) * s_w).astype(F)
+    want = np.empty(acc.shape, np.int64)
+    for (i, j), a in np.ndenumerate(exact):
+        v = f32(f32(Fraction(int(a)) * Fraction(float(S[j]))) + Fraction(float(bias[j])))
+        y = f32(Fraction(float(v)) * Fraction(float(isc)) + Fraction(float(shift)))
+        want[i, j] = min(max(int(np.rint(y)), -128), 127)
+    got = runtimes.openvino_fq_requant(acc, s_a, s_w, il, ih, -128, 127, weights=w,
+                                       zero_point=zero_point, bias=bias,
+                                       layer="convolution")
+    np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError, match="openvino_fq_requant"):
+        runtimes.openvino_fq_requant_params(s_a, s_w, il, ih, -128, 127, weights=w,
+                                            zero_point=zero_point, bias=bias,
+                                            layer="convolution")
+
+
+def test_fake_quantize_params_without_openvino():
+    # level counts the low-precision transformations do not take pass unchanged; 15
+    # levels are uint8 with a zero point even for a symmetric range; errors name the
+    # argument
+    p = runtimes.openvino_fake_quantize_params(-1, 1, -2, 2, 17)
+    assert (p["output_low"], p["output_high"], p["dtype"]) == (-2, 2, None)
+    assert runtimes.openvino_fake_quantize_params(-1, 1, -2, 2, 15)["dtype"] == "uint8"
+    p = runtimes.openvino_fake_quantize_params(-1, 1, -1.28, 1.27, 256)
+    assert p["dtype"] == "int8"  # scale f32(2.55 / 255), no zero point
+    scale = F(F(F(1.27) - F(-1.28)) / F(255))
+    assert p["output_low"] == F(F(-128) * scale) and p["output_high"] == F(F(127) * scale)
+    x = np.linspace(-1.5, 1.5, 101).astype(F)
+    np.testing.assert_array_equal(
+        runtimes.openvino_fake_quantize(x, -1, 1, -1.28, 1.27, 256),
+        runtimes.fake_quantize(x, p["input_low"], p["input_high"], p["output_low"],
+                               p["output_high"], 256))
+    with pytest.raises(ValueError, match="levels"):
+        runtimes.openvino_fake_quantize_params(-1, 1, -2, 2, 2)
+    with pytest.raises(ValueError, match="levels"):
+        runtimes.openvino_fake_quantize_params(-1, 1, -2, 2, True)
+    with pytest.raises(ValueError, match="output_high"):
+        runtimes.openvino_fake_quantize_params(-1, 1, -2, np.inf, 256)
+    with pytest.raises(TypeError, match="input_low"):
+        runtimes.openvino_fake_quantize_params("a", 1, -2, 2, 256)

@@ -11,7 +11,9 @@ function says which operations, in which order).
 ``fake_quantize``, ``onednn_float_output`` and ``executorch_quantize_per_tensor`` are
 elementwise numpy float32 arithmetic (exact, not simdops C kernels). OpenVINO's fused
 int8 layer (``openvino_*`` but the FakeQuantize and QuantizeLinear helpers) lives in
-``simdops.runtimes_openvino`` and is re-exported here.
+``simdops.runtimes_openvino``, the standalone FakeQuantize as the default configuration
+rewrites it (``openvino_fake_quantize*``) in ``simdops.runtimes_openvino_fq``; both are
+re-exported here.
 """
 import numpy as np
 
@@ -21,12 +23,14 @@ from simdops._runtimes_common import f32_vector as _f32_vector
 from simdops._runtimes_common import fma32 as _fma32
 from simdops.runtimes_openvino import (openvino_activation_quantization,
                                        openvino_fq_requant, openvino_fq_requant_params)
+from simdops.runtimes_openvino_fq import openvino_fake_quantize_params
 
 __all__ = [
     "openvino_activation_quantization", "openvino_fq_requant_params", "openvino_fq_requant",
     "onednn_requant_params",
     "fbgemm_float_bias_params",
     "litert_fc_params", "onednn_float_output", "fake_quantize",
+    "openvino_fake_quantize_params", "openvino_fake_quantize",
     "openvino_quantize_linear_params", "openvino_quantize_linear",
     "executorch_quantize_per_tensor",
 ]
@@ -187,10 +191,10 @@ def fake_quantize(x, input_low, input_high, output_low, output_high, levels, *,
         q = RNE(fma(clamp(x, il, ih), isc, ish));  y = fma(q, osc, ol)
 
     and a NaN x clamps to ih. Both measured with 0 differences (tests/
-    test_runtime_openvino_fq.py). Not modelled: with its low-precision transformations
-    on (the default), OpenVINO splits a FakeQuantize of 15, 16, 255 or 256 levels into a
-    quantizing FakeQuantize and a dequantization for some ranges
-    (``LP_TRANSFORMS_MODE=False`` keeps the formula above; docs/requantization.md)."""
+    test_runtime_openvino_fq.py). With its low-precision transformations on (the
+    default), OpenVINO first rewrites the ranges of a FakeQuantize of 15, 16, 255 or 256
+    levels: ``openvino_fake_quantize`` (``LP_TRANSFORMS_MODE=False`` keeps the ranges
+    as written)."""
     if path not in ("subgraph", "node"):
         raise ValueError(f"path must be 'subgraph' or 'node', got {path!r}")
     xf = np.asarray(x, np.float32)
@@ -215,6 +219,16 @@ def fake_quantize(x, input_low, input_high, output_low, output_high, levels, *,
         q = q.astype(np.float32)
         y = _fma32(q, np.broadcast_to(osc, q.shape), np.broadcast_to(ol, q.shape))
     return np.asarray(y, np.float32)
+
+
+def openvino_fake_quantize(x, input_low, input_high, output_low, output_high, levels):
+    """A standalone per-tensor FakeQuantize as OpenVINO's x86 CPU plugin runs it in the
+    default configuration: ``fake_quantize`` (the snippets Subgraph) of the ranges
+    ``openvino_fake_quantize_params`` derives (the low-precision transformations'
+    rewrite for 15, 16, 255 and 256 levels). float32; numpy; exact."""
+    p = openvino_fake_quantize_params(input_low, input_high, output_low, output_high, levels)
+    return fake_quantize(x, p["input_low"], p["input_high"], p["output_low"],
+                         p["output_high"], p["levels"])
 
 
 def openvino_quantize_linear_params(scale, zero_point=0, dtype="uint8"):

@@ -19,6 +19,12 @@ named in docs/requantization.md):
    the FakeQuantize's input shift instead: ``ish[n] = f32(ish + f32(bias[n] * isc))``
    with ``isc``, ``ish`` from the unmodified ranges, and the kernel computes
    ``f32(f32(f32(acc) - C[n]) * f32(isc * S[n])) + ish[n]``.
+5. A Convolution with a bias per channel runs as oneDNN's verbose prints it: weight
+   scales ``S[n]``, an f32 bias, then the post-ops ``eltwise_linear:isc:ish+ol``, round,
+   clip: ``fma(f32(f32(acc) * S[n]) + bias[n], isc, f32(ish + ol))`` (the shift 0 when
+   below 1e-5 of the output range), its zero point compensated in integers first.
+   A FullyConnected whose per-channel shifts (4.) are all one value runs the same
+   post-ops without the bias: ``fma(f32(f32(acc) * S[n]), isc, shift)``.
 """
 import numpy as np
 
@@ -104,9 +110,11 @@ def _shift_per_tensor(b):
 def _openvino_plan(input_scale, weight_scale, input_low, input_high, output_low,
                    output_high, levels, zero_point, weights, bias, layer):
     """The kernel's arithmetic: a dict with "kind" ("chain": ``f32(f32(f32(acc) - sub) *
-    scale) + shift``; "fma": ``fma(f32(acc), scale, shift)``, one value each), "scale",
-    "shift", "sub" (the float compensation C or None), "int_sub" (a Convolution's
-    integer compensation, subtracted from acc first, or None), "out_dtype"."""
+    scale) + shift``; "fma": ``fma(f32(acc), scale, shift)``, one value each;
+    "bias_fma": ``fma(f32(f32(acc) * scale) + bias, fq_scale, shift)``, one fq_scale and
+    shift), "scale", "shift", "sub" (the float compensation C or None), "int_sub" (a
+    Convolution's integer compensation, subtracted from acc first, or None),
+    "out_dtype"."""
     s_a = f32_scalar(input_scale, "input_scale")
     s_w, _ = f32_vector(weight_scale, "weight_scale")
     il = f32_scalar(input_low, "input_low")
@@ -135,8 +143,6 @@ def _openvino_plan(input_scale, weight_scale, input_low, input_high, output_low,
     out_dtype = "uint8" if ol == 0 else "int8"
     conv_zp = None
     if layer == "convolution":
-        if b_in is not None and (b_in != b_in[0]).any():
-            raise ValueError("a Convolution with a bias per channel is not reproduced")
         if zp != 0:  # the convolution's own input zero point: an integer, compensated
             # exactly in int32 before the kernel's float steps
             conv_zp = _integer_compensation(zp, weights, n_out)
@@ -172,10 +178,27 @@ def _openvino_plan(input_scale, weight_scale, input_low, input_high, output_low,
             raise ValueError(f"bias has {b_in.size} values, the layer {n_out} channels")
         isc = lv / (ih - il)
         ish = (-il * lv) / (ih - il)
+        if layer == "convolution":
+            # oneDNN's convolution: the weight scales S, then the bias (each rounded),
+            # then the FakeQuantize as one linear post-op, a fused multiply-add whose
+            # shift below 1e-5 of the output range is dropped
+            sh = ish + ol
+            sh = F(0) if abs(sh) < F(oh - ol) * F(1e-5) else sh
+            return {"kind": "bias_fma", "scale": S.astype(F), "bias": b_in,
+                    "fq_scale": isc, "shift": np.array([sh], F), "sub": None,
+                    "int_sub": conv_zp, "out_dtype": out_dtype}
         shifts = _shift_per_tensor(ish + b_in * isc) + ol
-    if (shifts == shifts[0]).all():
-        raise ValueError("a bias that gives every channel the same FakeQuantize shift is "
-                         "not reproduced (OpenVINO then runs other post-ops)")
+        if (shifts == shifts[0]).all():
+            if C is not None:
+                raise ValueError("a zero point with a bias that gives every channel the "
+                                 "same FakeQuantize shift is not reproduced (OpenVINO then "
+                                 "runs other post-ops)")
+            # one shift: the weight scales S, then the FakeQuantize as one linear
+            # post-op (a fused multiply-add), as the Convolution's bias form without a bias
+            sh = F(0) if abs(shifts[0]) < F(oh - ol) * F(1e-5) else shifts[0]
+            return {"kind": "bias_fma", "scale": S.astype(F), "bias": np.zeros(n_out, F),
+                    "fq_scale": isc, "shift": np.array([sh], F), "sub": None,
+                    "int_sub": None, "out_dtype": out_dtype}
     return {"kind": "chain", "scale": (isc * S).astype(F), "shift": shifts.astype(F),
             "sub": C, "int_sub": None, "out_dtype": out_dtype}
 
@@ -199,8 +222,7 @@ def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high,
     FakeQuantize (one value, or the same value for every channel, is folded into the
     ranges instead). layer: "fully_connected" (a MatMul) or "convolution", whose zero
     point OpenVINO rounds to uint8 and subtracts exactly (``round(zp) * sum_k w[n, k]``)
-    from the accumulators (``openvino_fq_requant`` only; a Convolution with a bias per
-    channel is not reproduced: ValueError).
+    from the accumulators (``openvino_fq_requant`` only).
 
     In float32, ``S[n] = s_a * s_w[n]``; without a bias of distinct values per
     channel: ``il' = (il - bias) / S[n] + C[n]``, ``ih'`` alike (each step rounded;
@@ -209,13 +231,17 @@ def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high,
     ``b`` when all lie within 5e-5 of it, ``shift = b + output_low``. With a bias per
     channel: ``isc = 255 / (ih - il)``, ``ish = -il * 255 / (ih - il)``,
     ``scale[n] = isc * S[n]``, ``shift[n] = ish + bias[n] * isc`` (the 5e-5 rule),
-    ``+ output_low``.
+    ``+ output_low``; where those shifts are all one value (and no zero point):
+    ``fma(f32(f32(acc) * S[n]), isc, shift)``; a Convolution with a bias per channel:
+    ``fma(f32(f32(acc) * S[n]) + bias[n], isc, ish + output_low)``, the shift 0 when
+    below 1e-5 of the output range (``openvino_fq_requant`` only).
 
     Returns ``scale``, ``bias`` (the shifts, float32), ``bias_at="scaled"``,
     ``zero_point=0``, ``min``, ``max``, ``out_dtype``. ValueError where the kernel
     runs a form requantize_fp32 has not: one scale and one shift (a fused
-    multiply-add) and a nonzero zero point with a bias (the compensation subtracted
-    first); ``openvino_fq_requant`` computes both.
+    multiply-add), a nonzero zero point with a bias (the compensation subtracted
+    first), a Convolution with a bias per channel and a bias whose shifts are one value;
+    ``openvino_fq_requant`` computes them.
     """
     plan = _openvino_plan(input_scale, weight_scale, input_low, input_high, output_low,
                           output_high, levels, zero_point, weights, bias, layer)
@@ -223,6 +249,11 @@ def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high,
         raise ValueError("OpenVINO runs a per-tensor layer's requantization as one fused "
                          "multiply-add, which requantize_fp32 has no form of: use "
                          "simdops.runtimes.openvino_fq_requant(acc, ...)")
+    if plan["kind"] == "bias_fma":
+        raise ValueError("OpenVINO runs this layer (a Convolution with a bias per channel, "
+                         "or a bias whose shifts are one value) as the weight scale, the bias, "
+                         "then a fused multiply-add, which requantize_fp32 has no form of: "
+                         "use simdops.runtimes.openvino_fq_requant(acc, ...)")
     if plan["int_sub"] is not None:
         raise ValueError("a Convolution's zero point is compensated in int32 first: pass "
                          "acc - round(zero_point) * weights.sum(1) with zero_point=0, or use "
@@ -243,7 +274,8 @@ def openvino_fq_requant(acc, input_scale, weight_scale, input_low, input_high, o
     """The output of ``openvino_fq_requant_params``' layer from its int32 accumulators
     (channels last) in every form OpenVINO runs: ``sat(RNE(fma(f32(acc), m, shift)))``
     where it sees one scale and one shift, ``f32(f32(f32(f32(acc) - C[n]) * scale[n])
-    + shift[n])`` with a zero point and a bias, else the chain of
+    + shift[n])`` with a zero point and a bias, ``fma(f32(f32(acc) * S[n]) + bias[n],
+    isc, shift)`` for a Convolution with a bias per channel, else the chain of
     ``openvino_fq_requant_params``. numpy; exact."""
     a = np.asarray(acc)
     if a.dtype != np.int32:
@@ -256,6 +288,10 @@ def openvino_fq_requant(acc, input_scale, weight_scale, input_low, input_high, o
     v = a.astype(F)
     if plan["kind"] == "fma":
         v = fma32(v, np.full(v.shape, plan["scale"][0], F),
+                  np.full(v.shape, plan["shift"][0], F))
+    elif plan["kind"] == "bias_fma":
+        v = ((v * plan["scale"]).astype(F) + plan["bias"]).astype(F)
+        v = fma32(v, np.full(v.shape, plan["fq_scale"], F),
                   np.full(v.shape, plan["shift"][0], F))
     else:
         if plan["sub"] is not None:
