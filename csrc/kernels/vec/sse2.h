@@ -14,6 +14,7 @@
 #include <smmintrin.h>
 #endif
 
+#include "kernels/vec/sse_util.h" /* sseu_min_epi32, sseu_max_epi32 */
 #include "kernels/vec/vec_map.h"
 
 static inline __m128i vec_sse_load_part(const void *p, size_t nbytes)
@@ -63,19 +64,6 @@ VEC_SSE_MINMAX(u16, _mm_min_epu16, _mm_max_epu16)
 VEC_SSE_MINMAX(u32, _mm_min_epu32, _mm_max_epu32)
 VEC_SSE_MINMAX(i32, _mm_min_epi32, _mm_max_epi32)
 #else
-/* m ? b : a, bitwise */
-static inline __m128i vec_sse_select(__m128i m, __m128i b, __m128i a)
-{
-    return _mm_or_si128(_mm_and_si128(m, b), _mm_andnot_si128(m, a));
-}
-static inline __m128i vec_sse2_min_epi32(__m128i a, __m128i b)
-{
-    return vec_sse_select(_mm_cmpgt_epi32(a, b), b, a);
-}
-static inline __m128i vec_sse2_max_epi32(__m128i a, __m128i b)
-{
-    return vec_sse_select(_mm_cmpgt_epi32(b, a), b, a);
-}
 #define VEC_SSE2_FLIPPED(K, MIN, MAX, FLIP)                                                    \
     static inline vec_##K vec_min_##K(vec_##K a, vec_##K b)                                    \
     {                                                                                          \
@@ -89,9 +77,9 @@ static inline __m128i vec_sse2_max_epi32(__m128i a, __m128i b)
     }
 VEC_SSE2_FLIPPED(i8, _mm_min_epu8, _mm_max_epu8, _mm_set1_epi8((char)0x80))
 VEC_SSE2_FLIPPED(u16, _mm_min_epi16, _mm_max_epi16, _mm_set1_epi16((short)0x8000))
-VEC_SSE2_FLIPPED(u32, vec_sse2_min_epi32, vec_sse2_max_epi32, _mm_set1_epi32((int)0x80000000u))
+VEC_SSE2_FLIPPED(u32, sseu_min_epi32, sseu_max_epi32, _mm_set1_epi32((int)0x80000000u))
 #undef VEC_SSE2_FLIPPED
-VEC_SSE_MINMAX(i32, vec_sse2_min_epi32, vec_sse2_max_epi32)
+VEC_SSE_MINMAX(i32, sseu_min_epi32, sseu_max_epi32)
 #endif
 #undef VEC_SSE_MINMAX
 
