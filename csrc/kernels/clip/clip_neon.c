@@ -58,23 +58,19 @@ static void f16_clip_scale_bias__neon(const void *x, void *y, size_t n,
  * toward zero and saturate to 64 bits, and saturating narrows bring it to the
  * type: the same as clamping in double and truncating (the bounds are
  * integers). x*s+b is finite: s, b finite (checked when params are made). */
-static inline int32x4_t sb_s32(int32x4_t x, float64x2_t s, float64x2_t b)
-{
-    float64x2_t l = vcvtq_f64_s64(vmovl_s32(vget_low_s32(x)));
-    float64x2_t h = vcvtq_f64_s64(vmovl_high_s32(x));
-    l = vaddq_f64(vmulq_f64(l, s), b);
-    h = vaddq_f64(vmulq_f64(h, s), b);
-    return vcombine_s32(vqmovn_s64(vcvtq_s64_f64(l)), vqmovn_s64(vcvtq_s64_f64(h)));
-}
-
-static inline uint32x4_t sb_u32(uint32x4_t x, float64x2_t s, float64x2_t b)
-{
-    float64x2_t l = vcvtq_f64_u64(vmovl_u32(vget_low_u32(x)));
-    float64x2_t h = vcvtq_f64_u64(vmovl_high_u32(x));
-    l = vaddq_f64(vmulq_f64(l, s), b);
-    h = vaddq_f64(vmulq_f64(h, s), b);
-    return vcombine_u32(vqmovn_u64(vcvtq_u64_f64(l)), vqmovn_u64(vcvtq_u64_f64(h)));
-}
+#define SB_32(VT, S) /* S: s for int32 lanes, u for uint32 */                            \
+    static inline VT sb_##S##32(VT x, float64x2_t s, float64x2_t b)                           \
+    {                                                                                          \
+        float64x2_t l = vcvtq_f64_##S##64(vmovl_##S##32(vget_low_##S##32(x)));                \
+        float64x2_t h = vcvtq_f64_##S##64(vmovl_high_##S##32(x));                             \
+        l = vaddq_f64(vmulq_f64(l, s), b);                                                     \
+        h = vaddq_f64(vmulq_f64(h, s), b);                                                     \
+        return vcombine_##S##32(vqmovn_##S##64(vcvtq_##S##64_f64(l)),                         \
+                                vqmovn_##S##64(vcvtq_##S##64_f64(h)));                        \
+    }
+SB_32(int32x4_t, s)
+SB_32(uint32x4_t, u)
+#undef SB_32
 
 /* 16-bit lanes through sb_s32 and 8-bit lanes through sb_s16: each half
  * widened (exact; unsigned lanes fit the wider signed kind), through WIDE,
