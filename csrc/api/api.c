@@ -9,6 +9,7 @@
 #include "core/errors.h"
 #include "core/kernel_abi.h"
 #include "kernels/registry.h"
+#include "api/run_same_dtype.h"
 #include "dispatch/dispatch.h"
 #include "driver/hardmax_driver.h"
 #include "driver/strided.h"
@@ -29,8 +30,8 @@ int simdops_prepared_load(const simdops_prepared *p, int op1, int op2, simdops_p
 }
 
 /* An elementwise op whose output has x's dtype: checks, then the driver. */
-static int run_same_dtype(const simdops_tensor *x, const simdops_tensor *y, simdops_row_fn row,
-                          const void *ctx, simdops_error *err)
+int simdops_run_same_dtype(const simdops_tensor *x, const simdops_tensor *y, simdops_row_fn row,
+                           const void *ctx, simdops_error *err)
 {
     simdops_tensor xin;
     void *tmp;
@@ -67,7 +68,7 @@ static int run_clip(const simdops_clip_params *p, int scale_bias, const simdops_
     clip_ctx c;
     c.kernel = scale_bias ? kt->clip_scale_bias[x->dtype] : kt->clip[x->dtype];
     c.params = p;
-    return run_same_dtype(x, y, clip_row, &c, err);
+    return simdops_run_same_dtype(x, y, clip_row, &c, err);
 }
 
 /* x valid and of the prepared dtype. */
@@ -101,7 +102,7 @@ static int run_shrink(const simdops_shrink_params *p, const simdops_tensor *x,
     shrink_ctx c;
     c.kernel = simdops_current_kernels()->shrink[x->dtype];
     c.params = p;
-    return run_same_dtype(x, y, shrink_row, &c, err);
+    return simdops_run_same_dtype(x, y, shrink_row, &c, err);
 }
 
 int simdops_shrink(const simdops_tensor *x, const simdops_tensor *y, simdops_number bias,

@@ -14,24 +14,30 @@
 #include "rules/checks.h"
 #include "rules/rules.h"
 
-static int check_2d(const simdops_tensor *t, int arg, simdops_error *err)
+#define OP_DTYPES (-1) /* check_2d's want for a: a dtype the op takes (uint8, int8) */
+
+/* One of the three views: a 2-D view of the dtype want (w: int8, out: int32;
+ * a: OP_DTYPES). */
+static int check_2d(const simdops_tensor *t, int arg, int want, simdops_error *err)
 {
     int s;
     if ((s = simdops_check_tensor(t, arg, err)))
         return s;
     if (t->ndim != 2)
         return simdops_fail_value(err, SIMDOPS_R_MATMUL_NDIM, arg, t->ndim, 2);
+    if (want == OP_DTYPES)
+        return simdops_check_op_dtype(SIMDOPS_OP_INT8_MATMUL, t->dtype, arg, err);
+    if (t->dtype != (simdops_dtype)want)
+        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_MISMATCH, arg, t->dtype,
+                                  (simdops_dtype)want);
     return SIMDOPS_OK;
 }
 
 static int check_out(const simdops_tensor *out, int64_t m, int64_t n, simdops_error *err)
 {
     int s;
-    if ((s = check_2d(out, SIMDOPS_ARG_OUT, err)))
+    if ((s = check_2d(out, SIMDOPS_ARG_OUT, SIMDOPS_INT32, err)))
         return s;
-    if (out->dtype != SIMDOPS_INT32)
-        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_MISMATCH, SIMDOPS_ARG_OUT, out->dtype,
-                                  SIMDOPS_INT32);
     for (int d = 0; d < 2; d++) {
         int64_t want = d ? n : m;
         if (out->shape[d] != want) {
@@ -62,15 +68,9 @@ int simdops_int8_matmul_accumulators(const simdops_tensor *a, const simdops_tens
     simdops_int8_dot_fn kernel;
     const simdops_kernel_table *table;
     SIMDOPS_ENTRY(err, SIMDOPS_OP_INT8_MATMUL);
-    if ((s = check_2d(a, SIMDOPS_ARG_A, err)))
+    if ((s = check_2d(a, SIMDOPS_ARG_A, OP_DTYPES, err)) ||
+        (s = check_2d(w, SIMDOPS_ARG_W, SIMDOPS_INT8, err)))
         return s;
-    if ((s = simdops_check_op_dtype(SIMDOPS_OP_INT8_MATMUL, a->dtype, SIMDOPS_ARG_A, err)))
-        return s;
-    if ((s = check_2d(w, SIMDOPS_ARG_W, err)))
-        return s;
-    if (w->dtype != SIMDOPS_INT8)
-        return simdops_fail_dtype(err, SIMDOPS_R_DTYPE_MISMATCH, SIMDOPS_ARG_W, w->dtype,
-                                  SIMDOPS_INT8);
     m = a->shape[0];
     k = a->shape[1];
     n = w->shape[1];

@@ -24,6 +24,7 @@
 #include "core/fp16.h"
 #include "core/kernel_abi.h"
 #include "dispatch/dispatch.h"
+#include "api/run_same_dtype.h"
 #include "driver/strided.h"
 #include "rules/checks.h"
 #include "rules/params.h"
@@ -105,8 +106,6 @@ int simdops_clip_onnx(const simdops_tensor *x, const simdops_tensor *y, const si
 {
     onnx_clip_ctx c;
     simdops_number lo, hi;
-    simdops_tensor xin;
-    void *tmp;
     int s;
     SIMDOPS_ENTRY(err, SIMDOPS_OP_CLIP);
     if ((s = simdops_check_tensor(x, SIMDOPS_ARG_X, err)))
@@ -154,12 +153,7 @@ int simdops_clip_onnx(const simdops_tensor *x, const simdops_tensor *y, const si
         }
     }
     c.kernel = simdops_current_kernels()->clip[x->dtype];
-    if ((s = simdops_check_output(x, y, x->dtype, err)) ||
-        (s = simdops_input_view(x, y, &xin, &tmp, err)))
-        return s;
-    simdops_elementwise(&xin, y, 0, clip_row, &c);
-    free(tmp);
-    return SIMDOPS_OK;
+    return simdops_run_same_dtype(x, y, clip_row, &c, err);
 }
 
 /* ---------------------------------------------------------------- shrink */
@@ -230,8 +224,6 @@ int simdops_shrink_onnx(const simdops_tensor *x, const simdops_tensor *y, simdop
                         simdops_number lambd, simdops_error *err)
 {
     onnx_shrink_ctx c;
-    simdops_tensor xin;
-    void *tmp;
     int s;
     SIMDOPS_ENTRY(err, SIMDOPS_OP_SHRINK);
     if ((s = simdops_check_tensor(x, SIMDOPS_ARG_X, err)))
@@ -241,10 +233,5 @@ int simdops_shrink_onnx(const simdops_tensor *x, const simdops_tensor *y, simdop
         (s = simdops_f32_attribute(lambd, SIMDOPS_ARG_LAMBD, 1, &c.lambd, err)))
         return s;
     c.dtype = x->dtype;
-    if ((s = simdops_check_output(x, y, x->dtype, err)) ||
-        (s = simdops_input_view(x, y, &xin, &tmp, err)))
-        return s;
-    simdops_elementwise(&xin, y, 0, shrink_row, &c);
-    free(tmp);
-    return SIMDOPS_OK;
+    return simdops_run_same_dtype(x, y, shrink_row, &c, err);
 }

@@ -260,8 +260,8 @@ int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int roundi
     return SIMDOPS_OK;
 }
 
-/* One chain value: finite, nonzero where it divides, finite again as a float32 under
- * float32 precision; stored in both precisions. */
+/* The scale or one chain value: finite, nonzero where it divides, finite again as a
+ * float32 under float32 precision; stored in both precisions. */
 static int chain_value(double v, int arg, int divides, int mode, float *f, double *d,
                        simdops_error *err)
 {
@@ -352,44 +352,38 @@ static int prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t zer
         memcpy(&impl, &bounds, sizeof(impl));
         impl.u.requant.offset = (int32_t)zero_point;
     }
-    if (!isfinite(scale)) {
-        simdops_fail(err, SIMDOPS_R_NOT_FINITE_SCALE, SIMDOPS_ARG_SCALE);
-        err->fvalue = scale;
-        return err->status;
-    }
-    impl.u.requant.scale = simdops_f32_from_f64(scale);
-    if (!(mode & SIMDOPS_FP_FLOAT64) && !isfinite(impl.u.requant.scale)) {
-        simdops_fail(err, SIMDOPS_R_NOT_FINITE_SCALE, SIMDOPS_ARG_SCALE);
-        err->fvalue = scale;
-        return err->status;
-    }
-    impl.u.requant.scale64 = scale;
+    /* the scale: the rule of a chain value that does not divide */
+    if ((s = chain_value(scale, SIMDOPS_ARG_SCALE, 0, mode, &impl.u.requant.scale,
+                         &impl.u.requant.scale64, err)))
+        return s;
     impl.u.requant.family = SIMDOPS_ROUNDING_FP;
     if (chain) {
         simdops_requant_params *q = &impl.u.requant;
-        if (chain->has_pre_scale) {
-            if ((s = chain_value(chain->pre_scale, SIMDOPS_ARG_PRE_SCALE, 0, mode, &q->pre_scale,
-                                 &q->pre64, err)))
+        /* the chain's steps in order: given?, value, argument, divides, where, mode bit */
+        const struct {
+            int given;
+            double v;
+            int arg, divides;
+            float *f;
+            double *d;
+            int bit;
+        } steps[] = {
+            {chain->has_pre_scale, chain->pre_scale, SIMDOPS_ARG_PRE_SCALE, 0, &q->pre_scale,
+             &q->pre64, SIMDOPS_RQ_FP_PRE},
+            {chain->has_post_scale, chain->post_scale, SIMDOPS_ARG_POST_SCALE, 0, &q->post,
+             &q->post64, SIMDOPS_RQ_FP_POST_MUL},
+            {chain->has_post_divisor, chain->post_divisor, SIMDOPS_ARG_POST_DIVIDE, 1, &q->post,
+             &q->post64, SIMDOPS_RQ_FP_POST_DIV},
+            {chain->has_offset, chain->offset, SIMDOPS_ARG_OFFSET, 0, &q->offset_f, &q->offset64,
+             SIMDOPS_RQ_FP_OFFSET},
+        };
+        for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+            if (!steps[i].given)
+                continue;
+            if ((s = chain_value(steps[i].v, steps[i].arg, steps[i].divides, mode, steps[i].f,
+                                 steps[i].d, err)))
                 return s;
-            mode |= SIMDOPS_RQ_FP_PRE;
-        }
-        if (chain->has_post_scale) {
-            if ((s = chain_value(chain->post_scale, SIMDOPS_ARG_POST_SCALE, 0, mode, &q->post,
-                                 &q->post64, err)))
-                return s;
-            mode |= SIMDOPS_RQ_FP_POST_MUL;
-        }
-        if (chain->has_post_divisor) {
-            if ((s = chain_value(chain->post_divisor, SIMDOPS_ARG_POST_DIVIDE, 1, mode, &q->post,
-                                 &q->post64, err)))
-                return s;
-            mode |= SIMDOPS_RQ_FP_POST_DIV;
-        }
-        if (chain->has_offset) {
-            if ((s = chain_value(chain->offset, SIMDOPS_ARG_OFFSET, 0, mode, &q->offset_f,
-                                 &q->offset64, err)))
-                return s;
-            mode |= SIMDOPS_RQ_FP_OFFSET;
+            mode |= steps[i].bit;
         }
     }
     impl.u.requant.fp_mode = mode;

@@ -101,6 +101,17 @@ def _from_dlpack(obj, name: str) -> np.ndarray:
                         f"{type(e).__name__}: {e}") from e
 
 
+def as_dtype(value, name: str) -> np.dtype:
+    """np.dtype(value); what numpy raises for a spelling it cannot read (TypeError,
+    ValueError, and SyntaxError for a string such as ',', which it parses as a Python
+    literal) becomes one TypeError naming the argument. The one place of that rule: the
+    core, the runtimes helpers and the ONNX layer all ask here."""
+    try:
+        return np.dtype(value)
+    except (TypeError, ValueError, SyntaxError):
+        raise TypeError(f"{name} {value!r} is not a dtype") from None
+
+
 def int_text(v) -> str:
     """An int for a message: its digits up to 128 bits of it, else its size (str() of a
     huge int is slow, and past 4,300 digits Python refuses to make it)."""

@@ -4,15 +4,13 @@ import numbers
 
 import numpy as np
 
+from simdops._interop import as_dtype
+
 
 def dtype_name(value, name):
-    """np.dtype(value).name; what numpy raises for a value it cannot read (TypeError,
-    ValueError, SyntaxError for a string such as ',') becomes one TypeError naming the
-    argument."""
-    try:
-        return np.dtype(value).name
-    except (TypeError, ValueError, SyntaxError):
-        raise TypeError(f"{name} {value!r} is not a dtype") from None
+    """np.dtype(value).name; a spelling numpy cannot read is a TypeError naming the
+    argument (_interop.as_dtype)."""
+    return as_dtype(value, name).name
 
 
 def f32_scalar(v, name):

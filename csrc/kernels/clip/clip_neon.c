@@ -58,80 +58,59 @@ static void f16_clip_scale_bias__neon(const void *x, void *y, size_t n,
  * toward zero and saturate to 64 bits, and saturating narrows bring it to the
  * type: the same as clamping in double and truncating (the bounds are
  * integers). x*s+b is finite: s, b finite (checked when params are made). */
-static inline int32x4_t sb_s32(int32x4_t x, float64x2_t s, float64x2_t b)
-{
-    float64x2_t l = vcvtq_f64_s64(vmovl_s32(vget_low_s32(x)));
-    float64x2_t h = vcvtq_f64_s64(vmovl_high_s32(x));
-    l = vaddq_f64(vmulq_f64(l, s), b);
-    h = vaddq_f64(vmulq_f64(h, s), b);
-    return vcombine_s32(vqmovn_s64(vcvtq_s64_f64(l)), vqmovn_s64(vcvtq_s64_f64(h)));
-}
+#define SB_32(VT, S) /* S: s for int32 lanes, u for uint32 */                            \
+    static inline VT sb_##S##32(VT x, float64x2_t s, float64x2_t b)                           \
+    {                                                                                          \
+        float64x2_t l = vcvtq_f64_##S##64(vmovl_##S##32(vget_low_##S##32(x)));                \
+        float64x2_t h = vcvtq_f64_##S##64(vmovl_high_##S##32(x));                             \
+        l = vaddq_f64(vmulq_f64(l, s), b);                                                     \
+        h = vaddq_f64(vmulq_f64(h, s), b);                                                     \
+        return vcombine_##S##32(vqmovn_##S##64(vcvtq_##S##64_f64(l)),                         \
+                                vqmovn_##S##64(vcvtq_##S##64_f64(h)));                        \
+    }
+SB_32(int32x4_t, s)
+SB_32(uint32x4_t, u)
+#undef SB_32
 
-static inline uint32x4_t sb_u32(uint32x4_t x, float64x2_t s, float64x2_t b)
-{
-    float64x2_t l = vcvtq_f64_u64(vmovl_u32(vget_low_u32(x)));
-    float64x2_t h = vcvtq_f64_u64(vmovl_high_u32(x));
-    l = vaddq_f64(vmulq_f64(l, s), b);
-    h = vaddq_f64(vmulq_f64(h, s), b);
-    return vcombine_u32(vqmovn_u64(vcvtq_u64_f64(l)), vqmovn_u64(vcvtq_u64_f64(h)));
-}
+/* 16-bit lanes through sb_s32 and 8-bit lanes through sb_s16: each half
+ * widened (exact; unsigned lanes fit the wider signed kind), through WIDE,
+ * then narrowed with saturation (NARROW: vqmovn, or vqmovun to unsigned). */
+#define SB_SAME(v) (v)
+#define SB_THROUGH_WIDER(name, VT, SUF, WT, WIDE, AS_SIGNED, NARROW)           \
+    static inline VT name(VT x, float64x2_t s, float64x2_t b)                 \
+    {                                                                         \
+        WT l = WIDE(AS_SIGNED(vmovl_##SUF(vget_low_##SUF(x))), s, b);         \
+        WT h = WIDE(AS_SIGNED(vmovl_high_##SUF(x)), s, b);                    \
+        return vcombine_##SUF(NARROW(l), NARROW(h));                          \
+    }
+SB_THROUGH_WIDER(sb_s16, int16x8_t, s16, int32x4_t, sb_s32, SB_SAME, vqmovn_s32)
+SB_THROUGH_WIDER(sb_u16, uint16x8_t, u16, int32x4_t, sb_s32, vreinterpretq_s32_u32, vqmovun_s32)
+SB_THROUGH_WIDER(sb_s8, int8x16_t, s8, int16x8_t, sb_s16, SB_SAME, vqmovn_s16)
+/* widened u8 fits int16; the int16 result saturates to [0, 255] */
+SB_THROUGH_WIDER(sb_u8, uint8x16_t, u8, int16x8_t, sb_s16, vreinterpretq_s16_u16, vqmovun_s16)
+#undef SB_THROUGH_WIDER
+#undef SB_SAME
 
-/* 8/16-bit lanes widened to int32 (exact), through sb_s32, then narrowed
- * with saturation. */
-static inline int16x8_t sb_s16(int16x8_t x, float64x2_t s, float64x2_t b)
-{
-    int32x4_t l = sb_s32(vmovl_s16(vget_low_s16(x)), s, b);
-    int32x4_t h = sb_s32(vmovl_high_s16(x), s, b);
-    return vcombine_s16(vqmovn_s32(l), vqmovn_s32(h));
-}
-
-static inline uint16x8_t sb_u16(uint16x8_t x, float64x2_t s, float64x2_t b)
-{
-    int32x4_t l = sb_s32(vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(x))), s, b);
-    int32x4_t h = sb_s32(vreinterpretq_s32_u32(vmovl_high_u16(x)), s, b);
-    return vcombine_u16(vqmovun_s32(l), vqmovun_s32(h));
-}
-
-static inline int8x16_t sb_s8(int8x16_t x, float64x2_t s, float64x2_t b)
-{
-    int16x8_t l = sb_s16(vmovl_s8(vget_low_s8(x)), s, b);
-    int16x8_t h = sb_s16(vmovl_high_s8(x), s, b);
-    return vcombine_s8(vqmovn_s16(l), vqmovn_s16(h));
-}
-
-static inline uint8x16_t sb_u8(uint8x16_t x, float64x2_t s, float64x2_t b)
-{
-    /* widened u8 fits int16; the int16 result saturates to [0, 255] */
-    int16x8_t l = sb_s16(vreinterpretq_s16_u16(vmovl_u8(vget_low_u8(x))), s, b);
-    int16x8_t h = sb_s16(vreinterpretq_s16_u16(vmovl_high_u8(x)), s, b);
-    return vcombine_u8(vqmovun_s16(l), vqmovun_s16(h));
-}
-
+/* Integer ScaleBias, then the clip to [lo, hi]; 8/16-bit lanes carry four
+ * vectors per 16 bytes already, so they map without the 4x unroll. */
 #define CLIP_INT_SB(name, SUF, VT, field, ESIZE, MAP)                                          \
+    static inline VT name##_v(VT v, VT lo, VT hi, float64x2_t s, float64x2_t b)                \
+    {                                                                                          \
+        return vmaxq_##SUF(lo, vminq_##SUF(hi, sb_##SUF(v, s, b)));                            \
+    }                                                                                          \
     static void name(const void *x, void *y, size_t n, const simdops_clip_params *p)           \
     {                                                                                          \
         const VT lo = vdupq_n_##SUF(p->min.field), hi = vdupq_n_##SUF(p->max.field);           \
         const float64x2_t s = vdupq_n_f64((double)p->scale), b = vdupq_n_f64((double)p->bias); \
-        MAP(VT, simdops_ld_##SUF, simdops_st_##SUF, ESIZE, x, y, n, OP);                       \
+        MAP(VT, simdops_ld_##SUF, simdops_st_##SUF, ESIZE, x, y, n, name##_v, lo, hi, s, b);   \
     }
-#define OP(v) vmaxq_u8(lo, vminq_u8(hi, sb_u8(v, s, b)))
-CLIP_INT_SB(u8_clip_scale_bias__neon, u8, uint8x16_t, u8, 1, SIMDOPS_NEON_MAP1)
-#undef OP
-#define OP(v) vmaxq_s8(lo, vminq_s8(hi, sb_s8(v, s, b)))
-CLIP_INT_SB(i8_clip_scale_bias__neon, s8, int8x16_t, i8, 1, SIMDOPS_NEON_MAP1)
-#undef OP
-#define OP(v) vmaxq_u16(lo, vminq_u16(hi, sb_u16(v, s, b)))
-CLIP_INT_SB(u16_clip_scale_bias__neon, u16, uint16x8_t, u16, 2, SIMDOPS_NEON_MAP1)
-#undef OP
-#define OP(v) vmaxq_s16(lo, vminq_s16(hi, sb_s16(v, s, b)))
-CLIP_INT_SB(i16_clip_scale_bias__neon, s16, int16x8_t, i16, 2, SIMDOPS_NEON_MAP1)
-#undef OP
-#define OP(v) vmaxq_u32(lo, vminq_u32(hi, sb_u32(v, s, b)))
-CLIP_INT_SB(u32_clip_scale_bias__neon, u32, uint32x4_t, u32, 4, SIMDOPS_NEON_MAP4)
-#undef OP
-#define OP(v) vmaxq_s32(lo, vminq_s32(hi, sb_s32(v, s, b)))
-CLIP_INT_SB(i32_clip_scale_bias__neon, s32, int32x4_t, i32, 4, SIMDOPS_NEON_MAP4)
-#undef OP
+CLIP_INT_SB(u8_clip_scale_bias__neon, u8, uint8x16_t, u8, 1, SIMDOPS_NEON_MAP1_FN)
+CLIP_INT_SB(i8_clip_scale_bias__neon, s8, int8x16_t, i8, 1, SIMDOPS_NEON_MAP1_FN)
+CLIP_INT_SB(u16_clip_scale_bias__neon, u16, uint16x8_t, u16, 2, SIMDOPS_NEON_MAP1_FN)
+CLIP_INT_SB(i16_clip_scale_bias__neon, s16, int16x8_t, i16, 2, SIMDOPS_NEON_MAP1_FN)
+CLIP_INT_SB(u32_clip_scale_bias__neon, u32, uint32x4_t, u32, 4, SIMDOPS_NEON_MAP4_FN)
+CLIP_INT_SB(i32_clip_scale_bias__neon, s32, int32x4_t, i32, 4, SIMDOPS_NEON_MAP4_FN)
+#undef CLIP_INT_SB
 
 SIMDOPS_DEFINE_REGISTER(clip, CLIP_EVERY_KERNEL)
 #else

@@ -8,10 +8,6 @@
 
 #include "requant_x86.h"
 
-typedef __m128i rqv;
-#define RQV_LANES 4
-#define RQ_ODDLOAD 0
-#define RQV_USES_DERIVED 0 /* deriving the shifts in registers costs no more than loading */
 #define RQV_HAS_MINMAX_I8 0
 #define RQV_RDBPOT_BY_MASK 1
 
@@ -32,7 +28,7 @@ RQ_INLINE rqv rqv_srdhm(rqv a, rqv ao, rqv b, rqv bo, int sat)
     __m128i fix = _mm_add_epi32(_mm_and_si128(_mm_srai_epi32(a, 31), b),
                                 _mm_and_si128(_mm_srai_epi32(b, 31), a));
     q = _mm_sub_epi32(q, _mm_add_epi32(fix, fix));
-    return sat ? _mm_add_epi32(q, _mm_cmpeq_epi32(q, _mm_set1_epi32(INT32_MIN))) : q;
+    return rq_srdhm_saturate_sse(q, sat);
 }
 
 RQ_INLINE rqv rqv_max0(rqv s) { return _mm_and_si128(s, _mm_cmpgt_epi32(s, _mm_setzero_si128())); }

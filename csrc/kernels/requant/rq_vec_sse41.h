@@ -8,10 +8,6 @@
 
 #include "requant_x86.h"
 
-typedef __m128i rqv;
-#define RQV_LANES 4
-#define RQ_ODDLOAD 0
-#define RQV_USES_DERIVED 0 /* deriving the shifts in registers costs no more than loading */
 #define RQV_HAS_MINMAX_I8 1
 #define RQV_RDBPOT_BY_MASK 0
 
@@ -26,7 +22,7 @@ RQ_INLINE rqv rqv_srdhm(rqv a, rqv ao, rqv b, rqv bo, int sat)
     __m128i pe = _mm_add_epi64(_mm_mul_epi32(a, b), nudge);
     __m128i po = _mm_add_epi64(_mm_mul_epi32(ao, bo), nudge);
     __m128i q = _mm_blend_epi16(_mm_srli_epi64(pe, 31), _mm_slli_epi64(po, 1), 0xCC);
-    return sat ? _mm_add_epi32(q, _mm_cmpeq_epi32(q, _mm_set1_epi32(INT32_MIN))) : q;
+    return rq_srdhm_saturate_sse(q, sat);
 }
 
 RQ_INLINE rqv rqv_max0(rqv s) { return _mm_max_epi32(s, _mm_setzero_si128()); }

@@ -7,6 +7,11 @@
 
 #include <emmintrin.h>
 
+typedef __m128i rqv;
+#define RQV_LANES 4
+#define RQ_ODDLOAD 0
+#define RQV_USES_DERIVED 0 /* deriving the shifts in registers costs no more than loading */
+
 RQ_INLINE rqv rqv_load(const int32_t *p) { return _mm_loadu_si128((const __m128i *)p); }
 RQ_INLINE void rqv_store(void *p, rqv v) { _mm_storeu_si128((__m128i *)p, v); }
 RQ_INLINE rqv rqv_set1_32(int32_t v) { return _mm_set1_epi32(v); }
@@ -26,6 +31,13 @@ RQ_INLINE __m128i rq_hi31_sse2(__m128i pe, __m128i po)
     __m128 t = _mm_shuffle_ps(_mm_castsi128_ps(_mm_srli_epi64(pe, 31)),
                               _mm_castsi128_ps(_mm_srli_epi64(po, 31)), _MM_SHUFFLE(2, 0, 2, 0));
     return _mm_shuffle_epi32(_mm_castps_si128(t), _MM_SHUFFLE(3, 1, 2, 0));
+}
+
+/* SRDHM's result q: 0x80000000 only comes from the one overflow
+ * INT32_MIN*INT32_MIN (2^31 wrapped), which saturates to INT32_MAX (add -1). */
+RQ_INLINE rqv rq_srdhm_saturate_sse(rqv q, int sat)
+{
+    return sat ? _mm_add_epi32(q, _mm_cmpeq_epi32(q, _mm_set1_epi32(INT32_MIN))) : q;
 }
 
 /* 2^k per lane for k in [0, 31], as uint32 bits: the float 2^k truncated;

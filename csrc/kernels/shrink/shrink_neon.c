@@ -26,27 +26,17 @@
                          vdupq_n_##SUF(p->bias.field),   vdupq_n_##SUF(p->sub_lo.field),  \
                          vdupq_n_##SUF(p->sub_hi.field), vdupq_n_##SUF(p->add_lo.field),  \
                          vdupq_n_##SUF(p->add_hi.field)};                                 \
-        SIMDOPS_NEON_MAP4(VT, simdops_ld_##SUF, simdops_st_##SUF, ESIZE, x, y, n, OP);    \
+        SIMDOPS_NEON_MAP4_FN(VT, simdops_ld_##SUF, simdops_st_##SUF, ESIZE, x, y, n,      \
+                             name##_v, c);                                                \
     }
 
-#define OP(v) u8_shrink__neon_v(v, c)
 SHRINK_INT(u8_shrink__neon, u8, uint8x16_t, u8, 1)
-#undef OP
-#define OP(v) i8_shrink__neon_v(v, c)
 SHRINK_INT(i8_shrink__neon, s8, int8x16_t, i8, 1)
-#undef OP
-#define OP(v) u16_shrink__neon_v(v, c)
 SHRINK_INT(u16_shrink__neon, u16, uint16x8_t, u16, 2)
-#undef OP
-#define OP(v) i16_shrink__neon_v(v, c)
 SHRINK_INT(i16_shrink__neon, s16, int16x8_t, i16, 2)
-#undef OP
-#define OP(v) u32_shrink__neon_v(v, c)
 SHRINK_INT(u32_shrink__neon, u32, uint32x4_t, u32, 4)
-#undef OP
-#define OP(v) i32_shrink__neon_v(v, c)
 SHRINK_INT(i32_shrink__neon, s32, int32x4_t, i32, 4)
-#undef OP
+#undef SHRINK_INT
 
 /* float16: compares and x -/+ bias in float32, one rounding back to half
  * (as shrink_scalar.c); a NaN keeps the input's half bits. */
@@ -66,9 +56,8 @@ static void f16_shrink__neon(const void *x, void *y, size_t n, const simdops_shr
 {
     const float32x4_t thr = vdupq_n_f32(p->thr.f32), neg_thr = vdupq_n_f32(p->neg_thr.f32);
     const float32x4_t b = vdupq_n_f32(p->bias.f32);
-#define OP(v) f16_shrink_v(v, thr, neg_thr, b)
-    SIMDOPS_NEON_MAP4(uint16x8_t, simdops_ld_u16, simdops_st_u16, 2, x, y, n, OP);
-#undef OP
+    SIMDOPS_NEON_MAP4_FN(uint16x8_t, simdops_ld_u16, simdops_st_u16, 2, x, y, n, f16_shrink_v, thr,
+                         neg_thr, b);
 }
 
 #define SHRINK_KERNELS(X)                                                                         \

@@ -11,24 +11,13 @@
 #include <string.h>
 
 #include "core/fp16.h"
+#include "kernels/vec/vec_parts.h"
 
 #define SIMDOPS_MXCSR_DAZ 0x0040u /* denormals-are-zero, bit 6 of MXCSR */
 
-/* Up to 32 bytes through a zeroed stack buffer: the padding lanes compute on
- * zeros and are never written back, and nothing past the row is touched. */
-static inline __m256i simdops_avx2_load_part(const void *p, size_t nbytes)
-{
-    unsigned char buf[32] = {0};
-    memcpy(buf, p, nbytes);
-    return _mm256_loadu_si256((const __m256i *)buf);
-}
-
-static inline void simdops_avx2_store_part(void *p, __m256i v, size_t nbytes)
-{
-    unsigned char buf[32];
-    _mm256_storeu_si256((__m256i *)buf, v);
-    memcpy(p, buf, nbytes);
-}
+/* Up to 32 bytes through a zeroed stack buffer (vec_parts.h):
+ * simdops_avx2_load_part(p, nbytes), simdops_avx2_store_part(p, v, nbytes). */
+VEC_BUFFER_PARTS(simdops_avx2, __m256i, 32, _mm256_loadu_si256, _mm256_storeu_si256)
 
 /* Four vectors at x + i: all loaded, mapped, then stored with STORE. */
 #define SIMDOPS_AVX2_MAP4(sx_, sy_, i_, STORE, FN, ...)                                  \

@@ -18,6 +18,17 @@ static inline __mmask64 simdops_avx512_bytes(size_t nbytes)
     return nbytes >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << nbytes) - 1);
 }
 
+/* The first nbytes (<= 64) of a vector at p as one masked load / store:
+ * masked-off lanes load as zero and are never touched. */
+static inline __m512i simdops_avx512_load_part(const void *p, size_t nbytes)
+{
+    return _mm512_maskz_loadu_epi8(simdops_avx512_bytes(nbytes), p);
+}
+static inline void simdops_avx512_store_part(void *p, __m512i v, size_t nbytes)
+{
+    _mm512_mask_storeu_epi8(p, simdops_avx512_bytes(nbytes), v);
+}
+
 /* y[0..nbytes) = FN(x) for a lane-wise FN(__m512i v, ...) -> __m512i on rows
  * of esize-byte elements. Long rows first run a masked head so that the
  * stores are 64-byte aligned (a split-line store costs a second access);

@@ -62,12 +62,12 @@ static inline uint64x2_t simdops_mask32to64_hi(uint32x4_t m)
     return vreinterpretq_u64_s64(vmovl_high_s32(vreinterpretq_s32_u32(m)));
 }
 
-/* y[i] = OP(x[i]) over n elements of ESIZE bytes, OP mapping one 16-byte
- * vector to one (a macro that may read the caller's locals). UNROLL4: four
- * vectors per iteration, all loaded before any store (x may be y). The last
- * partial vector runs through a zeroed stack buffer, so it computes exactly
- * what the body does. */
-#define SIMDOPS_NEON_MAP_IMPL(VT, LD, ST, ESIZE, xp, yp, count, OP, UNROLL4)                  \
+/* y[i] = FN(x[i], ...) over n elements of ESIZE bytes, FN mapping one
+ * 16-byte vector (and the constants after it) to one. UNROLL4: four vectors
+ * per iteration, all loaded before any store (x may be y). The last partial
+ * vector runs through a zeroed stack buffer, so it computes exactly what the
+ * body does. */
+#define SIMDOPS_NEON_MAP_IMPL(VT, LD, ST, ESIZE, xp, yp, count, UNROLL4, FN, ...)             \
     do {                                                                                      \
         const uint8_t *mx_ = (const uint8_t *)(xp);                                           \
         uint8_t *my_ = (uint8_t *)(yp);                                                       \
@@ -76,10 +76,10 @@ static inline uint64x2_t simdops_mask32to64_hi(uint32x4_t m)
         if (UNROLL4) {                                                                        \
             for (; mn_ >= 4 * ml_; mn_ -= 4 * ml_, mx_ += 64, my_ += 64) {                    \
                 VT a0_ = LD(mx_), a1_ = LD(mx_ + 16), a2_ = LD(mx_ + 32), a3_ = LD(mx_ + 48); \
-                a0_ = OP(a0_);                                                                \
-                a1_ = OP(a1_);                                                                \
-                a2_ = OP(a2_);                                                                \
-                a3_ = OP(a3_);                                                                \
+                a0_ = FN(a0_, __VA_ARGS__);                                                   \
+                a1_ = FN(a1_, __VA_ARGS__);                                                   \
+                a2_ = FN(a2_, __VA_ARGS__);                                                   \
+                a3_ = FN(a3_, __VA_ARGS__);                                                   \
                 ST(my_, a0_);                                                                 \
                 ST(my_ + 16, a1_);                                                            \
                 ST(my_ + 32, a2_);                                                            \
@@ -88,7 +88,7 @@ static inline uint64x2_t simdops_mask32to64_hi(uint32x4_t m)
         }                                                                                     \
         for (; mn_ >= ml_; mn_ -= ml_, mx_ += 16, my_ += 16) {                                \
             VT a_ = LD(mx_);                                                                  \
-            a_ = OP(a_);                                                                      \
+            a_ = FN(a_, __VA_ARGS__);                                                         \
             ST(my_, a_);                                                                      \
         }                                                                                     \
         if (mn_) {                                                                            \
@@ -97,16 +97,19 @@ static inline uint64x2_t simdops_mask32to64_hi(uint32x4_t m)
             memset(b_, 0, sizeof(b_));                                                        \
             memcpy(b_, mx_, mn_ * (ESIZE));                                                   \
             a_ = LD(b_);                                                                      \
-            a_ = OP(a_);                                                                      \
+            a_ = FN(a_, __VA_ARGS__);                                                         \
             ST(b_, a_);                                                                       \
             memcpy(my_, b_, mn_ * (ESIZE));                                                   \
         }                                                                                     \
     } while (0)
-
-#define SIMDOPS_NEON_MAP4(VT, LD, ST, ESIZE, xp, yp, count, OP)                 \
-    SIMDOPS_NEON_MAP_IMPL(VT, LD, ST, ESIZE, xp, yp, count, OP, 1)
+#define SIMDOPS_NEON_MAP4_FN(VT, LD, ST, ESIZE, xp, yp, count, ...)                           \
+    SIMDOPS_NEON_MAP_IMPL(VT, LD, ST, ESIZE, xp, yp, count, 1, __VA_ARGS__)
 /* For ops that already carry many independent vectors per 16 input bytes. */
-#define SIMDOPS_NEON_MAP1(VT, LD, ST, ESIZE, xp, yp, count, OP)                 \
-    SIMDOPS_NEON_MAP_IMPL(VT, LD, ST, ESIZE, xp, yp, count, OP, 0)
+#define SIMDOPS_NEON_MAP1_FN(VT, LD, ST, ESIZE, xp, yp, count, ...)                           \
+    SIMDOPS_NEON_MAP_IMPL(VT, LD, ST, ESIZE, xp, yp, count, 0, __VA_ARGS__)
+/* The same with OP(v) a macro that reads the caller's locals. */
+#define SIMDOPS_NEON_APPLY_OP_(v, OP) OP(v)
+#define SIMDOPS_NEON_MAP4(VT, LD, ST, ESIZE, xp, yp, count, OP)                               \
+    SIMDOPS_NEON_MAP4_FN(VT, LD, ST, ESIZE, xp, yp, count, SIMDOPS_NEON_APPLY_OP_, OP)
 
 #endif

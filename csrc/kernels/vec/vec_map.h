@@ -79,6 +79,65 @@
             vec_store_tail_##K(my_, FN(vec_load_tail_##K(mx_, mn_), __VA_ARGS__), mn_);   \
     } while (0)
 
+/* ---- What a tier header builds its vocabulary from (written once) ----
+ * VEC_KIND: kind K's vec_K (V, BYTES wide), VEC_LANES_K, vec_loadu/storeu_K
+ * (LOADU(p), STOREU(p, v): any alignment), vec_load/store_tail_K (the
+ * tier's tail rule LOAD_PART(p, nbytes) / STORE_PART(p, bits, nbytes) on its
+ * bits vector, FROM_BITS / TO_BITS converting, VEC_SAME_BITS where V is that
+ * vector) and vec_set1_K (SET1(e), e converted to SET1's argument type). */
+#define VEC_SAME_BITS(v) (v)
+#define VEC_KIND(K, V, BYTES, LOADU, STOREU, LOAD_PART, STORE_PART, FROM_BITS, TO_BITS, SET1)   \
+    typedef V vec_##K;                                                                         \
+    enum { VEC_LANES_##K = BYTES / sizeof(vec_elem_##K) };                                     \
+    static inline vec_##K vec_loadu_##K(const void *p) { return LOADU(p); }                    \
+    static inline void vec_storeu_##K(void *p, vec_##K v) { STOREU(p, v); }                    \
+    static inline vec_##K vec_load_tail_##K(const void *p, size_t k)                           \
+    {                                                                                          \
+        return FROM_BITS(LOAD_PART(p, k * sizeof(vec_elem_##K)));                              \
+    }                                                                                          \
+    static inline void vec_store_tail_##K(void *p, vec_##K v, size_t k)                        \
+    {                                                                                          \
+        STORE_PART(p, TO_BITS(v), k * sizeof(vec_elem_##K));                                   \
+    }                                                                                          \
+    static inline vec_##K vec_set1_##K(vec_elem_##K e) { return SET1(e); }
+
+/* OP(op, SUF): the tier's intrinsic for op (min, max, add, ...) on lanes SUF;
+ * CMP(SUF, a, b, gt / lt): its ordered compare. */
+#define VEC_MINMAX(K, OP, SUF)                                                                 \
+    static inline vec_##K vec_min_##K(vec_##K a, vec_##K b) { return OP(min, SUF)(a, b); }    \
+    static inline vec_##K vec_max_##K(vec_##K a, vec_##K b) { return OP(max, SUF)(a, b); }
+#define VEC_FLOAT_ARITH(K, OP, CMP, SUF)                                                       \
+    static inline vec_##K vec_add_##K(vec_##K a, vec_##K b) { return OP(add, SUF)(a, b); }    \
+    static inline vec_##K vec_sub_##K(vec_##K a, vec_##K b) { return OP(sub, SUF)(a, b); }    \
+    static inline vec_##K vec_mul_##K(vec_##K a, vec_##K b) { return OP(mul, SUF)(a, b); }    \
+    static inline vmask_##K vec_gt_##K(vec_##K a, vec_##K b) { return CMP(SUF, a, b, gt); }   \
+    static inline vmask_##K vec_lt_##K(vec_##K a, vec_##K b) { return CMP(SUF, a, b, lt); }
+
+/* Float bits as integers, for shrink_body.h's sign-magnitude forms (tiers
+ * that define VEC_HAS_FLOAT_BITS: AVX2, AVX-512): abs (ABS: the magnitude
+ * mask as V), xor, or through OP; blend is the tier's merge, which needs
+ * nothing of rest there. */
+#define VEC_FLOAT_BITS_OPS(K, OP, SUF, ABS)                                                    \
+    static inline vec_##K vec_abs_##K(vec_##K a) { return OP(and, SUF)(a, ABS); }              \
+    static inline vec_##K vec_xor_##K(vec_##K a, vec_##K b) { return OP(xor, SUF)(a, b); }    \
+    static inline vec_##K vec_or_##K(vec_##K a, vec_##K b) { return OP(or, SUF)(a, b); }      \
+    static inline vec_##K vec_blend_##K(vmask_##K m, vec_##K v, vec_##K rest)                  \
+    {                                                                                          \
+        return vec_merge_##K(m, v, rest);                                                      \
+    }
+
+/* Kind lists: every kind (the tiers with 64-bit integer min/max), the float
+ * kinds; a tier header may define other VEC_MINMAX_KINDS / VEC_FLOAT_KINDS. */
+#define VEC_ALL_KINDS(X, a)                                                                    \
+    X(u8, a) X(i8, a) X(u16, a) X(i16, a) X(u32, a) X(i32, a) X(u64, a) X(i64, a) X(f32, a)    \
+    X(f64, a)
+#define VEC_FLOAT_KINDS(X, a) X(f32, a) X(f64, a)
+
+/* The x86 integer kinds up to 32 bits: K, the set1 lanes, the min/max lanes. */
+#define VEC_X86_INT_KINDS(X)                                                                   \
+    X(u8, epi8, epu8) X(i8, epi8, epi8) X(u16, epi16, epu16) X(i16, epi16, epi16)              \
+    X(u32, epi32, epu32) X(i32, epi32, epi32)
+
 /* The element types by kind tag, for VEC_MAP and the bodies. */
 typedef uint8_t vec_elem_u8;
 typedef int8_t vec_elem_i8;

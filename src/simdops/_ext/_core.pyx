@@ -92,19 +92,21 @@ cdef object _int_text = _interop.int_text  # a huge int in a message: its size
 # break; torch is looked up, never imported (import simdops must not import torch).
 cdef object _as_input = _interop.as_input
 cdef object _as_output = _interop.as_output
+cdef object _as_dtype = _interop.as_dtype  # a dtype spelling (np.uint8, "i1", ...)
 cdef bint _intake_disabled_for_dynamo = False
 _DYNAMO_REASON = ("simdops.* is a CPU kernel call torch.compile cannot trace (a graph break); "
                   "inside compiled code use torch.ops.simdops.* (import simdops.torch)")
 
 
 cdef void _disable_intake_for_dynamo() except *:
-    global _as_input, _as_output, _intake_disabled_for_dynamo
+    global _as_input, _as_output, _as_dtype, _intake_disabled_for_dynamo
     torch = sys.modules.get("torch")
     disable = getattr(getattr(torch, "compiler", None), "disable", None)
     if disable is None:  # torch not imported (or still importing)
         return
     _as_input = disable(_interop.as_input, reason=_DYNAMO_REASON)
     _as_output = disable(_interop.as_output, reason=_DYNAMO_REASON)
+    _as_dtype = disable(_interop.as_dtype, reason=_DYNAMO_REASON)
     _intake_disabled_for_dynamo = True
 
 
@@ -489,13 +491,11 @@ cdef _Buf _channel_array(object v, str name):
 
 
 cdef str _dtype_name_of(object value, str what):
-    """np.dtype(value).name, where what numpy raises for a value it cannot read (TypeError,
-    ValueError, and SyntaxError for a string such as ',', which it parses as a Python literal)
-    becomes one TypeError naming the argument."""
-    try:
-        return np.dtype(value).name
-    except (TypeError, ValueError, SyntaxError):
-        raise TypeError(f"{what} {value!r} is not a dtype") from None
+    """np.dtype(value).name; a spelling numpy cannot read is a TypeError naming what
+    (the rule lives in _interop.as_dtype)."""
+    if not _intake_disabled_for_dynamo:
+        _disable_intake_for_dynamo()
+    return _as_dtype(value, what).name
 
 
 cdef simdops_dtype _requant_out_dtype(object out_dtype, str func="quantize") except *:

@@ -7,6 +7,7 @@ byte), or packed uint8 buffers (``packed=``)."""
 import numpy as np
 
 from simdops import _core
+from simdops._interop import as_dtype
 
 _QTYPES = _core.qtypes()  # name -> (onnx code, bits, kind, lo, hi, q opset, dq opset)
 _BY_CODE = {v[0]: k for k, v in _QTYPES.items()}
@@ -37,8 +38,8 @@ def type_name(t, arg):
     if isinstance(t, str) and t in _QTYPES:
         return t
     try:
-        name = dtype_name(np.dtype(t))
-    except (TypeError, ValueError, SyntaxError):  # numpy parses ',' as a Python literal
+        name = dtype_name(as_dtype(t, arg))
+    except TypeError:  # a spelling numpy cannot read: _interop.as_dtype
         name = None
     if name in _QTYPES:
         return name
