@@ -117,11 +117,15 @@ for _goal in (
     # AVX2), so its rows ask more than dequantize's
     *(Goal(f"{op} {dt} n={n:,} vs ONNX Runtime (I/O binding, 1 thread)",
            (f"{op}/{dt}/{n}", "simdops"), (f"{op}/{dt}/{n}", ORT), goal)
-      for op, dt, goal in (("quantize_linear", "float32", 1.5), ("dequantize_linear", "uint8", 1.2))
+      for op, dt, goal in (("quantize_linear", "float32", 1.5),
+                           ("quantize_linear int8", "float32", 1.5),
+                           ("dequantize_linear", "uint8", 1.2))
       for n in (65_536, M)),
     *(Goal(f"{op} {dt} n={n:,} vs the converting np.copyto",
            (f"{op}/{dt}/{n}", "simdops"), (f"{op}/{dt}/{n}", COPY), goal)
-      for op, dt, goal in (("quantize_linear", "float32", 1.0), ("dequantize_linear", "uint8", 0.8))
+      for op, dt, goal in (("quantize_linear", "float32", 1.0),
+                           ("quantize_linear int8", "float32", 1.0),
+                           ("dequantize_linear", "uint8", 0.8))
       for n in (65_536, M)),
     Goal("onnx.hardmax opset 13 float32 1024x4096 axis 0 vs ONNX Runtime (it transposes)",
          ("hardmax axis=0/float32/1024x4096", "simdops"),
