@@ -59,7 +59,8 @@ F16_SHRINK_BOUND_SOURCE = "bound: tools/portbench.c f16shrink, AVX-512 on AMD Ze
 # the lowest, rounded down: above its goal, so a MISS is the driver's order (the scan and
 # the write do not overlap as a copy's read and write do), not the parts.
 HARDMAX_AXIS0_BOUND = 1.5
-HARDMAX_AXIS0_BOUND_SOURCE = "bound: tools/cbench.c 'hardmax bound axis 0', AVX-512 on AMD Zen 4"
+HARDMAX_AXIS0_BOUND_SOURCE = (f"bound {HARDMAX_AXIS0_BOUND} (above the goal): tools/cbench.c "
+                              "'hardmax bound axis 0', AVX-512 on AMD Zen 4")
 
 M = 1_048_576
 M16 = 16_777_216
@@ -77,11 +78,11 @@ for _goal in (
          ("hardmax/float32/1024x1024", "simdops"), ("hardmax/float32/1024x1024", COPY), 0.85),
     Goal("hardmax float32 4096x1024, last axis, vs np.copyto",
          ("hardmax/float32/4096x1024", "simdops"), ("hardmax/float32/4096x1024", COPY), 1.1),
-    # bound (HARDMAX_AXIS0_BOUND) above the goal: the row is not bound by its parts
+    # its bound (HARDMAX_AXIS0_BOUND) is above the goal: said in the source text, as the
+    # bound field is for bounds under a goal (a MISS here is not BLOCKED)
     Goal("hardmax float32 1024x4096, axis 0, vs np.copyto",
          ("hardmax axis=0/float32/1024x4096", "simdops"),
-         ("hardmax axis=0/float32/1024x4096", COPY), 0.95,
-         source=HARDMAX_AXIS0_BOUND_SOURCE, bound=HARDMAX_AXIS0_BOUND, bound_isa="avx512"),
+         ("hardmax axis=0/float32/1024x4096", COPY), 0.95, source=HARDMAX_AXIS0_BOUND_SOURCE),
     Goal("hardmax float32 1x16 with out=, time vs np.copyto",
          ("hardmax/float32/1x16", "simdops"), ("hardmax/float32/1x16", COPY), 1.5, "time"),
     Goal("requant int32->uint8 n=16 with out=, time vs np.copyto",
