@@ -143,7 +143,14 @@ cdef bint _plain_array_of(object v, const char *chars) noexcept:
     return (d.byteorder == b'=' or d.byteorder == b'|') and d.type != 0 and strchr(chars, d.type) != NULL
 
 
-cdef object _onnx_quantize_any = None  # simdops.onnx._ops.quantize_linear, on first use
+cdef object _onnx_quantize_any = None  # simdops.onnx._ops.quantize_linear, which registers it
+
+
+def _set_onnx_quantize_general(general):
+    """simdops.onnx._ops hands its quantize_linear over for the calls the entry below does
+    not take (so that _core imports nothing that imports it)."""
+    global _onnx_quantize_any
+    _onnx_quantize_any = general
 
 
 def onnx_quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, block_size=0, saturate=1,
@@ -156,7 +163,6 @@ def onnx_quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, block_size=0,
     is where the Python function sends it too: its checks and its own call cost 15% of a
     65,536-element kernel. Every other call is the Python function's. Numpy's type
     characters f e B b H h are none of ml_dtypes' (the low-bit path's types)."""
-    global _onnx_quantize_any
     if (block_size == 0 and saturate == 1 and output_dtype is None and precision is None
             and not packed and _plain_array_of(x, b"fe")
             and (type(y_scale) is float or _plain_array_of(y_scale, b"fe"))
@@ -164,8 +170,8 @@ def onnx_quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, block_size=0,
                  or _plain_array_of(y_zero_point, b"BbHh"))):
         return _quantize_linear(x, y_scale, y_zero_point, axis, out)
     if _onnx_quantize_any is None:
-        from simdops.onnx._ops import quantize_linear as general
-        _onnx_quantize_any = general
+        raise RuntimeError("onnx_quantize_linear: import simdops.onnx first (it registers "
+                           "the general path)")
     return _onnx_quantize_any(x, y_scale, y_zero_point, axis=axis, block_size=block_size,
                               saturate=saturate, output_dtype=output_dtype,
                               precision=precision, packed=packed, out=out)
