@@ -18,7 +18,7 @@ for tool in cbench rqbench qlinear_sweep rq_exhaustive lowbit_sweep; do
 done
 if [ "$(uname -m)" = x86_64 ]; then
     # shellcheck disable=SC2086
-    $CC -O2 -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} -mavx512f -mavx512bw -mavx512dq -mf16c \
+    $CC -O2 -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} -mavx512f -mavx512bw -mavx512dq -mavx512vl -mf16c \
         "$HERE/tools/portbench.c" -o "$OUT/portbench"
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} -mavx2 -mf16c -I"$HERE/csrc/include" \

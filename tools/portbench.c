@@ -14,12 +14,12 @@
  * (A round trip vcvtph2ps -> vcvtps2ph fed back into itself, even 8 of them,
  * measures the pair's latency / 8, not its throughput.)
  *
- *   bash tools/cbench.sh /tmp/kb && /tmp/kb/portbench [iterations=20000000] [chains]
- *   (chains: only the requant chains' table)
+ *   bash tools/cbench.sh /tmp/kb && /tmp/kb/portbench [iterations=20000000] [chains|f16shrink]
+ *   (chains: only the requant chains' table; f16shrink: only float16 shrink's steps)
  *
  * x86-64 only; built with AVX-512 flags (a tool, not part of the package) and
  * it runs the AVX-512 rows only where the CPU has AVX-512 F+BW (the requant
- * fast path's rows: and DQ). */
+ * fast path's rows: and DQ; float16 shrink's steps: and VL). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +27,7 @@
 #include <time.h>
 
 #if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && \
-    defined(__F16C__)
+    defined(__AVX512VL__) && defined(__F16C__)
 #include <immintrin.h>
 
 static double now(void)
@@ -294,6 +294,82 @@ static void rqs_table(void)
     }
 }
 
+/* float16 shrink with a bias (shrink_avx512.c, f16_shrink_sym_16), its whole step per 64
+ * halves over L1-resident x and y: 4 x (load 16 halves, the sequence, store 16), the
+ * iterations independent (loads in, stores out), in cycles per 16 halves. The rows: the
+ * kernel's step; the magnitude form (convert |x|, subtract, round, the sign put back on
+ * the half: one 512-bit and and xor fewer, one 256-bit op and a zeroing move more); the
+ * conversions alone (load, vcvtph2ps, vcvtps2ph, store: the floor of any design through
+ * float32); and the copy (load, store): the row's bound is copy / step. */
+static uint16_t g_hx[64] __attribute__((aligned(64))), g_hy[64] __attribute__((aligned(64)));
+enum { F16S_KERNEL, F16S_MAGNITUDE, F16S_CONVERT, F16S_COPY };
+
+static inline __attribute__((always_inline)) __m256i f16s_group(const uint16_t *p, const int form,
+                                                                __m256i bound, __m512 b)
+{
+    const __m256i h = _mm256_loadu_si256((const __m256i *)p);
+    const __m256i mag = _mm256_and_si256(h, _mm256_set1_epi16(0x7fff));
+    __mmask16 keep, nan;
+    switch (form) {
+    case F16S_KERNEL: {
+        const __m512 x = _mm512_cvtph_ps(h);
+        const __m512 bx = _mm512_xor_ps(b, _mm512_and_ps(x, _mm512_set1_ps(-0.0f)));
+        keep = _mm256_cmpgt_epi16_mask(mag, bound);
+        nan = _mm256_cmpgt_epi16_mask(mag, _mm256_set1_epi16(0x7c00));
+        return _mm256_mask_mov_epi16(_mm512_maskz_cvtps_ph(keep, _mm512_sub_ps(x, bx), 0), nan, h);
+    }
+    case F16S_MAGNITUDE: {
+        const __m256i r = _mm512_cvtps_ph(_mm512_sub_ps(_mm512_cvtph_ps(mag), b), 0);
+        keep = _mm256_cmpgt_epi16_mask(mag, bound);
+        nan = _mm256_cmpgt_epi16_mask(mag, _mm256_set1_epi16(0x7c00));
+        return _mm256_mask_mov_epi16(
+            _mm256_maskz_mov_epi16(keep, _mm256_ternarylogic_epi32(r, h, _mm256_set1_epi16((short)0x8000), 0xF8)),
+            nan, h);
+    }
+    case F16S_CONVERT:
+        return _mm512_cvtps_ph(_mm512_cvtph_ps(h), 0);
+    default:
+        return h;
+    }
+}
+
+static inline __attribute__((always_inline)) double f16s_step(const int form)
+{
+    const __m256i bound = _mm256_set1_epi16(0x37ff);
+    const __m512 b = _mm512_set1_ps(0.5f);
+    double best = 1e30;
+    for (int r = 0; r < 5; r++) {
+        double tc = add_chain(g_n), t0 = now(), cyc;
+        for (long i = 0; i < g_n; i++) {
+            const uint16_t *xp = g_hx;
+            uint16_t *yp = g_hy;
+            __asm__ volatile("" : "+r"(xp), "+r"(yp));
+            const __m256i r0 = f16s_group(xp, form, bound, b), r1 = f16s_group(xp + 16, form, bound, b);
+            const __m256i r2 = f16s_group(xp + 32, form, bound, b), r3 = f16s_group(xp + 48, form, bound, b);
+            _mm256_storeu_si256((__m256i *)yp, r0);
+            _mm256_storeu_si256((__m256i *)(yp + 16), r1);
+            _mm256_storeu_si256((__m256i *)(yp + 32), r2);
+            _mm256_storeu_si256((__m256i *)(yp + 48), r3);
+        }
+        cyc = (now() - t0) / tc * 4.0 * (double)g_n;
+        best = cyc < best ? cyc : best;
+    }
+    return best / (double)g_n / 4.0;
+}
+
+static void f16s_table(void)
+{
+    double c[4];
+    c[F16S_KERNEL] = f16s_step(F16S_KERNEL);
+    c[F16S_MAGNITUDE] = f16s_step(F16S_MAGNITUDE);
+    c[F16S_CONVERT] = f16s_step(F16S_CONVERT);
+    c[F16S_COPY] = f16s_step(F16S_COPY);
+    printf("float16 shrink (bias), per 64-half step over L1 data: cycles / 16 halves, copy / step\n"
+           "  %-40s %6.2f %6.2f\n  %-40s %6.2f %6.2f\n  %-40s %6.2f %6.2f\n  %-40s %6.2f\n",
+           "kernel (f16_shrink_sym_16)", c[0], c[3] / c[0], "magnitude form", c[1], c[3] / c[1],
+           "conversions only (vcvtph2ps, vcvtps2ph)", c[2], c[3] / c[2], "copy (load, store)", c[3]);
+}
+
 int main(int argc, char **argv)
 {
     g_n = argc > 1 ? atol(argv[1]) : 20000000L;
@@ -301,6 +377,11 @@ int main(int argc, char **argv)
         g_n = 1000;
     if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw")) {
         printf("portbench: this CPU has no AVX-512 F+BW; nothing measured\n");
+        return 0;
+    }
+    if (argc > 2 && !strcmp(argv[2], "f16shrink")) { /* float16 shrink's steps alone */
+        if (__builtin_cpu_supports("avx512vl"))
+            f16s_table();
         return 0;
     }
     if (argc > 2 && !strcmp(argv[2], "chains")) { /* the requant chains' table alone */
@@ -357,6 +438,8 @@ int main(int argc, char **argv)
     BENCH("latency, 1 chain: vfnmadd231ps", 1, DECL_1; DECL_ONE, LAT_FMA);
     if (__builtin_cpu_supports("avx512dq"))
         rqs_table();
+    if (__builtin_cpu_supports("avx512vl"))
+        f16s_table();
     printf("clock seen by the add chains: %.2f-%.2f GHz\n", g_ghz_lo, g_ghz_hi);
     return 0;
 }
@@ -364,7 +447,7 @@ int main(int argc, char **argv)
 #else
 int main(void)
 {
-    printf("portbench: built without x86-64 AVX-512 F/BW/DQ and F16C; nothing measured\n");
+    printf("portbench: built without x86-64 AVX-512 F/BW/DQ/VL and F16C; nothing measured\n");
     return 0;
 }
 #endif

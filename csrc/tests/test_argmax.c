@@ -354,7 +354,8 @@ void test_argmax(const target *t)
     test_hardmax_driver(t);
     {
         static const size_t ROWS[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 13};
-        static const size_t COLS[] = {1, 5, 15, 16, 17, 31, 32, 33, 47, 100, 1029, 1039};
+        /* past 4096: the kernels' column chunk (a narrow last chunk, and a wider one) */
+        static const size_t COLS[] = {1, 5, 15, 16, 17, 31, 32, 33, 47, 100, 1029, 1039, 4101, 4133};
         int mode = 0;
         for (size_t a = 0; a < sizeof(ROWS) / sizeof(ROWS[0]); a++)
             for (size_t c = 0; c < sizeof(COLS) / sizeof(COLS[0]); c++)

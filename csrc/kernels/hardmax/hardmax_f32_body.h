@@ -130,7 +130,16 @@ static inline size_t HB_FN(row)(const float *x, size_t n)
     return i + hm_ctz64(HB_FN(eq64)(x + i, mx)); /* not 0: the block holds mx */
 }
 
-enum { HB_COL_CHUNK = 1024 };
+/* Columns a call scans together: the driver's whole block (16 KiB of float32), so that
+ * each of the four rows of a group is read as one contiguous 16 KiB run. Chunks of 1024
+ * (4 KiB, a page: the prefetcher restarts at each) made every row four runs visited far
+ * apart: at 1024x4096 axis 0 the scan alone ran 676-830 us against 511-794 us (tools/cbench
+ * "hardmax bound axis 0", 5 alternating runs; docs/performance.md). rel is then 16 KiB of
+ * stack. HB_COL_CHUNK_COLS overrides it (a tool's comparison). */
+#ifndef HB_COL_CHUNK_COLS
+#define HB_COL_CHUNK_COLS 4096
+#endif
+enum { HB_COL_CHUNK = HB_COL_CHUNK_COLS };
 
 /* Rows k..k+3 of the call (x at row k) at column j; c holds k..k+3 broadcast. */
 static inline void HB_FN(group4)(const char *x, int64_t stride, size_t j, float *best,

@@ -2,6 +2,8 @@
 # only: scale and zero point become buffers (Python numbers as float32 /
 # the integer type), the output array is made, C checks and runs.
 
+from libc.string cimport strchr
+
 # numpy scalars a scale keeps as they are (C takes float32 and float16 scales)
 cdef tuple _KEPT_SCALAR_TYPES = (np.float32, np.float16)
 
@@ -106,6 +108,10 @@ def quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, out=None):
     >>> simdops.quantize_linear(np.array([0.0, 1.0, 2.5, -300.0], np.float32), 0.5, np.uint8(10))
     array([10, 12, 15,  0], dtype=uint8)
     """
+    return _quantize_linear(x, y_scale, y_zero_point, axis, out)
+
+
+cdef object _quantize_linear(x, y_scale, y_zero_point, axis, out):
     cdef _Buf xb = _buf(x, "x")
     cdef _Buf sb = _scale_buf(y_scale, "y_scale")
     cdef _Buf zb = None
@@ -126,6 +132,49 @@ def quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, out=None):
     if status:
         _raise(&err)
     return _result(ob, out)
+
+
+cdef bint _plain_array_of(object v, const char *chars) noexcept:
+    """v is a plain ndarray in native order whose numpy type character is one of chars."""
+    cdef simdops_np_descr *d
+    if type(v) is not _NDARRAY:
+        return False
+    d = <simdops_np_descr *>(<simdops_np_array *><void *>v).descr
+    return (d.byteorder == b'=' or d.byteorder == b'|') and d.type != 0 and strchr(chars, d.type) != NULL
+
+
+cdef object _onnx_quantize_any = None  # simdops.onnx._ops.quantize_linear, which registers it
+
+
+def _set_onnx_quantize_general(general):
+    """simdops.onnx._ops hands its quantize_linear over for the calls the entry below does
+    not take (so that _core imports nothing that imports it)."""
+    global _onnx_quantize_any
+    _onnx_quantize_any = general
+
+
+def onnx_quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, block_size=0, saturate=1,
+                         output_dtype=None, precision=None, packed=False, out=None):
+    """simdops.onnx.quantize_linear (its documentation is simdops.onnx._ops.quantize_linear's).
+
+    The common call (float32 / float16 ndarray x, a float32 / float16 ndarray or a
+    Python float scale, no zero point or a uint8 / int8 / uint16 / int16 ndarray or a
+    Python int one, no low-bit attribute) goes straight to simdops_quantize_linear, which
+    is where the Python function sends it too: its checks and its own call cost 15% of a
+    65,536-element kernel. Every other call is the Python function's. Numpy's type
+    characters f e B b H h are none of ml_dtypes' (the low-bit path's types)."""
+    if (block_size == 0 and saturate == 1 and output_dtype is None and precision is None
+            and not packed and _plain_array_of(x, b"fe")
+            and (type(y_scale) is float or _plain_array_of(y_scale, b"fe"))
+            and (y_zero_point is None or type(y_zero_point) is int
+                 or _plain_array_of(y_zero_point, b"BbHh"))):
+        return _quantize_linear(x, y_scale, y_zero_point, axis, out)
+    if _onnx_quantize_any is None:
+        raise RuntimeError("onnx_quantize_linear: import simdops.onnx first (it registers "
+                           "the general path)")
+    return _onnx_quantize_any(x, y_scale, y_zero_point, axis=axis, block_size=block_size,
+                              saturate=saturate, output_dtype=output_dtype,
+                              precision=precision, packed=packed, out=out)
 
 
 def dequantize_linear(x, x_scale, x_zero_point=None, *, axis=1, out=None):

@@ -276,6 +276,8 @@ for _case in (
     # ONNX QuantizeLinear / DequantizeLinear against ORT and the converting copy
     Case(ops.QUANTIZE_LINEAR, "float32", (65_536,), tags=GOALS_FULL),
     Case(ops.QUANTIZE_LINEAR, "float32", (1_048_576,), tags=GOALS_FULL),
+    Case(ops.QUANTIZE_LINEAR_I8, "float32", (65_536,), tags=GOALS_FULL),
+    Case(ops.QUANTIZE_LINEAR_I8, "float32", (1_048_576,), tags=GOALS_FULL),
     Case(ops.DEQUANTIZE_LINEAR, "uint8", (65_536,), tags=GOALS_FULL),
     Case(ops.DEQUANTIZE_LINEAR, "uint8", (1_048_576,), tags=GOALS_FULL),
     # the requantization families beside double rounding (a path of each case: the same

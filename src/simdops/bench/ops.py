@@ -146,20 +146,25 @@ class Hardmax(Op):
 
 
 class QuantizeLinear(Op):
-    """ONNX QuantizeLinear float32 -> uint8, per tensor (simdops.onnx)."""
-    name = "quantize_linear"
+    """ONNX QuantizeLinear float32 -> uint8 (or int8), per tensor (simdops.onnx)."""
     kernel_entry = "quantize_f32"
     numpy_desc = "np.divide, np.rint, np.add, np.clip, np.copyto (unsafe)"
     onnx_op = "QuantizeLinear"
 
+    def __init__(self, out="uint8"):
+        self.out = out
+        self.name = "quantize_linear" if out == "uint8" else f"quantize_linear {out}"
+        # the same spread of quotients about the type's middle for both
+        self.zero_point = np.array(128 if out == "uint8" else 0, out)
+
     def out_dtype(self, dtype):
-        return "uint8"
+        return self.out
 
     def make_input(self, dtype, shape, rng):
         return (rng.standard_normal(shape) * 40).astype(dtype)
 
     def params(self, dtype):
-        return {"scale": np.array(0.37, np.float32), "zero_point": np.array(128, np.uint8)}
+        return {"scale": np.array(0.37, np.float32), "zero_point": self.zero_point}
 
     def simdops(self, x, out, p):
         import simdops.onnx
@@ -172,7 +177,7 @@ class QuantizeLinear(Op):
             np.divide(x, p["scale"], out=tmp)
             np.rint(tmp, out=tmp)
             np.add(tmp, np.float32(p["zero_point"]), out=tmp)
-            np.clip(tmp, 0, 255, out=tmp)
+            np.clip(tmp, np.iinfo(self.out).min, np.iinfo(self.out).max, out=tmp)
             np.copyto(out, tmp, casting="unsafe")
             return out
         return run
@@ -240,10 +245,11 @@ class Int8Matmul(Op):
 INT8_MATMUL, INT8_MATMUL_PAIRSAT = Int8Matmul(False), Int8Matmul(True)
 CLIP, CLIP_SCALE_BIAS, SHRINK = Clip(), ClipScaleBias(), Shrink()
 QUANTIZE_LINEAR, DEQUANTIZE_LINEAR = QuantizeLinear(), DequantizeLinear()
+QUANTIZE_LINEAR_I8 = QuantizeLinear("int8")
 HARDMAX, HARDMAX_AXIS0 = Hardmax(-1), Hardmax(0)
 REQUANT, REQUANT_PC = Requant(False), Requant(True)
 OPS = {op.name: op for op in (CLIP, CLIP_SCALE_BIAS, SHRINK, HARDMAX, HARDMAX_AXIS0,
-                              REQUANT, REQUANT_PC, QUANTIZE_LINEAR, DEQUANTIZE_LINEAR,
+                              REQUANT, REQUANT_PC, QUANTIZE_LINEAR, QUANTIZE_LINEAR_I8, DEQUANTIZE_LINEAR,
                               INT8_MATMUL, INT8_MATMUL_PAIRSAT)}
 OPS.update({op.name: op for op in FAMILY_OPS})  # ops_requant_families.py's
 OPS.update({op.name: op for op in CHAIN_OPS})  # ops_requant_chain.py's

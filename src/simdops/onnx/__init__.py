@@ -16,7 +16,10 @@ DequantizeLinear, bit-exact with the ONNX reference implementation
 This module imports without the ``onnx`` package; only ``run_node`` needs it.
 docs/onnx.md compares DirectML, ONNX and ONNX Runtime op by op.
 """
-from simdops.onnx._ops import clip, dequantize_linear, hardmax, quantize_linear, shrink
+from simdops.onnx._ops import clip, dequantize_linear, hardmax, shrink
+# quantize_linear: the C-level entry that sends the common call straight to the kernel and
+# the rest to simdops.onnx._ops.quantize_linear (whose documentation it carries)
+from simdops.onnx._ops import fast_quantize_linear as quantize_linear
 from simdops.onnx._node import run_node
 
 __all__ = ["clip", "shrink", "hardmax", "quantize_linear", "dequantize_linear", "run_node"]
