@@ -180,6 +180,7 @@ RQF_INLINE void rqf_chain_loop(const int32_t *x, void *y, size_t n, const int32_
         c.fb_first = c.fb_after = 0;
     s[0] = s[1] = s[2] = s[3] = _mm256_set1_ps(p->scale);
     for (; n - i >= 32; i += 32) {
+#pragma GCC unroll 4
         for (int j = 0; j < 4; j++) {
             __m256i a = _mm256_loadu_si256((const __m256i *)(x + i + 8 * j));
             if (ibias)
@@ -256,19 +257,78 @@ static inline int rqc_fold_pow2(const simdops_requant_params *p, const int32_t *
     return 1;
 }
 
+/* The chain as requantize_fp32's default (fp_mode 0, one multiplier): q, folded by
+ * rqc_fold_pow2, in float32 precision and ties even with no step left but the scale
+ * and c = pre * post (pre / post). Then fl(fl(fl(A * pre) * s) * post) = fl(A * s'),
+ * s' = c * s, for every int32 a (A = (float)a), under rqc_fold_pow2's conditions
+ * (|pre|, |c|, |pre| smin, |c| smin >= 2^-126; 2^31 |pre|, |c|, |pre| smax, |c| smax
+ * < 2^127): A * pre is exact, fl(A pre s) is normal, so its product by post is exact
+ * and equals fl(A pre s post) = fl(A c s); and c * s is exact in float32 (a power of
+ * two times a float, landing in [2^-126, 2^127)), so one rounding of the same real
+ * A c s either way. A step that would leave the normal range (pre = 2^-130, or
+ * 2^31 s pre >= 2^127) is not folded (rqc_fold_pow2 returns 0) and keeps the chain.
+ * The scales s are finite and nonzero then, so neither form meets a NaN or an
+ * infinity. Per channel only c = 1 (s' = s: the caller's scales, no copy to make).
+ * Rewrites q (c into its scale) and returns 1, else leaves q and returns 0. */
+static inline int rqc_fold_plain(simdops_requant_params *q, int per_channel)
+{
+    if (q->fp_mode & ~SIMDOPS_RQ_FP_PRE)
+        return 0;
+    if (q->fp_mode) { /* c != 1: into the scale */
+        if (per_channel)
+            return 0;
+        q->scale = q->scale * q->pre_scale; /* exact (see above) */
+        q->scale64 = (double)q->scale;
+        q->fp_mode = 0;
+    }
+    return 1;
+}
+
 /* the smallest and largest |scale| of n (float32 or float64) scales; a NaN gives
- * smax = inf (no bound) */
+ * smax = inf (no bound). Float32 scales 8 at a time (a 512-scale period scanned one
+ * by one had cost a 64K-element per-channel call 10-15%). */
 static inline void rqc_scale_range(const float *sf, const double *sd, size_t n, double *smin,
                                    double *smax)
 {
     double lo = INFINITY, hi = 0.0;
-    for (size_t i = 0; i < n; i++) {
+    size_t i = 0;
+    if (sf && n >= 8) {
+        const __m256 mag = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
+        __m256 vlo = _mm256_set1_ps(INFINITY), vhi = _mm256_setzero_ps();
+        __m256 nan = _mm256_setzero_ps();
+        float l[8], h[8];
+        for (; n - i >= 8; i += 8) {
+            const __m256 a = _mm256_and_ps(_mm256_loadu_ps(sf + i), mag);
+            vlo = _mm256_min_ps(a, vlo); /* a NaN lane keeps vlo (the second operand) */
+            vhi = _mm256_max_ps(a, vhi);
+            nan = _mm256_or_ps(nan, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
+        }
+        _mm256_storeu_ps(l, vlo);
+        _mm256_storeu_ps(h, vhi);
+        for (int k = 0; k < 8; k++) {
+            lo = l[k] < lo ? l[k] : lo;
+            hi = h[k] > hi ? h[k] : hi;
+        }
+        if (_mm256_movemask_ps(nan))
+            hi = INFINITY;
+    }
+    for (; i < n; i++) {
         const double s = fabs(sd ? rqf_f64_at(sd, i) : (double)sf[i]);
         lo = s < lo ? s : lo;
         hi = s > hi || s != s ? (s != s ? INFINITY : s) : hi;
     }
     *smin = lo, *smax = hi;
 }
+
+/* the avx2 tier's entries (the avx512 tier, which includes this file for the
+ * shared parts, has its own in rq_chain_avx512.h) */
+#ifndef SIMDOPS_RQ_CHAIN_AVX512_H
+/* requantize_fp32's default kernels, which a chain folded to one multiplier runs
+ * (rqc_fold_plain): the entry of the file including this one
+ * (requant_families_avx2.c), with fp_mode 0 */
+static inline void rqf_fp_entry(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                                const simdops_requant_channels *ch,
+                                const simdops_requant_params *p, int out, int unused);
 
 /* the runtimes' combinations get a loop each; the rest the general one. Ties away
  * runs as RQC_HALF here (rqf_chain_init's pred(0.5)). */
@@ -278,8 +338,13 @@ static inline void rqf_chain_kernel(const int32_t *x, void *y, size_t n, const i
 {
     simdops_requant_params q;
     const double s = fabs(p->fp_mode & SIMDOPS_FP_FLOAT64 ? p->scale64 : (double)p->scale);
-    if (!scales && !sd && rqc_fold_pow2(p, bias, s, s, &q))
+    if (!scales && !sd && rqc_fold_pow2(p, bias, s, s, &q)) {
+        if (rqc_fold_plain(&q, 0)) {
+            rqf_fp_entry(x, y, n, bias, NULL, &q, out, 0);
+            return;
+        }
         p = &q;
+    }
     const int m = p->fp_mode;
     const int k = rqf_chain_steps(p, bias) | (m & SIMDOPS_FP_TIES_AWAY ? RQC_HALF : 0) |
                   (m & SIMDOPS_FP_FLOAT64 ? RQC_F64 | (sd ? RQC_S64 : 0) : 0);
@@ -314,8 +379,13 @@ static inline void rqf_chain_pc(const int32_t *x, void *y, size_t n, const int32
     /* one period: the scales of the whole call, scanned only for a fold's candidate */
     if (ch->period && ch->period <= n && (p->fp_mode & SIMDOPS_RQ_FP_PRE) && post) {
         rqc_scale_range(ch->scale64 ? NULL : ch->scale, ch->scale64, ch->period, &smin, &smax);
-        if (rqc_fold_pow2(p, bias, smin, smax, &q))
+        if (rqc_fold_pow2(p, bias, smin, smax, &q)) {
+            if (rqc_fold_plain(&q, 1)) {
+                rqf_fp_entry(x, y, n, bias, ch, &q, out, 0);
+                return;
+            }
             p = &q;
+        }
     }
     for (size_t done = 0, m; done < n; done += m) {
         m = simdops_requant_stretch(ch, n - done);
@@ -323,5 +393,7 @@ static inline void rqf_chain_pc(const int32_t *x, void *y, size_t n, const int32
                          ch->scale64 ? NULL : ch->scale, ch->scale64, p, out);
     }
 }
+
+#endif /* SIMDOPS_RQ_CHAIN_AVX512_H */
 
 #endif

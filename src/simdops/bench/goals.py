@@ -36,7 +36,9 @@ class Goal:
 # runs), measured on AMD Zen 4 (512-bit operations as two 256-bit halves), 3 runs within
 # +-0.03: plain 2.8 cycles, OpenVINO 3.3, fbgemm 4.0 (against the plain kernel with its
 # int32 bias, 3.4), add_half 4.1, float64 ties away 11.4. oneDNN's bench steps (0.5, 2.0)
-# fold into the plain multiply (powers of two); its general chain is 4.0 cycles (0.71).
+# are powers of two whose product is 1: the call runs requantize_fp32's default kernels
+# (rqc_fold_plain, rq_chain_avx2.h), so its rows have no bound; its general chain (steps
+# not powers of two) is 4.0 cycles (0.71).
 # Another core has other bounds: they are this machine's, for the avx512 rows only.
 CHAIN_BOUNDS = {"openvino": 0.85, "fbgemm": 0.85, "add_half": 0.69, "litert": 0.25}
 CHAIN_BOUND_SOURCE = "bound: tools/portbench.c chain table, AVX-512 on AMD Zen 4"

@@ -1,0 +1,90 @@
+"""oneDNN's chain with power-of-two pre_scale and post_scale (or post_divide): where
+every step stays a normal float32, the kernels run it as requantize_fp32's default
+with the scale times c = pre * post (per channel: c = 1 only), else step by step.
+Both sides of that boundary, per tensor and per channel (several rows: the driver's
+repeated vectors, whose one period the kernels scan for the scales' range), every
+available tier, against numpy float32 arithmetic rounded at every step."""
+import numpy as np
+import pytest
+
+import simdops
+
+F = np.float32
+OUT = {"uint8": (0, 255), "int8": (-128, 127), "int16": (-32768, 32767)}
+RNG = np.random.default_rng(2047)
+
+
+def ref_chain(x, scale, zp, lo, hi, pre, post=None, div=None):
+    """The documented chain in float32, each step one IEEE operation (numpy's float32
+    arrays round every product), clamped, rounded half to even; NaN gives lo."""
+    with np.errstate(all="ignore"):
+        v = x.astype(F) * F(pre)
+        v = v * np.asarray(scale, F)
+        v = v * F(post) if post is not None else v / F(div)
+    v = v.astype(np.float64)
+    r = np.rint(np.clip(v, lo - zp, hi - zp)) + zp
+    return np.where(np.isnan(v), lo, r).astype(np.int64)
+
+
+def inputs(rows, ch):
+    x = RNG.integers(-300000, 300000, (rows, ch)).astype(np.int64)
+    x[:, ::5] = RNG.integers(-2**31, 2**31, x[:, ::5].shape)
+    x[0, :4] = [2**31 - 1, -2**31, 0, 1]
+    return x.astype(np.int32)
+
+
+def kwargs(pre, post, div):
+    kw = {"pre_scale": pre}
+    kw.update({"post_scale": post} if post is not None else {"post_divide": div})
+    return kw
+
+
+def check(x, scale, zp, out, pre, post=None, div=None):
+    lo, hi = OUT[out]
+    want = ref_chain(x, scale, zp, lo, hi, pre, post, div)
+    for isa in simdops.available_isas():
+        with simdops.use_isa(isa):
+            got = simdops.requantize_fp32(x, scale, zp, out_dtype=out,
+                                          **kwargs(pre, post, div))
+        np.testing.assert_array_equal(got, want, err_msg=f"{isa} pre={pre} post={post} "
+                                      f"div={div} scale={np.ndim(scale) and 'per channel'}")
+
+
+# (pre, post, div): c = 1, 1/8, 2, 1 with far steps
+FOLDING = [(0.5, 2.0, None), (0.25, 0.5, None), (4.0, None, 2.0), (2.0**-20, 2.0**20, None)]
+
+
+@pytest.mark.thread_unsafe
+@pytest.mark.parametrize("pre,post,div", FOLDING)
+@pytest.mark.parametrize("shape", [(5, 256), (7, 80), (3, 7)])
+def test_power_of_two_chain_matches_the_steps(pre, post, div, shape):
+    # distinct per-channel scales (some above one: the clamping kernels), powers of two
+    # among them so that products land on halves
+    x = inputs(*shape)
+    ch = shape[1]
+    pc = np.linspace(1 / 1200, 3.0, ch).astype(F)
+    pc[::3] = 2.0 ** -RNG.integers(1, 12, pc[::3].shape)
+    for out in ("int8", "uint8", "int16"):
+        check(x, pc, 3 if out != "uint8" else 130, out, pre, post, div)
+        check(x, 1 / 1000, 3, out, pre, post, div)
+        check(x, 2.0**-9, -7 if out != "uint8" else 0, out, pre, post, div)
+
+
+@pytest.mark.thread_unsafe
+def test_fold_boundary_per_channel():
+    # pre = 2^-126, post = 2^126 (c = 1): every |pre * s| >= 2^-126 folds (the steps are
+    # exact); one channel with s = 1/2 + 2^-24 makes A * pre * s subnormal for A = 1
+    # (2^-127 + 2^-150 ties to 2^-127 on the subnormal grid, times 2^126: 0.5 -> 0, where
+    # the one product gives 0.500000059 -> 1), so that call must run the steps
+    x = np.ones((4, 256), np.int32)
+    x[:, 1::2] = RNG.integers(-2**31, 2**31, x[:, 1::2].shape)
+    s = np.ones(256, F)
+    check(x, s, 0, "int8", 2.0**-126, 2.0**126)              # at the boundary: folds
+    s[16] = 0.5 + 2.0**-24
+    want = ref_chain(x, s, 0, -128, 127, 2.0**-126, 2.0**126)
+    assert want[0, 16] == 0 and int(np.rint(F(1) * s[16])) == 1  # the cases differ
+    check(x, s, 0, "int8", 2.0**-126, 2.0**126)              # one step below: no fold
+    # overflow: A * pre = 2^131 is +inf in float32 (-> max), where A * s is 2
+    big = np.full((4, 256), 2**31 - 1, np.int32)
+    check(big, np.full(256, 2.0**-30, F), 0, "int8", 2.0**100, 2.0**-100)
+    check(big, np.full(256, 2.0**-30, F), 0, "int8", 2.0**64, 2.0**-64)  # 2^95: folds
