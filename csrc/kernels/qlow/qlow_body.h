@@ -20,8 +20,8 @@
  * nibbles, low first); qv_store_u8 / qv_store_nib / qv_store_u16 (QV_U
  * vectors of lanes as bytes, nibbles two a byte, 16-bit halves). Optional:
  * QV_F16_STORE (qv_store_f16, a conversion whose bits are simdops_f32_to_f16's;
- * without it the integer one below); QV_LOOKUP16 (qv_iota_i, qv_lookup16:
- * a 16-entry permute, QV_W == 16); QV_DQ8F_ONE_SCALE(x, n, y, e4, scale), a
+ * without it the integer one below); QV_LOOKUP16 (qv_iota_i, qv_lookup_nib:
+ * 32 nibbles looked up in a 16-entry table, QV_W == 16); QV_DQ8F_ONE_SCALE(x, n, y, e4, scale), a
  * tier's own float8 dequantize with one scale returning how far it went.
  *
  * The arithmetic is the scalar kernel's, lane by lane: (float)(code) - zp,
@@ -41,6 +41,15 @@
 #define QB_UNROLL _Pragma("GCC unroll 4")
 #else
 #define QB_UNROLL
+#endif
+/* the loops inlined into each table entry, so that the output format, the sign and
+ * the scale form are constants there (GCC -O2 kept one shared qb_dq4 testing them at
+ * run time: int4 dequantize in 32-element runs of one scale ran at 0.47 of a memcpy of
+ * its output on AVX-512 against 0.72 before the body, tools/lowbit_sweep.c) */
+#if defined(__GNUC__)
+#define QB_LOOP static inline __attribute__((always_inline))
+#else
+#define QB_LOOP static inline
 #endif
 #define QB_CAT_(a, b) a##__##b
 #define QB_CAT(a, b) QB_CAT_(a, b)
@@ -103,7 +112,7 @@ static inline qv_f qb_int4_value(qv_i nib, qv_i flip) { return qv_cvt_f(qv_sub_i
 
 /* dequantize, (value - zp) * scale in float32: one scale (scales NULL: s, zpf)
  * or per-element scale / zp rows */
-static inline void qb_dq4(const void *x, size_t first, size_t n, void *y, int fs, int sgn, float s,
+QB_LOOP void qb_dq4(const void *x, size_t first, size_t n, void *y, int fs, int sgn, float s,
                           float zpf, const float *scales, const float *zps)
 {
     const qv_i flip = qv_set1_i(sgn ? 8 : 0);
@@ -117,35 +126,55 @@ static inline void qb_dq4(const void *x, size_t first, size_t n, void *y, int fs
     }
     xb = (const uint8_t *)x + (first + i) / 2; /* element first + i starts this byte */
     j = i;
-    if (!scales) {
 #ifdef QV_LOOKUP16
-        const qv_f table = qv_mul_f(qv_sub_f(qb_int4_value(qv_iota_i(), flip), qv_set1_f(zpf)), qv_set1_f(s));
+    /* one scale: its 16 results; rows: the 16 codes' values (exact), then the
+     * row's arithmetic */
+    const qv_f values = qb_int4_value(qv_iota_i(), flip);
+    const qv_f table = scales ? values : qv_mul_f(qv_sub_f(values, qv_set1_f(zpf)), qv_set1_f(s));
+#define QB_NIB_VALUES(at, e, r) qv_lookup_nib(xb + ((at) - i) / 2, table, r)
+    (void)e;
 #else
+#define QB_NIB_VALUES(at, e, r)                                                                  \
+    do {                                                                                         \
+        qv_nib(xb + ((at) - i) / 2, e);                                                          \
+        QB_UNROLL                                                                                \
+        for (int k = 0; k < QV_U; k++)                                                           \
+            r[k] = qb_int4_value(e[k], flip);                                                    \
+    } while (0)
+#endif
+    if (!scales) {
+#ifndef QV_LOOKUP16
         const qv_f sv = qv_set1_f(s), zv = qv_set1_f(zpf);
 #endif
         for (; j + QB_STEP <= n; j += QB_STEP) {
-            qv_nib(xb + (j - i) / 2, e);
+            QB_NIB_VALUES(j, e, r);
+#ifndef QV_LOOKUP16
             QB_UNROLL
             for (int k = 0; k < QV_U; k++)
-#ifdef QV_LOOKUP16
-                r[k] = qv_lookup16(table, e[k]);
-#else
-                r[k] = qv_mul_f(qv_sub_f(qb_int4_value(e[k], flip), zv), sv);
+                r[k] = qv_mul_f(qv_sub_f(r[k], zv), sv);
 #endif
             qb_put(fs, y, j, r);
         }
-    } else {
+    } else if (zps) {
         for (; j + QB_STEP <= n; j += QB_STEP) {
-            qv_nib(xb + (j - i) / 2, e);
+            QB_NIB_VALUES(j, e, r);
             QB_UNROLL
             for (int k = 0; k < QV_U; k++) {
                 size_t at = j + (size_t)k * QV_W;
-                qv_f z = zps ? qv_loadu_f(zps + at) : qv_set1_f(0.0f);
-                r[k] = qv_mul_f(qv_sub_f(qb_int4_value(e[k], flip), z), qv_loadu_f(scales + at));
+                r[k] = qv_mul_f(qv_sub_f(r[k], qv_loadu_f(zps + at)), qv_loadu_f(scales + at));
             }
             qb_put(fs, y, j, r);
         }
+    } else { /* no zero point: value - 0.0f is the value (an integer; 0 stays +0) */
+        for (; j + QB_STEP <= n; j += QB_STEP) {
+            QB_NIB_VALUES(j, e, r);
+            QB_UNROLL
+            for (int k = 0; k < QV_U; k++)
+                r[k] = qv_mul_f(r[k], qv_loadu_f(scales + j + (size_t)k * QV_W));
+            qb_put(fs, y, j, r);
+        }
     }
+#undef QB_NIB_VALUES
     qs_dq4_tail(x, first, j, n, y, fs, sgn, s, zpf, scales, zps);
 }
 
@@ -158,7 +187,7 @@ static inline qv_i qb_q4_code(qv_f x, qv_f s, qv_i zp, qv_i lo, qv_i hi)
     qv_f q = qv_min_f(qv_max_f(qv_div_f(x, s), qv_set1_f(-32.0f)), qv_set1_f(32.0f));
     return qv_min_i(qv_max_i(qv_add_i(qv_round_i(q), zp), lo), hi);
 }
-static inline void qb_q4(const float *x, size_t n, void *y, size_t first, int sgn, float s, int32_t zp,
+QB_LOOP void qb_q4(const float *x, size_t n, void *y, size_t first, int sgn, float s, int32_t zp,
                          const float *scales, const float *zps, const simdops_qlow_params *p)
 {
     const qv_i lo = qv_set1_i(sgn ? -8 : 0), hi = qv_set1_i(sgn ? 7 : 15);
@@ -218,7 +247,7 @@ static inline qv_i qb_f8_code(qv_f v, int e4, int sat)
     c = qv_sel(qv_gt_i(a, qv_set1_i(0x7f800000)), qv_set1_i(e4 ? 0x7f : 0x7e), c);
     return qv_or(c, sg);
 }
-static inline void qb_q8f(const float *x, size_t n, uint8_t *y, int qt, const float *scales,
+QB_LOOP void qb_q8f(const float *x, size_t n, uint8_t *y, int qt, const float *scales,
                           const simdops_qlow_params *p)
 {
     const int e4 = qt == SIMDOPS_QT_e4m3fn, sat = p->saturate != 0;
@@ -260,7 +289,7 @@ static inline qv_f qb_f8_scaled(qv_i c, int e4, qv_f s)
     r = qv_cast_i(qv_mul_f(qv_cast_f(qv_or(v, sg)), s));
     return qv_cast_f(qv_sel(nan, qv_or(sg, qv_set1_i(0x7fc00000)), r));
 }
-static inline void qb_dq8f(const uint8_t *x, size_t n, float *y, int qt, float s, const float *scales)
+QB_LOOP void qb_dq8f(const uint8_t *x, size_t n, float *y, int qt, float s, const float *scales)
 {
     const int e4 = qt == SIMDOPS_QT_e4m3fn;
     const qv_f sv = qv_set1_f(s);

@@ -372,13 +372,15 @@ def qdq(bint quantize, x, scale, zero_point, y, tuple shape, tuple scale_shape,
     return y
 
 
-def qdq_dequantize_into(x, scale, y, int x_type, int f32_type, axis):
-    """simdops_dequantize_linear_ex for one common form, from the arrays' fields with no
-    Python objects made (qdq's reshape / view / memoryview of three arrays cost more than
-    a 64K-element kernel): x and y plain C-contiguous ndarrays of one shape, y float32 and
-    writable and not overlapping x, scale a 0-d float32 ndarray, no zero point. x_type
-    is x's ONNX code (the caller's dtype-name lookup). None, nothing run, when the
-    arrays are not of this form (the caller takes qdq's path); C checks every rule."""
+def qdq_into(bint quantize, x, scale, y, int q_type, int f32_type, int saturate, axis):
+    """simdops_quantize_linear_ex / simdops_dequantize_linear_ex for one common form,
+    from the arrays' fields with no Python objects made (qdq's reshape / view /
+    memoryview of three arrays cost more than a 64K-element kernel): x and y plain
+    C-contiguous ndarrays of one shape, the float side (quantize: x, dequantize: y)
+    native float32, the other one byte an element of ONNX type q_type (the caller's
+    dtype-name lookup), y writable and not overlapping x, scale a 0-d float32 ndarray,
+    no zero point. None, nothing run, when the arrays are not of this form (the caller
+    takes qdq's path); C checks every rule."""
     cdef simdops_qdq_call c
     cdef simdops_error err
     cdef int status, k
@@ -386,6 +388,7 @@ def qdq_dequantize_into(x, scale, y, int x_type, int f32_type, axis):
     cdef simdops_np_array *xa
     cdef simdops_np_array *ya
     cdef simdops_np_array *sa
+    cdef simdops_np_array *fa
     cdef char *xend
     cdef char *yend
     if type(x) is not _NDARRAY or type(y) is not _NDARRAY or type(scale) is not _NDARRAY:
@@ -393,17 +396,19 @@ def qdq_dequantize_into(x, scale, y, int x_type, int f32_type, axis):
     xa = <simdops_np_array *><void *>x
     ya = <simdops_np_array *><void *>y
     sa = <simdops_np_array *><void *>scale
+    fa = xa if quantize else ya
     if (not (xa.flags & ya.flags & sa.flags & SIMDOPS_NP_C_CONTIGUOUS) or sa.nd != 0 or xa.nd > 64
-            or ya.nd != xa.nd or not _native_f32(ya) or not _native_f32(sa)
+            or ya.nd != xa.nd or not _native_f32(fa) or not _native_f32(sa)
             or not (ya.flags & SIMDOPS_NP_WRITEABLE) or (<unsigned int>ya.flags) & SIMDOPS_NP_WARN_ON_WRITE):
         return None
     for k in range(xa.nd):
         if ya.dimensions[k] != xa.dimensions[k]:
             return None
         shp[k] = xa.dimensions[k]
-    # the byte ranges: x one byte an element, y four (an empty array overlaps nothing)
-    xend = xa.data + _numel(xa)
-    yend = ya.data + 4 * _numel(ya)
+    # the byte ranges: the float side four bytes an element, the other one (an empty
+    # array overlaps nothing)
+    xend = xa.data + (4 if quantize else 1) * _numel(xa)
+    yend = ya.data + (1 if quantize else 4) * _numel(ya)
     if xend != xa.data and xa.data < yend and ya.data < xend:
         return None
     memset(&c, 0, sizeof(c))
@@ -414,13 +419,16 @@ def qdq_dequantize_into(x, scale, y, int x_type, int f32_type, axis):
     c.ndim = xa.nd
     c.scale_shape = shp
     c.scale_ndim = 0
-    c.x_type = x_type
+    c.x_type = f32_type if quantize else q_type
     c.scale_type = f32_type
-    c.y_type = f32_type
-    c.saturate = 1
+    c.y_type = q_type if quantize else f32_type
+    c.saturate = saturate
     c.axis = _int64(axis, "axis")
     with nogil:
-        status = simdops_dequantize_linear_ex(&c, &err)
+        if quantize:
+            status = simdops_quantize_linear_ex(&c, &err)
+        else:
+            status = simdops_dequantize_linear_ex(&c, &err)
     if status:
         _raise(&err)
     return y

@@ -220,12 +220,28 @@ _ONE_BYTE_FLOATS = {k: _QTYPES[k][0] for k in ("float8_e4m3fn", "float8_e4m3fnuz
 def dequantize_into(x, scale, axis, out):
     """The per-call cost of a common form made small: a C-contiguous float8 ndarray x, a
     0-d float32 ndarray scale, no zero point, a float32 out of x's shape that shares no
-    memory with x: straight to _core.qdq_dequantize_into, which reads the arrays' fields
-    (C checks every rule, as for any call). None: not this form (the caller takes the
-    general path)."""
+    memory with x: straight to _core.qdq_into, which reads the arrays' fields (C checks
+    every rule, as for any call). None: not this form (the caller takes the general
+    path)."""
     if type(x) is not np.ndarray:
         return None
     code = _ONE_BYTE_FLOATS.get(dtype_name(x.dtype))
     if code is None:
         return None
-    return _core.qdq_dequantize_into(x, scale, out, code, _F32_CODE, axis)
+    return _core.qdq_into(False, x, scale, out, code, _F32_CODE, 1, axis)
+
+
+def quantize_into(x, scale, output_dtype, saturate, axis, out):
+    """quantize_linear's form of dequantize_into: a C-contiguous float32 ndarray x, a 0-d
+    float32 ndarray scale, no zero point, a float8 out of x's shape (output_dtype None or
+    naming out's type), saturate a plain 0 / 1. None: not this form."""
+    if type(out) is not np.ndarray or (saturate is not True and saturate is not False
+                                       and not (type(saturate) is int and saturate in (0, 1))):
+        return None
+    name = dtype_name(out.dtype)
+    code = _ONE_BYTE_FLOATS.get(name)
+    if code is None or not (output_dtype is None or output_dtype is out.dtype.type
+                            or (type(output_dtype) is str and output_dtype == name)
+                            or (isinstance(output_dtype, np.dtype) and output_dtype == out.dtype)):
+        return None
+    return _core.qdq_into(True, x, scale, out, code, _F32_CODE, int(saturate), axis)

@@ -156,6 +156,11 @@ def quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, block_size=0, satu
     out : writable array, optional
         The result's shape and dtype.
     """
+    if (type(out) is np.ndarray and y_zero_point is None and not block_size and precision is None
+            and packed is False):
+        done = _lowbit.quantize_into(x, y_scale, output_dtype, saturate, axis, out)
+        if done is not None:
+            return done
     if not _needs_lowbit(x, y_scale, y_zero_point, block_size, precision, packed,
                          saturate != 1 or (output_dtype is not None and
                                            _lowbit.type_name(output_dtype, "output_dtype")
