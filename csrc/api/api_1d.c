@@ -229,3 +229,119 @@ int simdops_requant_fp_pc_1d(const simdops_prepared *p, const int32_t *x, void *
         x, y, (size_t)n, bias, &ch, &impl.u.requant);
     return SIMDOPS_OK;
 }
+
+/* ------------------------------------------------------------------ 1-D plans
+ * The handle's checks and the kernel lookup of the _1d entry points, done once by
+ * simdops_make_plan_1d; simdops_plan_1d_run keeps the per-call checks (n, pointers, overlap)
+ * and calls the kernel with the copied parameters. The kernel of the plan's tier is
+ * kept with the table it came from, and looked up again on a thread of another tier. */
+typedef union plan_kernel {
+    simdops_clip_fn clip;
+    simdops_shrink_fn shrink;
+    simdops_requant_fn requant;
+} plan_kernel;
+
+typedef struct plan_impl {
+    uint32_t magic;                   /* PLAN_MAGIC + op */
+    int32_t op;                       /* CLIP, CLIP_SCALE_BIAS, SHRINK or REQUANT */
+    int32_t dtype;                    /* x's (requant: the output's) */
+    int32_t reserved;
+    const simdops_kernel_table *table; /* where kernel came from */
+    plan_kernel kernel;
+    union {
+        simdops_clip_params clip;
+        simdops_shrink_params shrink;
+        simdops_requant_params requant;
+    } u;
+} plan_impl;
+#define PLAN_MAGIC 0x504c4e00u
+typedef char plan_impl_fits[sizeof(plan_impl) <= sizeof(simdops_plan_1d) ? 1 : -1];
+
+static int plan_op(int op)
+{
+    return op == SIMDOPS_OP_CLIP || op == SIMDOPS_OP_CLIP_SCALE_BIAS || op == SIMDOPS_OP_SHRINK ||
+           op == SIMDOPS_OP_REQUANT;
+}
+
+/* The kernel of impl's op and dtype in table t (NULL: a requant family without one). */
+static plan_kernel plan_lookup(const plan_impl *impl, const simdops_kernel_table *t)
+{
+    plan_kernel k;
+    switch (impl->op) {
+    case SIMDOPS_OP_CLIP: k.clip = t->clip[impl->dtype]; break;
+    case SIMDOPS_OP_CLIP_SCALE_BIAS: k.clip = t->clip_scale_bias[impl->dtype]; break;
+    case SIMDOPS_OP_SHRINK: k.shrink = t->shrink[impl->dtype]; break;
+    default:
+        k.requant = simdops_requant_kernel(t, impl->u.requant.family,
+                                           simdops_dtype_rows[impl->dtype].requant_slot);
+    }
+    return k;
+}
+
+int simdops_make_plan_1d(const simdops_prepared *p, simdops_plan_1d *plan, simdops_error *err)
+{
+    simdops_prepared_impl pre;
+    simdops_error other = {0};
+    plan_impl impl;
+    int s;
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_CLIP);
+    if (!plan)
+        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_OUT);
+    memset(plan, 0, sizeof(*plan)); /* a failed plan is no plan */
+    /* the handles the _1d entry points take: clip (either form), shrink, requant */
+    if (simdops_prepared_load(p, SIMDOPS_OP_CLIP, SIMDOPS_OP_CLIP_SCALE_BIAS, &pre, &other) &&
+        (s = simdops_prepared_load(p, SIMDOPS_OP_SHRINK, SIMDOPS_OP_REQUANT, &pre, err)))
+        return s;
+    err->op = pre.op;
+    memset(&impl, 0, sizeof impl);
+    impl.magic = PLAN_MAGIC + (uint32_t)pre.op;
+    impl.op = pre.op;
+    impl.dtype = pre.dtype;
+    switch (pre.op) {
+    case SIMDOPS_OP_SHRINK: impl.u.shrink = pre.u.shrink; break;
+    case SIMDOPS_OP_REQUANT: impl.u.requant = pre.u.requant; break;
+    default: impl.u.clip = pre.u.clip;
+    }
+    impl.table = simdops_current_kernels();
+    impl.kernel = plan_lookup(&impl, impl.table);
+    if (!impl.kernel.clip) /* a handle no _1d entry point runs */
+        return simdops_fail(err, SIMDOPS_R_NOT_PREPARED, SIMDOPS_ARG_PREPARED);
+    memcpy(plan, &impl, sizeof impl);
+    return SIMDOPS_OK;
+}
+
+int simdops_plan_1d_run(const simdops_plan_1d *plan, const void *x, void *y, int64_t n,
+                        simdops_error *err)
+{
+    plan_impl impl;
+    const simdops_kernel_table *t;
+    size_t es;
+    int s;
+    SIMDOPS_ENTRY(err, SIMDOPS_OP_CLIP);
+    if (!plan)
+        return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_PREPARED);
+    memcpy(&impl, plan, sizeof impl);
+    if (impl.magic != PLAN_MAGIC + (uint32_t)impl.op || !plan_op(impl.op) ||
+        !simdops_dtype_valid(impl.dtype))
+        return simdops_fail(err, SIMDOPS_R_NOT_PREPARED, SIMDOPS_ARG_PREPARED);
+    err->op = impl.op;
+    es = simdops_dtype_rows[impl.dtype].size;
+    if ((t = simdops_current_kernels()) != impl.table)
+        impl.kernel = plan_lookup(&impl, t);
+    if (impl.op != SIMDOPS_OP_REQUANT) {
+        if ((s = check_1d(x, y, n, es, es, 1, err)))
+            return s;
+        if (impl.op == SIMDOPS_OP_SHRINK)
+            impl.kernel.shrink(x, y, (size_t)n, &impl.u.shrink);
+        else
+            impl.kernel.clip(x, y, (size_t)n, &impl.u.clip);
+        return SIMDOPS_OK;
+    }
+    if ((s = check_1d(x, y, n, 4, es, -1, err)))
+        return s;
+    if (n > 0 && (s = simdops_check_out_apart(x, (uint64_t)n * 4, SIMDOPS_ARG_X, y,
+                                              (uint64_t)n * es, err)))
+        return s;
+    impl.kernel.requant(x, y, (size_t)n, NULL, &impl.u.requant);
+    return SIMDOPS_OK;
+}
