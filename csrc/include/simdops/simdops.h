@@ -403,11 +403,6 @@ typedef struct simdops_prepared {
     uint64_t opaque[16];
 } simdops_prepared;
 
-/* A 1-D plan (simdops_make_plan_1d): plain bytes, copied freely. */
-typedef struct simdops_plan_1d {
-    uint64_t opaque[16];
-} simdops_plan_1d;
-
 /* ONNX QuantizeLinear / DequantizeLinear over every ONNX type and attribute
  * (opsets 10-25): int4 / uint4 / int2 / uint2, the four float8 kinds,
  * float4e2m1, float8e8m0 scales, float16 / bfloat16 x and scales,
@@ -713,20 +708,6 @@ int simdops_requant_1d(const simdops_prepared *p, const int32_t *x, void *y, int
 int simdops_requant_pc_1d(const simdops_prepared *p, const int32_t *x, void *y, int64_t n,
                           const int32_t *bias, const int32_t *multipliers,
                           const int32_t *shifts, simdops_error *err);
-
-/* A 1-D plan: a prepared clip, shrink or per-tensor requant handle checked once
- * and resolved to its kernel, for callers that run the same parameters over
- * many short stretches (a numpy ufunc's inner loop over NCHW planes, a
- * 16-element call). simdops_make_plan_1d checks p as the _1d entry points do and
- * copies its parameters with the calling thread's kernel; simdops_plan_1d_run
- * then makes only the per-call checks of simdops_clip_1d / _shrink_1d /
- * _requant_1d (bias NULL) on x, y and n, and gives their bits and statuses.
- * A plan is plain bytes: copy it freely, share it between threads; a thread
- * whose tier differs from the plan's runs its own tier's kernel. A plan not
- * made by simdops_make_plan_1d is SIMDOPS_E_PARAM (NOT_PREPARED). */
-int simdops_make_plan_1d(const simdops_prepared *p, simdops_plan_1d *plan, simdops_error *err);
-int simdops_plan_1d_run(const simdops_plan_1d *plan, const void *x, void *y, int64_t n,
-                        simdops_error *err);
 
 /* ------------------------------------------------------------------ ONNX Quantize/DequantizeLinear
  * y = saturate(round_half_even(x / scale) + zero_point) and

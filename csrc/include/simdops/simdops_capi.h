@@ -167,12 +167,7 @@ extern "C" {
     X(3, int, prepare_requant_fp_chain, (simdops_dtype out_dtype, double scale,                   \
       int64_t zero_point, const int64_t *min, const int64_t *max, int mode,                       \
       const simdops_requant_fp_chain *chain, simdops_prepared *p, simdops_error *err),            \
-      (out_dtype, scale, zero_point, min, max, mode, chain, p, err))                              \
-    /* version 3: 1-D plans (a prepared handle checked once, then per-call checks only) */       \
-    X(3, int, make_plan_1d, (const simdops_prepared *p, simdops_plan_1d *plan,                  \
-      simdops_error *err), (p, plan, err))                                                        \
-    X(3, int, plan_1d_run, (const simdops_plan_1d *plan, const void *x, void *y, int64_t n,       \
-      simdops_error *err), (plan, x, y, n, err))
+      (out_dtype, scale, zero_point, min, max, mode, chain, p, err))
 
 typedef struct simdops_capi {
     /* never change: the table's version (SIMDOPS_CAPI_VERSION of the simdops

@@ -53,8 +53,8 @@ static void uf_vec(simdops_tensor *t, char *data, simdops_dtype d, npy_intp n, n
 
 #define UF_AT(k, i) (data[k] + (i) * strides[k])
 
-/* A run shorter than this over contiguous x and y takes the 1-D plan (the contiguous
- * kernel): the N-d entry point's per-call work (layout analysis, overlap and threading decisions) costs as
+/* A run shorter than this over contiguous x and y takes the contiguous 1-D kernel: the N-d
+ * entry point's per-call work (layout analysis, overlap and threading decisions) costs as
  * much as a few hundred elements, and numpy hands NCHW per-channel parameters over one
  * H*W plane (or one 8192-element buffer) at a time. Longer runs take the N-d entry point,
  * which can split a call over simdops' threads. */
@@ -68,8 +68,8 @@ static int uf_short_contiguous(npy_intp n, npy_intp xstride, npy_intp xsize, npy
 
 /* ---------------------------------------------------------------- the loop shape
  * Every elementwise kind runs the same loop: walk the runs of equal parameters, prepare each
- * run's parameters (C validates and converts; C's 1-D plan kept with them), run the plan
- * over a short contiguous run and the N-d prepared entry over any other. A kind differs only in its parameter
+ * run's parameters (C validates and converts), run the 1-D kernel over a short contiguous
+ * run and the N-d prepared entry over any other. A kind differs only in its parameter
  * operands, how it prepares them and which entry points run a run: uf_shape says so, and
  * uf_param_loop (inlined into each kind's loop with its shape's constants) is the one loop. */
 
@@ -88,6 +88,8 @@ typedef struct uf_at {        /* one run's parameters, read at its first element
 } uf_at;
 
 typedef int (*uf_prepare_fn)(const uf_at *a, simdops_prepared *p, simdops_error *err);
+typedef int (*uf_run_1d_fn)(const simdops_prepared *p, char *x, char *y, npy_intp n,
+                            simdops_error *err);
 typedef int (*uf_run_nd_fn)(const simdops_prepared *p, const simdops_tensor *x,
                             const simdops_tensor *y, simdops_error *err);
 
@@ -95,6 +97,7 @@ typedef struct uf_shape {
     int nparams;              /* operands 1..nparams; y is operand nparams + 1 */
     int x_int32;              /* x is int32 whatever y is (the requantizations) */
     uf_prepare_fn prepare;
+    uf_run_1d_fn run_1d;
     uf_run_nd_fn run_nd;
 } uf_shape;
 
@@ -106,17 +109,14 @@ typedef struct uf_shape {
 #define UF_THREAD_LOCAL __thread
 #endif
 
-/* What this thread prepared lately and what C made of it (the handle, and its 1-D plan:
- * the handle checked once and resolved to the tier's kernel, so that a hit on a short
- * contiguous run costs the kernel and the per-call pointer checks): a few slots, picked
- * by the parameters' bytes. A prepare is a pure function of its inputs (C's validation and
+/* What this thread prepared lately and what C made of it: a few slots, picked by the
+ * parameters' bytes. A prepare is a pure function of its inputs (C's validation and
  * conversion; ~240-390 instructions, as much as a 16-element kernel call) and calls repeat
  * their parameters: the same layer called again, a per-tensor scale, and per channel on an
  * NCHW axis, where numpy calls the loop once per H*W plane with that channel's scale (64
  * different prepares per call of a 64-channel layer, the same 64 on its next call). A hit
  * copies the handle. Only successes are kept, so an invalid parameter still reaches C and
- * raises every time; a plan is made from a handle C accepted, so a hit skips nothing C
- * would refuse (C's plan keeps the per-call checks). The key holds the ufunc object (the table of ops is read only on a miss
+ * raises every time. The key holds the ufunc object (the table of ops is read only on a miss
  * or an error); the ufuncs live as long as the process, so a pointer names one op. */
 typedef struct uf_prepare_key {
     PyObject *caller;
@@ -126,23 +126,18 @@ typedef struct uf_prepare_key {
 
 /* 4-way sets picked by a hash of the parameters: 64 different prepares (a 64-channel NCHW
  * layer) fit with few evictions, where one slot per hash value lost ~40% of them to
- * collisions. A set's tags (hash bits) come before its ways, so a lookup reads the tags
- * and then only the matching way's key and plan (adjacent): between two NCHW planes the
- * kernel has streamed megabytes through the caches, and each line a lookup touches is a
- * miss. 256 entries of 312 bytes: 80 KB per thread that calls a ufunc. */
+ * collisions. 256 entries of 184 bytes: 47 KB per thread that calls a ufunc. */
 #define UF_MEMO_SETS 64       /* a power of two */
 #define UF_MEMO_WAYS 4
 
 typedef struct uf_memo_slot {
     uf_prepare_key key;       /* key.caller NULL: empty */
-    simdops_plan_1d plan;     /* short contiguous runs: C's plan of `prepared` */
-    simdops_prepared prepared; /* other runs: the N-d prepared entry point */
+    simdops_prepared prepared;
 } uf_memo_slot;
 
 typedef struct uf_memo_set {
-    uint32_t tag[UF_MEMO_WAYS]; /* each way's hash bits (a hint: the key decides) */
-    unsigned next;            /* the way a miss replaces (round robin) */
     uf_memo_slot way[UF_MEMO_WAYS];
+    unsigned next;            /* the way a miss replaces (round robin) */
 } uf_memo_set;
 
 static UF_THREAD_LOCAL uf_memo_set uf_memo[UF_MEMO_SETS];
@@ -166,17 +161,16 @@ UF_INLINE int uf_same_key(const uf_prepare_key *a, const uf_prepare_key *b)
            a->v[1] == b->v[1] && a->v[2] == b->v[2];
 }
 
-/* The slot of a's parameters in this thread's memo (a hit, or C's prepare and plan stored
- * there): valid until the loop's next call of this function. a->op is read here on a miss;
- * NULL when the loop's caller is no ufunc of this module. */
-UF_INLINE const uf_memo_slot *uf_prepare_cached(const uf_shape s, uf_at *a,
+/* The handle of a's parameters, in this thread's memo (a hit, or C's prepare stored there):
+ * valid until the loop's next call of this function. a->op is read here on a miss; NULL when
+ * the loop's caller is no ufunc of this module. */
+UF_INLINE const simdops_prepared *uf_prepare_cached(const uf_shape s, uf_at *a,
                                                     PyArray_Descr *const *d, simdops_error *err)
 {
     uf_prepare_key key;
     uf_memo_set *set;
     uf_memo_slot *slot;
     uint64_t h;
-    uint32_t tag;
     int k;
     key.caller = a->caller;
     key.xt = a->xt;
@@ -190,21 +184,18 @@ UF_INLINE const uf_memo_slot *uf_prepare_cached(const uf_shape s, uf_at *a,
     h = (key.v[0] ^ (key.v[1] * 0x9E3779B97F4A7C15u) ^ (key.v[2] * 0xC2B2AE3D27D4EB4Fu)) *
         0x9E3779B97F4A7C15u;
     set = &uf_memo[(h >> 58) & (UF_MEMO_SETS - 1)];
-    tag = (uint32_t)h;
     for (k = 0; k < UF_MEMO_WAYS; k++)
-        if (set->tag[k] == tag && set->way[k].key.caller && uf_same_key(&key, &set->way[k].key))
-            return &set->way[k];
+        if (set->way[k].key.caller && uf_same_key(&key, &set->way[k].key))
+            return &set->way[k].prepared;
     if (!a->op && !(a->op = uf_op_of(a->caller)))
         return NULL; /* no C status: the caller raises the loop's own error */
     slot = &set->way[set->next];
     slot->key.caller = NULL; /* empty unless C's prepare succeeds */
-    if (s.prepare(a, &slot->prepared, err) ||
-        simdops_capi_make_plan_1d(&slot->prepared, &slot->plan, err))
+    if (s.prepare(a, &slot->prepared, err))
         return NULL;
     slot->key = key;
-    set->tag[set->next] = tag;
     set->next = (set->next + 1) % UF_MEMO_WAYS;
-    return slot;
+    return &slot->prepared;
 }
 
 /* The loop's error for err, or for a caller that is not one of this module's ufuncs. */
@@ -222,7 +213,7 @@ UF_INLINE int uf_param_loop(PyArrayMethod_Context *ctx, char *const *data, const
     PyArray_Descr *const *d = ctx->descriptors;
     const int yop = s.nparams + 1;
     npy_intp n = dims[0], i = 0, end, xsize, ysize;
-    const uf_memo_slot *slot;
+    const simdops_prepared *p;
     simdops_error err;
     simdops_tensor x, y;
     uf_at a;
@@ -241,16 +232,16 @@ UF_INLINE int uf_param_loop(PyArrayMethod_Context *ctx, char *const *data, const
         end = uf_run_end(data, strides, d, 1, s.nparams, i, n);
         for (k = 0; k < s.nparams; k++)
             a.v[k] = UF_AT(k + 1, i);
-        if (!(slot = uf_prepare_cached(s, &a, d, &err)))
+        if (!(p = uf_prepare_cached(s, &a, d, &err)))
             return a.op ? uf_fail(a.op, &err) : uf_no_op();
         if (uf_short_contiguous(end - i, strides[0], xsize, strides[yop], ysize)) {
-            if (simdops_capi_plan_1d_run(&slot->plan, UF_AT(0, i), UF_AT(yop, i), end - i, &err))
+            if (s.run_1d(p, UF_AT(0, i), UF_AT(yop, i), end - i, &err))
                 return uf_fail_at(a.caller, &err);
             continue;
         }
         uf_vec(&x, UF_AT(0, i), a.xt, end - i, strides[0]);
         uf_vec(&y, UF_AT(yop, i), a.yt, end - i, strides[yop]);
-        if (s.run_nd(&slot->prepared, &x, &y, &err))
+        if (s.run_nd(p, &x, &y, &err))
             return uf_fail_at(a.caller, &err);
     }
     return 0;
@@ -286,6 +277,23 @@ static int uf_prepare_requant_fp(const uf_at *a, simdops_prepared *p, simdops_er
                                            p, err);
 }
 
+static int uf_clip_1d(const simdops_prepared *p, char *x, char *y, npy_intp n, simdops_error *e)
+{
+    return simdops_capi_clip_1d(p, x, y, n, e);
+}
+
+static int uf_shrink_1d(const simdops_prepared *p, char *x, char *y, npy_intp n,
+                        simdops_error *e)
+{
+    return simdops_capi_shrink_1d(p, x, y, n, e);
+}
+
+static int uf_requant_1d(const simdops_prepared *p, char *x, char *y, npy_intp n,
+                         simdops_error *e)
+{
+    return simdops_capi_requant_1d(p, (const int32_t *)x, y, n, NULL, e);
+}
+
 static int uf_clip_nd(const simdops_prepared *p, const simdops_tensor *x, const simdops_tensor *y,
                       simdops_error *e)
 {
@@ -310,10 +318,12 @@ static int uf_requant_fp_nd(const simdops_prepared *p, const simdops_tensor *x,
     return simdops_capi_requant_fp_prepared(p, x, y, NULL, NULL, e);
 }
 
-static const uf_shape uf_clip_shape = {2, 0, uf_prepare_clip, uf_clip_nd};
-static const uf_shape uf_shrink_shape = {2, 0, uf_prepare_shrink, uf_shrink_nd};
-static const uf_shape uf_requant_shape = {3, 1, uf_prepare_requant, uf_requant_nd};
-static const uf_shape uf_requant_fp_shape = {2, 1, uf_prepare_requant_fp, uf_requant_fp_nd};
+static const uf_shape uf_clip_shape = {2, 0, uf_prepare_clip, uf_clip_1d, uf_clip_nd};
+static const uf_shape uf_shrink_shape = {2, 0, uf_prepare_shrink, uf_shrink_1d, uf_shrink_nd};
+static const uf_shape uf_requant_shape = {3, 1, uf_prepare_requant, uf_requant_1d,
+                                          uf_requant_nd};
+static const uf_shape uf_requant_fp_shape = {2, 1, uf_prepare_requant_fp, uf_requant_1d,
+                                             uf_requant_fp_nd};
 
 int uf_clip_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *dims,
                  const npy_intp *strides, NpyAuxData *aux)
