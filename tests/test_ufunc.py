@@ -221,29 +221,22 @@ def test_zero_d_parameter_changed_in_place_between_calls():
 def test_threads_with_their_own_parameters():
     """Each thread keeps its own prepared parameters: threads running the per-plane NCHW call
     and 16-element calls at once, each with its own scales, get their own bits."""
-    import threading
+    from concurrent.futures import ThreadPoolExecutor
     x = RNG.integers(-90000, 90000, (1, 24, 4, 8)).astype(np.int32)
     scales = [RNG.uniform(0.0005, 0.05, 24).astype(np.float32) for _ in range(4)]
     wants = [np.moveaxis(simdops.requantize_fp32(np.ascontiguousarray(np.moveaxis(x, 1, -1)),
                                                  s, 2), -1, 1) for s in scales]
     small = x.ravel()[:16]
     small_wants = [simdops.requantize_fp32(small, float(s[0]), 5) for s in scales]
-    errors = []
 
     def work(k):
-        try:
-            for _ in range(20):
-                assert_bits(ufunc.requantize_fp32(x, scales[k][:, None, None], 2), wants[k])
-                assert_bits(ufunc.requantize_fp32(small, scales[k][0], 5), small_wants[k])
-        except BaseException as e:  # pragma: no cover - reported below
-            errors.append(e)
+        for _ in range(20):
+            assert_bits(ufunc.requantize_fp32(x, scales[k][:, None, None], 2), wants[k])
+            assert_bits(ufunc.requantize_fp32(small, scales[k][0], 5), small_wants[k])
+        return k
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    with ThreadPoolExecutor(4) as pool:  # a thread's AssertionError is raised here
+        assert list(pool.map(work, range(4))) == [0, 1, 2, 3]
 
 
 def test_strided_x_out_and_where():
