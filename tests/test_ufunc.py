@@ -206,6 +206,39 @@ def test_per_plane_parameters_beyond_the_memo_and_repeated():
     assert_bits(ufunc.requantize_fp32(x, scale[:, None, None], 2), want)
 
 
+def test_zero_d_parameter_changed_in_place_between_calls():
+    """The memo keys on a parameter's bytes, not its array: a layer's stored 0-d scale or
+    bound written in place between two calls gives the new value's bits."""
+    acc = RNG.integers(-90000, 90000, 40).astype(np.int32)
+    x = RNG.normal(0, 3, 40).astype(np.float32)
+    scale, zp, lo = np.array(0.001), np.array(3), np.array(-1.0)
+    for s_, z_, l_ in [(0.001, 3, -1.0), (0.002, 3, -0.5), (0.002, 4, -0.5), (0.001, 3, -1.0)]:
+        scale[()], zp[()], lo[()] = s_, z_, l_
+        assert_bits(ufunc.requantize_fp32(acc, scale, zp), simdops.requantize_fp32(acc, s_, z_))
+        assert_bits(ufunc.clip(x, lo, 1.0), simdops.clip(x, l_, 1.0))
+
+
+def test_threads_with_their_own_parameters():
+    """Each thread keeps its own prepared parameters: threads running the per-plane NCHW call
+    and 16-element calls at once, each with its own scales, get their own bits."""
+    from concurrent.futures import ThreadPoolExecutor
+    x = RNG.integers(-90000, 90000, (1, 24, 4, 8)).astype(np.int32)
+    scales = [RNG.uniform(0.0005, 0.05, 24).astype(np.float32) for _ in range(4)]
+    wants = [np.moveaxis(simdops.requantize_fp32(np.ascontiguousarray(np.moveaxis(x, 1, -1)),
+                                                 s, 2), -1, 1) for s in scales]
+    small = x.ravel()[:16]
+    small_wants = [simdops.requantize_fp32(small, float(s[0]), 5) for s in scales]
+
+    def work(k):
+        for _ in range(20):
+            assert_bits(ufunc.requantize_fp32(x, scales[k][:, None, None], 2), wants[k])
+            assert_bits(ufunc.requantize_fp32(small, scales[k][0], 5), small_wants[k])
+        return k
+
+    with ThreadPoolExecutor(4) as pool:  # a thread's AssertionError is raised here
+        assert list(pool.map(work, range(4))) == [0, 1, 2, 3]
+
+
 def test_strided_x_out_and_where():
     x = RNG.normal(0, 3, (6, 8)).astype(np.float32)
     xs = x[:, ::2]

@@ -175,6 +175,56 @@ register_goal(Goal("ufunc requantize_fp32 per channel on axis 1 of NCHW 1x64x128
                           "plus the function's own time",
                    floor=("requant_fp32_pc/int32/4096x256", NCHW_FLOOR)))
 
+# The same 16-element calls with the parameters as 0-d arrays (a layer's stored scale and
+# zero point): numpy converts each Python-scalar parameter into a 0-d array on every call
+# (~150 ns each, most of the floor); an array parameter is used as it is. A report: the goal
+# rows above keep the Python scalars the function is called with.
+ZERO_D = "ufunc (0-d array parameters)"
+
+
+def _zero_d(make_args, call):
+    """A path calling the ufunc with make_args' parameters as 0-d arrays of their own
+    type (numpy's: float64, int64), checked against the function's bits."""
+    def make(x, out, p):
+        a = make_args(x, out, p)
+        if a is None:
+            return None
+        x, out, params, case_call = a
+        params = tuple(np.asarray(v) for v in params)
+        if len(params) == 2:
+            p1, p2 = params
+            return _checked(case_call, lambda: call(x, p1, p2, out=out), out)
+        p1, p2, p3 = params
+        return _checked(case_call, lambda: call(x, p1, p2, p3, out=out), out)
+    return make
+
+
+def _fp32_zero_d_args(x, out, p):
+    a = _requant_fp32_args(x, out, p)
+    return None if a is None else (*a, fam.REQUANT_FP32.simdops(x, out, p))
+
+
+def _requant_zero_d_args(x, out, p):
+    a = _requant_args(x, out, p)
+    return None if a is None else (*a, ops.REQUANT.simdops(x, out, p))
+
+
+for case_id, what, make in (
+        ("clip/float32/16", "clip float32 n=16",
+         _zero_d(lambda x, out, p: (x, out, (p["min"], p["max"]), ops.CLIP.simdops(x, out, p)),
+                 ufunc.clip)),
+        ("shrink/float32/16", "shrink float32 n=16",
+         _zero_d(lambda x, out, p: (x, out, (p["bias"], p["threshold"]),
+                                    ops.SHRINK.simdops(x, out, p)), ufunc.shrink)),
+        ("requant/int32/16", "quantize_down_int32 n=16",
+         _zero_d(_requant_zero_d_args, ufunc.quantize_down_int32)),
+        ("requant_fp32/int32/16", "requantize_fp32 n=16",
+         _zero_d(_fp32_zero_d_args, ufunc.requantize_fp32))):
+    register_path(case_id, Path(ZERO_D, make))
+    register_goal(Goal(f"ufunc {what} with out= and 0-d array parameters, time vs the "
+                       "function's", (case_id, ZERO_D), (case_id, "simdops"), None, "time",
+                       "a report: numpy converts Python-scalar parameters on every call"))
+
 # numpy's own per-call floor: a numpy ufunc (np.add with a Python float and out=) on the same
 # 16 elements, timed in the same rounds; no simdops ufunc can cost less than numpy's call
 NP_ADD = "np.add (numpy's ufunc call)"
