@@ -17,7 +17,7 @@
  * Build: bash tools/cbench.sh OUT (builds it too).
  * Run: OUT/rq_exhaustive [slices=0: all 256 | k: slices -1, 0, 127, 128 and k-4 more] [isa...]
  * RQ_EXHAUSTIVE_SETS=0,3 (environment) runs only those sets (for splitting a full run),
- * RQ_EXHAUSTIVE_FAMILY=double, ties, single or away only that family.
+ * RQ_EXHAUSTIVE_FAMILY=double,ties (any of double, ties, single, away) only those families.
  * Exit status 1 on any mismatch. OUT/rq_exhaustive rates: the modelled share of
  * vectors sent to the integer rule on the benchmark's data (uniform in
  * +-150,000) over random scales and zero points, for each family. */
@@ -254,6 +254,18 @@ static uint64_t check_pc(const pset *s, int fam, const char *isa, const int *sli
     return bad;
 }
 
+/* 1 when key is one of the comma-separated names of list */
+static int listed(const char *list, const char *key)
+{
+    for (const char *q = list; *q;) {
+        size_t len = strcspn(q, ",");
+        if (len == strlen(key) && !strncmp(q, key, len))
+            return 1;
+        q += len + (q[len] == ',');
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const int nsets = (int)(sizeof SETS / sizeof SETS[0]);
@@ -284,23 +296,14 @@ int main(int argc, char **argv)
     for (int si = 0; si < nsets; si++) {
         const pset *s = &SETS[si];
         const char *only = getenv("RQ_EXHAUSTIVE_SETS");
-        if (only) {
-            char key[8];
-            snprintf(key, sizeof key, "%d", si);
-            int found = 0;
-            for (const char *q = only; *q;) {
-                size_t len = strcspn(q, ",");
-                if (len == strlen(key) && !strncmp(q, key, len))
-                    found = 1;
-                q += len + (q[len] == ',');
-            }
-            if (!found)
-                continue;
-        }
+        char key[8];
+        snprintf(key, sizeof key, "%d", si);
+        if (only && !listed(only, key))
+            continue;
         for (int fam = 0; fam < F_COUNT; fam++) {
             const char *fam_only = getenv("RQ_EXHAUSTIVE_FAMILY"); /* FAMILY_NAME */
             char name[64];
-            if (!(s->fams & (1 << fam)) || (fam_only && strcmp(fam_only, FAMILY_NAME[fam])))
+            if (!(s->fams & (1 << fam)) || (fam_only && !listed(fam_only, FAMILY_NAME[fam])))
                 continue;
             snprintf(name, sizeof name, "%s%s", FAMILY_PREFIX[fam], s->name);
             simdops_requant_params p;

@@ -74,7 +74,33 @@
  * double rounding's (below); a left shift means e = 0 in this family.
  * Not covered (rq_kernel runs): e = 0 or e > 23 (c_s needs <= 24 bits; v is
  * tiny there), a left shift, M <= 0, |o| > 65536, Tc >= 2^31, a window 2a
- * wider than 2^(K-2), and on AVX2 an MXCSR not rounding to nearest. */
+ * wider than 2^(K-2), and on AVX2 an MXCSR not rounding to nearest.
+ * Single rounding (RQF_S_SINGLE; requant_families_x86.h's rqfx_fast, the
+ * families' entries on AVX2 and AVX-512; every M, t = 31 + shift in [32, 62]):
+ * rqf_single is q = floor((P + 2^(t-1)) / 2^t) = floor(v + 1/2), v = P / 2^t,
+ * exactly: the identity above with no sign term and no 2^-(e+1). Ties away
+ * (rqf_single_away) subtracts 1 from the numerator when P < 0, which changes
+ * the floor only when 2^t divides P + 2^(t-1), i.e. at an exact tie v + 1/2
+ * = j: there it gives j - 1, elsewhere floor(v + 1/2) too. So with mu = M
+ * 2^(K-t) (rqf_single_mu; M < 0 or M = INT32_MIN only flips mu's sign, and
+ * M 2^(K-t) is a power-of-two scaling of an integer of <= 31 bits, so |m -
+ * mu| <= u|mu| as before; |mu| >= 2^(14-62): no subnormal) and c = o 2^K +
+ * 2^(K-1) - 1/2, W = y*mu + c has q + o = floor((W + 1/2) / 2^K), and c + a is
+ * rqf_pc_base's sum, rounded once: RN(c + a) for every lane, per tensor and
+ * per channel (B, no h), with |c + a| <= C, the bound rqf_window takes. The
+ * argument above then holds word for word: the error bound E, the window a
+ * and the flag test are the same, the clamp and the out-of-range lanes the
+ * same. A lane left unflagged has f >= 2a, which puts W + 1/2 strictly
+ * between (J - f) and (J - f) + 2^K: never on a multiple of 2^K, so never an
+ * exact tie, where alone the two rules differ; J >> K is both rules' q + o.
+ * Every exact tie, and every value within E of one, is flagged, and a flagged
+ * vector is recomputed by the family's integer rule (rqfx_exact: ties up or
+ * away, per channel on the driver's normalised pairs). t >= 32 keeps |P| <=
+ * 2^62, so |q| <= 2^30 + 1 and the rule's q + o (|o| <= 65536) does not
+ * wrap; t < 32 (a scale >= 1/2) runs the integer kernel, as do |o| > 65536,
+ * Tc >= 2^31, the window limit and (AVX2) MXCSR. Per channel (AVX-512) the
+ * driver builds mu for every channel when every normalised t >= 33 (its
+ * derived arrays' fast form, ch->general 0). */
 #ifndef SIMDOPS_RQ_FAST_X86_H
 #define SIMDOPS_RQ_FAST_X86_H
 
