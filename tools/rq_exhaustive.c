@@ -88,30 +88,23 @@ static int32_t ref_one(const pset *s, int fam, int32_t x)
     return ref_pair(s, fam, x, s->mult, s->rshift);
 }
 
-/* the family's per-tensor and per-channel entries */
-static simdops_requant_fn pt_entry(int fam, int out)
-{
-    const simdops_kernel_table *k = simdops_current_kernels();
-    return (fam == F_TIES ? k->requant_ties_up
-            : fam == F_SINGLE ? k->requant_single
-            : fam == F_AWAY ? k->requant_single_away
-                            : k->requant)[out];
-}
-
-static simdops_requant_pc_fn pc_entry(int fam, int out)
-{
-    const simdops_kernel_table *k = simdops_current_kernels();
-    return (fam == F_TIES ? k->requant_ties_up_pc
-            : fam == F_SINGLE ? k->requant_single_pc
-            : fam == F_AWAY ? k->requant_single_away_pc
-                            : k->requant_pc)[out];
-}
-
 static int32_t get_out(const void *y, size_t i, int out)
 {
     return out == SIMDOPS_RQ_U8 ? ((const uint8_t *)y)[i]
            : out == SIMDOPS_RQ_I8 ? ((const int8_t *)y)[i]
                                   : ((const int16_t *)y)[i];
+}
+
+/* the family's per-tensor and per-channel entries on the current tier */
+static void family_entries(int fam, int out, simdops_requant_fn *pt, simdops_requant_pc_fn *pc)
+{
+    const simdops_kernel_table *k = simdops_current_kernels();
+    switch (fam) {
+    case F_TIES: *pt = k->requant_ties_up[out], *pc = k->requant_ties_up_pc[out]; break;
+    case F_SINGLE: *pt = k->requant_single[out], *pc = k->requant_single_pc[out]; break;
+    case F_AWAY: *pt = k->requant_single_away[out], *pc = k->requant_single_away_pc[out]; break;
+    default: *pt = k->requant[out], *pc = k->requant_pc[out]; break;
+    }
 }
 
 /* The fast path's flag for one lane, modelled in scalar (with rqf_window and
@@ -216,6 +209,9 @@ static uint64_t check_pc(const pset *s, int fam, const char *isa, const int *sli
     p.min = s->lo;
     p.max = s->hi;
     const int single = fam == F_SINGLE || fam == F_AWAY;
+    simdops_requant_fn ptfn;
+    simdops_requant_pc_fn pcfn;
+    family_entries(fam, s->out, &ptfn, &pcfn);
     for (int k = 0; k < CH; k++) {
         int64_t m = (int64_t)s->mult + (int64_t)(k - CH / 2) * 40503;
         int e = s->rshift + k % 3 - 1;
@@ -238,7 +234,7 @@ static uint64_t check_pc(const pset *s, int fam, const char *isa, const int *sli
             for (uint32_t i = 0; i < CHUNK; i++)
                 x[i] = (int32_t)(base + i);
             for (uint32_t at = 0; at < CHUNK; at += CALL) /* CALL % CH == 0: channel at % CH */
-                pc_entry(fam, s->out)(
+                pcfn(
                     x + at, (char *)got + at * simdops_requant_out_size(s->out), CALL, NULL, &ch,
                     &p);
             for (uint32_t i = 0; i < CHUNK; i++) {
@@ -319,11 +315,12 @@ int main(int argc, char **argv)
             for (int ii = 0; ii < nisas; ii++) {
                 uint64_t checked = 0, bad = 0;
                 simdops_requant_fn fn;
+                simdops_requant_pc_fn pcfn;
                 if (simdops_set_thread_isa(isas[ii], &err) != SIMDOPS_OK) {
                     printf("%-34s %-7s NOT TESTED (not available)\n", name, isas[ii]);
                     continue;
                 }
-                fn = pt_entry(fam, s->out);
+                family_entries(fam, s->out, &fn, &pcfn);
                 modelled++;
                 for (int sl = 0; sl < nslice; sl++) {
                     for (uint32_t c0 = 0; c0 < SLICE; c0 += CHUNK) {
