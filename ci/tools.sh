@@ -30,7 +30,10 @@ done
 # slices of 2^24 (around 0, where the unclamped values are, and INT32_MIN's) for each
 # parameter set, double rounding and (five sets) ties-up, AVX-512 and AVX2 (said NOT TESTED
 # where the CPU lacks one); asserted
-"$out/rq_exhaustive" 3 avx512 avx2
+RQ_EXHAUSTIVE_FAMILY=double,ties "$out/rq_exhaustive" 3 avx512 avx2
+# single rounding (ties up, ties away) through the same path: one slice (2^24 inputs just
+# below 0) of four sets (the bench's scale, 2^-17 exact ties with M > 0 and M < 0, e = 1)
+RQ_EXHAUSTIVE_FAMILY=single,away RQ_EXHAUSTIVE_SETS=0,4,6,9 "$out/rq_exhaustive" 1 avx512 avx2
 "$PY" tools/kernel_bench.py --rounds 1
 # the bench's tier check (each tier's own kernels against its parent's, every available ISA,
 # one quick round): reported, not asserted, like the table below

@@ -48,6 +48,38 @@ static void time_pair(const char *label, simdops_requant_fn pt, const simdops_re
            best_pt / REPS / N * 1e9, best_pc / REPS / N * 1e9, best_pt / best_pc);
 }
 
+/* A family's per-tensor and per-channel kernels (per channel on its arrays bch) against
+ * double rounding's (on dch), the four interleaved round by round. */
+static void vs_double(const char *name, simdops_requant_fn pt, simdops_requant_pc_fn pc,
+                      const simdops_requant_channels *bch, const simdops_requant_channels *dch,
+                      const simdops_requant_params *p, const simdops_requant_params *q,
+                      const int32_t *bias, const int32_t *x, uint8_t *y, int rounds)
+{
+    const simdops_kernel_table *kt = simdops_current_kernels();
+    simdops_requant_fn pts[2] = {kt->requant[SIMDOPS_RQ_U8], pt};
+    simdops_requant_pc_fn pcs[2] = {kt->requant_pc[SIMDOPS_RQ_U8], pc};
+    const simdops_requant_channels *chs[2] = {dch, bch};
+    double best[4] = {1e9, 1e9, 1e9, 1e9};
+    for (int r = 0; r < rounds; r++) {
+        for (int k = 0; k < 2; k++) {
+            double t0 = bench_now(), t1, t2;
+            for (int j = 0; j < REPS; j++)
+                pts[k](x, y, N, NULL, p);
+            t1 = bench_now();
+            for (int j = 0; j < REPS; j++)
+                for (int at = 0; at < N; at += PERIOD)
+                    pcs[k](x + at, y + at, PERIOD, bias, chs[k], q);
+            t2 = bench_now();
+            best[k] = t1 - t0 < best[k] ? t1 - t0 : best[k];
+            best[2 + k] = t2 - t1 < best[2 + k] ? t2 - t1 : best[2 + k];
+        }
+    }
+    printf("%s %s vs double: per-tensor %.3f / %.3f ns/elem (speed %.2f)  pc+bias+clamp "
+           "%.3f / %.3f (speed %.2f)\n",
+           kt->isa, name, best[1] / REPS / N * 1e9, best[0] / REPS / N * 1e9, best[0] / best[1],
+           best[3] / REPS / N * 1e9, best[2] / REPS / N * 1e9, best[2] / best[3]);
+}
+
 int main(int argc, char **argv)
 {
     static int32_t x[N], mult[CH], shift[CH], bias[CH];
@@ -98,32 +130,22 @@ int main(int argc, char **argv)
                   bias_rep, x, y, rounds, PERIOD);
     }
 
+    /* ties-up (rounding="double_ties_up") and single rounding (ties up, ties away) against
+     * double rounding on the same data; per channel with the fast path's arrays the driver
+     * builds (the same ones for ties-up; single rounding's from its normalised pairs) */
+    vs_double("ties-up", kt->requant_ties_up[SIMDOPS_RQ_U8], kt->requant_ties_up_pc[SIMDOPS_RQ_U8],
+              &ch, &ch, &p, &q, bias_rep, x, y, rounds);
     {
-        /* ties-up (rounding="double_ties_up") against double rounding on the same data, the
-         * four kernels interleaved round by round; per channel with the fast path's arrays
-         * (the driver builds the same ones for both families) */
-        simdops_requant_fn pts[2] = {kt->requant[SIMDOPS_RQ_U8], kt->requant_ties_up[SIMDOPS_RQ_U8]};
-        simdops_requant_pc_fn pcs[2] = {kt->requant_pc[SIMDOPS_RQ_U8],
-                                        kt->requant_ties_up_pc[SIMDOPS_RQ_U8]};
-        double best[4] = {1e9, 1e9, 1e9, 1e9};
-        for (int r = 0; r < rounds; r++) {
-            for (int k = 0; k < 2; k++) {
-                double t0 = bench_now(), t1, t2;
-                for (int j = 0; j < REPS; j++)
-                    pts[k](x, y, N, NULL, &p);
-                t1 = bench_now();
-                for (int j = 0; j < REPS; j++)
-                    for (int at = 0; at < N; at += PERIOD)
-                        pcs[k](x + at, y + at, PERIOD, bias_rep, &ch, &q);
-                t2 = bench_now();
-                best[k] = t1 - t0 < best[k] ? t1 - t0 : best[k];
-                best[2 + k] = t2 - t1 < best[2 + k] ? t2 - t1 : best[2 + k];
-            }
-        }
-        printf("%s ties-up vs double: per-tensor %.3f / %.3f ns/elem (speed %.2f)  pc+bias+clamp "
-               "%.3f / %.3f (speed %.2f)\n",
-               kt->isa, best[1] / REPS / N * 1e9, best[0] / REPS / N * 1e9, best[0] / best[1],
-               best[3] / REPS / N * 1e9, best[2] / REPS / N * 1e9, best[2] / best[3]);
+        static int32_t sstore[8 * (PERIOD + 1)] __attribute__((aligned(64)));
+        simdops_requant_channels sch;
+        simdops_requant_channels_init_single(&sch, sstore, PERIOD + 1, mult, shift, CH, PERIOD / CH);
+        simdops_requant_channels_init_fast(&sch, sstore + 5 * (PERIOD + 1), PERIOD + 1, CH, PERIOD,
+                                           q.offset, q.min, q.max);
+        vs_double("single", kt->requant_single[SIMDOPS_RQ_U8], kt->requant_single_pc[SIMDOPS_RQ_U8],
+                  &sch, &ch, &p, &q, bias_rep, x, y, rounds);
+        vs_double("single_away", kt->requant_single_away[SIMDOPS_RQ_U8],
+                  kt->requant_single_away_pc[SIMDOPS_RQ_U8], &sch, &ch, &p, &q, bias_rep, x, y,
+                  rounds);
     }
 
     /* the fp32 family: scale 1/1000 per tensor; per channel 1/800 .. 1/1200 with bias */

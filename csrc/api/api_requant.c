@@ -125,7 +125,6 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
                  (c->params.family == SIMDOPS_ROUNDING_DOUBLE ||
                   c->params.family == SIMDOPS_ROUNDING_DOUBLE_TIES_UP || single);
     int32_t *storage;
-    int fast;
     c->bias = bias;
     c->per_channel = mult != NULL || scales != NULL || scales64 != NULL;
     if (scales || scales64) {
@@ -166,14 +165,11 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
     }
     if (bias && reps > 1)
         words += stride;
-    /* double rounding's and ties-up's derived arrays carry the AVX-512 fast path's
-     * constants too (the same arrays: the rules differ only in the sign term) */
-    fast = derive && (c->params.family == SIMDOPS_ROUNDING_DOUBLE ||
-                      c->params.family == SIMDOPS_ROUNDING_DOUBLE_TIES_UP);
+    /* the derived arrays carry the AVX-512 fast path's constants too (double
+     * rounding and ties-up share them: the rules differ only in the sign term;
+     * single rounding's have no sign term and no h) */
     if (derive) /* five arrays (single rounding: three) stride words apart */
-        words += 5 * stride;
-    if (fast)
-        words += simdops_requant_channels_fast_words(stride);
+        words += 5 * stride + simdops_requant_channels_fast_words(stride);
     else if (mult && reps > 1)
         words += 2 * stride;
     if (scales && reps > 1)
@@ -201,10 +197,11 @@ static int setup_channels(requant_ctx *c, const simdops_tensor *x, const int32_t
     } else if (derive) {
         simdops_requant_channels_init_strided(&c->ch, storage + lead, stride, mult, shift,
                                               channels, len / channels);
-        if (fast)
-            simdops_requant_channels_init_fast(&c->ch, storage + 5 * stride + lead, stride,
-                                               channels, len, c->params.offset, c->params.min,
-                                               c->params.max);
+    }
+    if (derive) {
+        simdops_requant_channels_init_fast(&c->ch, storage + 5 * stride + lead, stride,
+                                           channels, len, c->params.offset, c->params.min,
+                                           c->params.max);
     } else if (mult && reps > 1) {
         simdops_repeat_words(storage + lead, mult, channels, len / channels);
         simdops_repeat_words(storage + stride + lead, shift, channels, len / channels);

@@ -71,9 +71,17 @@ void simdops_requant_channels_init_fast(simdops_requant_channels *ch, int32_t *s
     ch->fast_mult = ch->fast_h = NULL;
     if (!a || ch->general || channels == 0)
         return;
-    for (size_t k = 0; k < channels; k++)
-        if (!rqf_pc_consts(ch->mult[k], ch->right[k], ch->left[k], RQF_PC_K, mu + k, h + k))
+    for (size_t k = 0; k < channels; k++) {
+        /* single rounding's derived arrays (no left): the normalised pair, no h */
+        if (!ch->left) {
+            h[k] = 0.0f;
+            if (!rqf_single_mu(ch->mult[k], 31 + ch->shift[k], RQF_PC_K, mu + k))
+                return;
+        } else if (!rqf_pc_consts(ch->mult[k], ch->right[k], ch->left[k], RQF_PC_K, mu + k,
+                                  h + k)) {
             return;
+        }
+    }
     /* float32 and int32 have one size: repeated as words */
     simdops_repeat_words((int32_t *)(void *)mu, (const int32_t *)(void *)mu, channels,
                          n / channels);

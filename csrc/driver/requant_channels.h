@@ -28,7 +28,8 @@ void simdops_requant_channels_init_strided(simdops_requant_channels *ch, int32_t
  * elements stride words apart (stride >= n + 1) */
 static inline size_t simdops_requant_channels_fast_words(size_t stride) { return 2 * stride; }
 
-/* Double rounding's (and ties-up's: the same arrays) fast-path arrays (after the derived arrays of the same n
+/* Double rounding's (and ties-up's: the same arrays; single rounding's after
+ * simdops_requant_channels_init_single: mu only, h 0) fast-path arrays (after the derived arrays of the same n
  * elements, n a multiple of channels): each element's float32 mu and h
  * (rq_fast_params.h), two arrays stride words apart in storage, when every
  * channel and the call's offset and bounds are covered; else ch->fast_mult

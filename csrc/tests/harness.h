@@ -144,6 +144,9 @@ void test_requant(const target *t);     /* test_requant.c */
 /* test_requant.c: the float32 fast path's domain, inputs near its boundaries
  * (double rounding's entries, or ties_up: the ties-up family's) */
 void test_requant_fast_domain(const target *t, int ties_up);
+/* test_requant_single_fast.c: single rounding's (family SIMDOPS_ROUNDING_SINGLE or
+ * _SINGLE_AWAY) float32 fast path's domain, per tensor or (pc) per channel */
+void test_requant_single_fast(const target *t, int family, int pc);
 void test_qlinear(const target *t);     /* test_qlinear.c */
 void test_qlow_tiers(void);              /* test_qlow.c: the low-bit table, every tier */
 void test_qlow_simd_tiers(void);         /* test_qlow_simd.c: the SIMD tiers' edges (ties, guard starts) */

@@ -424,6 +424,8 @@ void test_requant_families(const target *t)
         test_fp_cycles(t);
     if (fam == SIMDOPS_ROUNDING_DOUBLE_TIES_UP) /* the x86 float32 fast path's domain */
         test_requant_fast_domain(t, 1);
+    if (fam == SIMDOPS_ROUNDING_SINGLE || fam == SIMDOPS_ROUNDING_SINGLE_AWAY)
+        test_requant_single_fast(t, fam, pc);
     /* every shift of the family's range with the extreme multipliers */
     if (fam != SIMDOPS_ROUNDING_FP) {
         static const int32_t MS[] = {INT32_MIN, INT32_MAX, 1 << 30, 1 << 23, 0, -1, 12345677};

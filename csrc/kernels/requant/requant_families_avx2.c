@@ -9,6 +9,7 @@
 
 #if SIMDOPS_COMPILE_AVX2
 #define SIMDOPS_TIER avx2
+#define RQ_X86_FAST 1
 #include <immintrin.h>
 #include <math.h>
 #include <string.h>
@@ -319,6 +320,8 @@ static inline void rqf_single_entry(const int32_t *x, void *y, size_t n, const i
                                     const simdops_requant_params *p, int out, int unused)
 {
     (void)unused;
+    if (rqfx_fast(x, y, n, bias, ch, p, out, RQF_SINGLE))
+        return;
     if (ch)
         rqf_single_pc_kernel(x, y, n, bias, ch, p, out);
     else
@@ -327,7 +330,7 @@ static inline void rqf_single_entry(const int32_t *x, void *y, size_t n, const i
 
 RQF_ENTRIES3(fp, rqf_fp_entry, 0)
 RQF_ENTRIES3(single, rqf_single_entry, 0)
-RQF_ENTRIES3(single_away, rqfx_run, RQF_SINGLE_AWAY)
+RQF_ENTRIES3(single_away, rqfx_fast_run, RQF_SINGLE_AWAY)
 
 #define RQF_KERNELS(X) RQF_LIST(X, fp) RQF_LIST(X, single) RQF_LIST(X, single_away)
 SIMDOPS_DEFINE_REGISTER(requant_families, RQF_KERNELS)

@@ -14,6 +14,7 @@
 
 #if SIMDOPS_COMPILE_AVX512
 #define SIMDOPS_TIER avx512
+#define RQ_X86_FAST 1
 #include <immintrin.h>
 #include <math.h>
 
@@ -279,9 +280,10 @@ static inline void rqf512_fp_entry(const int32_t *x, void *y, size_t n, const in
 }
 
 RQF_ENTRIES3(fp, rqf512_fp_entry, 0)
-RQF_ENTRIES3(single_away, rqfx_run, RQF_SINGLE_AWAY)
+RQF_ENTRIES3(single, rqfx_fast_run, RQF_SINGLE)
+RQF_ENTRIES3(single_away, rqfx_fast_run, RQF_SINGLE_AWAY)
 
-#define RQF_KERNELS(X) RQF_LIST(X, fp) RQF_LIST(X, single_away)
+#define RQF_KERNELS(X) RQF_LIST(X, fp) RQF_LIST(X, single) RQF_LIST(X, single_away)
 SIMDOPS_DEFINE_REGISTER(requant_families, RQF_KERNELS)
 
 #else

@@ -143,7 +143,8 @@ static inline int rqfx_consts_init(rqfx_consts *c, const simdops_requant_params 
     rq_consts_init(&c->base, p);
     c->msign = rqv_set1_32(m);
     c->mag = rqv_set1_32((int32_t)(uint32_t)mag);
-    c->round31 = rqfx_set1_64((int64_t)1 << 31);
+    /* 0 when u > 0: rqfx_exact adds it whatever u is */
+    c->round31 = rqfx_set1_64(u == 0 ? (int64_t)1 << 31 : 0);
     c->half = rqv_set1_32(u ? (int32_t)1 << (u - 1) : 0);
     c->u = rqv_count(u);
     return u == 0 ? RQFX_ROUND31 : 0;
@@ -183,6 +184,21 @@ RQ_INLINE int rqfx_vec_at(const int32_t *x, const int32_t *b, size_t k,
     }
     *res = rqfx_vec(rqfx_load(x, b, k, f), m, mag, rqv_odd(mag), mag, rqv_half_of(u), u, f);
     return 1;
+}
+
+/* A vector the float32 fast path flagged (rq_fast_x86.h's rqf_exact): the rule
+ * for the vector at x + j, channels k + j.. (pc: the driver's derived arrays),
+ * with the offset added in int32: the path runs only for t >= 32, where |q| <=
+ * 2^30 + 1 and |offset| <= 65536, so the add does not wrap. */
+RQ_INLINE rqv rqfx_exact(const int32_t *x, const int32_t *b, size_t j,
+                         const simdops_requant_channels *ch, size_t k, const rqfx_consts *c,
+                         int f, int away, int pc)
+{
+    rqv q;
+    f = (f & RQ_F_BIAS) | (away ? RQFX_AWAY : 0) | (pc ? RQFX_PC | RQFX_DERIVED : RQFX_ROUND31);
+    /* rqfx_vec_at indexes x and ch alike: x and b moved back by k */
+    rqfx_vec_at(x - k, (f & RQ_F_BIAS) ? b - k : NULL, k + j, ch, c, f, &q);
+    return rqv_add32(q, c->base.offset);
 }
 
 /* Whole blocks of one flag variant; returns the elements done. */
@@ -246,5 +262,53 @@ RQ_INLINE void rqfx_run(const int32_t *x, void *yv, size_t n, const int32_t *bia
 #undef RQFX_CASE
     rqf_int_rest(x, y, i, n, bias, ch, p, out, fam);
 }
+
+#if defined(RQ_X86_FAST) && RQ_X86_FAST
+#include "rq_fast_x86.h"
+
+/* Single rounding (fam RQF_SINGLE or RQF_SINGLE_AWAY) through the exact float32
+ * fast path (rq_fast_x86.h), per tensor or (AVX-512, the driver's arrays) per
+ * channel, the tail in the scalar arithmetic: 1 when it ran the call, 0 when
+ * the path does not cover it (nothing done: the caller runs its integer kernel). */
+RQ_INLINE int rqfx_fast(const int32_t *x, void *yv, size_t n, const int32_t *bias,
+                        const simdops_requant_channels *ch, const simdops_requant_params *p,
+                        int out, int fam)
+{
+    const int s = RQF_S_SINGLE | (fam == RQF_SINGLE_AWAY ? RQF_S_AWAY : 0);
+    const int noclamp = rqfx_noclamp(p, out) ? RQ_F_NOCLAMP : 0;
+    unsigned char *y = (unsigned char *)yv;
+    rqf_consts fc;
+    rqfx_consts c;
+    size_t i;
+    if (n < (size_t)RQ_BLOCK)
+        return 0;
+    if (!ch) {
+        if (!rqf_init(&fc, p, s) || rqfx_consts_init(&c, p) < 0)
+            return 0;
+        i = rqf_run(x, y, n, bias, NULL, &c, &fc, out, noclamp, s);
+    } else {
+#if RQV_LANES == 16
+        if (!ch->fast_mult)
+            return 0;
+        rqf_pc_init(&fc, ch);
+        rq_consts_init(&c.base, p);
+        i = rqf_run(x, y, n, bias, ch, &c, &fc, out, noclamp, s | RQF_S_PC);
+#else
+        return 0; /* per channel the fast path is AVX-512's (arrays built for K = 16) */
+#endif
+    }
+    rqf_int_rest(x, y, i, n, bias, ch, p, out, fam);
+    return 1;
+}
+
+/* RQF_ENTRIES' function: the fast path, or rqfx_run where it does not cover the call */
+RQ_INLINE void rqfx_fast_run(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                             const simdops_requant_channels *ch, const simdops_requant_params *p,
+                             int out, int fam)
+{
+    if (!rqfx_fast(x, y, n, bias, ch, p, out, fam))
+        rqfx_run(x, y, n, bias, ch, p, out, fam);
+}
+#endif
 
 #endif

@@ -1,4 +1,4 @@
-/* The float32 constants of the double-rounding fast path (rq_fast_x86.h, whose
+/* The float32 constants of the double-rounding and single-rounding fast path (rq_fast_x86.h, whose
  * comment holds the proof), computed in scalar double: the window a from the
  * call's offset and bounds; per tensor the pair's mu, c+ and c-, which the
  * kernel computes once per call; per channel each channel's mu and h and the
@@ -84,6 +84,19 @@ static inline int rqf_pc_consts(int32_t multiplier, int32_t right_shift, int32_t
 static inline float rqf_pc_base(int32_t offset, int32_t a, int k)
 {
     return (float)(ldexp((double)offset, k) + (1 << (k - 1)) - 0.5 + a);
+}
+
+/* Single rounding (rq_fast_x86.h's second proof): mu = RN(M 2^(K-t)) for the
+ * total shift t = 31 + shift in [32, 62] (every M: no sign term); its
+ * constant c + a = o 2^K + 2^(K-1) - 1/2 + a is rqf_pc_base's, per tensor and
+ * per channel. 1 when covered, else 0 (t < 32: the quotient can reach 2^31,
+ * and the integer rule's offset add would wrap). */
+static inline int rqf_single_mu(int32_t multiplier, int32_t t, int k, float *mu)
+{
+    if (t < 32 || t > 62)
+        return 0;
+    *mu = (float)ldexp((double)multiplier, k - t);
+    return 1;
 }
 
 #endif

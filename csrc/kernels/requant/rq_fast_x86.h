@@ -74,7 +74,33 @@
  * double rounding's (below); a left shift means e = 0 in this family.
  * Not covered (rq_kernel runs): e = 0 or e > 23 (c_s needs <= 24 bits; v is
  * tiny there), a left shift, M <= 0, |o| > 65536, Tc >= 2^31, a window 2a
- * wider than 2^(K-2), and on AVX2 an MXCSR not rounding to nearest. */
+ * wider than 2^(K-2), and on AVX2 an MXCSR not rounding to nearest.
+ * Single rounding (RQF_S_SINGLE; requant_families_x86.h's rqfx_fast, the
+ * families' entries on AVX2 and AVX-512; every M, t = 31 + shift in [32, 62]):
+ * rqf_single is q = floor((P + 2^(t-1)) / 2^t) = floor(v + 1/2), v = P / 2^t,
+ * exactly: the identity above with no sign term and no 2^-(e+1). Ties away
+ * (rqf_single_away) subtracts 1 from the numerator when P < 0, which changes
+ * the floor only when 2^t divides P + 2^(t-1), i.e. at an exact tie v + 1/2
+ * = j: there it gives j - 1, elsewhere floor(v + 1/2) too. So with mu = M
+ * 2^(K-t) (rqf_single_mu; M < 0 or M = INT32_MIN only flips mu's sign, and
+ * M 2^(K-t) is a power-of-two scaling of an integer of <= 31 bits, so |m -
+ * mu| <= u|mu| as before; |mu| >= 2^(14-62): no subnormal) and c = o 2^K +
+ * 2^(K-1) - 1/2, W = y*mu + c has q + o = floor((W + 1/2) / 2^K), and c + a is
+ * rqf_pc_base's sum, rounded once: RN(c + a) for every lane, per tensor and
+ * per channel (B, no h), with |c + a| <= C, the bound rqf_window takes. The
+ * argument above then holds word for word: the error bound E, the window a
+ * and the flag test are the same, the clamp and the out-of-range lanes the
+ * same. A lane left unflagged has f >= 2a, which puts W + 1/2 strictly
+ * between (J - f) and (J - f) + 2^K: never on a multiple of 2^K, so never an
+ * exact tie, where alone the two rules differ; J >> K is both rules' q + o.
+ * Every exact tie, and every value within E of one, is flagged, and a flagged
+ * vector is recomputed by the family's integer rule (rqfx_exact: ties up or
+ * away, per channel on the driver's normalised pairs). t >= 32 keeps |P| <=
+ * 2^62, so |q| <= 2^30 + 1 and the rule's q + o (|o| <= 65536) does not
+ * wrap; t < 32 (a scale >= 1/2) runs the integer kernel, as do |o| > 65536,
+ * Tc >= 2^31, the window limit and (AVX2) MXCSR. Per channel (AVX-512) the
+ * driver builds mu for every channel when every normalised t >= 33 (its
+ * derived arrays' fast form, ch->general 0). */
 #ifndef SIMDOPS_RQ_FAST_X86_H
 #define SIMDOPS_RQ_FAST_X86_H
 
@@ -82,8 +108,9 @@
 
 #include "requant_x86.h"
 #include "rq_fast_params.h"
+#include "kernels/vec/mxcsr.h"
 
-/* fraction bits: AVX-512 takes the result as J's high 16 bits (rqf_store), so
+/* fraction bits: AVX-512 takes the result as J's high 16 bits (rqf_store_high), so
  * 16 there; AVX2 shifts, and 14 keeps its unclamped range wider (|r + o| < 2^17) */
 #if RQV_LANES == 16
 #define RQF_K RQF_PC_K
@@ -94,8 +121,12 @@
 /* The loop's selector (a compile-time constant at every call, like the RQ_F_*
  * flags): RQF_S_PC per channel (each lane's mu and h from ch's arrays, AVX-512
  * only), RQF_S_TIES the ties-up rule (no sign term; its integer rule for flagged
- * vectors). 0: double rounding per tensor. */
-enum { RQF_S_PC = 1, RQF_S_TIES = 2, RQF_S_CLAMP = 4 };
+ * vectors), RQF_S_SINGLE single rounding (no sign term, no h; the integer rule
+ * of requant_families_x86.h, ties away from zero with RQF_S_AWAY). 0: double
+ * rounding per tensor. */
+enum { RQF_S_PC = 1, RQF_S_TIES = 2, RQF_S_CLAMP = 4, RQF_S_SINGLE = 8, RQF_S_AWAY = 16 };
+/* the selectors whose constant has no sign term: one constant, cpos, per call */
+#define RQF_S_UNSIGNED (RQF_S_TIES | RQF_S_SINGLE)
 
 typedef struct rqf_consts {
 #if RQV_LANES == 16
@@ -106,20 +137,27 @@ typedef struct rqf_consts {
     rqv window; /* (2^K - 1) & ~(2a - 1) */
 } rqf_consts;
 
-/* 1 when the fast path covers p per tensor (filling fc), else 0. */
-static inline int rqf_init(rqf_consts *fc, const simdops_requant_params *p)
+/* 1 when the fast path covers p per tensor for the selector's family (filling
+ * fc), else 0. */
+static inline int rqf_init(rqf_consts *fc, const simdops_requant_params *p, int s)
 {
     double tc;
     float m, cpos, cneg;
     int32_t a;
 #if RQV_LANES != 16
-    if ((_mm_getcsr() & 0x6000) != 0) /* rounding control: nearest */
+    if (!simdops_mxcsr_round_nearest())
         return 0;
 #endif
-    if (!(a = rqf_window(p->offset, p->min, p->max, RQF_K, 2.001, &tc)) ||
-        !rqf_pair_consts(p->multiplier, p->right_shift, p->left_shift, p->offset, a, RQF_K, &m,
-                         &cpos, &cneg))
+    if (!(a = rqf_window(p->offset, p->min, p->max, RQF_K, 2.001, &tc)))
         return 0;
+    if (s & RQF_S_SINGLE) {
+        if (!rqf_single_mu(p->multiplier, 31 + p->right_shift - p->left_shift, RQF_K, &m))
+            return 0;
+        cpos = cneg = rqf_pc_base(p->offset, a, RQF_K); /* c + a: the base alone */
+    } else if (!rqf_pair_consts(p->multiplier, p->right_shift, p->left_shift, p->offset, a,
+                                RQF_K, &m, &cpos, &cneg)) {
+        return 0;
+    }
 #if RQV_LANES == 16
     fc->m = _mm512_set1_ps(m);
     fc->cpos = _mm512_set1_ps(cpos);
@@ -147,7 +185,7 @@ static inline void rqf_pc_init(rqf_consts *fc, const simdops_requant_channels *c
 
 /* J of the comment above: RN_int of the (clamped) F of y's lanes, the lanes of
  * channels k.. under RQF_S_PC. */
-RQ_INLINE rqv rqf_round(rqv y, const simdops_requant_channels *ch, size_t k,
+RQ_INLINE rqv rqf_convert(rqv y, const simdops_requant_channels *ch, size_t k,
                         const rqf_consts *fc, int s)
 {
 #if RQV_LANES == 16
@@ -156,19 +194,23 @@ RQ_INLINE rqv rqf_round(rqv y, const simdops_requant_channels *ch, size_t k,
 #define RQF_RN (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
     __m512 yf = _mm512_cvt_roundepi32_ps(y, RQF_RN), m, cs, w;
     if (s & RQF_S_PC) {
-        __m512i h = _mm512_castps_si512(_mm512_loadu_ps(ch->fast_h + k));
-        /* double rounding: h with y's sign (imm 0xF8: h | (y & sign bit)) */
-        if (!(s & RQF_S_TIES))
-            h = _mm512_ternarylogic_epi32(h, y, _mm512_set1_epi32(INT32_MIN), 0xF8);
-        cs = _mm512_add_round_ps(fc->cpos, _mm512_castsi512_ps(h), RQF_RN); /* B + s h */
         m = _mm512_loadu_ps(ch->fast_mult + k);
+        if (s & RQF_S_SINGLE) {
+            cs = fc->cpos; /* B: single rounding has no h */
+        } else {
+            __m512i h = _mm512_castps_si512(_mm512_loadu_ps(ch->fast_h + k));
+            /* double rounding: h with y's sign (imm 0xF8: h | (y & sign bit)) */
+            if (!(s & RQF_S_TIES))
+                h = _mm512_ternarylogic_epi32(h, y, _mm512_set1_epi32(INT32_MIN), 0xF8);
+            cs = _mm512_add_round_ps(fc->cpos, _mm512_castsi512_ps(h), RQF_RN); /* B + s h */
+        }
     } else {
         /* c+ or c- by y's sign. Unclamped: a bitwise select (vpternlogd) under
          * y's sign spread by an arithmetic shift (a k-mask and a blend, or
          * vpermilps with the sign rotated into its index, which shares the
          * narrowing's shuffle port, measured slower); with the clamp a k-mask and
          * a blend (the select measured slower beside vrangeps) */
-        if (s & RQF_S_TIES)
+        if (s & RQF_S_UNSIGNED)
             cs = fc->cpos;
         else if (s & RQF_S_CLAMP)
             cs = _mm512_mask_blend_ps(_mm512_movepi32_mask(y), fc->cpos, fc->cneg);
@@ -188,8 +230,8 @@ RQ_INLINE rqv rqf_round(rqv y, const simdops_requant_channels *ch, size_t k,
 #undef RQF_RN
 #else
     __m256 yf = _mm256_cvtepi32_ps(y);
-    /* the constant by yf's sign (y's); ties-up has one */
-    __m256 cs = (s & RQF_S_TIES) ? fc->cpos : _mm256_blendv_ps(fc->cpos, fc->cneg, yf);
+    /* the constant by yf's sign (y's); ties-up and single rounding have one */
+    __m256 cs = (s & RQF_S_UNSIGNED) ? fc->cpos : _mm256_blendv_ps(fc->cpos, fc->cneg, yf);
     (void)ch;
     (void)k;
     /* no FMA in the AVX2 tier; no clamp: |F| >= 2^31 converts to INT32_MIN, flagged */
@@ -227,16 +269,30 @@ RQ_INLINE rqv rqf_srai(rqv j)
 }
 
 /* The integer rule of the selector's family for the vector at x + j (channels
- * k + j..), the offset added in int32: what a flagged vector gets. */
+ * k + j..), the offset added in int32: what a flagged vector gets. rule holds
+ * the family's integer constants: an rqr_consts (double rounding, ties-up;
+ * requant_x86_rules.h) or an rqfx_consts (single rounding;
+ * requant_families_x86.h), each beginning with the rq_consts the stores read.
+ * A translation unit has the rules of the headers it included before this one. */
 RQ_INLINE rqv rqf_exact(const int32_t *x, const int32_t *b, size_t j,
-                        const simdops_requant_channels *ch, size_t k, const rqr_consts *c,
-                        int f, int s)
+                        const simdops_requant_channels *ch, size_t k, const void *rule, int f,
+                        int s)
 {
     f &= RQ_F_BIAS | RQ_F_NOCLAMP;
+#ifdef SIMDOPS_REQUANT_FAMILIES_X86_H
+    if (s & RQF_S_SINGLE)
+        return rqfx_exact(x, b, j, ch, k, (const rqfx_consts *)rule, f, s & RQF_S_AWAY,
+                          s & RQF_S_PC);
+#endif
+#ifdef SIMDOPS_REQUANT_X86_RULES_H
+    if (s & RQF_S_TIES)
+        return (s & RQF_S_PC) ? rqr_pc_vec(x, b, j, ch, k, (const rqr_consts *)rule,
+                                           f | RQ_F_DERIVED | RQR_TIES_UP_PC)
+                              : rqr_vec(x, b, j, (const rqr_consts *)rule, f | RQR_TIES_UP);
+#endif
     if (s & RQF_S_PC)
-        return (s & RQF_S_TIES) ? rqr_pc_vec(x, b, j, ch, k, c, f | RQ_F_DERIVED | RQR_TIES_UP_PC)
-                                : rq_pc_vec(x, b, j, ch, k, &c->base, f | RQ_F_DERIVED);
-    return (s & RQF_S_TIES) ? rqr_vec(x, b, j, c, f | RQR_TIES_UP) : rq_vec(x, b, j, &c->base, f);
+        return rq_pc_vec(x, b, j, ch, k, (const rq_consts *)rule, f | RQ_F_DERIVED);
+    return rq_vec(x, b, j, (const rq_consts *)rule, f);
 }
 
 /* A vector's result with the offset added: J >> K, or the integer rule's (exact
@@ -244,7 +300,7 @@ RQ_INLINE rqv rqf_exact(const int32_t *x, const int32_t *b, size_t j,
  * vector's results into J's form: saturated to int16 (which the narrowing's
  * clamp makes no difference to, as in rq_store), in the high half. */
 RQ_INLINE rqv rqf_finish(rqv j, const int32_t *x, const int32_t *b, size_t t,
-                         const simdops_requant_channels *ch, size_t k, const rqr_consts *c,
+                         const simdops_requant_channels *ch, size_t k, const void *c,
                          const rqf_consts *fc, int f, int s)
 {
 #if RQV_LANES == 16
@@ -265,7 +321,7 @@ RQ_INLINE rqv rqf_finish(rqv j, const int32_t *x, const int32_t *b, size_t t,
  * int16 as |J| <= Tc < 2^31) stored as the output type: vpermt2w gathers the
  * high words of two vectors in order, so the i16 store needs no permute and the
  * byte packs one. */
-RQ_INLINE void rqf_store(void *y, rqv j0, rqv j1, rqv j2, rqv j3, const rq_consts *c, int f,
+RQ_INLINE void rqf_store_high(void *y, rqv j0, rqv j1, rqv j2, rqv j3, const rq_consts *c, int f,
                          int out)
 {
     const __m512i hi = _mm512_setr_epi32(
@@ -293,7 +349,7 @@ RQ_INLINE void rqf_store(void *y, rqv j0, rqv j1, rqv j2, rqv j3, const rq_const
 }
 #endif
 
-RQ_INLINE rqv rqf_load(const int32_t *x, const int32_t *b, size_t k, int f)
+RQ_INLINE rqv rqf_load_biased(const int32_t *x, const int32_t *b, size_t k, int f)
 {
     rqv y = rqv_load(x + k);
     return (f & RQ_F_BIAS) ? rqv_add32(y, rqv_load(b + k)) : y;
@@ -317,17 +373,17 @@ RQ_INLINE int rqf_any_overflow(rqv j0, rqv j1, rqv j2, rqv j3)
  * caller goes on clamped, so data that saturates by 2^15 and more keeps the
  * clamped speed instead of recomputing every vector by the integer rule. */
 RQ_INLINE size_t rqf_loop(const int32_t *x, const int32_t *bias, unsigned char *y, size_t i0,
-                          size_t n, const simdops_requant_channels *ch, const rqr_consts *c,
+                          size_t n, const simdops_requant_channels *ch, const void *c,
                           const rqf_consts *fc, int f, int out, int s)
 {
     size_t i = i0;
     const size_t es = simdops_requant_out_size(out);
     for (; n - i >= (size_t)RQ_BLOCK; i += RQ_BLOCK) {
         const int32_t *xi = x + i, *bi = (f & RQ_F_BIAS) ? bias + i : NULL;
-        rqv j0 = rqf_round(rqf_load(xi, bi, 0, f), ch, i, fc, s);
-        rqv j1 = rqf_round(rqf_load(xi, bi, RQV_LANES, f), ch, i + RQV_LANES, fc, s);
-        rqv j2 = rqf_round(rqf_load(xi, bi, 2 * RQV_LANES, f), ch, i + 2 * RQV_LANES, fc, s);
-        rqv j3 = rqf_round(rqf_load(xi, bi, 3 * RQV_LANES, f), ch, i + 3 * RQV_LANES, fc, s);
+        rqv j0 = rqf_convert(rqf_load_biased(xi, bi, 0, f), ch, i, fc, s);
+        rqv j1 = rqf_convert(rqf_load_biased(xi, bi, RQV_LANES, f), ch, i + RQV_LANES, fc, s);
+        rqv j2 = rqf_convert(rqf_load_biased(xi, bi, 2 * RQV_LANES, f), ch, i + 2 * RQV_LANES, fc, s);
+        rqv j3 = rqf_convert(rqf_load_biased(xi, bi, 3 * RQV_LANES, f), ch, i + 3 * RQV_LANES, fc, s);
         if (rqf_any_flagged(j0, j1, j2, j3, fc)) {
 #if RQV_LANES == 16
             const int stop = !(s & RQF_S_CLAMP) && rqf_any_overflow(j0, j1, j2, j3);
@@ -338,13 +394,13 @@ RQ_INLINE size_t rqf_loop(const int32_t *x, const int32_t *bias, unsigned char *
             j3 = rqf_finish(j3, xi, bi, 3 * RQV_LANES, ch, i, c, fc, f, s);
 #if RQV_LANES == 16
             if (stop) {
-                rqf_store(y + i * es, j0, j1, j2, j3, &c->base, f, out);
+                rqf_store_high(y + i * es, j0, j1, j2, j3, (const rq_consts *)c, f, out);
                 return i + RQ_BLOCK;
             }
 #endif
         }
 #if RQV_LANES == 16
-        rqf_store(y + i * es, j0, j1, j2, j3, &c->base, f, out);
+        rqf_store_high(y + i * es, j0, j1, j2, j3, (const rq_consts *)c, f, out);
 #else
         else {
             j0 = rqf_srai(j0);
@@ -352,32 +408,32 @@ RQ_INLINE size_t rqf_loop(const int32_t *x, const int32_t *bias, unsigned char *
             j2 = rqf_srai(j2);
             j3 = rqf_srai(j3);
         }
-        rq_store(y + i * es, j0, j1, j2, j3, &c->base, f, out);
+        rq_store(y + i * es, j0, j1, j2, j3, (const rq_consts *)c, f, out);
 #endif
     }
     return i;
 }
 
 /* The whole blocks of a call the fast path covers (fc filled), one loop per
- * flag variant; returns the elements done. */
+ * flag variant; rule: the family's integer constants (rqf_exact); noclamp:
+ * RQ_F_NOCLAMP when [min, max] is the output type's range. Returns the
+ * elements done. */
 RQ_INLINE size_t rqf_run(const int32_t *x, unsigned char *y, size_t n, const int32_t *bias,
-                         const simdops_requant_channels *ch, const simdops_requant_params *p,
-                         const rqf_consts *fc, int out, int32_t tlo, int32_t thi, int s)
+                         const simdops_requant_channels *ch, const void *rule,
+                         const rqf_consts *fc, int out, int noclamp, int s)
 {
-    rqr_consts c;
     size_t i = 0;
-    rqr_consts_init(&c, p);
-    switch ((rq_flags(p, tlo, thi) & RQ_F_NOCLAMP) | (bias ? RQ_F_BIAS : 0)) {
+    switch (noclamp | (bias ? RQ_F_BIAS : 0)) {
 #if RQV_LANES == 16
 #define RQF_CASE(flags)                                                                \
     case flags:                                                                        \
-        i = rqf_loop(x, bias, y, 0, n, ch, &c, fc, flags, out, s);                     \
-        i = rqf_loop(x, bias, y, i, n, ch, &c, fc, flags, out, s | RQF_S_CLAMP);       \
+        i = rqf_loop(x, bias, y, 0, n, ch, rule, fc, flags, out, s);                   \
+        i = rqf_loop(x, bias, y, i, n, ch, rule, fc, flags, out, s | RQF_S_CLAMP);     \
         break;
 #else
 #define RQF_CASE(flags)                                                                \
     case flags:                                                                        \
-        i = rqf_loop(x, bias, y, 0, n, ch, &c, fc, flags, out, s);                     \
+        i = rqf_loop(x, bias, y, 0, n, ch, rule, fc, flags, out, s);                   \
         break;
 #endif
     RQF_CASE(0)
@@ -389,6 +445,7 @@ RQ_INLINE size_t rqf_run(const int32_t *x, unsigned char *y, size_t n, const int
     return i;
 }
 
+#ifdef SIMDOPS_REQUANT_X86_RULES_H
 /* Per tensor, either rule: the fast path's blocks, then the integer kernel for
  * the tail, or for the whole call when the path does not cover p. */
 RQ_INLINE void rqf_pt_kernel(const int32_t *x, void *yv, size_t n, const int32_t *bias,
@@ -397,9 +454,12 @@ RQ_INLINE void rqf_pt_kernel(const int32_t *x, void *yv, size_t n, const int32_t
 {
     unsigned char *y = (unsigned char *)yv;
     rqf_consts fc;
+    rqr_consts c;
     size_t i = 0;
-    if (n >= (size_t)RQ_BLOCK && rqf_init(&fc, p))
-        i = rqf_run(x, y, n, bias, NULL, p, &fc, out, tlo, thi, s);
+    if (n >= (size_t)RQ_BLOCK && rqf_init(&fc, p, s)) {
+        rqr_consts_init(&c, p);
+        i = rqf_run(x, y, n, bias, NULL, &c, &fc, out, rq_flags(p, tlo, thi) & RQ_F_NOCLAMP, s);
+    }
     if (i == n)
         return;
     x += i;
@@ -439,11 +499,14 @@ RQ_INLINE void rqf_pc_kernel(const int32_t *x, void *yv, size_t n, const int32_t
 {
     unsigned char *y = (unsigned char *)yv;
     rqf_consts fc;
+    rqr_consts c;
     size_t i = 0;
     simdops_requant_channels rest;
     if (ch->fast_mult && n >= (size_t)RQ_BLOCK) {
         rqf_pc_init(&fc, ch);
-        i = rqf_run(x, y, n, bias, ch, p, &fc, out, tlo, thi, s | RQF_S_PC);
+        rqr_consts_init(&c, p);
+        i = rqf_run(x, y, n, bias, ch, &c, &fc, out, rq_flags(p, tlo, thi) & RQ_F_NOCLAMP,
+                    s | RQF_S_PC);
     }
     if (i == n)
         return;
@@ -476,5 +539,6 @@ RQ_INLINE void rqr_pc_fast_kernel(const int32_t *x, void *yv, size_t n, const in
         rqr_pc_kernel(x, yv, n, bias, ch, p, rule, out, tlo, thi);
 }
 #endif
+#endif /* SIMDOPS_REQUANT_X86_RULES_H */
 
 #endif

@@ -158,13 +158,18 @@ for _goal in (
     # the requantization families (single thread, ratios from one run)
     # the double-rounding call is a path of the single-rounding case (the same parameters),
     # timed in the same rounds
-    *(Goal(f"requant single rounding n={n:,} vs double rounding (elements/s)",
-           (f"requant_single/int32/{n}", "simdops"),
-           (f"requant_single/int32/{n}", "double rounding"), 1.0)
+    # (both single-rounding families run double rounding's float32 fast path)
+    *(Goal(f"requant {name} n={n:,} vs double rounding (elements/s)",
+           (f"{case}/int32/{n}", "simdops"),
+           (f"{case}/int32/{n}", "double rounding"), 1.0)
+      for case, name in (("requant_single", "single rounding"),
+                         ("requant_single_away", "single rounding ties away"))
       for n in (65_536, M)),
-    *(Goal(f"requant single rounding per-channel+bias {r}x256 vs double rounding (elements/s)",
-           (f"requant_single_pc+bias/int32/{r}x256", "simdops"),
-           (f"requant_single_pc+bias/int32/{r}x256", "double rounding"), 1.0)
+    *(Goal(f"requant {name} per-channel+bias {r}x256 vs double rounding (elements/s)",
+           (f"{case}_pc+bias/int32/{r}x256", "simdops"),
+           (f"{case}_pc+bias/int32/{r}x256", "double rounding"), 1.0)
+      for case, name in (("requant_single", "single rounding"),
+                         ("requant_single_away", "single rounding ties away"))
       for r in (256, 4096)),
     *(Goal(f"requant {name} n={n:,} vs double rounding (elements/s)",
            (f"{case}/int32/{n}", "simdops"), (f"{case}/int32/{n}", "double rounding"), goal)
