@@ -159,7 +159,8 @@ def onnx_quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, block_size=0,
 
     The common call (float32 / float16 ndarray x, a float32 / float16 ndarray or a
     Python float scale, no zero point or a uint8 / int8 / uint16 / int16 ndarray or a
-    Python int one, no low-bit attribute) goes straight to simdops_quantize_linear, which
+    Python int one, no low-bit attribute, no out= or a uint8 / int8 / uint16 / int16
+    ndarray one: a float8 out= is the low-bit path's) goes straight to simdops_quantize_linear, which
     is where the Python function sends it too: its checks and its own call cost 15% of a
     65,536-element kernel. Every other call is the Python function's. Numpy's type
     characters f e B b H h are none of ml_dtypes' (the low-bit path's types)."""
@@ -167,7 +168,8 @@ def onnx_quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, block_size=0,
             and not packed and _plain_array_of(x, b"fe")
             and (type(y_scale) is float or _plain_array_of(y_scale, b"fe"))
             and (y_zero_point is None or type(y_zero_point) is int
-                 or _plain_array_of(y_zero_point, b"BbHh"))):
+                 or _plain_array_of(y_zero_point, b"BbHh"))
+            and (out is None or _plain_array_of(out, b"BbHh"))):
         return _quantize_linear(x, y_scale, y_zero_point, axis, out)
     if _onnx_quantize_any is None:
         raise RuntimeError("onnx_quantize_linear: import simdops.onnx first (it registers "
