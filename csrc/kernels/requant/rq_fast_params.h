@@ -14,6 +14,17 @@
 /* Per-channel arrays are built for the AVX-512 form, K = 16 fraction bits. */
 #define RQF_PC_K 16
 
+/* 2^e as a double, e in [-1022, 1023] (every exponent below is in [-48, 14]):
+ * built from its bits, because the driver derives two per channel and libm's
+ * ldexp (scalbn, with its range checks) was ~30% of a 4-row per-channel call.
+ * M * 2^e for an int32 M is exact in double and equals ldexp(M, e). */
+static inline double rqf_pow2(int e)
+{
+    union { uint64_t bits; double value; } v;
+    v.bits = (uint64_t)(e + 1023) << 52;
+    return v.value;
+}
+
 /* Tc = T * 2^K + 2^(K-1), T = max(hi, -lo - 1, 1), and the window half-width a
  * (a power of two > E, the error bound) for an offset o and a bound C on
  * |c_s + a| taken at e = 1 (the largest c_s any right shift e >= 1 gives);
@@ -76,8 +87,8 @@ static inline int rqf_pc_consts(int32_t multiplier, int32_t right_shift, int32_t
 {
     if (left_shift != 0 || multiplier <= 0 || right_shift < 1 || right_shift > 23)
         return 0;
-    *mu = (float)ldexp((double)multiplier, k - 31 - right_shift);
-    *h = (float)ldexp(1.0, k - 1 - right_shift);
+    *mu = (float)((double)multiplier * rqf_pow2(k - 31 - right_shift));
+    *h = (float)rqf_pow2(k - 1 - right_shift);
     return 1;
 }
 
@@ -95,7 +106,7 @@ static inline int rqf_single_mu(int32_t multiplier, int32_t t, int k, float *mu)
 {
     if (t < 32 || t > 62)
         return 0;
-    *mu = (float)ldexp((double)multiplier, k - t);
+    *mu = (float)((double)multiplier * rqf_pow2(k - t));
     return 1;
 }
 
