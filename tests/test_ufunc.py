@@ -206,6 +206,34 @@ def test_per_plane_parameters_beyond_the_memo_and_repeated():
     assert_bits(ufunc.requantize_fp32(x, scale[:, None, None], 2), want)
 
 
+def test_planes_after_a_learned_order():
+    """The loop compares first the parameters that followed the last ones last time (per
+    channel on NCHW, the next channel's): one channel changed, the channels reversed, a
+    shorter run of them and the same scales under another ufunc all give the function's
+    bits."""
+    x = RNG.integers(-90000, 90000, (2, 12, 3, 4)).astype(np.int32)
+    scale = RNG.uniform(0.0005, 0.05, 12).astype(np.float32)
+
+    def want(s, zp=2, xx=x, **kw):
+        moved = np.ascontiguousarray(np.moveaxis(xx, 1, -1))
+        return np.moveaxis(simdops.requantize_fp32(moved, s, zp, **kw), -1, 1)
+
+    for _ in range(2):  # the order is learned
+        assert_bits(ufunc.requantize_fp32(x, scale[:, None, None], 2), want(scale))
+    changed = scale.copy()
+    changed[5] *= 2
+    assert_bits(ufunc.requantize_fp32(x, changed[:, None, None], 2), want(changed))
+    assert_bits(ufunc.requantize_fp32(x, scale[:, None, None], 2), want(scale))
+    rev = scale[::-1].copy()
+    assert_bits(ufunc.requantize_fp32(x, rev[:, None, None], 2), want(rev))
+    assert_bits(ufunc.requantize_fp32(x[:, 3:7], scale[3:7, None, None], 2),
+                want(scale[3:7], xx=x[:, 3:7]))
+    assert_bits(ufunc.requantize_fp32(x, scale[:, None, None], 4), want(scale, 4))
+    assert_bits(ufunc.requantize_fp32_away(x, scale[:, None, None], 2),
+                want(scale, ties="away"))
+    assert_bits(ufunc.requantize_fp32(x, scale[:, None, None], 2), want(scale))
+
+
 def test_zero_d_parameter_changed_in_place_between_calls():
     """The memo keys on a parameter's bytes, not its array: a layer's stored 0-d scale or
     bound written in place between two calls gives the new value's bits."""
