@@ -354,3 +354,32 @@ def test_requant_output_type_default_and_out_cast():
     out = np.zeros(3, np.int16)
     ufunc.requantize_fp32(acc, 0.1, 0, out=out)
     np.testing.assert_array_equal(out, simdops.requantize_fp32(acc, 0.1, 0).astype(np.int16))
+
+
+def test_bench_instruments_and_the_kernel_floor_row():
+    """The bench's instruments: _floor_requantize_fp32 leaves out= as it is, and
+    _kernel_floor_requantize_fp32 runs the kernel over each contiguous plane with its one
+    handle (scale 1/1000, zero point 0) whatever the parameters; the NCHW goal row takes the
+    latter's time as its best possible (floor_works), not added to the function's."""
+    from simdops import _ufunc
+    from simdops.bench import goals as goal_rows
+    x = RNG.integers(-90000, 90000, (1, 3, 4, 5)).astype(np.int32)
+    out = np.full(x.shape, 7, np.uint8)
+    _ufunc._floor_requantize_fp32(x, np.ones((3, 1, 1), np.float32), 3, out=out)
+    assert (out == 7).all()
+    want = simdops.requantize_fp32(x, 1 / 1000, 0)
+    _ufunc._kernel_floor_requantize_fp32(x, np.ones((3, 1, 1), np.float32), 3, out=out)
+    assert_bits(out, want)
+    out8 = np.zeros(x.shape, np.int8)
+    _ufunc._kernel_floor_requantize_fp32(x, np.float32(2.0), np.int8(1), out=out8)
+    assert_bits(out8, simdops.requantize_fp32(x, 1 / 1000, 0, out_dtype="int8"))
+
+    def case(cid, **seconds):
+        return {"id": cid, "results": {k: {"seconds": v, "elements_per_s": 16 / v}
+                                       for k, v in seconds.items()}}
+    cases = [case("a", fn=56.0, uf=70.0, kf=68.0, fl=3.5)]
+    rows = goal_rows.evaluate(cases, "avx512", [
+        goal_rows.Goal("k", ("a", "uf"), ("a", "fn"), 0.9, floor=("a", "kf"), floor_works=True),
+        goal_rows.Goal("n", ("a", "uf"), ("a", "fn"), 0.9, floor=("a", "fl"))])
+    assert rows[0]["status"] == "BLOCKED (floor 0.824)" and rows[0]["floor"] == 56 / 68
+    assert rows[1]["status"] == "MISS" and rows[1]["floor"] == 56 / 59.5

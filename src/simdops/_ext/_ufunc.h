@@ -36,7 +36,8 @@ typedef struct uf_op {
     int code;          /* requant: the rounding family; requant_fp: the SIMDOPS_FP_* mode */
     PyObject *ufunc;   /* set at module init */
     const char *doc;
-    int floor;         /* numpy's floor: registered as its op, its loop does nothing */
+    int floor;         /* a bench instrument registered as its op: UF_FLOOR_NUMPY (its loop does
+                        * nothing) or UF_FLOOR_KERNEL (the kernel per run, no parameter work) */
 } uf_op;
 
 /* The simdops dtype of a numpy descriptor (kind + size), SIMDOPS_UNKNOWN if none. Inline:
@@ -61,9 +62,11 @@ static inline simdops_dtype uf_dtype_of(PyArray_Descr *d)
     }
 }
 
+enum { UF_FLOOR_NONE, UF_FLOOR_NUMPY, UF_FLOOR_KERNEL };
+
 /* The strided loops (_ufunc_loops.c), one per kind; the op comes from context->caller. */
 PyArrayMethod_StridedLoop uf_clip_loop, uf_shrink_loop, uf_requant_loop, uf_requant_fp_loop,
-    uf_hardmax_loop, uf_floor_loop;
+    uf_hardmax_loop, uf_floor_loop, uf_kernel_floor_loop;
 
 /* The op whose ufunc is `caller` (module table, _ufunc_module.c). */
 const uf_op *uf_op_of(PyObject *caller);

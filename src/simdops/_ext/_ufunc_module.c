@@ -44,6 +44,12 @@ static const char uf_doc_hardmax[] =
     "first maximum (NaN wins), 0 elsewhere. axis= picks the axis (default -1), as for any "
     "gufunc with one core dimension. float32, float16, float64.";
 
+static const char uf_doc_kernel_floor[] =
+    "A bench instrument, not an op: registered as requantize_fp32 (the same loops, promoter "
+    "and signature) with a loop that runs the 1-D kernel over each contiguous run with one "
+    "handle prepared once per thread (scale 1/1000, zero point 0) whatever the parameters: "
+    "its time is numpy's iteration plus the kernel per run with no parameter work. Its output "
+    "is not requantize_fp32's (python -m simdops bench).";
 static const char uf_doc_floor[] =
     "A bench instrument, not an op: registered as the simdops ufunc its name ends with (the "
     "same loops, promoter and signature) with a loop that computes nothing and leaves out= "
@@ -138,7 +144,12 @@ static int uf_fill_families(void)
         for (m = 0; m < sizeof(measured) / sizeof(measured[0]); m++)
             if (!strcmp(uf_ops[k].name, measured[m])) {
                 snprintf(name, sizeof(name), "_floor_%s", uf_ops[k].name);
-                if (uf_add_op(name, uf_ops[k].kind, uf_ops[k].code, 1) < 0)
+                if (uf_add_op(name, uf_ops[k].kind, uf_ops[k].code, UF_FLOOR_NUMPY) < 0)
+                    goto done;
+                /* per channel on NCHW: numpy's iteration and the kernel per plane */
+                if (!strcmp(uf_ops[k].name, "requantize_fp32") &&
+                    uf_add_op("_kernel_floor_requantize_fp32", uf_ops[k].kind, uf_ops[k].code,
+                              UF_FLOOR_KERNEL) < 0)
                     goto done;
             }
     }
@@ -326,7 +337,8 @@ static int uf_add_loops(const uf_op *op, int nin, simdops_dtype xt, simdops_dtyp
     const int *sets[4];
     int sizes[4], idx[4] = {0, 0, 0, 0}, i, done = 0;
     slots[0].slot = NPY_METH_strided_loop;
-    slots[0].pfunc = op->floor                   ? (void *)uf_floor_loop
+    slots[0].pfunc = op->floor == UF_FLOOR_KERNEL ? (void *)uf_kernel_floor_loop
+                     : op->floor                 ? (void *)uf_floor_loop
                      : op->kind == UF_CLIP       ? (void *)uf_clip_loop
                      : op->kind == UF_SHRINK     ? (void *)uf_shrink_loop
                      : op->kind == UF_REQUANT    ? (void *)uf_requant_loop
@@ -373,7 +385,7 @@ static int uf_register(uf_op *op)
               : op->kind == UF_REQUANT ? uf_doc_requant : op->kind == UF_REQUANT_FP ? uf_doc_fp
               : uf_doc_hardmax;
     if (op->floor)
-        op->doc = uf_doc_floor;
+        op->doc = op->floor == UF_FLOOR_KERNEL ? uf_doc_kernel_floor : uf_doc_floor;
     if (op->kind == UF_HARDMAX)
         op->ufunc = PyUFunc_FromFuncAndDataAndSignature(NULL, NULL, NULL, 0, 1, 1, PyUFunc_None,
                                                         op->name, op->doc, 0, "(n)->(n)");

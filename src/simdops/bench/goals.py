@@ -28,6 +28,8 @@ class Goal:
                                     # core that measured it (see CHAIN_BOUNDS): a MISS below
                                     # a bound under the goal is BLOCKED, with the bound
     bound_isa: str = None           # the ISA whose instruction sequence the bound measures
+    floor_works: bool = False       # the floor path does the subject's work too (its time is
+                                    # the best the subject could take, not an addition)
 
 
 # The speed ratio each chain's AVX-512 step allows against the plain kernel's, from the
@@ -277,7 +279,11 @@ def _best_possible(g, floor, baseline):
     """The best value the subject could reach given its floor: for a time row the floor's
     time over the baseline's (the work itself is not counted: a bound, generous); for a ratio
     row the baseline's elements/s over that of the floor's time plus the baseline's (the same
-    work at the baseline's speed, plus what the floor costs around it)."""
+    work at the baseline's speed, plus what the floor costs around it). A floor that does the
+    work itself (floor_works) is the subject's best time as it is."""
+    if g.floor_works:
+        return (floor["seconds"] / baseline["seconds"] if g.kind == "time"
+                else baseline["seconds"] / floor["seconds"])
     if g.kind == "time":
         return floor["seconds"] / baseline["seconds"]
     return baseline["seconds"] / (floor["seconds"] + baseline["seconds"])
