@@ -405,6 +405,16 @@ int uf_requant_fp_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_
     return uf_param_loop(ctx, data, dims, strides, uf_requant_fp_shape);
 }
 
+/* Clears the FP "invalid" flag a NaN compare set: numpy's gufunc call checks the FP status
+ * whatever the loop's flags say, and NaN is a value hardmax takes (it wins), not an error.
+ * Tested first: glibc's feclearexcept rewrites the x87 environment as well as MXCSR (~100
+ * cycles a call), fetestexcept only reads them, and most rows hold no NaN. */
+static void uf_clear_invalid(void)
+{
+    if (fetestexcept(FE_INVALID))
+        feclearexcept(FE_INVALID);
+}
+
 /* The gufunc (n)->(n): dims = (outer, n), strides = (x, y outer; x, y core). */
 int uf_hardmax_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *dims,
                     const npy_intp *strides, NpyAuxData *aux)
@@ -424,9 +434,7 @@ int uf_hardmax_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_int
         (dims[0] == 1 || (strides[0] == row && strides[1] == row))) {
         if (simdops_capi_hardmax_rows(xt, data[0], data[1], dims[0], dims[1], &err))
             return uf_fail(op, &err);
-        /* numpy's gufunc call checks the FP status whatever the loop's flags say, and a NaN
-         * compare sets "invalid": NaN is a value hardmax takes (it wins), not an error */
-        feclearexcept(FE_INVALID);
+        uf_clear_invalid();
         return 0;
     }
     uf_vec(&x, data[0], xt, dims[0], strides[0]);
@@ -437,7 +445,7 @@ int uf_hardmax_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_int
     y.strides[1] = strides[3];
     if (simdops_capi_hardmax(&x, &y, 1, &axis, &err))
         return uf_fail(op, &err);
-    feclearexcept(FE_INVALID);
+    uf_clear_invalid();
     return 0;
 }
 
