@@ -81,6 +81,8 @@ static int uf_short_contiguous(npy_intp n, npy_intp xstride, npy_intp xsize, npy
 
 typedef struct uf_at {        /* one run's parameters, read at its first element */
     PyObject *caller;         /* the ufunc (ctx->caller) */
+    void *method;             /* the registered loop (ctx->method): the ufunc and every type */
+    int typed;                /* xt, yt, pt read from the descriptors (uf_read_types) */
     const uf_op *op;          /* its op: read from the module's table on a memo miss */
     simdops_dtype xt, yt;     /* x's and y's simdops types */
     simdops_dtype pt[3];      /* the parameters' types (the registered loop's) */
@@ -120,7 +122,9 @@ typedef struct uf_shape {
  * or an error); the ufuncs live as long as the process, so a pointer names one op. */
 typedef struct uf_prepare_key {
     PyObject *caller;
-    uint64_t types;           /* xt, yt, pt[0..2], a byte each */
+    void *method;             /* the loop numpy picked: one per registered type tuple, whose
+                               * descriptors numpy makes native (the default resolver), so it
+                               * stands for xt, yt and the parameters' types */
     uint64_t v[3];            /* the parameters' bytes, zero-padded to 8 */
 } uf_prepare_key;             /* 8-byte fields only: built and compared as whole words (a key
                                * built with 4-byte stores and compared with 8-byte loads
@@ -170,8 +174,22 @@ UF_INLINE uint64_t uf_param_bits(const char *v, npy_intp size)
 
 UF_INLINE int uf_same_key(const uf_prepare_key *a, const uf_prepare_key *b)
 {
-    return a->caller == b->caller && a->types == b->types && a->v[0] == b->v[0] &&
+    return a->caller == b->caller && a->method == b->method && a->v[0] == b->v[0] &&
            a->v[1] == b->v[1] && a->v[2] == b->v[2];
+}
+
+/* x's, y's and the parameters' simdops types, from the descriptors (once per loop call, and
+ * only when a prepare or the N-d entry needs them: a memo hit does not). */
+UF_INLINE void uf_read_types(const uf_shape s, uf_at *a, PyArray_Descr *const *d)
+{
+    int k;
+    if (a->typed)
+        return;
+    a->yt = uf_dtype_of(d[s.nparams + 1]);
+    a->xt = s.x_int32 ? SIMDOPS_INT32 : a->yt;
+    for (k = 0; k < s.nparams; k++)
+        a->pt[k] = uf_dtype_of(d[k + 1]);
+    a->typed = 1;
 }
 
 /* The handle of a's parameters, in this thread's memo (a hit, or C's prepare stored there):
@@ -186,12 +204,10 @@ UF_INLINE const simdops_prepared *uf_prepare_cached(const uf_shape s, uf_at *a,
     uint64_t h;
     int k;
     key.caller = a->caller;
-    key.types = (uint64_t)a->xt | (uint64_t)a->yt << 8;
+    key.method = a->method;
     key.v[0] = key.v[1] = key.v[2] = 0;
-    for (k = 0; k < s.nparams; k++) {
-        key.types |= (uint64_t)a->pt[k] << (16 + 8 * k);
+    for (k = 0; k < s.nparams; k++)
         key.v[k] = uf_param_bits(a->v[k], PyDataType_ELSIZE(d[k + 1])); /* <= 8 bytes */
-    }
     slot = uf_memo.last ? uf_memo.last->after : NULL;
     if (slot && slot->key.caller && uf_same_key(&key, &slot->key))
         goto found;
@@ -205,6 +221,7 @@ UF_INLINE const simdops_prepared *uf_prepare_cached(const uf_shape s, uf_at *a,
         }
     if (!a->op && !(a->op = uf_op_of(a->caller)))
         return NULL; /* no C status: the caller raises the loop's own error */
+    uf_read_types(s, a, d);
     slot = &set->way[set->next];
     slot->key.caller = NULL; /* empty unless C's prepare succeeds */
     if (s.prepare(a, &slot->prepared, err))
@@ -239,15 +256,14 @@ UF_INLINE int uf_param_loop(PyArrayMethod_Context *ctx, char *const *data, const
     uf_at a;
     int k;
     a.caller = ctx->caller;
+    a.method = ctx->method;
     a.op = NULL;
+    a.typed = 0;
+    a.xt = a.yt = a.pt[0] = a.pt[1] = a.pt[2] = SIMDOPS_UNKNOWN; /* read on a miss */
     if (!a.caller)
         return uf_no_op();
-    a.yt = uf_dtype_of(d[yop]);
-    a.xt = s.x_int32 ? SIMDOPS_INT32 : a.yt;
     xsize = s.x_int32 ? 4 : PyDataType_ELSIZE(d[0]);
     ysize = s.x_int32 ? PyDataType_ELSIZE(d[yop]) : xsize;
-    for (k = 0; k < s.nparams; k++)
-        a.pt[k] = uf_dtype_of(d[k + 1]);
     for (; i < n; i = end) {
         end = uf_run_end(data, strides, d, 1, s.nparams, i, n);
         for (k = 0; k < s.nparams; k++)
@@ -259,6 +275,7 @@ UF_INLINE int uf_param_loop(PyArrayMethod_Context *ctx, char *const *data, const
                 return uf_fail_at(a.caller, &err);
             continue;
         }
+        uf_read_types(s, &a, d);
         uf_vec(&x, UF_AT(0, i), a.xt, end - i, strides[0]);
         uf_vec(&y, UF_AT(yop, i), a.yt, end - i, strides[yop]);
         if (s.run_nd(p, &x, &y, &err))
