@@ -1,0 +1,176 @@
+/* The loops' memo of prepared parameters: what this thread prepared lately, keyed on the
+ * ufunc, numpy's loop for the types and the parameters' bytes, with C's handle. Static
+ * functions for the one translation unit that includes this (_ufunc_loops.c), so they
+ * inline into the loops; the loop shape's types (uf_at, uf_shape) live here because the
+ * lookup takes them. */
+#ifndef SIMDOPS_UFUNC_MEMO_H
+#define SIMDOPS_UFUNC_MEMO_H
+
+#include "_ufunc.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#define UF_INLINE static inline __attribute__((always_inline))
+#else
+#define UF_INLINE static inline
+#endif
+
+typedef struct uf_at {        /* one run's parameters, read at its first element */
+    PyObject *caller;         /* the ufunc (ctx->caller) */
+    void *method;             /* the registered loop (ctx->method): the ufunc and every type */
+    int typed;                /* xt, yt, pt read from the descriptors (uf_read_types) */
+    const uf_op *op;          /* its op: read from the module's table on a memo miss */
+    simdops_dtype xt, yt;     /* x's and y's simdops types */
+    simdops_dtype pt[3];      /* the parameters' types (the registered loop's) */
+    char *v[3];               /* the parameters' bytes */
+} uf_at;
+
+typedef int (*uf_prepare_fn)(const uf_at *a, simdops_prepared *p, simdops_error *err);
+typedef int (*uf_run_1d_fn)(const simdops_prepared *p, char *x, char *y, npy_intp n,
+                            simdops_error *err);
+typedef int (*uf_run_nd_fn)(const simdops_prepared *p, const simdops_tensor *x,
+                            const simdops_tensor *y, simdops_error *err);
+
+typedef struct uf_shape {
+    int nparams;              /* operands 1..nparams; y is operand nparams + 1 */
+    int x_int32;              /* x is int32 whatever y is (the requantizations) */
+    uf_prepare_fn prepare;
+    uf_run_1d_fn run_1d;
+    uf_run_nd_fn run_nd;
+} uf_shape;
+
+#if defined(_MSC_VER)
+#define UF_THREAD_LOCAL __declspec(thread)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define UF_THREAD_LOCAL _Thread_local
+#else
+#define UF_THREAD_LOCAL __thread
+#endif
+
+/* What this thread prepared lately and what C made of it: a few slots, picked by the
+ * parameters' bytes. A prepare is a pure function of its inputs (C's validation and
+ * conversion; ~240-390 instructions, as much as a 16-element kernel call) and calls repeat
+ * their parameters: the same layer called again, a per-tensor scale, and per channel on an
+ * NCHW axis, where numpy calls the loop once per H*W plane with that channel's scale (64
+ * different prepares per call of a 64-channel layer, the same 64 on its next call). A hit
+ * copies the handle. Only successes are kept, so an invalid parameter still reaches C and
+ * raises every time. The key holds the ufunc object (the table of ops is read only on a miss
+ * or an error); the ufuncs live as long as the process, so a pointer names one op. */
+typedef struct uf_prepare_key {
+    PyObject *caller;
+    void *method;             /* the loop numpy picked: one per registered type tuple, whose
+                               * descriptors numpy makes native (the default resolver), so it
+                               * stands for xt, yt and the parameters' types */
+    uint64_t v[3];            /* the parameters' bytes, zero-padded to 8 */
+} uf_prepare_key;             /* 8-byte fields only: built and compared as whole words (a key
+                               * built with 4-byte stores and compared with 8-byte loads
+                               * stalled store forwarding on every call) */
+
+/* 4-way sets picked by a hash of the parameters: 64 different prepares (a 64-channel NCHW
+ * layer) fit with few evictions, where one slot per hash value lost ~40% of them to
+ * collisions. 256 entries of 176 bytes: 45 KB per thread that calls a ufunc. */
+#define UF_MEMO_SETS 64       /* a power of two */
+#define UF_MEMO_WAYS 4
+
+typedef struct uf_memo_slot {
+    uf_prepare_key key;       /* key.caller NULL: empty */
+    simdops_prepared prepared;
+    struct uf_memo_slot *after; /* the slot this thread looked up next, last time (a guess) */
+} uf_memo_slot;
+
+typedef struct uf_memo_set {
+    uf_memo_slot way[UF_MEMO_WAYS];
+    unsigned next;            /* the way a miss replaces (round robin) */
+} uf_memo_set;
+
+/* Lookups repeat in order: per channel on NCHW numpy asks for channel 0, 1, ..., 63 on every
+ * call of a layer, and a small tensor through the same layer asks for the same slot again. So
+ * the slot that followed the last one last time (its `after`) is compared first, before the
+ * hash and the set walk: after a plane's 80 KB went through the cache the set's lines are
+ * misses, and the walk compared up to four keys (perf: a third of the loop's samples on NCHW).
+ * A wrong guess costs one key compare; the set walk follows. */
+typedef struct uf_memo_table {
+    uf_memo_slot *last;       /* the slot of this thread's last lookup */
+    uf_memo_set set[UF_MEMO_SETS];
+} uf_memo_table;
+
+static UF_THREAD_LOCAL uf_memo_table uf_memo; /* one thread-local block: one TLS lookup */
+
+UF_INLINE uint64_t uf_param_bits(const char *v, npy_intp size)
+{
+    uint64_t u = 0;
+    switch (size) {       /* fixed-size copies: no memcpy call */
+    case 8: memcpy(&u, v, 8); break;
+    case 4: { uint32_t w; memcpy(&w, v, 4); u = w; break; }
+    case 2: { uint16_t w; memcpy(&w, v, 2); u = w; break; }
+    default: { uint8_t w; memcpy(&w, v, 1); u = w; break; }
+    }
+    return u;
+}
+
+UF_INLINE int uf_same_key(const uf_prepare_key *a, const uf_prepare_key *b)
+{
+    return a->caller == b->caller && a->method == b->method && a->v[0] == b->v[0] &&
+           a->v[1] == b->v[1] && a->v[2] == b->v[2];
+}
+
+/* x's, y's and the parameters' simdops types, from the descriptors (once per loop call, and
+ * only when a prepare or the N-d entry needs them: a memo hit does not). */
+UF_INLINE void uf_read_types(const uf_shape s, uf_at *a, PyArray_Descr *const *d)
+{
+    int k;
+    if (a->typed)
+        return;
+    a->yt = uf_dtype_of(d[s.nparams + 1]);
+    a->xt = s.x_int32 ? SIMDOPS_INT32 : a->yt;
+    for (k = 0; k < s.nparams; k++)
+        a->pt[k] = uf_dtype_of(d[k + 1]);
+    a->typed = 1;
+}
+
+/* The handle of a's parameters, in this thread's memo (a hit, or C's prepare stored there):
+ * valid until the loop's next call of this function. a->op is read here on a miss; NULL when
+ * the loop's caller is no ufunc of this module. */
+UF_INLINE const simdops_prepared *uf_prepare_cached(const uf_shape s, uf_at *a,
+                                                    PyArray_Descr *const *d, simdops_error *err)
+{
+    uf_prepare_key key;
+    uf_memo_set *set;
+    uf_memo_slot *slot;
+    uint64_t h;
+    int k;
+    key.caller = a->caller;
+    key.method = a->method;
+    key.v[0] = key.v[1] = key.v[2] = 0;
+    for (k = 0; k < s.nparams; k++)
+        key.v[k] = uf_param_bits(a->v[k], PyDataType_ELSIZE(d[k + 1])); /* <= 8 bytes */
+    slot = uf_memo.last ? uf_memo.last->after : NULL;
+    if (slot && slot->key.caller && uf_same_key(&key, &slot->key))
+        goto found;
+    h = (key.v[0] ^ (key.v[1] * 0x9E3779B97F4A7C15u) ^ (key.v[2] * 0xC2B2AE3D27D4EB4Fu)) *
+        0x9E3779B97F4A7C15u;
+    set = &uf_memo.set[(h >> 58) & (UF_MEMO_SETS - 1)];
+    for (k = 0; k < UF_MEMO_WAYS; k++)
+        if (set->way[k].key.caller && uf_same_key(&key, &set->way[k].key)) {
+            slot = &set->way[k];
+            goto found;
+        }
+    if (!a->op && !(a->op = uf_op_of(a->caller)))
+        return NULL; /* no C status: the caller raises the loop's own error */
+    uf_read_types(s, a, d);
+    slot = &set->way[set->next];
+    slot->key.caller = NULL; /* empty unless C's prepare succeeds */
+    if (s.prepare(a, &slot->prepared, err))
+        return NULL;
+    slot->key = key;
+    set->next = (set->next + 1) % UF_MEMO_WAYS;
+found:
+    if (uf_memo.last)
+        uf_memo.last->after = slot;
+    uf_memo.last = slot;
+    return &slot->prepared;
+}
+
+#endif
