@@ -30,8 +30,10 @@
  *   read, NT zeros  both, one after the other: the traffic every hardmax moves
  *   NT copy         x copied to y with non-temporal stores, line by line
  *   column scan, scan <isa> [nopf]  the column kernel alone over x
- *   scan L1         its instruction mix alone: one 8 KiB row as every row of a
- *                   call (stride 0), best and offsets in L1, the array's work
+ *   scan L1 [nopf]  its instruction mix alone: one 8 KiB row as every row of a
+ *                   call (stride 0), best and offsets in L1, the array's work (with
+ *                   stride 0 the next rows' prefetches hit the lines being read:
+ *                   nopf, the AVX-512 kernel without them, is the mix's cost)
  *   scan L2, read L2  the scan / the read of the first 32 rows (512 KiB, in L2)
  *                   32 times */
 #include <stdio.h>
@@ -284,6 +286,16 @@ static void p_scan_l2(void *p)
     }
     SINK = BEST[BI[0] & 7];
 }
+void p_read(void *p);
+static void p_read_l2(void *p)
+{
+    size_t keep = BYTES;
+    BYTES = (size_t)COLS * 32 * 4;
+    for (int t = 0; t < 32; t++)
+        p_read(p);
+    BYTES = keep;
+}
+
 /* the kernel's instruction mix alone: one 2048-float row (8 KiB) taken as
  * all 64 rows of a call (stride 0), with best and the chunk's offsets in L1
  * (24 KiB), 32 calls: the array's 16 MiB of scan work over L1 data */
@@ -295,16 +307,6 @@ static void p_scan_l1(void *p)
         SCAN(X, 0, 64, 2048, 1, BEST, BI);
     SINK = BEST[BI[0] & 7];
 }
-void p_read(void *p);
-static void p_read_l2(void *p)
-{
-    size_t keep = BYTES;
-    BYTES = (size_t)COLS * 32 * 4;
-    for (int t = 0; t < 32; t++)
-        p_read(p);
-    BYTES = keep;
-}
-
 /* the same with the tool's builds of the kernel (hm_axis0_kern.c) */
 #define WITH_SCAN(name, fn, body)                                                           \
     static void name(void *p)                                                               \
@@ -317,6 +319,7 @@ WITH_SCAN(v_nt_512, hm_axis0_cols_avx512_pkg, v_scan_nt)
 WITH_SCAN(v_nt_512_nopf, hm_axis0_cols_avx512_nopf, v_scan_nt)
 WITH_SCAN(p_scan_512, hm_axis0_cols_avx512_pkg, p_scan)
 WITH_SCAN(p_scan_512_nopf, hm_axis0_cols_avx512_nopf, p_scan)
+WITH_SCAN(p_scan_l1_nopf, hm_axis0_cols_avx512_nopf, p_scan_l1)
 WITH_SCAN(v_nt_256, hm_axis0_cols_avx2_pkg, v_scan_nt)
 WITH_SCAN(v_nt_256_nopf, hm_axis0_cols_avx2_nopf, v_scan_nt)
 WITH_SCAN(p_scan_256, hm_axis0_cols_avx2_pkg, p_scan)
@@ -354,6 +357,7 @@ int main(int argc, char **argv)
         {"scan+NT avx512 nopf", v_nt_512_nopf, 1},
         {"scan avx512", p_scan_512, 0},
         {"scan avx512 nopf", p_scan_512_nopf, 0},
+        {"scan L1 nopf", p_scan_l1_nopf, 0},
         {"scan+NT avx2", v_nt_256, 1},
         {"scan+NT avx2 nopf", v_nt_256_nopf, 1},
         {"scan avx2", p_scan_256, 0},

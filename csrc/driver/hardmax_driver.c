@@ -151,6 +151,7 @@ enum { ZERO_RUN_BYTES = 65536, ZERO_RUN_ROWS = 256, CACHED_RUN_ROWS = 65536 };
 
 typedef struct zero_run {
     size_t row_bytes;            /* bytes of one row of y; 0: rows are not contiguous */
+    size_t es;                   /* element size */
     size_t max_bytes, max_rows;  /* a run's limits */
     char *y;                     /* first row of the run */
     size_t rows;                 /* rows in the run */
@@ -161,9 +162,10 @@ typedef struct zero_run {
 /* Sets the run's limits for a call of `rows` rows of row_bytes each: the whole
  * call in cache (answers on the heap when there are more than ZERO_RUN_ROWS;
  * without the memory, runs of ZERO_RUN_ROWS), 64 KiB runs when streaming. */
-static void run_init(zero_run *run, size_t row_bytes, size_t rows, int stream)
+static void run_init(zero_run *run, size_t row_bytes, size_t es, size_t rows, int stream)
 {
     run->row_bytes = row_bytes;
+    run->es = es;
     run->rows = 0;
     run->one = run->stack_one;
     run->max_rows = ZERO_RUN_ROWS;
@@ -257,7 +259,7 @@ static void run_add(zero_run *run, char *yg, size_t at, simdops_dtype dtype, int
         run_flush(run, dtype, stream);
     if (run->rows == 0)
         run->y = yg;
-    run->one[run->rows] = run->rows * run->row_bytes + at * simdops_dtype_size(dtype);
+    run->one[run->rows] = run->rows * run->row_bytes + at * run->es;
     run->rows++;
 }
 
@@ -423,7 +425,7 @@ int simdops_hardmax_run(const simdops_kernel_table *kt, const simdops_tensor *x,
             if (!row)
                 return SIMDOPS_E_NOMEM;
         }
-        run_init(&run, r.n == 1 && r.sy[0] == (int64_t)es ? (size_t)nr * es : 0,
+        run_init(&run, r.n == 1 && r.sy[0] == (int64_t)es ? (size_t)nr * es : 0, es,
                  (size_t)dims_count(&kept), stream);
         do {
             const char *xg = (const char *)x->data + gx;
