@@ -17,9 +17,9 @@
  *                   driver whose entry is renamed old_hardmax_run: A/B)
  *   interleaved     64 rows scanned, their rows of y zeroed non-temporally, ...,
  *                   the ones stored at the end
- *   scan+NT         every row scanned first (best and its indices over the
- *                   whole width), then y streamed once, the ones inside their
- *                   lines (the driver's design)
+ *   scan+NT         the package's driver over the column kernel of the variant
+ *                   (every row scanned first, then y streamed once, the ones
+ *                   inside their lines)
  *   scan+NT+1s      the same with the ones stored after the streamed zeros
  *   scan+memset     every row scanned, one memset of y (rep stosb), the ones
  *   scan+NT <isa> [nopf]  scan+NT with the tier's column kernel as the package
@@ -43,6 +43,7 @@
 #include "simdops/simdops.h"
 #include "core/kernel_abi.h"
 #include "dispatch/dispatch.h"
+#include "driver/hardmax_driver.h"
 #include "kernels/vec/stream_store.h"
 #include "bench_util.h"
 #include "hm_axis0_kern.h"
@@ -75,18 +76,14 @@ static void scan_all(void)
     scan_rows(1, ROWS);
 }
 
+/* nb zero bytes at y, the whole 64-byte lines with non-temporal stores */
 static void nt_zero(char *y, size_t nb)
 {
-    size_t head = (size_t)(0u - (uintptr_t)y) & 63, i;
-    const __m128i z = _mm_setzero_si128();
+    size_t head = (size_t)(0u - (uintptr_t)y) & 63, end = head + (nb - head) / 64 * 64;
     memset(y, 0, head);
-    for (i = head; i + 64 <= nb; i += 64) {
-        _mm_stream_si128((__m128i *)(y + i), z);
-        _mm_stream_si128((__m128i *)(y + i + 16), z);
-        _mm_stream_si128((__m128i *)(y + i + 32), z);
-        _mm_stream_si128((__m128i *)(y + i + 48), z);
-    }
-    memset(y + i, 0, nb - i);
+    for (size_t i = head; i < end; i += 16)
+        _mm_stream_si128((__m128i *)(y + i), _mm_setzero_si128());
+    memset(y + end, 0, nb - end);
 }
 
 static void ones(void)
@@ -95,51 +92,15 @@ static void ones(void)
         Y[BI[j] * COLS + j] = 1.0f;
 }
 
-/* y streamed with the ones inside their lines: the ones' offsets sorted by a
- * counting sort over rows (columns ascending within a row) */
-static int64_t *CNT;
-static size_t *POS;
-static void nt_with_ones(void)
+/* x and y as the 2-D tensors of the call */
+static void tensors(simdops_tensor *x, simdops_tensor *y)
 {
-    char *y = (char *)Y;
-    size_t nb = BYTES, head = (size_t)(0u - (uintptr_t)y) & 63, end, i, k = 0, one;
-    const __m128i z = _mm_setzero_si128();
-    memset(CNT, 0, (size_t)(ROWS + 1) * sizeof(int64_t));
-    for (int64_t j = 0; j < COLS; j++)
-        CNT[BI[j] + 1]++;
-    for (int64_t r = 0; r < ROWS; r++)
-        CNT[r + 1] += CNT[r];
-    for (int64_t j = 0; j < COLS; j++)
-        POS[CNT[BI[j]]++] = (size_t)(BI[j] * COLS + j) * 4;
-    end = head + (nb - head) / 64 * 64;
-    memset(y, 0, head);
-    one = POS[0];
-    while (k < (size_t)COLS && one < head)
-        one = ++k < (size_t)COLS ? POS[k] : SIZE_MAX;
-    for (i = head; i < end; i += 64) {
-        if (one < i + 64) {
-            __attribute__((aligned(64))) char line[64];
-            memset(line, 0, 64);
-            do {
-                float v = 1.0f;
-                memcpy(line + (one - i), &v, 4);
-                one = ++k < (size_t)COLS ? POS[k] : SIZE_MAX;
-            } while (one < i + 64);
-            _mm_stream_si128((__m128i *)(y + i), _mm_load_si128((const __m128i *)line));
-            _mm_stream_si128((__m128i *)(y + i + 16), _mm_load_si128((const __m128i *)(line + 16)));
-            _mm_stream_si128((__m128i *)(y + i + 32), _mm_load_si128((const __m128i *)(line + 32)));
-            _mm_stream_si128((__m128i *)(y + i + 48), _mm_load_si128((const __m128i *)(line + 48)));
-        } else {
-            _mm_stream_si128((__m128i *)(y + i), z);
-            _mm_stream_si128((__m128i *)(y + i + 16), z);
-            _mm_stream_si128((__m128i *)(y + i + 32), z);
-            _mm_stream_si128((__m128i *)(y + i + 48), z);
-        }
+    simdops_tensor *t[2] = {x, y};
+    for (int k = 0; k < 2; k++) {
+        memset(t[k], 0, sizeof *t[k]);
+        *t[k] = (simdops_tensor){.data = k ? Y : X, .dtype = SIMDOPS_FLOAT32, .ndim = 2,
+                                 .shape = {ROWS, COLS}, .strides = {COLS * 4, 4}};
     }
-    memset(y + end, 0, nb - end);
-    for (k = 0; k < (size_t)COLS; k++)
-        if (POS[k] < head || POS[k] >= end)
-            memcpy(y + POS[k], &(float){1.0f}, 4);
 }
 
 static void v_driver(void *p)
@@ -148,49 +109,42 @@ static void v_driver(void *p)
     simdops_error e;
     int64_t axis = AXIS;
     (void)p;
-    memset(&x, 0, sizeof x);
-    x.data = X;
-    x.dtype = SIMDOPS_FLOAT32;
-    x.ndim = 2;
-    x.shape[0] = ROWS;
-    x.shape[1] = COLS;
-    x.strides[0] = COLS * 4;
-    x.strides[1] = 4;
-    y = x;
-    y.data = Y;
+    tensors(&x, &y);
     if (simdops_hardmax(&x, &y, 1, &axis, &e) != SIMDOPS_OK) {
         fprintf(stderr, "hm_axis0: hardmax failed\n");
         exit(1);
     }
 }
 
+/* the package's driver (every row scanned, then y streamed once with the ones
+ * inside) over the column kernel SCAN */
+static void v_scan_nt(void *p)
+{
+    simdops_tensor x, y;
+    simdops_kernel_table kt = *simdops_current_kernels();
+    static const int reduced[2] = {1, 0};
+    (void)p;
+    tensors(&x, &y);
+    kt.argmax_cols[SIMDOPS_FLOAT32] = SCAN;
+    simdops_hardmax_run(&kt, &x, &y, reduced);
+}
+
 #ifdef HM_AXIS0_OLD
 /* A/B against another build of the driver: HM_AXIS0_OLD names an object of it
- * whose simdops_hardmax_run was renamed old_hardmax_run (-D at its compile). */
+ * whose simdops_hardmax_run was renamed old_hardmax_run (-D at its compile);
+ * it runs with main's kernel (no next rows' prefetch) */
 int old_hardmax_run(const simdops_kernel_table *kt, const simdops_tensor *x,
                     const simdops_tensor *y, const int *reduced);
 static void v_old(void *p)
 {
     simdops_tensor x, y;
+    simdops_kernel_table kt = *simdops_current_kernels();
     const int reduced[2] = {AXIS == 0, AXIS == 1};
     (void)p;
-    memset(&x, 0, sizeof x);
-    x.data = X;
-    x.dtype = SIMDOPS_FLOAT32;
-    x.ndim = 2;
-    x.shape[0] = ROWS;
-    x.shape[1] = COLS;
-    x.strides[0] = COLS * 4;
-    x.strides[1] = 4;
-    y = x;
-    y.data = Y;
-    {
-        /* main's whole path: its driver, its kernel (no next rows' prefetch) */
-        simdops_kernel_table kt = *simdops_current_kernels();
-        kt.argmax_cols[SIMDOPS_FLOAT32] = (simdops_argmax_cols_fn)(void (*)(void))(
-            strcmp(simdops_isa(), "avx2") ? hm_axis0_cols_avx512_nopf : hm_axis0_cols_avx2_nopf);
-        old_hardmax_run(&kt, &x, &y, reduced);
-    }
+    tensors(&x, &y);
+    kt.argmax_cols[SIMDOPS_FLOAT32] = (simdops_argmax_cols_fn)(void (*)(void))(
+        strcmp(simdops_isa(), "avx2") ? hm_axis0_cols_avx512_nopf : hm_axis0_cols_avx2_nopf);
+    old_hardmax_run(&kt, &x, &y, reduced);
 }
 #endif
 
@@ -207,14 +161,6 @@ static void v_interleaved(void *p)
     }
     _mm_sfence();
     ones();
-}
-
-static void v_scan_nt(void *p)
-{
-    (void)p;
-    scan_all();
-    nt_with_ones();
-    _mm_sfence();
 }
 
 static void v_scan_nt_ones(void *p)
@@ -391,8 +337,6 @@ int main(int argc, char **argv)
     ref = malloc(BYTES);
     BEST = aligned_alloc(64, (size_t)COLS * 4 + 64);
     BI = aligned_alloc(64, (size_t)COLS * 8 + 64);
-    CNT = malloc((size_t)(ROWS + 1) * sizeof(int64_t));
-    POS = malloc((size_t)COLS * sizeof(size_t));
     srand(1);
     for (size_t i = 0; i < BYTES / 4; i++)
         X[i] = (float)rand() / (float)RAND_MAX;
