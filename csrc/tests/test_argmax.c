@@ -318,6 +318,8 @@ static void test_hardmax_driver(const target *t)
                 /* y on a line, 16 bytes past one (numpy), misaligned, in place */
                 static const size_t YOFF[] = {0, 16, 3, 16};
                 size_t rows = SHAPES[k][0], cols = SHAPES[k][1];
+                if (rows > 65536 && (t->kind == K_ARGMAX_ROW || h == 1 || v % 2 == 0))
+                    continue; /* the unsorted streamed ones: axis 0, streamed, 2 layouts */
                 hardmax_driver_case(t, rows, cols, t->kind == K_ARGMAX_ROW ? 1 : 0,
                                     YOFF[v] + (v == 2 ? 64 * below(4) : 0), v == 3,
                                     THRESHOLDS[h], mode++);
