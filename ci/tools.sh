@@ -14,6 +14,9 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 CFLAGS_EXTRA=-Werror bash tools/cbench.sh "$out"
 "$out/cbench" "" 1
+# hardmax axis 0's whole algorithms (x86): each that writes y checked against the driver
+# (asserted: exit status 1), one round
+if [ -x "$out/hm_axis0" ]; then "$out/hm_axis0" 1; fi
 # QuantizeLinear float32 -> 8 bits without the divider: every input of a few 2^24-pattern
 # slices per parameter set against the scalar kernel (asserted; the full 2^32 sweep is
 # `qlinear_sweep all`, minutes)

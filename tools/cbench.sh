@@ -3,8 +3,9 @@
 # requant check tools/rq_exhaustive.c) against the
 # C harness objects (the same flags as the package), and tools/portbench.c (the
 # instruction issue rates; x86-64 with AVX-512 flags of its own, no package code):
-# and tools/hmbench.c (hardmax's row-scan variants; it compiles the AVX2 kernel file in):
-#   bash tools/cbench.sh [OUTDIR=/tmp/kb]   -> OUTDIR/cbench, OUTDIR/rqbench, OUTDIR/rq_exhaustive, OUTDIR/portbench, OUTDIR/hmbench
+# and tools/hmbench.c (hardmax's row-scan variants; it compiles the AVX2 kernel file in),
+# tools/hm_axis0.c (hardmax axis 0's whole algorithms and their parts):
+#   bash tools/cbench.sh [OUTDIR=/tmp/kb]   -> OUTDIR/cbench, OUTDIR/rqbench, OUTDIR/rq_exhaustive, OUTDIR/portbench, OUTDIR/hmbench, OUTDIR/hm_axis0
 set -euo pipefail
 OUT=${1:-/tmp/kb}
 HERE=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,6 +18,19 @@ for tool in cbench rqbench qlinear_sweep rq_exhaustive lowbit_sweep; do
         $objs -o "$OUT/$tool" -lm -lpthread
 done
 if [ "$(uname -m)" = x86_64 ]; then
+    # hardmax axis 0's algorithms: the column kernels built again (their tiers' flags; the
+    # register functions made local so the harness objects keep theirs)
+    for tier in avx512 avx2; do
+        flags="-mavx512f -mavx512bw -mavx512dq -mavx512vl -mavx2 -mf16c"
+        [ $tier = avx2 ] && flags="-DHM_TOOL_AVX2 -mavx2 -mf16c"
+        # shellcheck disable=SC2086
+        $CC -O2 -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} $flags -I"$HERE/csrc/include" \
+            -I"$HERE/csrc" -c "$HERE/tools/hm_axis0_kern.c" -o "$OUT/hm_axis0_kern_$tier.o"
+        objcopy --localize-symbol=simdops_hardmax_register__$tier "$OUT/hm_axis0_kern_$tier.o"
+    done
+    # shellcheck disable=SC2086
+    $CC -O2 -g -Wall -Wextra ${CFLAGS_EXTRA:-} -I"$HERE/csrc/include" -I"$HERE/csrc" "$HERE/tools/hm_axis0.c" \
+        "$OUT"/hm_axis0_kern_*.o $objs -o "$OUT/hm_axis0" -lm -lpthread
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} -mavx512f -mavx512bw -mavx512dq -mavx512vl -mf16c \
         "$HERE/tools/portbench.c" -o "$OUT/portbench"
@@ -27,4 +41,4 @@ else
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra ${CFLAGS_EXTRA:-} "$HERE/tools/portbench.c" -o "$OUT/portbench"
 fi
-echo "built $OUT/cbench $OUT/rqbench $OUT/qlinear_sweep $OUT/rq_exhaustive $OUT/portbench (x86: $OUT/hmbench)"
+echo "built $OUT/cbench $OUT/rqbench $OUT/qlinear_sweep $OUT/rq_exhaustive $OUT/portbench (x86: $OUT/hmbench $OUT/hm_axis0)"

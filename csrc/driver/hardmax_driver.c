@@ -151,28 +151,30 @@ enum { ZERO_RUN_BYTES = 65536, ZERO_RUN_ROWS = 256, CACHED_RUN_ROWS = 65536 };
 
 typedef struct zero_run {
     size_t row_bytes;            /* bytes of one row of y; 0: rows are not contiguous */
+    size_t es;                   /* element size */
     size_t max_bytes, max_rows;  /* a run's limits */
     char *y;                     /* first row of the run */
     size_t rows;                 /* rows in the run */
-    size_t *at;                  /* their answers: stack_at, or max_rows on the heap */
-    size_t stack_at[ZERO_RUN_ROWS];
+    size_t *one;                 /* byte offset from y of each row's one: stack_one, or max_rows on the heap */
+    size_t stack_one[ZERO_RUN_ROWS];
 } zero_run;
 
 /* Sets the run's limits for a call of `rows` rows of row_bytes each: the whole
  * call in cache (answers on the heap when there are more than ZERO_RUN_ROWS;
  * without the memory, runs of ZERO_RUN_ROWS), 64 KiB runs when streaming. */
-static void run_init(zero_run *run, size_t row_bytes, size_t rows, int stream)
+static void run_init(zero_run *run, size_t row_bytes, size_t es, size_t rows, int stream)
 {
     run->row_bytes = row_bytes;
+    run->es = es;
     run->rows = 0;
-    run->at = run->stack_at;
+    run->one = run->stack_one;
     run->max_rows = ZERO_RUN_ROWS;
     run->max_bytes = stream ? ZERO_RUN_BYTES : SIZE_MAX;
     if (!stream && row_bytes && rows > ZERO_RUN_ROWS) {
         size_t want = rows < CACHED_RUN_ROWS ? rows : CACHED_RUN_ROWS;
         size_t *heap = (size_t *)malloc(want * sizeof(size_t));
         if (heap) {
-            run->at = heap;
+            run->one = heap;
             run->max_rows = want;
         }
     }
@@ -180,33 +182,32 @@ static void run_init(zero_run *run, size_t row_bytes, size_t rows, int stream)
 
 static void run_free(zero_run *run)
 {
-    if (run->at != run->stack_at)
-        free(run->at);
+    if (run->one != run->stack_one)
+        free(run->one);
 }
 
 #if HM_STREAM_ZERO
-/* The run's bytes from y's first 64-byte line on written with non-temporal
- * stores, a line holding ones built in an aligned buffer first; the partial
- * lines at both ends (and the ones in them) with plain stores. Needs y
- * aligned to the element size, so that no element straddles a line. */
-static void run_stream(const zero_run *run, simdops_dtype dtype)
+/* nb bytes at y written with zeros and n ones at the byte offsets one[]
+ * (ascending): from y's first 64-byte line on with non-temporal stores, a line
+ * holding ones built in an aligned buffer first; the partial lines at both
+ * ends (and the ones in them) with plain stores. Needs y aligned to the
+ * element size, so that no element straddles a line. */
+static void stream_ones(char *y, size_t nb, const size_t *one, size_t n, simdops_dtype dtype)
 {
-    size_t es = simdops_dtype_size(dtype), nb = run->rows * run->row_bytes;
-    char *y = run->y;
     size_t head = (size_t)(0u - (uintptr_t)y) & (SIMDOPS_STREAM_LINE - 1);
-    size_t end = head + (nb - head) / 64 * 64, i, k = 0, one = run->at[0] * es;
+    size_t end = head + (nb - head) / 64 * 64, i, k = 0, at = n ? one[0] : SIZE_MAX;
     const __m128i z = _mm_setzero_si128();
     memset(y, 0, head);
-    while (k < run->rows && one < head) /* ones in the head: written below */
-        one = ++k < run->rows ? k * run->row_bytes + run->at[k] * es : SIZE_MAX;
+    while (at < head) /* ones in the head: written below */
+        at = ++k < n ? one[k] : SIZE_MAX;
     for (i = head; i < end; i += 64) {
-        if (one < i + 64) {
+        if (at < i + 64) {
             SIMDOPS_ALIGNED_64 char line[64];
             memset(line, 0, sizeof line);
             do {
-                put01(line + (one - i), dtype, 1);
-                one = ++k < run->rows ? k * run->row_bytes + run->at[k] * es : SIZE_MAX;
-            } while (one < i + 64);
+                put01(line + (at - i), dtype, 1);
+                at = ++k < n ? one[k] : SIZE_MAX;
+            } while (at < i + 64);
             _mm_stream_si128((__m128i *)(y + i), _mm_load_si128((const __m128i *)line));
             _mm_stream_si128((__m128i *)(y + i + 16), _mm_load_si128((const __m128i *)(line + 16)));
             _mm_stream_si128((__m128i *)(y + i + 32), _mm_load_si128((const __m128i *)(line + 32)));
@@ -219,29 +220,33 @@ static void run_stream(const zero_run *run, simdops_dtype dtype)
         }
     }
     memset(y + end, 0, nb - end);
-    for (k = 0; k < run->rows; k++) { /* the ones outside [head, end) */
-        size_t at = k * run->row_bytes + run->at[k] * es;
-        if (at < head || at >= end)
-            put01(y + at, dtype, 1);
-    }
+    for (k = 0; k < n; k++) /* the ones outside [head, end) */
+        if (one[k] < head || one[k] >= end)
+            put01(y + one[k], dtype, 1);
 }
 #endif
 
-static void run_flush(zero_run *run, simdops_dtype dtype, int stream)
+/* nb bytes at y: zeros, then ones at the n byte offsets one[] (ascending when
+ * stream is set: then the ones go out inside the non-temporal stream). */
+static void zeros_and_ones(char *y, size_t nb, const size_t *one, size_t n, simdops_dtype dtype,
+                           int stream)
 {
-    size_t es = simdops_dtype_size(dtype);
-    if (run->rows == 0)
-        return;
 #if HM_STREAM_ZERO
-    if (stream && run->rows * run->row_bytes >= 256 && (uintptr_t)run->y % es == 0) {
-        run_stream(run, dtype);
-        run->rows = 0;
+    if (stream && nb >= 256 && (uintptr_t)y % simdops_dtype_size(dtype) == 0) {
+        stream_ones(y, nb, one, n, dtype);
         return;
     }
 #endif
-    zero_bytes(run->y, run->rows * run->row_bytes, stream); /* 0.0: all-zero bits in every float type */
-    for (size_t i = 0; i < run->rows; i++)
-        put01(run->y + i * run->row_bytes + run->at[i] * es, dtype, 1);
+    zero_bytes(y, nb, stream); /* 0.0: all-zero bits in every float type */
+    for (size_t i = 0; i < n; i++)
+        put01(y + one[i], dtype, 1);
+}
+
+static void run_flush(zero_run *run, simdops_dtype dtype, int stream)
+{
+    if (run->rows == 0)
+        return;
+    zeros_and_ones(run->y, run->rows * run->row_bytes, run->one, run->rows, dtype, stream);
     run->rows = 0;
 }
 
@@ -254,14 +259,22 @@ static void run_add(zero_run *run, char *yg, size_t at, simdops_dtype dtype, int
         run_flush(run, dtype, stream);
     if (run->rows == 0)
         run->y = yg;
-    run->at[run->rows++] = at;
+    run->one[run->rows] = run->rows * run->row_bytes + at * run->es;
+    run->rows++;
 }
 
 /* Columns processed together in the vertical scan: up to 16 KiB of best
  * values (a float32 row of 4096), so that each reduced row is read as one long
  * contiguous run (the hardware prefetcher's best case) while best stays in L1.
- * Narrow blocks keep their scratch on the stack. */
+ * Narrow blocks keep their scratch on the stack. Rows along the innermost
+ * reduced axis go to the kernel VERTICAL_ROWS at a time (it may combine them):
+ * at 1024x4096 float32 axis 0, batches of 64 rows ran 1.03-1.08x faster than
+ * batches of 16 (interleaved in one process), 256 the same as 64. */
 enum { VERTICAL_BLOCK_BYTES = 16384, VERTICAL_STACK_COLS = 512, VERTICAL_ROWS = 64 };
+
+/* Reduced rows the sorted ones of a streamed whole block are counted over (a
+ * counter each): past it the ones follow the streamed zeros. */
+enum { VERTICAL_SORT_ROWS = 65536 };
 
 /* Zeros over cb columns of one reduced row. */
 static void zero_row(char *y, size_t cb, int64_t col_sy, simdops_dtype dtype, int stream)
@@ -274,7 +287,34 @@ static void zero_row(char *y, size_t cb, int64_t col_sy, simdops_dtype dtype, in
             put01(y + (int64_t)j * col_sy, dtype, 0);
 }
 
-/* Reduced axes strided, kept inner axis contiguous: compare whole rows. */
+/* The byte offsets from the block's y of its cb ones (column j's one in row
+ * bi[j], rows isy bytes apart), in ascending order: a counting sort over the
+ * rows (cnt: rows + 1 counters), columns ascending within a row. */
+static void sort_ones(size_t *one, const int64_t *bi, size_t cb, size_t *cnt, int64_t rows,
+                      int64_t isy, size_t es)
+{
+    memset(cnt, 0, (size_t)(rows + 1) * sizeof(size_t));
+    for (size_t j = 0; j < cb; j++)
+        cnt[bi[j] + 1]++;
+    for (int64_t i = 0; i < rows; i++)
+        cnt[i + 1] += cnt[i];
+    for (size_t j = 0; j < cb; j++)
+        one[cnt[bi[j]]++] = (size_t)(bi[j] * isy) + j * es;
+}
+
+/* Reduced axes strided, kept inner axis contiguous: compare whole rows.
+ *
+ * When the block's y is one contiguous range (one reduced axis, rows of y
+ * whole and adjacent: axis 0 of a C-contiguous 2-D array up to 16 KiB wide)
+ * every row is scanned first, then the range is written once: in cache one
+ * memset (glibc's rep stosb does not read the lines it overwrites) and the
+ * ones; streamed, non-temporal zeros with each one inside its line (the ones
+ * sorted by position). Measured against the order before (each batch of rows
+ * of y zeroed right after reading it, 16 KiB at a time, the ones stored after)
+ * with tools/hm_axis0.c, interleaved with memcpy: docs/design.md. Otherwise
+ * each reduced row of y is zeroed as soon as its batch has been read (best
+ * holds what the scan still needs, so this is safe in place), and the ones
+ * follow. */
 static int vertical(const simdops_kernel_table *kt, const simdops_tensor *x,
                     const simdops_tensor *y, const dims *outer, const dims *r, int64_t cols,
                     int64_t col_sy, int stream)
@@ -285,12 +325,16 @@ static int vertical(const simdops_kernel_table *kt, const simdops_tensor *x,
     int64_t stack_index[VERTICAL_STACK_COLS];
     void *best = stack_best;
     int64_t *best_index = stack_index;
+    size_t *one = NULL, *cnt = NULL;
     int64_t oidx[SIMDOPS_MAX_DIMS] = {0}, gx = 0, gy = 0;
     dims router = *r; /* the reduced axes but the innermost, which the kernel steps */
     int64_t inner = r->shape[r->n - 1], isx = r->sx[r->n - 1], isy = r->sy[r->n - 1];
+    int whole, sorted = 0;
     router.n--;
     if ((int64_t)block > cols)
         block = (size_t)cols;
+    whole = r->n == 1 && (int64_t)block == cols && col_sy == (int64_t)es &&
+            isy == cols * (int64_t)es;
     if (block > VERTICAL_STACK_COLS) {
         best = malloc(block * es);
         best_index = (int64_t *)malloc(block * sizeof(int64_t));
@@ -300,6 +344,11 @@ static int vertical(const simdops_kernel_table *kt, const simdops_tensor *x,
             return SIMDOPS_E_NOMEM;
         }
     }
+    if (whole && stream && inner <= VERTICAL_SORT_ROWS) {
+        one = (size_t *)malloc(block * sizeof(size_t));
+        cnt = (size_t *)malloc((size_t)(inner + 1) * sizeof(size_t));
+        sorted = one && cnt; /* else the ones follow the streamed zeros */
+    }
     do {
         for (int64_t j0 = 0; j0 < cols; j0 += (int64_t)block) {
             size_t cb = (size_t)(cols - j0 < (int64_t)block ? cols - j0 : (int64_t)block);
@@ -308,25 +357,26 @@ static int vertical(const simdops_kernel_table *kt, const simdops_tensor *x,
             int64_t ridx[SIMDOPS_MAX_DIMS] = {0}, ox = 0, oy = 0, lin = 0;
             memcpy(best, xb, cb * es);
             memset(best_index, 0, cb * sizeof(int64_t));
-            /* Each reduced row is zeroed in y as soon as its batch has been
-             * read: best holds what the scan still needs, so this is safe in
-             * place, and the writes overlap the reads as in a copy instead of
-             * following them. Rows along the innermost reduced axis go to the
-             * kernel VERTICAL_ROWS at a time (it may combine them): at 1024x4096
-             * float32 axis 0, batches of 64 rows ran 1.03-1.08x faster than
-             * batches of 16 (interleaved in one process), 256 the same as 64. */
-            zero_row(yb, cb, col_sy, x->dtype, stream);
+            if (!whole)
+                zero_row(yb, cb, col_sy, x->dtype, stream);
             do {
                 for (int64_t k = lin == 0; k < inner;) {
                     int64_t nb = inner - k < VERTICAL_ROWS ? inner - k : VERTICAL_ROWS;
                     kt->argmax_cols[x->dtype](xb + ox + k * isx, isx, (size_t)nb, cb, lin + k,
                                               best, best_index);
-                    for (int64_t t = k; t < k + nb; t++)
+                    for (int64_t t = k; !whole && t < k + nb; t++)
                         zero_row(yb + oy + t * isy, cb, col_sy, x->dtype, stream);
                     k += nb;
                 }
                 lin += inner;
             } while (dims_next(&router, ridx, &ox, &oy));
+            if (sorted) {
+                sort_ones(one, best_index, cb, cnt, inner, isy, es);
+                zeros_and_ones(yb, (size_t)inner * cb * es, one, cb, x->dtype, stream);
+                continue;
+            }
+            if (whole)
+                zero_bytes(yb, (size_t)inner * cb * es, stream);
             for (size_t j = 0; j < cb; j++)
                 put01(yb + y_offset(r, best_index[j]) + (int64_t)j * col_sy, x->dtype, 1);
         }
@@ -335,6 +385,8 @@ static int vertical(const simdops_kernel_table *kt, const simdops_tensor *x,
         free(best);
         free(best_index);
     }
+    free(one);
+    free(cnt);
     return SIMDOPS_OK;
 }
 
@@ -373,7 +425,7 @@ int simdops_hardmax_run(const simdops_kernel_table *kt, const simdops_tensor *x,
             if (!row)
                 return SIMDOPS_E_NOMEM;
         }
-        run_init(&run, r.n == 1 && r.sy[0] == (int64_t)es ? (size_t)nr * es : 0,
+        run_init(&run, r.n == 1 && r.sy[0] == (int64_t)es ? (size_t)nr * es : 0, es,
                  (size_t)dims_count(&kept), stream);
         do {
             const char *xg = (const char *)x->data + gx;
