@@ -4,56 +4,13 @@
  * so out may be x. */
 #include "driver/hardmax_driver.h"
 
+#include "driver/hardmax_writes.h"
 #include "driver/threadpool.h"
+#include "kernels/vec/stream_store.h" /* simdops_stream_threshold */
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "kernels/vec/stream_store.h"
-
-#if defined(__SSE2__) || defined(_M_X64)
-#include <emmintrin.h>
-#define HM_STREAM_ZERO 1 /* SSE2 is baseline here: no ISA flag needed */
-#else
-#define HM_STREAM_ZERO 0
-#endif
-
-/* nb zero bytes at y. With stream set (outputs past simdops_stream_threshold)
- * the aligned middle is written with non-temporal stores: beyond the cache a
- * memset first reads every line it overwrites, which makes hardmax move
- * 1.5x the bytes of a copy. The caller fences (simdops_hardmax_run's end). */
-static void zero_bytes(char *y, size_t nb, int stream)
-{
-#if HM_STREAM_ZERO
-    if (stream && nb >= 256) {
-        size_t head = (size_t)(0u - (uintptr_t)y) & (SIMDOPS_STREAM_LINE - 1), i; /* whole lines */
-        const __m128i z = _mm_setzero_si128();
-        memset(y, 0, head);
-        for (i = head; i + 64 <= nb; i += 64) {
-            _mm_stream_si128((__m128i *)(y + i), z);
-            _mm_stream_si128((__m128i *)(y + i + 16), z);
-            _mm_stream_si128((__m128i *)(y + i + 32), z);
-            _mm_stream_si128((__m128i *)(y + i + 48), z);
-        }
-        memset(y + i, 0, nb - i);
-        return;
-    }
-#else
-    (void)stream;
-#endif
-    memset(y, 0, nb);
-}
-
-static void stream_fence(int stream)
-{
-#if HM_STREAM_ZERO
-    if (stream)
-        _mm_sfence();
-#else
-    (void)stream;
-#endif
-}
 
 typedef struct dims {
     int n;
@@ -101,20 +58,6 @@ static int dims_next(const dims *g, int64_t *idx, int64_t *ox, int64_t *oy)
     return 0;
 }
 
-static void put01(char *p, simdops_dtype dtype, int one)
-{
-    if (dtype == SIMDOPS_FLOAT32) {
-        float v = one ? 1.0f : 0.0f;
-        memcpy(p, &v, 4);
-    } else if (dtype == SIMDOPS_FLOAT64) {
-        double v = one ? 1.0 : 0.0;
-        memcpy(p, &v, 8);
-    } else {
-        uint16_t v = one ? 0x3c00u : 0u; /* float16 1.0 */
-        memcpy(p, &v, 2);
-    }
-}
-
 /* Byte offset in y of the reduced position with row-major linear index at. */
 static int64_t y_offset(const dims *r, int64_t at)
 {
@@ -138,131 +81,6 @@ static void write_group(char *y, const dims *r, int64_t at, simdops_dtype dtype)
     put01(y + y_offset(r, at), dtype, 1);
 }
 
-/* Rows of y that follow each other in memory are written together, once all
- * of them have been read (so in place is safe): their zeros in one pass, then
- * their ones. In cache a run is the whole call (all rows scanned, one memset
- * of y, the ones: at 1024x1024 float32 0.81-0.86 of a copy where runs of 64
- * KiB ran 0.64-0.77 and one memset per 4 KiB row 0.52-0.70; measured in one
- * process, interleaved with the copy; docs/performance.md). Past the streaming
- * threshold a run is 64 KiB: its lines are written with non-temporal stores,
- * each row's one inside its line (a one stored afterwards would read the line
- * back from memory), while the next rows' x is still in L2. */
-enum { ZERO_RUN_BYTES = 65536, ZERO_RUN_ROWS = 256, CACHED_RUN_ROWS = 65536 };
-
-typedef struct zero_run {
-    size_t row_bytes;            /* bytes of one row of y; 0: rows are not contiguous */
-    size_t es;                   /* element size */
-    size_t max_bytes, max_rows;  /* a run's limits */
-    char *y;                     /* first row of the run */
-    size_t rows;                 /* rows in the run */
-    size_t *one;                 /* byte offset from y of each row's one: stack_one, or max_rows on the heap */
-    size_t stack_one[ZERO_RUN_ROWS];
-} zero_run;
-
-/* Sets the run's limits for a call of `rows` rows of row_bytes each: the whole
- * call in cache (answers on the heap when there are more than ZERO_RUN_ROWS;
- * without the memory, runs of ZERO_RUN_ROWS), 64 KiB runs when streaming. */
-static void run_init(zero_run *run, size_t row_bytes, size_t es, size_t rows, int stream)
-{
-    run->row_bytes = row_bytes;
-    run->es = es;
-    run->rows = 0;
-    run->one = run->stack_one;
-    run->max_rows = ZERO_RUN_ROWS;
-    run->max_bytes = stream ? ZERO_RUN_BYTES : SIZE_MAX;
-    if (!stream && row_bytes && rows > ZERO_RUN_ROWS) {
-        size_t want = rows < CACHED_RUN_ROWS ? rows : CACHED_RUN_ROWS;
-        size_t *heap = (size_t *)malloc(want * sizeof(size_t));
-        if (heap) {
-            run->one = heap;
-            run->max_rows = want;
-        }
-    }
-}
-
-static void run_free(zero_run *run)
-{
-    if (run->one != run->stack_one)
-        free(run->one);
-}
-
-#if HM_STREAM_ZERO
-/* nb bytes at y written with zeros and n ones at the byte offsets one[]
- * (ascending): from y's first 64-byte line on with non-temporal stores, a line
- * holding ones built in an aligned buffer first; the partial lines at both
- * ends (and the ones in them) with plain stores. Needs y aligned to the
- * element size, so that no element straddles a line. */
-static void stream_ones(char *y, size_t nb, const size_t *one, size_t n, simdops_dtype dtype)
-{
-    size_t head = (size_t)(0u - (uintptr_t)y) & (SIMDOPS_STREAM_LINE - 1);
-    size_t end = head + (nb - head) / 64 * 64, i, k = 0, at = n ? one[0] : SIZE_MAX;
-    const __m128i z = _mm_setzero_si128();
-    memset(y, 0, head);
-    while (at < head) /* ones in the head: written below */
-        at = ++k < n ? one[k] : SIZE_MAX;
-    for (i = head; i < end; i += 64) {
-        if (at < i + 64) {
-            SIMDOPS_ALIGNED_64 char line[64];
-            memset(line, 0, sizeof line);
-            do {
-                put01(line + (at - i), dtype, 1);
-                at = ++k < n ? one[k] : SIZE_MAX;
-            } while (at < i + 64);
-            _mm_stream_si128((__m128i *)(y + i), _mm_load_si128((const __m128i *)line));
-            _mm_stream_si128((__m128i *)(y + i + 16), _mm_load_si128((const __m128i *)(line + 16)));
-            _mm_stream_si128((__m128i *)(y + i + 32), _mm_load_si128((const __m128i *)(line + 32)));
-            _mm_stream_si128((__m128i *)(y + i + 48), _mm_load_si128((const __m128i *)(line + 48)));
-        } else {
-            _mm_stream_si128((__m128i *)(y + i), z);
-            _mm_stream_si128((__m128i *)(y + i + 16), z);
-            _mm_stream_si128((__m128i *)(y + i + 32), z);
-            _mm_stream_si128((__m128i *)(y + i + 48), z);
-        }
-    }
-    memset(y + end, 0, nb - end);
-    for (k = 0; k < n; k++) /* the ones outside [head, end) */
-        if (one[k] < head || one[k] >= end)
-            put01(y + one[k], dtype, 1);
-}
-#endif
-
-/* nb bytes at y: zeros, then ones at the n byte offsets one[] (ascending when
- * stream is set: then the ones go out inside the non-temporal stream). */
-static void zeros_and_ones(char *y, size_t nb, const size_t *one, size_t n, simdops_dtype dtype,
-                           int stream)
-{
-#if HM_STREAM_ZERO
-    if (stream && nb >= 256 && (uintptr_t)y % simdops_dtype_size(dtype) == 0) {
-        stream_ones(y, nb, one, n, dtype);
-        return;
-    }
-#endif
-    zero_bytes(y, nb, stream); /* 0.0: all-zero bits in every float type */
-    for (size_t i = 0; i < n; i++)
-        put01(y + one[i], dtype, 1);
-}
-
-static void run_flush(zero_run *run, simdops_dtype dtype, int stream)
-{
-    if (run->rows == 0)
-        return;
-    zeros_and_ones(run->y, run->rows * run->row_bytes, run->one, run->rows, dtype, stream);
-    run->rows = 0;
-}
-
-/* Row yg (already read) answered at: joins the run when it follows it in memory. */
-static void run_add(zero_run *run, char *yg, size_t at, simdops_dtype dtype, int stream)
-{
-    if (run->rows > 0 && (yg != run->y + run->rows * run->row_bytes ||
-                          run->rows == run->max_rows ||
-                          (run->rows + 1) * run->row_bytes > run->max_bytes))
-        run_flush(run, dtype, stream);
-    if (run->rows == 0)
-        run->y = yg;
-    run->one[run->rows] = run->rows * run->row_bytes + at * run->es;
-    run->rows++;
-}
-
 /* Columns processed together in the vertical scan: up to 16 KiB of best
  * values (a float32 row of 4096), so that each reduced row is read as one long
  * contiguous run (the hardware prefetcher's best case) while best stays in L1.
@@ -275,32 +93,6 @@ enum { VERTICAL_BLOCK_BYTES = 16384, VERTICAL_STACK_COLS = 512, VERTICAL_ROWS = 
 /* Reduced rows the sorted ones of a streamed whole block are counted over (a
  * counter each): past it the ones follow the streamed zeros. */
 enum { VERTICAL_SORT_ROWS = 65536 };
-
-/* Zeros over cb columns of one reduced row. */
-static void zero_row(char *y, size_t cb, int64_t col_sy, simdops_dtype dtype, int stream)
-{
-    size_t es = simdops_dtype_size(dtype);
-    if (col_sy == (int64_t)es)
-        zero_bytes(y, cb * es, stream);
-    else
-        for (size_t j = 0; j < cb; j++)
-            put01(y + (int64_t)j * col_sy, dtype, 0);
-}
-
-/* The byte offsets from the block's y of its cb ones (column j's one in row
- * bi[j], rows isy bytes apart), in ascending order: a counting sort over the
- * rows (cnt: rows + 1 counters), columns ascending within a row. */
-static void sort_ones(size_t *one, const int64_t *bi, size_t cb, size_t *cnt, int64_t rows,
-                      int64_t isy, size_t es)
-{
-    memset(cnt, 0, (size_t)(rows + 1) * sizeof(size_t));
-    for (size_t j = 0; j < cb; j++)
-        cnt[bi[j] + 1]++;
-    for (int64_t i = 0; i < rows; i++)
-        cnt[i + 1] += cnt[i];
-    for (size_t j = 0; j < cb; j++)
-        one[cnt[bi[j]]++] = (size_t)(bi[j] * isy) + j * es;
-}
 
 /* Reduced axes strided, kept inner axis contiguous: compare whole rows.
  *
@@ -358,25 +150,25 @@ static int vertical(const simdops_kernel_table *kt, const simdops_tensor *x,
             memcpy(best, xb, cb * es);
             memset(best_index, 0, cb * sizeof(int64_t));
             if (!whole)
-                zero_row(yb, cb, col_sy, x->dtype, stream);
+                simdops_hm_zero_row(yb, cb, col_sy, x->dtype, stream);
             do {
                 for (int64_t k = lin == 0; k < inner;) {
                     int64_t nb = inner - k < VERTICAL_ROWS ? inner - k : VERTICAL_ROWS;
                     kt->argmax_cols[x->dtype](xb + ox + k * isx, isx, (size_t)nb, cb, lin + k,
                                               best, best_index);
                     for (int64_t t = k; !whole && t < k + nb; t++)
-                        zero_row(yb + oy + t * isy, cb, col_sy, x->dtype, stream);
+                        simdops_hm_zero_row(yb + oy + t * isy, cb, col_sy, x->dtype, stream);
                     k += nb;
                 }
                 lin += inner;
             } while (dims_next(&router, ridx, &ox, &oy));
             if (sorted) {
-                sort_ones(one, best_index, cb, cnt, inner, isy, es);
-                zeros_and_ones(yb, (size_t)inner * cb * es, one, cb, x->dtype, stream);
+                simdops_hm_sort_ones(one, best_index, cb, cnt, inner, isy, es);
+                simdops_hm_zeros_and_ones(yb, (size_t)inner * cb * es, one, cb, x->dtype, stream);
                 continue;
             }
             if (whole)
-                zero_bytes(yb, (size_t)inner * cb * es, stream);
+                simdops_hm_zero_bytes(yb, (size_t)inner * cb * es, stream);
             for (size_t j = 0; j < cb; j++)
                 put01(yb + y_offset(r, best_index[j]) + (int64_t)j * col_sy, x->dtype, 1);
         }
@@ -411,7 +203,7 @@ int simdops_hardmax_run(const simdops_kernel_table *kt, const simdops_tensor *x,
         dims outer = kept;
         outer.n--;
         s = vertical(kt, x, y, &outer, &r, kept.shape[kept.n - 1], kept.sy[kept.n - 1], stream);
-        stream_fence(stream);
+        simdops_hm_stream_fence(stream);
         return s;
     }
     {
@@ -425,7 +217,7 @@ int simdops_hardmax_run(const simdops_kernel_table *kt, const simdops_tensor *x,
             if (!row)
                 return SIMDOPS_E_NOMEM;
         }
-        run_init(&run, r.n == 1 && r.sy[0] == (int64_t)es ? (size_t)nr * es : 0, es,
+        simdops_hm_run_init(&run, r.n == 1 && r.sy[0] == (int64_t)es ? (size_t)nr * es : 0, es,
                  (size_t)dims_count(&kept), stream);
         do {
             const char *xg = (const char *)x->data + gx;
@@ -441,15 +233,15 @@ int simdops_hardmax_run(const simdops_kernel_table *kt, const simdops_tensor *x,
             }
             at = kt->argmax_row[x->dtype](xg, (size_t)nr);
             if (run.row_bytes)
-                run_add(&run, (char *)y->data + gy, at, x->dtype, stream);
+                simdops_hm_run_add(&run, (char *)y->data + gy, at, x->dtype, stream);
             else
                 write_group((char *)y->data + gy, &r, (int64_t)at, x->dtype);
         } while (dims_next(&kept, kidx, &gx, &gy));
-        run_flush(&run, x->dtype, stream);
-        run_free(&run);
+        simdops_hm_run_flush(&run, x->dtype, stream);
+        simdops_hm_run_free(&run);
         free(row);
     }
-    stream_fence(stream);
+    simdops_hm_stream_fence(stream);
     return SIMDOPS_OK;
 }
 
