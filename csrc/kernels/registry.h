@@ -98,7 +98,10 @@ enum simdops_kernel_entry {
 /* The kernel files of each tier, csrc/kernels/<op>/<op>_<tier>.c, one list a
  * tier: a tier names only the ops it has kernels for, and takes every other
  * entry from its parent. SIMDOPS_KERNEL_FILES(X, tier) expands X(op, tier)
- * over the tier's list (dispatch builds the tier from it). */
+ * over the tier's list (dispatch builds the tier from it). An op written once
+ * for several tiers, csrc/kernels/<dir>/<op>.tiers.c, is compiled once per tier
+ * whose line names it (setup.py and csrc/tests/build.sh read these lines: keep
+ * each on one line), with SIMDOPS_TIER and SIMDOPS_TIER_<tier> defined. */
 #define SIMDOPS_FILES_scalar(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(int8mm, t) X(qbinary, t)
 #define SIMDOPS_FILES_sse2(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(qbinary, t)
 #define SIMDOPS_FILES_sse41(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(qbinary, t)
@@ -170,6 +173,14 @@ enum simdops_kernel_entry_is_rq {
     {                                                                                             \
         LIST(SIMDOPS_X_REGISTER)                                                                  \
         return 1;                                                                                 \
+    }
+/* A tiered source's register function for a tier whose instructions this target
+ * lacks (x86 kernels on aarch64 and back): registers nothing, returns 0. */
+#define SIMDOPS_DEFINE_REGISTER_NONE(op)                                                          \
+    int SIMDOPS_CAT(op##_register__, SIMDOPS_TIER)(simdops_kernel_table * t)                     \
+    {                                                                                             \
+        (void)t;                                                                                  \
+        return 0;                                                                                 \
     }
 
 #endif
