@@ -116,7 +116,7 @@ def tier_files(path=REGISTRY):
 def kernel_units(path, files=None):
     """[(tier, defines)] a kernel source is compiled as: a per-tier file once, for its own
     ISA, with no defines; a tiered source <op>.tiers.c once per tier whose SIMDOPS_FILES
-    line names <op>, with SIMDOPS_TIER=<tier> and SIMDOPS_TIER_<tier>=1 (and that tier's
+    line names <op>, with SIMDOPS_TIER=<tier> and SIMDOPS_TIER_IS_<tier>=1 (and that tier's
     ISA flags). A tiered source no tier names is an error: it would build nothing."""
     isa = kernel_isa(path)
     if isa is not None:
@@ -127,7 +127,7 @@ def kernel_units(path, files=None):
     if not tiers:
         raise RuntimeError(f"{path}: no SIMDOPS_FILES_<tier> line of csrc/kernels/registry.h "
                            f"names X({op}, t), so no tier would build it")
-    return [(tier, [("SIMDOPS_TIER", tier), (f"SIMDOPS_TIER_{tier}", "1")]) for tier in tiers]
+    return [(tier, [("SIMDOPS_TIER", tier), (f"SIMDOPS_TIER_IS_{tier}", "1")]) for tier in tiers]
 
 
 def compiler_macros(command):

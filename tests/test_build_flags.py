@@ -94,8 +94,8 @@ def test_a_tiered_source_builds_once_per_tier_naming_it():
     files = {"scalar": ["clip", "leaky_relu"], "sse2": ["clip"], "avx2": ["leaky_relu"]}
     assert isa_build.kernel_units("csrc/kernels/clip/clip_sse2.c", files) == [("sse2", [])]
     assert isa_build.kernel_units("csrc/kernels/leaky_relu/leaky_relu.tiers.c", files) == [
-        ("scalar", [("SIMDOPS_TIER", "scalar"), ("SIMDOPS_TIER_scalar", "1")]),
-        ("avx2", [("SIMDOPS_TIER", "avx2"), ("SIMDOPS_TIER_avx2", "1")])]
+        ("scalar", [("SIMDOPS_TIER", "scalar"), ("SIMDOPS_TIER_IS_scalar", "1")]),
+        ("avx2", [("SIMDOPS_TIER", "avx2"), ("SIMDOPS_TIER_IS_avx2", "1")])]
     with pytest.raises(RuntimeError, match=r"names X\(gelu, t\)"):
         isa_build.kernel_units("csrc/kernels/gelu/gelu.tiers.c", files)
 

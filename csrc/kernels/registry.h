@@ -101,7 +101,7 @@ enum simdops_kernel_entry {
  * over the tier's list (dispatch builds the tier from it). An op written once
  * for several tiers, csrc/kernels/<dir>/<op>.tiers.c, is compiled once per tier
  * whose line names it (setup.py and csrc/tests/build.sh read these lines: keep
- * each on one line), with SIMDOPS_TIER and SIMDOPS_TIER_<tier> defined. */
+ * each on one line), with SIMDOPS_TIER and SIMDOPS_TIER_IS_<tier> defined. */
 #define SIMDOPS_FILES_scalar(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(int8mm, t) X(qbinary, t)
 #define SIMDOPS_FILES_sse2(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(qbinary, t)
 #define SIMDOPS_FILES_sse41(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(qbinary, t)

@@ -85,7 +85,7 @@ for f in "$CSRC"/kernels/*/*.c; do
         fi
         for tier in $tiers; do
             obj="$OUT/obj/${rel//\//__}"
-            add "$f" "$tier" "${obj%.tiers.c}_$tier.o" "-DSIMDOPS_TIER=$tier -DSIMDOPS_TIER_$tier=1"
+            add "$f" "$tier" "${obj%.tiers.c}_$tier.o" "-DSIMDOPS_TIER=$tier -DSIMDOPS_TIER_IS_$tier=1"
         done
         continue
     fi
