@@ -3,6 +3,7 @@ the compiler builds for, never the build host, and the flags come from
 csrc/isa_flags.txt. Needs the source tree (skipped against an installed wheel
 without it)."""
 import os
+import re
 import sys
 
 import pytest
@@ -162,3 +163,23 @@ def test_every_kernel_file_tier_is_a_listed_tier():
     assert not missing, (f"kernel files for tier(s) {missing} (csrc/kernels/<op>/<op>_<tier>.c) "
                          f"but no such line in SIMDOPS_TIERS (csrc/kernels/registry.h); known: "
                          f"{sorted(known)}")
+
+
+def test_every_tier_section_of_a_tiered_source_is_built():
+    # a tiered source's `SIMDOPS_TIER_IS_<tier>` section is compiled only when that tier's
+    # SIMDOPS_FILES line names the op: a section no line names would silently never run
+    # (its tier inheriting the parent's kernels)
+    files = isa_build.tier_files()
+    kernels = os.path.join(ROOT, "csrc", "kernels")
+    unbuilt = []
+    for d in sorted(os.listdir(kernels)):
+        if not os.path.isdir(os.path.join(kernels, d)):
+            continue
+        for f in sorted(os.listdir(os.path.join(kernels, d))):
+            if f.endswith(isa_build.TIERED_SUFFIX):
+                op = f[:-len(isa_build.TIERED_SUFFIX)]
+                text = open(os.path.join(kernels, d, f), encoding="utf-8").read()
+                unbuilt += [(op, tier) for tier in sorted(set(re.findall(
+                    r"SIMDOPS_TIER_IS_(\w+)", text))) if op not in files.get(tier, ())]
+    assert not unbuilt, (f"tiered sources' sections no SIMDOPS_FILES_<tier> line builds: "
+                         f"{unbuilt} (add X(op, t) to the tier's line in registry.h)")
