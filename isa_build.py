@@ -13,6 +13,10 @@ import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FLAG_TABLE = os.path.join(HERE, "csrc", "isa_flags.txt")
+# the kernel registry: its SIMDOPS_FILES_<tier> lines say which tiers build which op
+REGISTRY = os.path.join(HERE, "csrc", "kernels", "registry.h")
+# a kernel source written once for several tiers: csrc/kernels/<dir>/<op>.tiers.c
+TIERED_SUFFIX = ".tiers.c"
 
 # architecture names as spelled by platform tags, -arch, -dumpmachine
 _ARCH_ALIASES = {
@@ -93,8 +97,37 @@ def isa_flags(isa, arch, msvc, table=None):
 
 
 def kernel_isa(path):
-    """The ISA of a kernel file, from its name: clip_sse41.c -> 'sse41'."""
+    """The ISA of a kernel file, from its name: clip_sse41.c -> 'sse41'; None for a
+    tiered source (<op>.tiers.c, compiled once per tier: kernel_units)."""
+    if path.endswith(TIERED_SUFFIX):
+        return None
     return os.path.splitext(os.path.basename(path))[0].rsplit("_", 1)[-1]
+
+
+def tier_files(path=REGISTRY):
+    """{tier: [op, ...]} from the registry's `#define SIMDOPS_FILES_<tier>(X, t) X(op, t) ...`
+    lines, in the registry's order (csrc/tests/build.sh reads them the same way)."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return {tier: re.findall(r"X\((\w+), t\)", ops) for tier, ops in
+            re.findall(r"^#define SIMDOPS_FILES_(\w+)\(X, t\)(.*)$", text, re.M)}
+
+
+def kernel_units(path, files=None):
+    """[(tier, defines)] a kernel source is compiled as: a per-tier file once, for its own
+    ISA, with no defines; a tiered source <op>.tiers.c once per tier whose SIMDOPS_FILES
+    line names <op>, with SIMDOPS_TIER=<tier> and SIMDOPS_TIER_IS_<tier>=1 (and that tier's
+    ISA flags). A tiered source no tier names is an error: it would build nothing."""
+    isa = kernel_isa(path)
+    if isa is not None:
+        return [(isa, [])]
+    files = tier_files() if files is None else files
+    op = os.path.basename(path)[:-len(TIERED_SUFFIX)]
+    tiers = [tier for tier, ops in files.items() if op in ops]
+    if not tiers:
+        raise RuntimeError(f"{path}: no SIMDOPS_FILES_<tier> line of csrc/kernels/registry.h "
+                           f"names X({op}, t), so no tier would build it")
+    return [(tier, [("SIMDOPS_TIER", tier), (f"SIMDOPS_TIER_IS_{tier}", "1")]) for tier in tiers]
 
 
 def compiler_macros(command):

@@ -1,6 +1,7 @@
 """Builds simdops._core from csrc/ and src/simdops/_ext/_core.pyx.
 
-ISA flags go on the ISA translation units only (csrc/kernels/*/<op>_<isa>.c):
+ISA flags go on the ISA translation units only (csrc/kernels/*/<op>_<isa>.c, and
+csrc/kernels/*/<op>.tiers.c once per tier csrc/kernels/registry.h builds it for):
 build_ext below compiles each kernel file with its ISA's flags from
 csrc/isa_flags.txt and links the objects into the one extension, so the wheel
 runs on any x86-64 / aarch64 CPU and runtime dispatch picks the tier. The
@@ -95,11 +96,15 @@ class BuildExt(build_ext):
         print(f"simdops: target architecture {arch}"
               f"{' (MSVC)' if MSVC else ''}; ISA flags from {isa_build.FLAG_TABLE}")
         objects = []
+        files = isa_build.tier_files()
         for src in KERNEL_C:
-            isa_flags = isa_build.isa_flags(isa_build.kernel_isa(src), arch, MSVC, table)
-            objects += self.compiler.compile(
-                [src], output_dir=self.build_temp, include_dirs=INCLUDE,
-                extra_postargs=flags + isa_flags, debug=self.debug)
+            # a tiered source is compiled once per tier, each into its own directory
+            for tier, macros in isa_build.kernel_units(src, files):
+                isa_flags = isa_build.isa_flags(tier, arch, MSVC, table)
+                out = os.path.join(self.build_temp, "tier_" + tier) if macros else self.build_temp
+                objects += self.compiler.compile(
+                    [src], output_dir=out, include_dirs=INCLUDE, macros=macros,
+                    extra_postargs=flags + isa_flags, debug=self.debug)
         ext.extra_objects = objects + list(ext.extra_objects or [])
         super().build_extension(ext)
         # Ship the public headers inside the package (simdops.get_include()), and

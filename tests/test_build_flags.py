@@ -3,6 +3,7 @@ the compiler builds for, never the build host, and the flags come from
 csrc/isa_flags.txt. Needs the source tree (skipped against an installed wheel
 without it)."""
 import os
+import re
 import sys
 
 import pytest
@@ -21,7 +22,7 @@ TABLE = isa_build.read_flag_table()
 KERNEL_TIERS = sorted({isa_build.kernel_isa(f) for d in os.listdir(os.path.join(ROOT, "csrc", "kernels"))
                        if os.path.isdir(os.path.join(ROOT, "csrc", "kernels", d))
                        for f in os.listdir(os.path.join(ROOT, "csrc", "kernels", d))
-                       if f.endswith(".c")})
+                       if f.endswith(".c") and isa_build.kernel_isa(f) is not None})
 ALL_X86 = tuple(t for t in KERNEL_TIERS if t not in ("scalar", "neon"))
 
 
@@ -90,6 +91,42 @@ def test_kernel_isa_from_file_name():
     assert isa_build.kernel_isa("csrc/kernels/hardmax/hardmax_neon.c") == "neon"
 
 
+def test_a_tiered_source_builds_once_per_tier_naming_it():
+    files = {"scalar": ["clip", "leaky_relu"], "sse2": ["clip"], "avx2": ["leaky_relu"]}
+    assert isa_build.kernel_units("csrc/kernels/clip/clip_sse2.c", files) == [("sse2", [])]
+    assert isa_build.kernel_units("csrc/kernels/leaky_relu/leaky_relu.tiers.c", files) == [
+        ("scalar", [("SIMDOPS_TIER", "scalar"), ("SIMDOPS_TIER_IS_scalar", "1")]),
+        ("avx2", [("SIMDOPS_TIER", "avx2"), ("SIMDOPS_TIER_IS_avx2", "1")])]
+    with pytest.raises(RuntimeError, match=r"names X\(gelu, t\)"):
+        isa_build.kernel_units("csrc/kernels/gelu/gelu.tiers.c", files)
+
+
+def test_every_kernel_file_is_on_its_tiers_files_line():
+    # SIMDOPS_FILES_<tier> (registry.h) decides what each tier registers and, for a tiered
+    # source, what is compiled: a per-tier file its tier's line does not name would be
+    # compiled and never registered; a named op needs its file (or a tiered source)
+    import simdops
+    files = isa_build.tier_files()
+    # known_isas: this architecture's tiers (the lines of the others are there too)
+    unread = sorted(set(simdops._core.known_isas()) - set(files))
+    assert not unread, f"no one-line SIMDOPS_FILES_<tier> for tier(s) {unread} (registry.h)"
+    kernels = os.path.join(ROOT, "csrc", "kernels")
+    on_disk = {(f[:-2].rsplit("_", 1)[0], isa_build.kernel_isa(f))
+               for d in os.listdir(kernels) if os.path.isdir(os.path.join(kernels, d))
+               for f in os.listdir(os.path.join(kernels, d))
+               if f.endswith(".c") and isa_build.kernel_isa(f) is not None}
+    tiered = {f[:-len(isa_build.TIERED_SUFFIX)]
+              for d in os.listdir(kernels) if os.path.isdir(os.path.join(kernels, d))
+              for f in os.listdir(os.path.join(kernels, d)) if f.endswith(isa_build.TIERED_SUFFIX)}
+    named = {(op, tier) for tier, ops in files.items() for op in ops}
+    # registered elsewhere: the families' files through their tier's requant register
+    # function, the low-bit kernels' by the low-bit table (dispatch/qlow_dispatch.c)
+    unnamed = sorted(p for p in on_disk - named if p[0] not in ("requant_families", "qlow"))
+    assert not unnamed, f"kernel files no SIMDOPS_FILES_<tier> line names: {unnamed}"
+    fileless = sorted(p for p in named - on_disk if p[0] not in tiered)
+    assert not fileless, f"SIMDOPS_FILES_<tier> names ops without a kernel file: {fileless}"
+
+
 def test_the_build_host_compiler_is_probed():
     # the real compiler answers for itself (x86-64 or aarch64 here)
     macros = isa_build.compiler_macros(["cc"])
@@ -126,3 +163,23 @@ def test_every_kernel_file_tier_is_a_listed_tier():
     assert not missing, (f"kernel files for tier(s) {missing} (csrc/kernels/<op>/<op>_<tier>.c) "
                          f"but no such line in SIMDOPS_TIERS (csrc/kernels/registry.h); known: "
                          f"{sorted(known)}")
+
+
+def test_every_tier_section_of_a_tiered_source_is_built():
+    # a tiered source's `SIMDOPS_TIER_IS_<tier>` section is compiled only when that tier's
+    # SIMDOPS_FILES line names the op: a section no line names would silently never run
+    # (its tier inheriting the parent's kernels)
+    files = isa_build.tier_files()
+    kernels = os.path.join(ROOT, "csrc", "kernels")
+    unbuilt = []
+    for d in sorted(os.listdir(kernels)):
+        if not os.path.isdir(os.path.join(kernels, d)):
+            continue
+        for f in sorted(os.listdir(os.path.join(kernels, d))):
+            if f.endswith(isa_build.TIERED_SUFFIX):
+                op = f[:-len(isa_build.TIERED_SUFFIX)]
+                text = open(os.path.join(kernels, d, f), encoding="utf-8").read()
+                unbuilt += [(op, tier) for tier in sorted(set(re.findall(
+                    r"SIMDOPS_TIER_IS_(\w+)", text))) if op not in files.get(tier, ())]
+    assert not unbuilt, (f"tiered sources' sections no SIMDOPS_FILES_<tier> line builds: "
+                         f"{unbuilt} (add X(op, t) to the tier's line in registry.h)")

@@ -48,11 +48,12 @@ def test_op_members_are_the_enum_by_code():
 
 def test_op_message_names():
     # what error messages have always started with; clip's scale/bias form and
-    # requant's output role share their op's name
-    assert _core.op_names() == ["", "clip", "clip", "shrink", "hardmax", "quantize", "quantize",
-                                "quantize_linear", "dequantize_linear", "quantized_add",
-                                "quantized_subtract", "quantized_multiply", "quantized_binary",
-                                "int8_matmul_accumulators"]
+    # requant's output role share their op's name. A released line keeps its name; a
+    # new op's line is appended (its name is its own test's business)
+    released = ["", "clip", "clip", "shrink", "hardmax", "quantize", "quantize",
+                "quantize_linear", "dequantize_linear", "quantized_add", "quantized_subtract",
+                "quantized_multiply", "quantized_binary", "int8_matmul_accumulators"]
+    assert _core.op_names()[:len(released)] == released
 
 
 def test_capi_types_op_enum_is_the_op_list():

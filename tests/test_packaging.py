@@ -34,11 +34,27 @@ def _dask_module():
     return simdops.dask
 
 
+def _stub_all(module_file):
+    """The `__all__ = [...]` a .pyi assigns, or None."""
+    tree = ast.parse(open(module_file, encoding="utf-8").read())
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "__all__"):
+            return ast.literal_eval(node.value)
+    return None
+
+
 def _stub_names(module_file):
-    """Top-level names a .pyi defines (functions, classes, annotated names, re-exports)."""
+    """Top-level names a .pyi defines (functions, classes, annotated names, re-exports;
+    `from simdops.x import *`: the __all__ of simdops/x.pyi)."""
     tree = ast.parse(open(module_file, encoding="utf-8").read())
     names = set()
     for node in tree.body:
+        if (isinstance(node, ast.ImportFrom) and node.names[0].name == "*"
+                and node.module.startswith("simdops.")):
+            star = os.path.join(PACKAGE, *node.module.split(".")[1:]) + ".pyi"
+            names.update(_stub_all(star) or ())
+            continue
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             names.add(node.name)
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
@@ -71,6 +87,24 @@ def test_stubs_ship_and_cover_the_public_api(module):
     assert os.path.exists(stub), f"{module.__name__} has no stub next to it"
     missing = set(module.__all__) - _stub_names(stub)
     assert not missing, f"{os.path.basename(stub)} lacks {sorted(missing)}"
+
+
+@pytest.mark.thread_unsafe(reason="ast.parse is not thread-safe on CPython 3.11")
+def test_core_stub_lists_what_core_exports():
+    # simdops re-exports _core.__all__ (its stub: `from simdops._core import *`, which
+    # mypy reads through _core.pyi's __all__): the two lists and the stub's defs agree
+    from simdops import _core
+    stub = os.path.join(PACKAGE, "_core.pyi")
+    listed = _stub_all(stub)
+    assert listed is not None, "_core.pyi has no __all__"
+    assert sorted(listed) == sorted(_core.__all__), (
+        f"_core.pyi's __all__ lacks {sorted(set(_core.__all__) - set(listed))}, "
+        f"has extra {sorted(set(listed) - set(_core.__all__))}")
+    tree = ast.parse(open(stub, encoding="utf-8").read())
+    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    undefined = sorted(set(listed) - defined)
+    assert not undefined, f"_core.pyi lacks the stubs of {undefined}"
+    assert set(_core.__all__) <= set(simdops.__all__)
 
 
 def test_version_is_the_headers():

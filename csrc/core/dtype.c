@@ -4,8 +4,8 @@
 
 #include <math.h>
 
-#define SIMDOPS_X_DTYPE_ROW(id, tag, nm, sz, fl, sg, lo_, hi_, ops_, rq)                              \
-    [SIMDOPS_##id] = {nm, sz, fl, sg, rq, ops_, (int64_t)(lo_), (int64_t)(hi_)},
+#define SIMDOPS_X_DTYPE_ROW(id, tag, nm, sz, fl, sg, lo_, hi_, rq)                                 \
+    [SIMDOPS_##id] = {nm, sz, fl, sg, rq, (int64_t)(lo_), (int64_t)(hi_)},
 const simdops_dtype_row simdops_dtype_rows[SIMDOPS_DTYPE_COUNT] = {SIMDOPS_DTYPES(SIMDOPS_X_DTYPE_ROW)};
 #undef SIMDOPS_X_DTYPE_ROW
 
@@ -19,10 +19,17 @@ const char *simdops_dtype_name(simdops_dtype dtype)
     return simdops_dtype_valid(dtype) ? simdops_dtype_rows[dtype].name : "unknown";
 }
 
+/* Each op's dtypes, the fourth column of its SIMDOPS_OPS line. */
+static const unsigned op_dtype_bits[SIMDOPS_OP_COUNT] = {
+#define SIMDOPS_X_OP_DTYPES(unused, name, code, text, dtypes) [code] = (dtypes),
+    SIMDOPS_OP_LINES(SIMDOPS_X_OP_DTYPES, 0)
+#undef SIMDOPS_X_OP_DTYPES
+};
+
 int simdops_op_supports(int op, simdops_dtype dtype)
 {
     return simdops_dtype_valid(dtype) && op > SIMDOPS_OP_NONE && op < SIMDOPS_OP_COUNT &&
-           ((simdops_dtype_rows[dtype].ops >> op) & 1u);
+           ((op_dtype_bits[op] >> dtype) & 1u);
 }
 
 /* double -> float, nearest even; beyond float's range the C cast is

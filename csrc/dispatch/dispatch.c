@@ -81,7 +81,7 @@ typedef struct entry_info {
 } entry_info;
 
 static const entry_info entries[SIMDOPS_KE_COUNT] = {
-#define SIMDOPS_X_ENTRY(field, type, slots, kind, op)                                             \
+#define SIMDOPS_X_ENTRY(field, type, slots, kind, op, test)                                           \
     {#field, slots, SIMDOPS_SLOT_KIND_##kind, op},
     SIMDOPS_KERNEL_ENTRIES(SIMDOPS_X_ENTRY)
 #undef SIMDOPS_X_ENTRY
@@ -133,7 +133,7 @@ simdops_any_fn simdops_kernel_get(const simdops_kernel_table *t, int e, int slot
     if (!t || slot < 0 || slot >= simdops_kernel_entry_slots(e))
         return NULL;
     switch (e) {
-#define SIMDOPS_X_GET(field, type, slots, kind, op)                                               \
+#define SIMDOPS_X_GET(field, type, slots, kind, op, test)                                             \
     case SIMDOPS_KE_##field: return (simdops_any_fn)t->field[slot];
         SIMDOPS_KERNEL_ENTRIES(SIMDOPS_X_GET)
 #undef SIMDOPS_X_GET
@@ -146,7 +146,7 @@ simdops_any_fn simdops_kernel_get(const simdops_kernel_table *t, int e, int slot
 /* Entries a tier leaves NULL are inherited from its parent. */
 static void inherit(simdops_kernel_table *t, const simdops_kernel_table *below)
 {
-#define SIMDOPS_X_INHERIT(field, type, slots, kind, op)                                           \
+#define SIMDOPS_X_INHERIT(field, type, slots, kind, op, test)                                         \
     for (int k = 0; k < (slots); k++)                                                             \
         if (!t->field[k])                                                                         \
             t->field[k] = below->field[k];

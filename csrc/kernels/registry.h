@@ -23,32 +23,33 @@ enum simdops_internal_family {
 };
 
 /* ------------------------------------------------------------------ the kernel table
- * X(field, function type, slots, slot kind, simdops_op whose dtypes fill it)
+ * X(field, function type, slots, slot kind, simdops_op whose dtypes fill it,
+ *   the C harness's test of the entry (csrc/tests: void test(const target *)))
  * slot kind DTYPE: indexed by simdops_dtype; RQ: by requant output slot.
  * The ops' entries, one line each: */
 #define SIMDOPS_OP_KERNEL_ENTRIES(X)                                                              \
-    X(clip, simdops_clip_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_CLIP)                         \
-    X(clip_scale_bias, simdops_clip_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_CLIP_SCALE_BIAS)   \
-    X(shrink, simdops_shrink_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_SHRINK)                   \
-    X(argmax_row, simdops_argmax_row_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_HARDMAX)          \
-    X(argmax_cols, simdops_argmax_cols_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_HARDMAX)        \
-    X(quantize_f32, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QUANTIZE_LINEAR)   \
-    X(quantize_f16, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QUANTIZE_LINEAR)   \
-    X(dequantize_f32, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_DEQUANTIZE_LINEAR) \
-    X(dequantize_f16, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_DEQUANTIZE_LINEAR) \
-    X(int8_dot, simdops_int8_dot_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_INT8_MATMUL)         \
-    X(int8_dot_pairsat, simdops_int8_dot_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_INT8_MATMUL) \
-    X(qadd_tflite, simdops_qbinary_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QUANTIZED_ADD)      \
-    X(qmul_tflite, simdops_qbinary_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QUANTIZED_MULTIPLY) \
-    X(qadd_xnnpack, simdops_qbinary_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QBINARY_8BIT)      \
-    X(qmul_fp, simdops_qbinary_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QBINARY_8BIT)           \
-    X(qadd_ort, simdops_qbinary_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QBINARY_8BIT)
+    X(clip, simdops_clip_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_CLIP, test_elementwise) \
+    X(clip_scale_bias, simdops_clip_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_CLIP_SCALE_BIAS, test_elementwise) \
+    X(shrink, simdops_shrink_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_SHRINK, test_elementwise) \
+    X(argmax_row, simdops_argmax_row_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_HARDMAX, test_argmax) \
+    X(argmax_cols, simdops_argmax_cols_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_HARDMAX, test_argmax) \
+    X(quantize_f32, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QUANTIZE_LINEAR, test_qlinear) \
+    X(quantize_f16, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QUANTIZE_LINEAR, test_qlinear) \
+    X(dequantize_f32, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_DEQUANTIZE_LINEAR, test_qlinear) \
+    X(dequantize_f16, simdops_qlinear_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_DEQUANTIZE_LINEAR, test_qlinear) \
+    X(int8_dot, simdops_int8_dot_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_INT8_MATMUL, test_int8mm) \
+    X(int8_dot_pairsat, simdops_int8_dot_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_INT8_MATMUL, test_int8mm) \
+    X(qadd_tflite, simdops_qbinary_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QUANTIZED_ADD, test_qbinary) \
+    X(qmul_tflite, simdops_qbinary_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QUANTIZED_MULTIPLY, test_qbinary) \
+    X(qadd_xnnpack, simdops_qbinary_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QBINARY_8BIT, test_qbinary) \
+    X(qmul_fp, simdops_qbinary_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QBINARY_8BIT, test_qbinary) \
+    X(qadd_ort, simdops_qbinary_fn, SIMDOPS_DTYPE_COUNT, DTYPE, SIMDOPS_OP_QBINARY_8BIT, test_qbinary)
 /* The requantization families' entries: the two a SIMDOPS_ROUNDINGS or
  * SIMDOPS_INTERNAL_FAMILIES line names (per tensor, per channel), so a family is
  * one line there and no line here. */
 #define SIMDOPS_X_FAMILY_ENTRIES(X, name, code, py, api, lo, hi, pt, pc)                         \
-    X(pt, simdops_requant_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)                       \
-    X(pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT)
+    X(pt, simdops_requant_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT, test_requant_families) \
+    X(pc, simdops_requant_pc_fn, SIMDOPS_RQ_COUNT, RQ, SIMDOPS_OP_REQUANT_OUT, test_requant_families)
 #define SIMDOPS_FAMILY_KERNEL_ENTRIES(X)                                                          \
     SIMDOPS_ROUNDINGS_WITH(SIMDOPS_X_FAMILY_ENTRIES, X)                                           \
     SIMDOPS_INTERNAL_FAMILIES_WITH(SIMDOPS_X_FAMILY_ENTRIES, X)
@@ -59,14 +60,14 @@ enum simdops_internal_family {
  * where that op supports the dtype. */
 typedef struct simdops_kernel_table {
     const char *isa;
-#define SIMDOPS_X_FIELD(field, type, slots, kind, op) type field[slots];
+#define SIMDOPS_X_FIELD(field, type, slots, kind, op, test) type field[slots];
     SIMDOPS_KERNEL_ENTRIES(SIMDOPS_X_FIELD)
 #undef SIMDOPS_X_FIELD
 } simdops_kernel_table;
 
 /* Entry numbers, in list order: SIMDOPS_KE_clip, ... */
 enum simdops_kernel_entry {
-#define SIMDOPS_X_KE(field, type, slots, kind, op) SIMDOPS_KE_##field,
+#define SIMDOPS_X_KE(field, type, slots, kind, op, test) SIMDOPS_KE_##field,
     SIMDOPS_KERNEL_ENTRIES(SIMDOPS_X_KE)
 #undef SIMDOPS_X_KE
     SIMDOPS_KE_COUNT
@@ -97,7 +98,10 @@ enum simdops_kernel_entry {
 /* The kernel files of each tier, csrc/kernels/<op>/<op>_<tier>.c, one list a
  * tier: a tier names only the ops it has kernels for, and takes every other
  * entry from its parent. SIMDOPS_KERNEL_FILES(X, tier) expands X(op, tier)
- * over the tier's list (dispatch builds the tier from it). */
+ * over the tier's list (dispatch builds the tier from it). An op written once
+ * for several tiers, csrc/kernels/<dir>/<op>.tiers.c, is compiled once per tier
+ * whose line names it (setup.py and csrc/tests/build.sh read these lines: keep
+ * each on one line), with SIMDOPS_TIER and SIMDOPS_TIER_IS_<tier> defined. */
 #define SIMDOPS_FILES_scalar(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(int8mm, t) X(qbinary, t)
 #define SIMDOPS_FILES_sse2(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(qbinary, t)
 #define SIMDOPS_FILES_sse41(X, t) X(clip, t) X(shrink, t) X(hardmax, t) X(requant, t) X(qlinear, t) X(qbinary, t)
@@ -157,7 +161,7 @@ SIMDOPS_X_DECLARE_REGISTER_OP(requant_families, neon)
 #define SIMDOPS_KERNEL_NAME(tag, entry) SIMDOPS_CAT(tag##_##entry##__, SIMDOPS_TIER)
 enum { SIMDOPS_SLOT_KIND_IS_RQ_DTYPE = 0, SIMDOPS_SLOT_KIND_IS_RQ_RQ = 1 };
 enum simdops_kernel_entry_is_rq {
-#define SIMDOPS_X_KE_RQ(field, type, slots, kind, op) SIMDOPS_KE_RQ_##field = SIMDOPS_SLOT_KIND_IS_RQ_##kind,
+#define SIMDOPS_X_KE_RQ(field, type, slots, kind, op, test) SIMDOPS_KE_RQ_##field = SIMDOPS_SLOT_KIND_IS_RQ_##kind,
     SIMDOPS_KERNEL_ENTRIES(SIMDOPS_X_KE_RQ)
 #undef SIMDOPS_X_KE_RQ
 };
@@ -169,6 +173,14 @@ enum simdops_kernel_entry_is_rq {
     {                                                                                             \
         LIST(SIMDOPS_X_REGISTER)                                                                  \
         return 1;                                                                                 \
+    }
+/* A tiered source's register function for a tier whose instructions this target
+ * lacks (x86 kernels on aarch64 and back): registers nothing, returns 0. */
+#define SIMDOPS_DEFINE_REGISTER_NONE(op)                                                          \
+    int SIMDOPS_CAT(op##_register__, SIMDOPS_TIER)(simdops_kernel_table * t)                     \
+    {                                                                                             \
+        (void)t;                                                                                  \
+        return 0;                                                                                 \
     }
 
 #endif

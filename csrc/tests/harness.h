@@ -137,9 +137,11 @@ simdops_number numu(uint64_t u);
 void report_diff(const void *x, const void *want, const void *got, size_t n, int xs, int ys);
 size_t rand_off(void);
 
-/* one test per family of table entries */
-void test_elementwise(const target *t); /* test_elementwise.c */
-void test_argmax(const target *t);      /* test_argmax.c */
+/* One test per family of table entries: each kernel-table entry's test is the
+ * last column of its SIMDOPS_KERNEL_ENTRIES line (test_<op>.c defines it). */
+#define HARNESS_X_DECLARE_TEST(field, type, slots, kind, op, test) void test(const target *t);
+SIMDOPS_KERNEL_ENTRIES(HARNESS_X_DECLARE_TEST)
+#undef HARNESS_X_DECLARE_TEST
 void test_requant(const target *t);     /* test_requant.c */
 /* test_requant.c: the float32 fast path's domain, inputs near its boundaries
  * (double rounding's entries, or ties_up: the ties-up family's) */
@@ -147,13 +149,7 @@ void test_requant_fast_domain(const target *t, int ties_up);
 /* test_requant_single_fast.c: single rounding's (family SIMDOPS_ROUNDING_SINGLE or
  * _SINGLE_AWAY) float32 fast path's domain, per tensor or (pc) per channel */
 void test_requant_single_fast(const target *t, int family, int pc);
-void test_qlinear(const target *t);     /* test_qlinear.c */
 void test_qlow_tiers(void);              /* test_qlow.c: the low-bit table, every tier */
 void test_qlow_simd_tiers(void);         /* test_qlow_simd.c: the SIMD tiers' edges (ties, guard starts) */
-void test_int8mm(const target *t);      /* test_int8mm.c */
-void test_qbinary(const target *t);     /* test_qbinary.c */
-
-/* csrc/tests/test_requant_families.c: the requantization families' entries. */
-void test_requant_families(const target *t);
 
 #endif

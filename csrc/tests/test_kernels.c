@@ -48,34 +48,14 @@ static int entry_count(int kind) { return simdops_kernel_entry_slots(kind); }
 
 static const char *entry_tname(int kind, int idx) { return simdops_kernel_slot_name(kind, idx); }
 
-/* The test of each op's kernel-table entry, one line per SIMDOPS_OP_KERNEL_ENTRIES
- * line (by field name): a new entry without its line here fails to compile,
- * naming HARNESS_TEST_<entry>. The families' entries all go to
- * test_requant_families (which hands double rounding's to test_requant). */
-#define HARNESS_TEST_clip test_elementwise
-#define HARNESS_TEST_clip_scale_bias test_elementwise
-#define HARNESS_TEST_shrink test_elementwise
-#define HARNESS_TEST_argmax_row test_argmax
-#define HARNESS_TEST_argmax_cols test_argmax
-#define HARNESS_TEST_quantize_f32 test_qlinear
-#define HARNESS_TEST_quantize_f16 test_qlinear
-#define HARNESS_TEST_dequantize_f32 test_qlinear
-#define HARNESS_TEST_dequantize_f16 test_qlinear
-#define HARNESS_TEST_int8_dot test_int8mm
-#define HARNESS_TEST_int8_dot_pairsat test_int8mm
-#define HARNESS_TEST_qadd_tflite test_qbinary
-#define HARNESS_TEST_qmul_tflite test_qbinary
-#define HARNESS_TEST_qadd_xnnpack test_qbinary
-#define HARNESS_TEST_qmul_fp test_qbinary
-#define HARNESS_TEST_qadd_ort test_qbinary
-
+/* The test of each kernel-table entry: the last column of its SIMDOPS_KERNEL_ENTRIES
+ * line (kernels/registry.h), declared by harness.h from the same list. The families'
+ * entries all go to test_requant_families (which hands double rounding's to
+ * test_requant). */
 static void (*const ENTRY_TESTS[K_COUNT])(const target *t) = {
-#define X_ENTRY_TEST(field, type, slots, kind, op) [SIMDOPS_KE_##field] = HARNESS_TEST_##field,
-    SIMDOPS_OP_KERNEL_ENTRIES(X_ENTRY_TEST)
+#define X_ENTRY_TEST(field, type, slots, kind, op, test) [SIMDOPS_KE_##field] = test,
+    SIMDOPS_KERNEL_ENTRIES(X_ENTRY_TEST)
 #undef X_ENTRY_TEST
-#define X_FAMILY_TEST(field, type, slots, kind, op) [SIMDOPS_KE_##field] = test_requant_families,
-    SIMDOPS_FAMILY_KERNEL_ENTRIES(X_FAMILY_TEST)
-#undef X_FAMILY_TEST
 };
 
 static void run_entry(const target *t) { ENTRY_TESTS[t->kind](t); }

@@ -13,18 +13,14 @@ import threading as _threading
 
 from simdops import _core
 from simdops._core import _C_API  # the C API capsule (simdops/simdops_capi.h)
-from simdops._core import (clip, get_num_threads, hardmax, int8_matmul_accumulators,
-                           quantize_down_int32, quantize_down_int32_to_uint8, quantized_add,
-                           quantized_binary_params, quantized_multiply, quantized_subtract,
-                           requantize_fp32, set_num_threads, shrink)
+# the array API is _core's: the names its __all__ lists (a new op is named there only)
+from simdops._core import *  # noqa: F401,F403
+from simdops._core import set_num_threads
 from simdops._quantize import quantize_multiplier
 
 from simdops._version import __version__
-__all__ = [
-    "clip", "shrink", "hardmax", "quantize_down_int32_to_uint8", "quantize_down_int32",
-    "requantize_fp32", "quantize_multiplier", "isa", "available_isas", "use_isa", "get_include",
-    "set_num_threads", "get_num_threads", "int8_matmul_accumulators", "quantized_add",
-    "quantized_subtract", "quantized_multiply", "quantized_binary_params",
+__all__ = list(_core.__all__) + [
+    "quantize_multiplier", "isa", "available_isas", "use_isa", "get_include",
 ]
 
 

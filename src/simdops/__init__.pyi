@@ -10,20 +10,8 @@ import numpy.typing as npt
 __version__: str
 __all__: list[str]
 
-# the array API is _core's (one set of signatures: _core.pyi)
-from simdops._core import clip as clip
-from simdops._core import get_num_threads as get_num_threads
-from simdops._core import hardmax as hardmax
-from simdops._core import quantize_down_int32 as quantize_down_int32
-from simdops._core import quantize_down_int32_to_uint8 as quantize_down_int32_to_uint8
-from simdops._core import quantized_add as quantized_add
-from simdops._core import quantized_binary_params as quantized_binary_params
-from simdops._core import quantized_multiply as quantized_multiply
-from simdops._core import quantized_subtract as quantized_subtract
-from simdops._core import requantize_fp32 as requantize_fp32
-from simdops._core import int8_matmul_accumulators as int8_matmul_accumulators
-from simdops._core import set_num_threads as set_num_threads
-from simdops._core import shrink as shrink
+# the array API is _core's (one set of signatures: _core.pyi; the names its __all__ lists)
+from simdops._core import *
 
 _Convention = Literal["acl", "tflite", "xnnpack"]
 

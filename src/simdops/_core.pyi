@@ -8,6 +8,13 @@ from numpy.typing import NDArray
 
 from simdops._typing import Input, Number, Output, Rounding as _Rounding
 
+# what simdops re-exports (`from simdops._core import *`): _core.pyx's __all__
+__all__ = [
+    "clip", "shrink", "hardmax", "quantize_down_int32_to_uint8", "quantize_down_int32",
+    "requantize_fp32", "set_num_threads", "get_num_threads", "int8_matmul_accumulators",
+    "quantized_add", "quantized_subtract", "quantized_multiply", "quantized_binary_params",
+]
+
 _Out = TypeVar("_Out", bound=Output)
 _RequantOutDtype = Literal["uint8", "int8", "int16"] | Any
 

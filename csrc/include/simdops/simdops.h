@@ -52,22 +52,42 @@ typedef enum simdops_dtype {
 
 /* Operations, and the role a dtype plays in them (for simdops_op_supports):
  * X(NAME, code, message name). The code is simdops_error.op's value (ABI: a
- * line keeps its code); the message name starts simdops_error_format's text. */
-#define SIMDOPS_OPS(X)                                                                         \
-    X(NONE, 0, "")                                                                             \
-    X(CLIP, 1, "clip")                                                                         \
-    X(CLIP_SCALE_BIAS, 2, "clip")              /* clip with scale/bias given */                \
-    X(SHRINK, 3, "shrink")                                                                     \
-    X(HARDMAX, 4, "hardmax")                                                                   \
-    X(REQUANT, 5, "quantize")                  /* input dtype (int32) */                       \
-    X(REQUANT_OUT, 6, "quantize")              /* output dtype (uint8, int8, int16) */         \
-    X(QUANTIZE_LINEAR, 7, "quantize_linear")   /* ONNX QuantizeLinear: output (u8/i8/u16/i16) */ \
-    X(DEQUANTIZE_LINEAR, 8, "dequantize_linear") /* ONNX DequantizeLinear: input (+ int32) */ \
-    X(QUANTIZED_ADD, 9, "quantized_add")       /* a, b and y (uint8, int8, int16) */           \
-    X(QUANTIZED_SUBTRACT, 10, "quantized_subtract")                                            \
-    X(QUANTIZED_MULTIPLY, 11, "quantized_multiply")                                            \
-    X(QBINARY_8BIT, 12, "quantized_binary")    /* the 8-bit-only arithmetics' kernels */ \
-    X(INT8_MATMUL, 13, "int8_matmul_accumulators") /* a's dtype (uint8, int8) */
+ * line keeps its code); the message name starts simdops_error_format's text.
+ * SIMDOPS_OP_LINES(X, C) holds the lines with C first and a fourth column, the
+ * dtypes the op takes (SIMDOPS_DTYPE_BIT of each), which simdops_op_supports
+ * reads: an op's dtype set is written on its own line. */
+#define SIMDOPS_DTYPE_BIT(d) (1u << SIMDOPS_##d)
+#define SIMDOPS_DTYPE_BITS_INT8 (SIMDOPS_DTYPE_BIT(UINT8) | SIMDOPS_DTYPE_BIT(INT8))
+#define SIMDOPS_DTYPE_BITS_INTS                                                               \
+    (SIMDOPS_DTYPE_BITS_INT8 | SIMDOPS_DTYPE_BIT(UINT16) | SIMDOPS_DTYPE_BIT(INT16) |          \
+     SIMDOPS_DTYPE_BIT(UINT32) | SIMDOPS_DTYPE_BIT(INT32))
+#define SIMDOPS_DTYPE_BITS_FLOATS                                                             \
+    (SIMDOPS_DTYPE_BIT(FLOAT32) | SIMDOPS_DTYPE_BIT(FLOAT16) | SIMDOPS_DTYPE_BIT(FLOAT64))
+#define SIMDOPS_DTYPE_BITS_RQ_OUT (SIMDOPS_DTYPE_BITS_INT8 | SIMDOPS_DTYPE_BIT(INT16))
+#define SIMDOPS_DTYPE_BITS_QLINEAR (SIMDOPS_DTYPE_BITS_RQ_OUT | SIMDOPS_DTYPE_BIT(UINT16))
+#define SIMDOPS_OP_LINES(X, C)                                                                 \
+    X(C, NONE, 0, "", 0u)                                                                      \
+    X(C, CLIP, 1, "clip", SIMDOPS_DTYPE_BITS_FLOATS | SIMDOPS_DTYPE_BITS_INTS |                \
+      SIMDOPS_DTYPE_BIT(UINT64) | SIMDOPS_DTYPE_BIT(INT64))                                     \
+    X(C, CLIP_SCALE_BIAS, 2, "clip", /* clip with scale/bias given */                          \
+      SIMDOPS_DTYPE_BITS_FLOATS | SIMDOPS_DTYPE_BITS_INTS)                                     \
+    X(C, SHRINK, 3, "shrink", SIMDOPS_DTYPE_BITS_FLOATS | SIMDOPS_DTYPE_BITS_INTS)             \
+    X(C, HARDMAX, 4, "hardmax", SIMDOPS_DTYPE_BITS_FLOATS)                                     \
+    X(C, REQUANT, 5, "quantize", SIMDOPS_DTYPE_BIT(INT32)) /* input dtype */                   \
+    X(C, REQUANT_OUT, 6, "quantize", SIMDOPS_DTYPE_BITS_RQ_OUT) /* output dtype */             \
+    X(C, QUANTIZE_LINEAR, 7, "quantize_linear", /* ONNX QuantizeLinear: output */              \
+      SIMDOPS_DTYPE_BITS_QLINEAR)                                                              \
+    X(C, DEQUANTIZE_LINEAR, 8, "dequantize_linear", /* ONNX DequantizeLinear: input */         \
+      SIMDOPS_DTYPE_BITS_QLINEAR | SIMDOPS_DTYPE_BIT(INT32))                                   \
+    X(C, QUANTIZED_ADD, 9, "quantized_add", SIMDOPS_DTYPE_BITS_RQ_OUT) /* a, b and y */        \
+    X(C, QUANTIZED_SUBTRACT, 10, "quantized_subtract", SIMDOPS_DTYPE_BITS_RQ_OUT)              \
+    X(C, QUANTIZED_MULTIPLY, 11, "quantized_multiply", SIMDOPS_DTYPE_BITS_RQ_OUT)              \
+    X(C, QBINARY_8BIT, 12, "quantized_binary", /* the 8-bit-only arithmetics' kernels */       \
+      SIMDOPS_DTYPE_BITS_INT8)                                                                 \
+    X(C, INT8_MATMUL, 13, "int8_matmul_accumulators", SIMDOPS_DTYPE_BITS_INT8) /* a's dtype */
+/* The three columns every released user of the list expands: X(NAME, code, message name). */
+#define SIMDOPS_OPS(X) SIMDOPS_OP_LINES(SIMDOPS_OP_APPLY3_, X)
+#define SIMDOPS_OP_APPLY3_(X, name, code, text, dtypes) X(name, code, text)
 
 typedef enum simdops_op {
 #define SIMDOPS_X_OP_ENUM(name, code, text) SIMDOPS_OP_##name = code,

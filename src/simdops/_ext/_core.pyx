@@ -26,6 +26,15 @@ from libc.string cimport memset
 
 from simdops._ext._csimdops cimport *
 
+# The functions simdops re-exports (its __all__ and `from simdops._core import *`;
+# _core.pyi's __all__ must match, tests/test_packaging.py checks): a new public
+# function is named here, once, beside the module that defines it.
+__all__ = [
+    "clip", "shrink", "hardmax", "quantize_down_int32_to_uint8", "quantize_down_int32",
+    "requantize_fp32", "set_num_threads", "get_num_threads", "int8_matmul_accumulators",
+    "quantized_add", "quantized_subtract", "quantized_multiply", "quantized_binary_params",
+]
+
 # dtype value -> numpy name, from the C dtype table
 DTYPE_NAMES = {d: (<bytes>simdops_dtype_name(<simdops_dtype>d)).decode()
                for d in range(1, SIMDOPS_DTYPE_COUNT)}
