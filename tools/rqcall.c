@@ -97,25 +97,26 @@ static void pt64k(void *arg)
     }
 }
 
-/* the per-channel kernel over 64K elements of x from a line in the driver's
- * 512-element calls, its arrays on lines */
-static void kernel_pc(void *arg)
+/* the per-channel kernel over 64K elements of x from a line in calls of len
+ * elements (the driver's: 512), its arrays (len elements) on lines */
+static void kernel_pc_calls(size_t len, const int32_t *bias, const simdops_requant_channels *ch)
 {
     const simdops_kernel_table *kt = simdops_current_kernels();
-    (void)arg;
-    for (size_t at = 0; at < 256 * CH; at += PERIOD)
-        kt->requant_pc[SIMDOPS_RQ_U8](C.xbuf + 12 + at, C.ybuf + at, PERIOD, C.bias_rep, &C.ch,
-                                      &C.kp);
+    for (size_t at = 0; at < 256 * CH; at += len)
+        kt->requant_pc[SIMDOPS_RQ_U8](C.xbuf + 12 + at, C.ybuf + at, len, bias, ch, &C.kp);
 }
 
-/* the same in 4096-element calls (arrays of 4096): what the calls cost */
-static void kernel_pc4k(void *arg)
+static void kernel_pc(void *arg)
 {
-    const simdops_kernel_table *kt = simdops_current_kernels();
     (void)arg;
-    for (size_t at = 0; at < 256 * CH; at += LONG)
-        kt->requant_pc[SIMDOPS_RQ_U8](C.xbuf + 12 + at, C.ybuf + at, LONG, C.bias_long, &C.chl,
-                                      &C.kp);
+    kernel_pc_calls(PERIOD, C.bias_rep, &C.ch);
+}
+
+/* the same in LONG-element calls: what the calls cost (and longer arrays) */
+static void kernel_pc_long(void *arg)
+{
+    (void)arg;
+    kernel_pc_calls(LONG, C.bias_long, &C.chl);
 }
 
 /* the integer per-tensor kernel (right shift 24: outside the float32 path) over
@@ -162,7 +163,7 @@ int main(int argc, char **argv)
         {"pc+bias 4096x256 (C entry)", pc4096, (int64_t)MAXROWS * CH},
         {"per tensor 65536 (C entry)", pt64k, 256 * CH},
         {"pc kernel alone 65536 (512 a call)", kernel_pc, 256 * CH},
-        {"pc kernel alone 65536 (4096 a call)", kernel_pc4k, 256 * CH},
+        {"pc kernel alone 65536 (1024 a call)", kernel_pc_long, 256 * CH},
         {"integer per-tensor kernel 65536", kernel_int_pt, 256 * CH},
         {"converting copy 65536", copy64k, 256 * CH},
         {"pc+bias rows=argv[3] (C entry)", pc_rows, 0},
