@@ -160,3 +160,25 @@ def test_calls_from_x_lines(c, family, rng):
             check_all_isas(fn, exp, x, context=context)
             with threads(2, 1000):
                 assert fn().tobytes() == exp.tobytes(), context
+
+
+@pytest.mark.parametrize("c", [4, 8, 9, 256])
+@pytest.mark.parametrize("sign", [-1, 0])
+def test_nonpositive_multiplier_leaves_the_float_path(c, sign, rng):
+    """The per-channel float32 path covers M > 0 only: it adds the rounding half with
+    the input's sign, which is the product's only then. One channel with M = -2**30
+    (or 0), shift 1, among covered ones (4+ rows: the driver derives the arrays four
+    channels at a time, then the rest one by one), on y = 4j + 2, where the product's
+    sign gives -j - 1 and the input's would give -j a quarter away from any rounding
+    boundary: the call must run the integer rule."""
+    rows = 64
+    m, s = channel_params(rng, c, "fast")
+    s = np.minimum(s, 23)
+    bad = c - 1 if c % 4 else c // 2          # in the scalar rest, or in a group of four
+    m[bad] = sign * (1 << 30)
+    s[bad] = 1
+    j = rng.integers(-200, 200, (rows, c))
+    x = (4 * j + 2).astype(np.int32)
+    exp = requant(x, m, s, 100, None, 0, 255, "uint8")
+    check_all_isas(lambda: simdops.quantize_down_int32(x, m, s, 100, min=0, max=255), exp, x,
+                   context=f"{rows}x{c} M[{bad}]={int(m[bad])}")

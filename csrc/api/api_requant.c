@@ -258,13 +258,31 @@ static int32_t *filled(int64_t n, int32_t value)
     return v;
 }
 
+/* Every shift[k] in family's range (simdops_requant_shift_range, the rule), else
+ * the first one outside it with its index (simdops_requant_check_shift_for, the
+ * error). The range test is a branch-free min/max scan, which vectorises: a
+ * check per element was ~5% of a 256x256 per-channel call. */
+static int check_shifts_for(int family, const int32_t *shift, int64_t n, simdops_error *err)
+{
+    int32_t lo, hi, smin = INT32_MAX, smax = INT32_MIN;
+    simdops_requant_shift_range(family, &lo, &hi);
+    for (int64_t k = 0; k < n; k++) {
+        smin = shift[k] < smin ? shift[k] : smin;
+        smax = shift[k] > smax ? shift[k] : smax;
+    }
+    if (n == 0 || (smin >= lo && smax <= hi))
+        return SIMDOPS_OK;
+    for (int64_t k = 0; k < n; k++) {
+        int s = simdops_requant_check_shift_for(family, shift[k], k, err);
+        if (s)
+            return s;
+    }
+    return SIMDOPS_OK; /* not reached: some shift is outside */
+}
+
 int simdops_requant_check_shifts(const int32_t *shift, int64_t n, simdops_error *err)
 {
-    int s;
-    for (int64_t k = 0; k < n; k++)
-        if ((s = simdops_requant_check_shift_for(SIMDOPS_ROUNDING_DOUBLE, shift[k], k, err)))
-            return s;
-    return SIMDOPS_OK;
+    return check_shifts_for(SIMDOPS_ROUNDING_DOUBLE, shift, n, err);
 }
 
 static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *x,
@@ -358,9 +376,8 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
             s = simdops_fail(err, SIMDOPS_R_NOMEM, SIMDOPS_ARG_SHIFT);
             goto done;
         }
-        for (int64_t k = 0; k < channels; k++)
-            if ((s = simdops_requant_check_shift_for(family, shift[k], k, err)))
-                goto done;
+        if ((s = check_shifts_for(family, shift, channels, err)))
+            goto done;
     }
     if (setup_channels(&c, &xin, bias_v, mult, shift, scale_v, scale64_v, scales_below_one, stack,
                        &tmp[4])) {

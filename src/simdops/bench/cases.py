@@ -267,6 +267,7 @@ for _case in (
     # goal rows comparing per-channel requant and float16 shrink at the standard sizes
     Case(ops.REQUANT, "int32", (1_048_576,), tags=GOALS),
     Case(ops.REQUANT_PC, "int32", requant_pc_shape(1_048_576), tags=GOALS),
+    Case(ops.REQUANT_PC, "int32", requant_pc_shape(65_536), tags=GOALS),
     Case(ops.REQUANT, "int32", (65_536,), tags=GOALS),
     Case(ops.SHRINK, "float16", (65_536,), tags=GOALS),
     Case(ops.SHRINK, "float16", (1_048_576,), tags=GOALS),
