@@ -302,22 +302,34 @@ static inline void rqc_scale_range(const float *sf, const double *sd, size_t n, 
 {
     double lo = INFINITY, hi = 0.0;
     size_t i = 0;
-    if (sf && n >= 16) {
-        uint32_t lb = 0xFFFFFFFFu, hb = 0, l[16], h[16];
-        int lanes;
 #ifdef __AVX512F__
-        const __m512i mag = _mm512_set1_epi32(0x7FFFFFFF);
-        __m512i lo0 = _mm512_set1_epi32(-1), lo1 = lo0, hi0 = _mm512_setzero_si512(), hi1 = hi0;
+    if (sf && n) {
+        /* the last partial vector masked: its lanes beyond n keep the identities */
+        const __m512i mag = _mm512_set1_epi32(0x7FFFFFFF), ones = _mm512_set1_epi32(-1);
+        __m512i lo0 = ones, lo1 = ones, hi0 = _mm512_setzero_si512(), hi1 = hi0;
         for (; n - i >= 32; i += 32) {
             const __m512i a = _mm512_and_si512(_mm512_loadu_si512(sf + i), mag);
             const __m512i b = _mm512_and_si512(_mm512_loadu_si512(sf + i + 16), mag);
             lo0 = _mm512_min_epu32(lo0, a), hi0 = _mm512_max_epu32(hi0, a);
             lo1 = _mm512_min_epu32(lo1, b), hi1 = _mm512_max_epu32(hi1, b);
         }
-        _mm512_storeu_si512(l, _mm512_min_epu32(lo0, lo1));
-        _mm512_storeu_si512(h, _mm512_max_epu32(hi0, hi1));
-        lanes = 16;
+        for (; i < n; i += 16) {
+            const __mmask16 k = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - i)) - 1);
+            const __m512i a = _mm512_and_si512(_mm512_maskz_loadu_epi32(k, sf + i), mag);
+            lo0 = _mm512_mask_min_epu32(lo0, k, lo0, a), hi0 = _mm512_max_epu32(hi0, a);
+        }
+        const uint32_t lb = _mm512_reduce_min_epu32(_mm512_min_epu32(lo0, lo1));
+        const uint32_t hb = _mm512_reduce_max_epu32(_mm512_max_epu32(hi0, hi1));
+        float f;
+        memcpy(&f, &lb, sizeof f);
+        lo = f; /* a NaN only when every scale is one: hi is then inf */
+        memcpy(&f, &hb, sizeof f);
+        hi = hb > 0x7F800000u ? INFINITY : f;
+        i = n;
+    }
 #else
+    if (sf && n >= 16) {
+        uint32_t lb = 0xFFFFFFFFu, hb = 0, l[8], h[8];
         const __m256i mag = _mm256_set1_epi32(0x7FFFFFFF);
         __m256i lo0 = _mm256_set1_epi32(-1), lo1 = lo0, hi0 = _mm256_setzero_si256(), hi1 = hi0;
         for (; n - i >= 16; i += 16) {
@@ -329,20 +341,17 @@ static inline void rqc_scale_range(const float *sf, const double *sd, size_t n, 
         }
         _mm256_storeu_si256((__m256i *)l, _mm256_min_epu32(lo0, lo1));
         _mm256_storeu_si256((__m256i *)h, _mm256_max_epu32(hi0, hi1));
-        lanes = 8;
-#endif
-        for (int k = 0; k < lanes; k++) {
+        for (int k = 0; k < 8; k++) {
             lb = l[k] < lb ? l[k] : lb;
             hb = h[k] > hb ? h[k] : hb;
         }
-        if (i) {
-            float f;
-            memcpy(&f, &lb, sizeof f);
-            lo = f; /* a NaN only when every scale scanned is one: hi is then inf */
-            memcpy(&f, &hb, sizeof f);
-            hi = hb > 0x7F800000u ? INFINITY : f;
-        }
+        float f;
+        memcpy(&f, &lb, sizeof f);
+        lo = f; /* a NaN only when every scale scanned is one: hi is then inf */
+        memcpy(&f, &hb, sizeof f);
+        hi = hb > 0x7F800000u ? INFINITY : f;
     }
+#endif
     for (; i < n; i++) {
         const double s = fabs(sd ? rqf_f64_at(sd, i) : (double)sf[i]);
         lo = s < lo ? s : lo;
@@ -353,22 +362,23 @@ static inline void rqc_scale_range(const float *sf, const double *sd, size_t n, 
 
 /* Per channel, c != 1: q folded by rqc_fold_pow2 to the scale and the one multiplier c
  * (fp_mode SIMDOPS_RQ_FP_PRE alone: float32, ties even, no other step) runs as the
- * default with the scales c * s[k], copied into buf (the span's, at most
- * RQC_FOLD_SCALES): c * s[k] is exact (a power of two times a float32, normal by
+ * default with the scales c * s[k], copied into buf (the call's: one period, else n; at
+ * most RQC_FOLD_SCALES): c * s[k] is exact (a power of two times a float32, normal by
  * rqc_fold_pow2's bounds on |c| smin and |c| smax), so fl(A * (c s)) = fl(fl(A c) s),
  * rqc_fold_plain's argument with the product taken the other way. chs gets ch with
  * those scales and whether every |c s| < 1 (smax exact: the scan's largest |s|).
  * The step loop (RQC_PRE) paid one more multiply per vector. Rewrites q and chs and
  * returns 1, else 0. */
 #define RQC_FOLD_SCALES 1024
-static inline int rqc_fold_scales(const simdops_requant_channels *ch, size_t span, double smax,
+static inline int rqc_fold_scales(const simdops_requant_channels *ch, size_t n, double smax,
                                   simdops_requant_params *q, simdops_requant_channels *chs,
                                   float *buf)
 {
-    if (q->fp_mode != SIMDOPS_RQ_FP_PRE || !ch->scale || span > RQC_FOLD_SCALES)
+    const size_t reads = ch->period ? ch->period : n;
+    if (q->fp_mode != SIMDOPS_RQ_FP_PRE || !ch->scale || reads > RQC_FOLD_SCALES)
         return 0;
     const float c = q->pre_scale;
-    for (size_t i = 0; i < span; i++)
+    for (size_t i = 0; i < reads; i++)
         buf[i] = ch->scale[i] * c; /* exact */
     *chs = *ch;
     chs->scale = buf;
@@ -385,8 +395,8 @@ static inline int rqc_fold_scales(const simdops_requant_channels *ch, size_t spa
 #define RQC_SCAN_SHORT 64
 static inline size_t rqc_scan_span(const simdops_requant_channels *ch, size_t n)
 {
-    if (ch->period)
-        return ch->period <= n ? ch->period : 0;
+    if (ch->period) /* a cycle (the scales repeat after it) holds every scale of a period */
+        return ch->period > n ? 0 : ch->cycle ? ch->cycle : ch->period;
     return n <= RQC_SCAN_SHORT ? n : 0;
 }
 
@@ -438,14 +448,26 @@ static inline void rqf_chain_kernel(const int32_t *x, void *y, size_t n, const i
 #undef RQC_AVX2_CASE
 }
 
+/* rqc_fold_scales and the default's kernels on its scaled copy (its 4 KB out of
+ * rqf_chain_pc's frame) */
+static int rqf_chain_pc_scaled(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                               const simdops_requant_channels *ch, double smax,
+                               simdops_requant_params *q, int out)
+{
+    simdops_requant_channels chs;
+    float buf[RQC_FOLD_SCALES];
+    if (!rqc_fold_scales(ch, n, smax, q, &chs, buf))
+        return 0;
+    rqf_fp_entry(x, y, n, bias, &chs, q, out, 0);
+    return 1;
+}
+
 /* the per-channel form: the vectors restart every ch->period elements */
 static inline void rqf_chain_pc(const int32_t *x, void *y, size_t n, const int32_t *bias,
                                 const simdops_requant_channels *ch,
                                 const simdops_requant_params *p, int out)
 {
     simdops_requant_params q;
-    simdops_requant_channels chs;
-    float buf[RQC_FOLD_SCALES]; /* rqc_fold_scales' scaled copy */
     double smin, smax;
     const int post = p->fp_mode & (SIMDOPS_RQ_FP_POST_MUL | SIMDOPS_RQ_FP_POST_DIV);
     const size_t span = rqc_scan_span(ch, n);
@@ -457,10 +479,8 @@ static inline void rqf_chain_pc(const int32_t *x, void *y, size_t n, const int32
                 rqf_fp_entry(x, y, n, bias, ch, &q, out, 0);
                 return;
             }
-            if (rqc_fold_scales(ch, span, smax, &q, &chs, buf)) {
-                rqf_fp_entry(x, y, n, bias, &chs, &q, out, 0);
+            if (rqf_chain_pc_scaled(x, y, n, bias, ch, smax, &q, out))
                 return;
-            }
             p = &q;
         }
     }

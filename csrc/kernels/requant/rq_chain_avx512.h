@@ -315,6 +315,20 @@ RQF_INLINE void rqc512_kernel(const int32_t *x, void *y, size_t n, const int32_t
     rqc512_steps_run(x, y, n, bias, sf, sd, period, smax, p, out);
 }
 
+/* rqc_fold_scales and the default's kernels on its scaled copy: a function of its own,
+ * so that the copy's 4 KB are not in the frame of every per-channel call */
+static int rqc512_pc_scaled(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                            const simdops_requant_channels *ch, double smax,
+                            simdops_requant_params *q, int out)
+{
+    simdops_requant_channels chs;
+    float buf[RQC_FOLD_SCALES];
+    if (!rqc_fold_scales(ch, n, smax, q, &chs, buf))
+        return 0;
+    rqf512_fp_entry(x, y, n, bias, &chs, q, out, 0);
+    return 1;
+}
+
 /* per channel: the vectors restart every ch->period elements; the scales the call
  * reads (rqc_scan_span) scanned for their range */
 static inline void rqc512_pc(const int32_t *x, void *y, size_t n, const int32_t *bias,
@@ -323,8 +337,6 @@ static inline void rqc512_pc(const int32_t *x, void *y, size_t n, const int32_t 
 {
     double smin = 0.0, smax = INFINITY;
     simdops_requant_params q;
-    simdops_requant_channels chs;
-    float buf[RQC_FOLD_SCALES]; /* rqc_fold_scales' scaled copy */
     const int post = p->fp_mode & (SIMDOPS_RQ_FP_POST_MUL | SIMDOPS_RQ_FP_POST_DIV);
     const int fold = (p->fp_mode & SIMDOPS_RQ_FP_PRE) && post; /* a candidate for it */
     const size_t span = rqc_scan_span(ch, n);
@@ -336,10 +348,8 @@ static inline void rqc512_pc(const int32_t *x, void *y, size_t n, const int32_t 
                 rqf512_fp_entry(x, y, n, bias, ch, &q, out, 0);
                 return;
             }
-            if (rqc_fold_scales(ch, span, smax, &q, &chs, buf)) { /* ... on scales times c */
-                rqf512_fp_entry(x, y, n, bias, &chs, &q, out, 0);
+            if (rqc512_pc_scaled(x, y, n, bias, ch, smax, &q, out)) /* ... scales times c */
                 return;
-            }
             p = &q;
         }
     }
