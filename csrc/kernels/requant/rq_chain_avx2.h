@@ -387,6 +387,43 @@ static inline int rqc_fold_scales(const simdops_requant_channels *ch, size_t n, 
     return 1;
 }
 
+/* a tier's default float entry (requant_families_<tier>.c), which a fold runs */
+typedef void (*rqc_entry_fn)(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                             const simdops_requant_channels *ch, const simdops_requant_params *p,
+                             int out, int unused);
+
+/* Per tensor: p folded (rqc_fold_pow2, the scale its own bound) and run by entry as the
+ * default when only the scale is left (rqc_fold_plain): NULL, the call done; else the
+ * parameters to run step by step (q when folded, else p). */
+static inline const simdops_requant_params *rqc_fold_tensor(const int32_t *x, void *y, size_t n,
+                                                           const int32_t *bias,
+                                                           const simdops_requant_params *p,
+                                                           int out, rqc_entry_fn entry,
+                                                           simdops_requant_params *q)
+{
+    const double s = fabs(p->fp_mode & SIMDOPS_FP_FLOAT64 ? p->scale64 : (double)p->scale);
+    if (!rqc_fold_pow2(p, bias, s, s, q))
+        return p;
+    if (!rqc_fold_plain(q, 0))
+        return q;
+    entry(x, y, n, bias, NULL, q, out, 0);
+    return NULL;
+}
+
+/* rqc_fold_scales and entry on its scaled copy: a function of its own, so that the
+ * copy's 4 KB are not in the frame of every per-channel call. 1: the call done. */
+static int rqc_pc_scaled(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                         const simdops_requant_channels *ch, double smax,
+                         simdops_requant_params *q, int out, rqc_entry_fn entry)
+{
+    simdops_requant_channels chs;
+    float buf[RQC_FOLD_SCALES];
+    if (!rqc_fold_scales(ch, n, smax, q, &chs, buf))
+        return 0;
+    entry(x, y, n, bias, &chs, q, out, 0);
+    return 1;
+}
+
 /* How many scales a per-channel call reads, when a scan of them for the fold
  * (rqc_fold_pow2) is worth it, else 0: one period when the vectors restart within the
  * call; without restarts (period 0) the call reads n scales, scanned when n is short:
@@ -417,14 +454,8 @@ static inline void rqf_chain_kernel(const int32_t *x, void *y, size_t n, const i
                                     const simdops_requant_params *p, int out)
 {
     simdops_requant_params q;
-    const double s = fabs(p->fp_mode & SIMDOPS_FP_FLOAT64 ? p->scale64 : (double)p->scale);
-    if (!scales && !sd && rqc_fold_pow2(p, bias, s, s, &q)) {
-        if (rqc_fold_plain(&q, 0)) {
-            rqf_fp_entry(x, y, n, bias, NULL, &q, out, 0);
-            return;
-        }
-        p = &q;
-    }
+    if (!scales && !sd && !(p = rqc_fold_tensor(x, y, n, bias, p, out, rqf_fp_entry, &q)))
+        return;
     const int m = p->fp_mode;
     const int k = rqf_chain_steps(p, bias) | (m & SIMDOPS_FP_TIES_AWAY ? RQC_HALF : 0) |
                   (m & SIMDOPS_FP_FLOAT64 ? RQC_F64 | (sd ? RQC_S64 : 0) : 0);
@@ -448,20 +479,6 @@ static inline void rqf_chain_kernel(const int32_t *x, void *y, size_t n, const i
 #undef RQC_AVX2_CASE
 }
 
-/* rqc_fold_scales and the default's kernels on its scaled copy (its 4 KB out of
- * rqf_chain_pc's frame) */
-static int rqf_chain_pc_scaled(const int32_t *x, void *y, size_t n, const int32_t *bias,
-                               const simdops_requant_channels *ch, double smax,
-                               simdops_requant_params *q, int out)
-{
-    simdops_requant_channels chs;
-    float buf[RQC_FOLD_SCALES];
-    if (!rqc_fold_scales(ch, n, smax, q, &chs, buf))
-        return 0;
-    rqf_fp_entry(x, y, n, bias, &chs, q, out, 0);
-    return 1;
-}
-
 /* the per-channel form: the vectors restart every ch->period elements */
 static inline void rqf_chain_pc(const int32_t *x, void *y, size_t n, const int32_t *bias,
                                 const simdops_requant_channels *ch,
@@ -479,7 +496,7 @@ static inline void rqf_chain_pc(const int32_t *x, void *y, size_t n, const int32
                 rqf_fp_entry(x, y, n, bias, ch, &q, out, 0);
                 return;
             }
-            if (rqf_chain_pc_scaled(x, y, n, bias, ch, smax, &q, out))
+            if (rqc_pc_scaled(x, y, n, bias, ch, smax, &q, out, rqf_fp_entry))
                 return;
             p = &q;
         }

@@ -304,29 +304,9 @@ RQF_INLINE void rqc512_kernel(const int32_t *x, void *y, size_t n, const int32_t
                               const simdops_requant_params *p, int out)
 {
     simdops_requant_params q;
-    const double s = fabs(p->fp_mode & SIMDOPS_FP_FLOAT64 ? p->scale64 : (double)p->scale);
-    if (!sf && !sd && rqc_fold_pow2(p, bias, s, s, &q)) {
-        if (rqc_fold_plain(&q, 0)) {
-            rqf512_fp_entry(x, y, n, bias, NULL, &q, out, 0);
-            return;
-        }
-        p = &q;
-    }
+    if (!sf && !sd && !(p = rqc_fold_tensor(x, y, n, bias, p, out, rqf512_fp_entry, &q)))
+        return;
     rqc512_steps_run(x, y, n, bias, sf, sd, period, smax, p, out);
-}
-
-/* rqc_fold_scales and the default's kernels on its scaled copy: a function of its own,
- * so that the copy's 4 KB are not in the frame of every per-channel call */
-static int rqc512_pc_scaled(const int32_t *x, void *y, size_t n, const int32_t *bias,
-                            const simdops_requant_channels *ch, double smax,
-                            simdops_requant_params *q, int out)
-{
-    simdops_requant_channels chs;
-    float buf[RQC_FOLD_SCALES];
-    if (!rqc_fold_scales(ch, n, smax, q, &chs, buf))
-        return 0;
-    rqf512_fp_entry(x, y, n, bias, &chs, q, out, 0);
-    return 1;
 }
 
 /* per channel: the vectors restart every ch->period elements; the scales the call
@@ -348,8 +328,8 @@ static inline void rqc512_pc(const int32_t *x, void *y, size_t n, const int32_t 
                 rqf512_fp_entry(x, y, n, bias, ch, &q, out, 0);
                 return;
             }
-            if (rqc512_pc_scaled(x, y, n, bias, ch, smax, &q, out)) /* ... scales times c */
-                return;
+            if (rqc_pc_scaled(x, y, n, bias, ch, smax, &q, out, rqf512_fp_entry))
+                return; /* ... on its scales times c */
             p = &q;
         }
     }
