@@ -88,3 +88,27 @@ def test_fold_boundary_per_channel():
     big = np.full((4, 256), 2**31 - 1, np.int32)
     check(big, np.full(256, 2.0**-30, F), 0, "int8", 2.0**100, 2.0**-100)
     check(big, np.full(256, 2.0**-30, F), 0, "int8", 2.0**64, 2.0**-64)  # 2^95: folds
+
+
+@pytest.mark.thread_unsafe
+@pytest.mark.parametrize("shape", [(6, 256), (3, 40), (4, 2048), (1, 50)])
+def test_per_channel_fold_to_scaled_scales(shape):
+    # c = pre * post != 1 per channel runs the default on the scales times c: scales
+    # below one whose products by c = 2 reach 1.8 (the kernels that clamp before
+    # narrowing, not those that rely on every |scale| < 1), c = 1/4 the other way; 2048
+    # channels (a period longer than the copy the kernels keep) run the steps; a single
+    # row of 50 (no period: the call's own 50 scales scanned); big accumulators saturate
+    # every third scale 2^-k with accumulators that put A * c * s on a half (a tie): one
+    # ulp off in a scaled copy moves it off the tie
+    x = inputs(*shape)
+    x[:, 1::7] = RNG.choice([2**31 - 1, -2**31, 40000, -40000], x[:, 1::7].shape)
+    s = np.linspace(0.05, 0.9, shape[1]).astype(F)
+    k = RNG.integers(3, 12, s[::3].shape)
+    s[::3] = 2.0 ** -k
+    for pre, post, div in ((0.5, 4.0, None), (0.5, 0.5, None), (2.0, None, 8.0)):
+        c = pre * post if post is not None else pre / div
+        # A * c * 2^-k = m + 1/2: A = (2m + 1) 2^(k-1) / c
+        m = RNG.integers(-40, 40, x[::2, ::3].shape)
+        x[::2, ::3] = ((2 * m + 1) * 2.0 ** (k - 1) / c).astype(np.int32)
+        for out in ("int8", "uint8", "int16"):
+            check(x, s, 5 if out != "uint8" else 120, out, pre, post, div)

@@ -232,6 +232,16 @@ static inline int rqf_chain_steps(const simdops_requant_params *p, const int32_t
  * (then no rounding reaches infinity). No float bias (it lies between the steps or
  * before them, where |A + b| has no lower bound). Writes q (p with c as the pre
  * multiplier and no post step) and returns 1, else 0. */
+/* whether v is +-2^k (normal or subnormal) from its bits: what fabs(frexp(v)) == 0.5
+ * says, without libm's two calls (~5 ns of a folded chain's call) */
+static inline int rqc_pow2(double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    const uint64_t e = (b >> 52) & 0x7FF, m = b & 0xFFFFFFFFFFFFFull;
+    return e ? e != 0x7FF && !m : m && !(m & (m - 1)); /* inf, NaN, zero: no */
+}
+
 static inline int rqc_fold_pow2(const simdops_requant_params *p, const int32_t *bias,
                                 double smin, double smax, simdops_requant_params *q)
 {
@@ -240,10 +250,8 @@ static inline int rqc_fold_pow2(const simdops_requant_params *p, const int32_t *
     const double pre = f64 ? p->pre64 : (double)p->pre_scale;
     const double post = f64 ? p->post64 : (double)p->post;
     const double emin = f64 ? 0x1p-1022 : 0x1p-126, top = (f64 ? 0x1p1023 : 0x1p127) / 0x1p31;
-    int ep, eq;
     if (!(m & SIMDOPS_RQ_FP_PRE) || !(m & post_bits) || (bias && (m & SIMDOPS_RQ_FP_FLOAT_BIAS)) ||
-        !isfinite(pre) || !isfinite(post) || fabs(frexp(pre, &ep)) != 0.5 ||
-        fabs(frexp(post, &eq)) != 0.5)
+        !rqc_pow2(pre) || !rqc_pow2(post))
         return 0;
     const double c = (m & SIMDOPS_RQ_FP_POST_DIV) ? pre / post : pre * post; /* exact */
     const double lo = fabs(pre) < fabs(c) ? fabs(pre) : fabs(c);
@@ -285,39 +293,148 @@ static inline int rqc_fold_plain(simdops_requant_params *q, int per_channel)
 }
 
 /* the smallest and largest |scale| of n (float32 or float64) scales; a NaN gives
- * smax = inf (no bound). Float32 scales 8 at a time (a 512-scale period scanned one
- * by one had cost a 64K-element per-channel call 10-15%). */
+ * smax = inf (no bound). Float32 scales by their magnitudes' bits as unsigned
+ * integers, whose order is the numbers' (a NaN's bits lie above infinity's), 16 (AVX-512)
+ * or 8 lanes at a time in two independent pairs of min / max: no compare, no NaN test
+ * in the loop (a 512-scale period's scan runs on every per-channel call of a chain). */
 static inline void rqc_scale_range(const float *sf, const double *sd, size_t n, double *smin,
                                    double *smax)
 {
     double lo = INFINITY, hi = 0.0;
     size_t i = 0;
-    if (sf && n >= 8) {
-        const __m256 mag = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
-        __m256 vlo = _mm256_set1_ps(INFINITY), vhi = _mm256_setzero_ps();
-        __m256 nan = _mm256_setzero_ps();
-        float l[8], h[8];
-        for (; n - i >= 8; i += 8) {
-            const __m256 a = _mm256_and_ps(_mm256_loadu_ps(sf + i), mag);
-            vlo = _mm256_min_ps(a, vlo); /* a NaN lane keeps vlo (the second operand) */
-            vhi = _mm256_max_ps(a, vhi);
-            nan = _mm256_or_ps(nan, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
+#ifdef __AVX512F__
+    if (sf && n) {
+        /* the last partial vector masked: its lanes beyond n keep the identities */
+        const __m512i mag = _mm512_set1_epi32(0x7FFFFFFF), ones = _mm512_set1_epi32(-1);
+        __m512i lo0 = ones, lo1 = ones, hi0 = _mm512_setzero_si512(), hi1 = hi0;
+        for (; n - i >= 32; i += 32) {
+            const __m512i a = _mm512_and_si512(_mm512_loadu_si512(sf + i), mag);
+            const __m512i b = _mm512_and_si512(_mm512_loadu_si512(sf + i + 16), mag);
+            lo0 = _mm512_min_epu32(lo0, a), hi0 = _mm512_max_epu32(hi0, a);
+            lo1 = _mm512_min_epu32(lo1, b), hi1 = _mm512_max_epu32(hi1, b);
         }
-        _mm256_storeu_ps(l, vlo);
-        _mm256_storeu_ps(h, vhi);
-        for (int k = 0; k < 8; k++) {
-            lo = l[k] < lo ? l[k] : lo;
-            hi = h[k] > hi ? h[k] : hi;
+        for (; i < n; i += 16) {
+            const __mmask16 k = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - i)) - 1);
+            const __m512i a = _mm512_and_si512(_mm512_maskz_loadu_epi32(k, sf + i), mag);
+            lo0 = _mm512_mask_min_epu32(lo0, k, lo0, a), hi0 = _mm512_max_epu32(hi0, a);
         }
-        if (_mm256_movemask_ps(nan))
-            hi = INFINITY;
+        const uint32_t lb = _mm512_reduce_min_epu32(_mm512_min_epu32(lo0, lo1));
+        const uint32_t hb = _mm512_reduce_max_epu32(_mm512_max_epu32(hi0, hi1));
+        float f;
+        memcpy(&f, &lb, sizeof f);
+        lo = f; /* a NaN only when every scale is one: hi is then inf */
+        memcpy(&f, &hb, sizeof f);
+        hi = hb > 0x7F800000u ? INFINITY : f;
+        i = n;
     }
+#else
+    if (sf && n >= 16) {
+        uint32_t lb = 0xFFFFFFFFu, hb = 0, l[8], h[8];
+        const __m256i mag = _mm256_set1_epi32(0x7FFFFFFF);
+        __m256i lo0 = _mm256_set1_epi32(-1), lo1 = lo0, hi0 = _mm256_setzero_si256(), hi1 = hi0;
+        for (; n - i >= 16; i += 16) {
+            const __m256i a = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(sf + i)), mag);
+            const __m256i b =
+                _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(sf + i + 8)), mag);
+            lo0 = _mm256_min_epu32(lo0, a), hi0 = _mm256_max_epu32(hi0, a);
+            lo1 = _mm256_min_epu32(lo1, b), hi1 = _mm256_max_epu32(hi1, b);
+        }
+        _mm256_storeu_si256((__m256i *)l, _mm256_min_epu32(lo0, lo1));
+        _mm256_storeu_si256((__m256i *)h, _mm256_max_epu32(hi0, hi1));
+        for (int k = 0; k < 8; k++) {
+            lb = l[k] < lb ? l[k] : lb;
+            hb = h[k] > hb ? h[k] : hb;
+        }
+        float f;
+        memcpy(&f, &lb, sizeof f);
+        lo = f; /* a NaN only when every scale scanned is one: hi is then inf */
+        memcpy(&f, &hb, sizeof f);
+        hi = hb > 0x7F800000u ? INFINITY : f;
+    }
+#endif
     for (; i < n; i++) {
         const double s = fabs(sd ? rqf_f64_at(sd, i) : (double)sf[i]);
         lo = s < lo ? s : lo;
         hi = s > hi || s != s ? (s != s ? INFINITY : s) : hi;
     }
     *smin = lo, *smax = hi;
+}
+
+/* Per channel, c != 1: q folded by rqc_fold_pow2 to the scale and the one multiplier c
+ * (fp_mode SIMDOPS_RQ_FP_PRE alone: float32, ties even, no other step) runs as the
+ * default with the scales c * s[k], copied into buf (the call's: one period, else n; at
+ * most RQC_FOLD_SCALES): c * s[k] is exact (a power of two times a float32, normal by
+ * rqc_fold_pow2's bounds on |c| smin and |c| smax), so fl(A * (c s)) = fl(fl(A c) s),
+ * rqc_fold_plain's argument with the product taken the other way. chs gets ch with
+ * those scales and whether every |c s| < 1 (smax exact: the scan's largest |s|).
+ * The step loop (RQC_PRE) paid one more multiply per vector. Rewrites q and chs and
+ * returns 1, else 0. */
+#define RQC_FOLD_SCALES 1024
+static inline int rqc_fold_scales(const simdops_requant_channels *ch, size_t n, double smax,
+                                  simdops_requant_params *q, simdops_requant_channels *chs,
+                                  float *buf)
+{
+    const size_t reads = ch->period ? ch->period : n;
+    if (q->fp_mode != SIMDOPS_RQ_FP_PRE || !ch->scale || reads > RQC_FOLD_SCALES)
+        return 0;
+    const float c = q->pre_scale;
+    for (size_t i = 0; i < reads; i++)
+        buf[i] = ch->scale[i] * c; /* exact */
+    *chs = *ch;
+    chs->scale = buf;
+    chs->scales_below_one = smax * fabs((double)c) < 1.0;
+    q->fp_mode = 0;
+    return 1;
+}
+
+/* a tier's default float entry (requant_families_<tier>.c), which a fold runs */
+typedef void (*rqc_entry_fn)(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                             const simdops_requant_channels *ch, const simdops_requant_params *p,
+                             int out, int unused);
+
+/* Per tensor: p folded (rqc_fold_pow2, the scale its own bound) and run by entry as the
+ * default when only the scale is left (rqc_fold_plain): NULL, the call done; else the
+ * parameters to run step by step (q when folded, else p). */
+static inline const simdops_requant_params *rqc_fold_tensor(const int32_t *x, void *y, size_t n,
+                                                           const int32_t *bias,
+                                                           const simdops_requant_params *p,
+                                                           int out, rqc_entry_fn entry,
+                                                           simdops_requant_params *q)
+{
+    const double s = fabs(p->fp_mode & SIMDOPS_FP_FLOAT64 ? p->scale64 : (double)p->scale);
+    if (!rqc_fold_pow2(p, bias, s, s, q))
+        return p;
+    if (!rqc_fold_plain(q, 0))
+        return q;
+    entry(x, y, n, bias, NULL, q, out, 0);
+    return NULL;
+}
+
+/* rqc_fold_scales and entry on its scaled copy: a function of its own, so that the
+ * copy's 4 KB are not in the frame of every per-channel call. 1: the call done. */
+static int rqc_pc_scaled(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                         const simdops_requant_channels *ch, double smax,
+                         simdops_requant_params *q, int out, rqc_entry_fn entry)
+{
+    simdops_requant_channels chs;
+    float buf[RQC_FOLD_SCALES];
+    if (!rqc_fold_scales(ch, n, smax, q, &chs, buf))
+        return 0;
+    entry(x, y, n, bias, &chs, q, out, 0);
+    return 1;
+}
+
+/* How many scales a per-channel call reads, when a scan of them for the fold
+ * (rqc_fold_pow2) is worth it, else 0: one period when the vectors restart within the
+ * call; without restarts (period 0) the call reads n scales, scanned when n is short:
+ * the head the driver runs before x's 64-byte lines (up to 15 elements) and tiny
+ * calls, which unfolded pay the chain's setup (~45 ns, 1% of a 64K-element call). */
+#define RQC_SCAN_SHORT 64
+static inline size_t rqc_scan_span(const simdops_requant_channels *ch, size_t n)
+{
+    if (ch->period) /* a cycle (the scales repeat after it) holds every scale of a period */
+        return ch->period > n ? 0 : ch->cycle ? ch->cycle : ch->period;
+    return n <= RQC_SCAN_SHORT ? n : 0;
 }
 
 /* the avx2 tier's entries (the avx512 tier, which includes this file for the
@@ -337,14 +454,8 @@ static inline void rqf_chain_kernel(const int32_t *x, void *y, size_t n, const i
                                     const simdops_requant_params *p, int out)
 {
     simdops_requant_params q;
-    const double s = fabs(p->fp_mode & SIMDOPS_FP_FLOAT64 ? p->scale64 : (double)p->scale);
-    if (!scales && !sd && rqc_fold_pow2(p, bias, s, s, &q)) {
-        if (rqc_fold_plain(&q, 0)) {
-            rqf_fp_entry(x, y, n, bias, NULL, &q, out, 0);
-            return;
-        }
-        p = &q;
-    }
+    if (!scales && !sd && !(p = rqc_fold_tensor(x, y, n, bias, p, out, rqf_fp_entry, &q)))
+        return;
     const int m = p->fp_mode;
     const int k = rqf_chain_steps(p, bias) | (m & SIMDOPS_FP_TIES_AWAY ? RQC_HALF : 0) |
                   (m & SIMDOPS_FP_FLOAT64 ? RQC_F64 | (sd ? RQC_S64 : 0) : 0);
@@ -376,14 +487,17 @@ static inline void rqf_chain_pc(const int32_t *x, void *y, size_t n, const int32
     simdops_requant_params q;
     double smin, smax;
     const int post = p->fp_mode & (SIMDOPS_RQ_FP_POST_MUL | SIMDOPS_RQ_FP_POST_DIV);
-    /* one period: the scales of the whole call, scanned only for a fold's candidate */
-    if (ch->period && ch->period <= n && (p->fp_mode & SIMDOPS_RQ_FP_PRE) && post) {
-        rqc_scale_range(ch->scale64 ? NULL : ch->scale, ch->scale64, ch->period, &smin, &smax);
+    const size_t span = rqc_scan_span(ch, n);
+    /* the scales the call reads, scanned only for a fold's candidate */
+    if (span && (p->fp_mode & SIMDOPS_RQ_FP_PRE) && post) {
+        rqc_scale_range(ch->scale64 ? NULL : ch->scale, ch->scale64, span, &smin, &smax);
         if (rqc_fold_pow2(p, bias, smin, smax, &q)) {
             if (rqc_fold_plain(&q, 1)) {
                 rqf_fp_entry(x, y, n, bias, ch, &q, out, 0);
                 return;
             }
+            if (rqc_pc_scaled(x, y, n, bias, ch, smax, &q, out, rqf_fp_entry))
+                return;
             p = &q;
         }
     }

@@ -261,20 +261,14 @@ static inline int rqc512_bounded(const simdops_requant_params *p, const int32_t 
 
 /* the runtimes' combinations get a loop each (a test per step and vector cost
  * a loop about 4x), with and without the clamp (RQC_NC); the rest the general
- * one. smax: a bound on |scale| (+inf: none known). */
-static inline void rqc512_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
-                                 const float *sf, const double *sd, size_t period, double smax,
-                                 const simdops_requant_params *p, int out)
+ * one. smax: a bound on |scale| (+inf: none known). A function of its own, so that
+ * a chain folded to the default's arithmetic (rqc512_kernel) does not enter its
+ * frame (its setup and spills were ~20 of the ~45 ns a folded chain's call cost more than
+ * the default's, per tensor, in Python's per-call time). */
+static void rqc512_steps_run(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                             const float *sf, const double *sd, size_t period, double smax,
+                             const simdops_requant_params *p, int out)
 {
-    simdops_requant_params q;
-    const double s = fabs(p->fp_mode & SIMDOPS_FP_FLOAT64 ? p->scale64 : (double)p->scale);
-    if (!sf && !sd && rqc_fold_pow2(p, bias, s, s, &q)) { /* per tensor (rqc512_pc folds its own) */
-        if (rqc_fold_plain(&q, 0)) {
-            rqf512_fp_entry(x, y, n, bias, NULL, &q, out, 0);
-            return;
-        }
-        p = &q;
-    }
     const int nc = rqc512_bounded(p, bias, smax, out);
 #define RQC512_CASE(K)                                                                  \
     case K:                                                                             \
@@ -303,8 +297,20 @@ static inline void rqc512_kernel(const int32_t *x, void *y, size_t n, const int3
 #undef RQC512_CASE
 }
 
-/* per channel: the vectors restart every ch->period elements; one period of the
- * scales scanned for their range */
+/* the chain: per tensor folded first where it can (rqc_fold_pow2; rqc512_pc folds its
+ * own), to the default's kernels when only the scale is left (rqc_fold_plain) */
+RQF_INLINE void rqc512_kernel(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                              const float *sf, const double *sd, size_t period, double smax,
+                              const simdops_requant_params *p, int out)
+{
+    simdops_requant_params q;
+    if (!sf && !sd && !(p = rqc_fold_tensor(x, y, n, bias, p, out, rqf512_fp_entry, &q)))
+        return;
+    rqc512_steps_run(x, y, n, bias, sf, sd, period, smax, p, out);
+}
+
+/* per channel: the vectors restart every ch->period elements; the scales the call
+ * reads (rqc_scan_span) scanned for their range */
 static inline void rqc512_pc(const int32_t *x, void *y, size_t n, const int32_t *bias,
                              const simdops_requant_channels *ch, const simdops_requant_params *p,
                              int out)
@@ -313,15 +319,17 @@ static inline void rqc512_pc(const int32_t *x, void *y, size_t n, const int32_t 
     simdops_requant_params q;
     const int post = p->fp_mode & (SIMDOPS_RQ_FP_POST_MUL | SIMDOPS_RQ_FP_POST_DIV);
     const int fold = (p->fp_mode & SIMDOPS_RQ_FP_PRE) && post; /* a candidate for it */
-    /* one period: the scales of the whole call, scanned only when needed (a 256-scale
-     * scan was ~5% of a 64K-element call) */
-    if (ch->period && ch->period <= n && (fold || !(ch->scale && ch->scales_below_one))) {
-        rqc_scale_range(ch->scale64 ? NULL : ch->scale, ch->scale64, ch->period, &smin, &smax);
+    const size_t span = rqc_scan_span(ch, n);
+    /* scanned only when needed (a 256-scale scan was ~5% of a 64K-element call) */
+    if (span && (fold || !(ch->scale && ch->scales_below_one))) {
+        rqc_scale_range(ch->scale64 ? NULL : ch->scale, ch->scale64, span, &smin, &smax);
         if (rqc_fold_pow2(p, bias, smin, smax, &q)) {
             if (rqc_fold_plain(&q, 1)) { /* the default's kernels, its scales in registers */
                 rqf512_fp_entry(x, y, n, bias, ch, &q, out, 0);
                 return;
             }
+            if (rqc_pc_scaled(x, y, n, bias, ch, smax, &q, out, rqf512_fp_entry))
+                return; /* ... on its scales times c */
             p = &q;
         }
     }
