@@ -217,6 +217,12 @@ static void qbinary_xnn_plans(const target *t)
             continue;
         if (chance(30))
             p.a_mult += (int32_t)(((128 - (int64_t)p.a_mult) % 257 + 257) % 257);
+        if (chance(30)) { /* one bound the type's own, the other perhaps not */
+            if (chance(50))
+                p.lo = (int32_t)DT[t->idx].lo;
+            else
+                p.hi = (int32_t)DT[t->idx].hi;
+        }
         qb_xnn_plan_init(&pl, &p, t->idx == SIMDOPS_UINT8);
         c = 4 * pl.fold + 2 * pl.clamp + pl.pairs;
         if (hit[c]++ < 2)
