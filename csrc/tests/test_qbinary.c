@@ -203,13 +203,14 @@ static void qbinary_rounding_modes(const target *t) { (void)t; }
 
 /* XNNPACK's 8-bit add: every combination of the rows' plan (qbinary_xnn_plan.h:
  * zero point folded or not, bounds kept or the type's own, multipliers that
- * split for the pair rows or not: a_mult moved to 128 mod 257) meets the
+ * split for the pair rows or not: a_mult moved to 128 mod 257; the pair rows'
+ * high words or not) meets the
  * all-pairs row, so each loop of every tier is compared with scalar; a
  * combination never reached fails. */
 static void qbinary_xnn_plans(const target *t)
 {
     simdops_qbinary_params p;
-    int hit[8] = {0}, missing = 0;
+    int hit[16] = {0}, missing = 0;
     for (int tries = 0; tries < 4000; tries++) {
         qb_xnn_plan pl;
         int c;
@@ -224,12 +225,13 @@ static void qbinary_xnn_plans(const target *t)
                 p.hi = (int32_t)DT[t->idx].hi;
         }
         qb_xnn_plan_init(&pl, &p, t->idx == SIMDOPS_UINT8);
-        c = 4 * pl.fold + 2 * pl.clamp + pl.pairs;
+        c = 8 * pl.high + 4 * pl.fold + 2 * pl.clamp + pl.pairs;
         if (hit[c]++ < 2)
             qbinary_all_pairs(t, &p);
     }
-    for (int c = 0; c < 8; c++)
-        missing += !hit[c];
+    for (int c = 0; c < 16; c++)
+        /* high only with pairs; pairs without high always fold */
+        missing += !hit[c] && !(c >= 8 && !(c & 1)) && !(c < 8 && (c & 1) && !(c & 4));
     if (missing)
         fail_head(t, "XNNPACK add plans not all reached", (size_t)missing, 0, 0);
     else

@@ -44,9 +44,9 @@ static inline void qb_xnn_io_init(qb_xnn_io *io, const void *a, const void *b, i
 
 /* the four 16-element int32 vectors to bytes (+ zero point unless folded,
  * bounds unless the type's own), stored */
-#define QB_XNN_FINISH(PACK, EP, ORDER, r0, r1, r2, r3)                                                  \
+#define QB_XNN_FINISH(PACK, EP, ORDER, PACKS32, r0, r1, r2, r3)                                                  \
     do {                                                                                           \
-        __m512i w0 = _mm512_packs_epi32(r0, r1), w1 = _mm512_packs_epi32(r2, r3), q;              \
+        __m512i w0 = PACKS32(r0, r1), w1 = PACKS32(r2, r3), q;                                     \
         if (!FOLD) {                                                                               \
             w0 = _mm512_adds_epi16(w0, zp);                                                        \
             w1 = _mm512_adds_epi16(w1, zp);                                                        \
@@ -59,12 +59,14 @@ static inline void qb_xnn_io_init(qb_xnn_io *io, const void *a, const void *b, i
 
 /* pairs: dword k of each 128-bit lane of P_j holds the bytes (lo_a, hi_a, lo_b,
  * hi_b) of element 16 lane + 4 j + k; after the packs the lanes are in order */
-#define QB_XNN_PAIR_LOOP(tag, T, LOBYTES, PACK, EP, FOLD_, CLAMP_)                                 \
-    static QB_VNNI_TARGET size_t qb_xnn_pairs_##tag##_##FOLD_##CLAMP_(                             \
+#define QB_XNN_PAIR_LOOP(tag, T, LOBYTES, PACK, EP, HIGH_, FOLD_, CLAMP_)                          \
+    static QB_VNNI_TARGET size_t qb_xnn_pairs_##tag##_##HIGH_##FOLD_##CLAMP_(                      \
         const qb_xnn_io *io, T *y, size_t n, const qb_xnn_plan *pl,                                \
         const simdops_qbinary_params *p)                                                          \
     {                                                                                              \
         enum { FOLD = FOLD_, CLAMP = CLAMP_ };                                                     \
+        const __m512i high = _mm512_loadu_si512((const void *)qb_xnn_high_words);                  \
+        const __m128i sh16 = _mm_cvtsi32_si128(p->shift - 16);                                     \
         const __m512i bias = _mm512_set1_epi32((int32_t)pl->pair_bias);                            \
         const __m512i qm = _mm512_set1_epi32((int32_t)(((uint32_t)(uint16_t)pl->q_b << 16) |       \
                                                        (uint16_t)pl->q_a));                        \
@@ -75,13 +77,15 @@ static inline void qb_xnn_io_init(qb_xnn_io *io, const void *a, const void *b, i
         const __m128i sh = _mm_cvtsi32_si128(p->shift);                                            \
         const T *a = (const T *)io->a, *b = (const T *)io->b;                                      \
         size_t i;                                                                                  \
+        (void)high, (void)sh16, (void)sh;                                                          \
         for (i = 0; i + 64 <= n; i += 64) {                                                        \
             const __m512i va = _mm512_loadu_si512((const void *)(a + i * io->sa));                 \
             const __m512i vb = _mm512_loadu_si512((const void *)(b + i * io->sb));                 \
             const __m512i xa = _mm512_xor_si512(va, x80), xb = _mm512_xor_si512(vb, x80);         \
             const __m512i a0 = LOBYTES(unpacklo, va, xa), a1 = LOBYTES(unpackhi, va, xa);          \
             const __m512i b0 = LOBYTES(unpacklo, vb, xb), b1 = LOBYTES(unpackhi, vb, xb);          \
-            QB_XNN_FINISH(PACK, EP, QB_IN_ORDER, QB_XNN_PAIR(_mm512_unpacklo_epi16(a0, b0)),                    \
+            QB_XNN_FINISH(PACK, EP, QB_IN_ORDER, QB_PACKS32_##HIGH_,                              \
+                          QB_XNN_PAIR(_mm512_unpacklo_epi16(a0, b0)),                              \
                           QB_XNN_PAIR(_mm512_unpackhi_epi16(a0, b0)),                              \
                           QB_XNN_PAIR(_mm512_unpacklo_epi16(a1, b1)),                              \
                           QB_XNN_PAIR(_mm512_unpackhi_epi16(a1, b1)));                             \
@@ -89,8 +93,17 @@ static inline void qb_xnn_io_init(qb_xnn_io *io, const void *a, const void *b, i
         return i;                                                                                  \
     }
 #define QB_IN_ORDER(q) (q)
-#define QB_XNN_PAIR(P)                                                                             \
-    _mm512_sra_epi32(_mm512_dpwssd_epi32(_mm512_dpbusd_epi32(bias, P, rm), P, qm), sh)
+#define QB_XNN_PAIR(P) _mm512_dpwssd_epi32(_mm512_dpbusd_epi32(bias, P, rm), P, qm)
+/* two accumulators to int16 in packssdw's order: shifted by s, saturated
+ * (high 0), or their high words shifted by s - 16 (high 1, s >= 16) */
+#define QB_PACKS32_0(r0, r1) _mm512_packs_epi32(_mm512_sra_epi32(r0, sh), _mm512_sra_epi32(r1, sh))
+#define QB_PACKS32_1(r0, r1) _mm512_sra_epi16(_mm512_permutex2var_epi16(r0, high, r1), sh16)
+#define QB_PACKS32_PLAIN(r0, r1) _mm512_packs_epi32(r0, r1)
+/* word 8 L + j of packssdw(r0, r1) comes from dword 4 L + j of r0 (j < 4),
+ * else 4 L + j - 4 of r1: here its high word */
+static const int16_t qb_xnn_high_words[32] = {
+    1, 3, 5, 7, 33, 35, 37, 39, 9, 11, 13, 15, 41, 43, 45, 47,
+    17, 19, 21, 23, 49, 51, 53, 55, 25, 27, 29, 31, 57, 59, 61, 63};
 /* the word of each element: (a ^ 0x80, a) for int8, (a, a ^ 0x80) for uint8 */
 #define QB_LOBYTES_i8(U, v, x) _mm512_##U##_epi8(x, v)
 #define QB_LOBYTES_u8(U, v, x) _mm512_##U##_epi8(v, x)
@@ -118,26 +131,32 @@ static inline void qb_xnn_io_init(qb_xnn_io *io, const void *a, const void *b, i
                 r[k] = _mm512_sra_epi32(_mm512_add_epi32(bias, _mm512_add_epi32(                   \
                            _mm512_mullo_epi32(va, ma), _mm512_mullo_epi32(vb, mb))), sh);         \
             }                                                                                      \
-            QB_XNN_FINISH(PACK, EP, QB_UNLANE, r[0], r[1], r[2], r[3]);                                       \
+            QB_XNN_FINISH(PACK, EP, QB_UNLANE, QB_PACKS32_PLAIN, r[0], r[1], r[2], r[3]);                                       \
         }                                                                                          \
         return i;                                                                                  \
     }
 
 #define QB_XNN_LOOPS(tag, T, CVT, PACK, EP, F, C)                                                  \
-    QB_XNN_PAIR_LOOP(tag, T, QB_LOBYTES_##tag, PACK, EP, F, C)                                     \
+    QB_XNN_PAIR_LOOP(tag, T, QB_LOBYTES_##tag, PACK, EP, 1, F, C)                                  \
     QB_XNN_MUL_LOOP(tag, T, CVT, PACK, EP, F, C)
 #define QB_XNN_TYPE(tag, T, CVT, PACK, EP, IS_U8)                                                  \
     QB_XNN_LOOPS(tag, T, CVT, PACK, EP, 0, 0)                                                      \
     QB_XNN_LOOPS(tag, T, CVT, PACK, EP, 0, 1)                                                      \
     QB_XNN_LOOPS(tag, T, CVT, PACK, EP, 1, 0)                                                      \
     QB_XNN_LOOPS(tag, T, CVT, PACK, EP, 1, 1)                                                      \
+    QB_XNN_PAIR_LOOP(tag, T, QB_LOBYTES_##tag, PACK, EP, 0, 1, 0)                                  \
+    QB_XNN_PAIR_LOOP(tag, T, QB_LOBYTES_##tag, PACK, EP, 0, 1, 1)                                  \
     static inline size_t qv_xnn_rows_##tag(const T *a, const T *b, T *y, size_t n, int form,      \
                                            const simdops_qbinary_params *p)                       \
     {                                                                                              \
         typedef size_t (*loop_fn)(const qb_xnn_io *, T *, size_t, const qb_xnn_plan *,             \
                                   const simdops_qbinary_params *);                                 \
-        static const loop_fn pairs[4] = {qb_xnn_pairs_##tag##_00, qb_xnn_pairs_##tag##_01,        \
-                                         qb_xnn_pairs_##tag##_10, qb_xnn_pairs_##tag##_11};       \
+        /* s < 16 with the zero point not folded: none (qbinary_xnn_plan.h) */                     \
+        static const loop_fn pairs[8] = {                                                          \
+            NULL, NULL, qb_xnn_pairs_##tag##_010, qb_xnn_pairs_##tag##_011,                        \
+            qb_xnn_pairs_##tag##_100, qb_xnn_pairs_##tag##_101, qb_xnn_pairs_##tag##_110,          \
+            qb_xnn_pairs_##tag##_111};                                                             \
+        loop_fn pair;                                                                              \
         static const loop_fn mul[4] = {qb_xnn_mul_##tag##_00, qb_xnn_mul_##tag##_01,              \
                                        qb_xnn_mul_##tag##_10, qb_xnn_mul_##tag##_11};             \
         qb_xnn_plan pl;                                                                            \
@@ -146,8 +165,9 @@ static inline void qb_xnn_io_init(qb_xnn_io *io, const void *a, const void *b, i
             return 0;                                                                              \
         qb_xnn_plan_init(&pl, p, IS_U8);                                                           \
         qb_xnn_io_init(&io, a, b, form);                                                           \
-        if (pl.pairs && simdops_cpu_detect()->avx512vnni)                                          \
-            return pairs[2 * pl.fold + pl.clamp](&io, y, n, &pl, p);                               \
+        pair = pairs[4 * pl.high + 2 * pl.fold + pl.clamp];                                        \
+        if (pl.pairs && pair && simdops_cpu_detect()->avx512vnni)                                  \
+            return pair(&io, y, n, &pl, p);                                                        \
         return mul[2 * pl.fold + pl.clamp](&io, y, n, &pl, p);                                     \
     }
 QB_XNN_TYPE(i8, int8_t, cvtepi8_epi32, packs_epi16, epi8, 0)

@@ -21,7 +21,14 @@
  *   (uint8): the constant goes into the bias. Every product is exact and
  *   every sum is taken mod 2^32, as the reference's wrap32: the same bits with
  *   or without overflow. m = 128 mod 257 (r would be 128) keeps the vpmulld
- *   rows. */
+ *   rows.
+ * high: the pair rows with s >= 16 take the high words of two accumulators
+ *   by one vpermt2w (in packssdw's order) and shift them by s - 16 as int16:
+ *   floor(floor(v / 2^16) / 2^(s - 16)) = floor(v / 2^s), and |v >> s| <=
+ *   2^(31 - s) <= 2^15 fits int16 as it is (packssdw would not saturate
+ *   either). The rules' parameters never have s < 16 without the fold: there
+ *   |v| <= 2 * 255 * 2^21 + 2^(s - 1) < 2^30 and |zp| 2^s < 2^23, so the
+ *   pair rows without either have no loop (the vpmulld rows take it). */
 #ifndef SIMDOPS_QBINARY_XNN_PLAN_H
 #define SIMDOPS_QBINARY_XNN_PLAN_H
 
@@ -30,7 +37,7 @@
 #include "core/kernel_abi.h"
 
 typedef struct qb_xnn_plan {
-    int fold, clamp, pairs;
+    int fold, clamp, pairs, high;
     uint32_t bias;      /* the vpmulld rows' bias (+ zp 2^s when folded) */
     uint32_t pair_bias; /* the pair rows' bias: bias + the pairs' constant */
     int32_t q_a, r_a, q_b, r_b;
@@ -62,6 +69,7 @@ static inline void qb_xnn_plan_init(qb_xnn_plan *pl, const simdops_qbinary_param
     pl->bias = (uint32_t)p->bias + (pl->fold ? (uint32_t)zs : 0u);
     pl->pairs = qb_xnn_split257(p->a_mult, &pl->q_a, &pl->r_a);
     pl->pairs &= qb_xnn_split257(p->b_mult, &pl->q_b, &pl->r_b);
+    pl->high = pl->pairs && p->shift >= 16;
     k = is_u8 ? 32768u * ((uint32_t)pl->q_a + (uint32_t)pl->q_b)
               : 0u - 128u * ((uint32_t)pl->q_a + (uint32_t)pl->r_a + (uint32_t)pl->q_b +
                              (uint32_t)pl->r_b);
