@@ -1,11 +1,12 @@
 /* XNNPACK's 8-bit add on AVX-512 (qbinary_avx512.c includes this between
  * qbinary_x86.h and qbinary_body.h): qv_xnn_rows_i8 / _u8, 64 elements a step,
- * one loop per (fold, clamp) of the call's plan (qbinary_xnn_plan.h), in two
- * forms:
+ * one loop per (high, fold, clamp) of the call's plan (qbinary_xnn_plan.h),
+ * in two forms:
  *   pairs (AVX512-VNNI CPUs, multipliers that split): the (a, b) byte pairs
  *     unpacked into one dword per element, one vpdpbusd and one vpdpwssd a 16,
- *     the shift, two packs (in-lane, undoing the unpacks' order): ~25 vector
- *     operations a 64 instead of the vpmulld form's ~38;
+ *     the shift, the packs (in-lane, undoing the unpacks' order; with s >= 16
+ *     the high words by vpermt2w, then vpsraw): 23 vector operations a 64
+ *     instead of the vpmulld form's ~38;
  *   vpmulld (any AVX-512 CPU): widened inputs, the two multiplies, the shift.
  * A one-element input is read from a 64-byte copy with stride 0, so one loop
  * serves the three forms. After the shift the int32 lies within +-2^18: the
