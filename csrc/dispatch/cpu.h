@@ -21,8 +21,7 @@
     X(avx512dq, 7, 0, 1, 17, SIMDOPS_XCR0_ZMM)                   \
     X(avx512bw, 7, 0, 1, 30, SIMDOPS_XCR0_ZMM)                   \
     X(avx512vl, 7, 0, 1, 31, SIMDOPS_XCR0_ZMM)                   \
-    X(avx512fp16, 7, 0, 3, 23, SIMDOPS_XCR0_ZMM)                 \
-    X(avx512vnni, 7, 0, 2, 11, SIMDOPS_XCR0_ZMM)
+    X(avx512fp16, 7, 0, 3, 23, SIMDOPS_XCR0_ZMM)
 
 typedef struct simdops_cpu {
 #define SIMDOPS_X_CPU_FIELD(name, leaf, sub, reg, bit, xcr0) int name;

@@ -12,7 +12,6 @@
  * serves the three forms. After the shift the int32 lies within +-2^18: the
  * zero point added to packssdw's saturated int16 (saturating) gives the same
  * bytes after packsswb / packuswb as the int32 sum would. */
-#include "dispatch/cpu.h"
 #include "qbinary_xnn_plan.h"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -20,6 +19,30 @@
 #else
 #define QB_VNNI_TARGET
 #endif
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+#endif
+
+/* AVX512-VNNI at run time, by the compiler's own cpuid check (the tiers'
+ * detection, dispatch/cpu.h, is a layer above the kernels; this tier's unit
+ * runs only where the OS keeps the zmm state, so the cpuid bit suffices) */
+static int qb_cpu_vnni(void)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_cpu_supports("avx512vnni");
+#elif defined(_MSC_VER)
+    static int known, vnni;
+    if (!known) { /* benign race: every thread finds the same */
+        int r[4];
+        __cpuidex(r, 7, 0);
+        vnni = (r[2] >> 11) & 1;
+        known = 1;
+    }
+    return vnni;
+#else
+    return 0;
+#endif
+}
 
 typedef struct qb_xnn_io {
     const void *a, *b;
@@ -167,7 +190,7 @@ static const int16_t qb_xnn_high_words[32] = {
         qb_xnn_plan_init(&pl, p, IS_U8);                                                           \
         qb_xnn_io_init(&io, a, b, form);                                                           \
         pair = pairs[4 * pl.high + 2 * pl.fold + pl.clamp];                                        \
-        if (pl.pairs && pair && simdops_cpu_detect()->avx512vnni)                                  \
+        if (pl.pairs && pair && qb_cpu_vnni())                                  \
             return pair(&io, y, n, &pl, p);                                                        \
         return mul[2 * pl.fold + pl.clamp](&io, y, n, &pl, p);                                     \
     }
