@@ -8,6 +8,7 @@
 #include "harness.h"
 
 #include "rules/qbinary.h"
+#include "kernels/qbinary/qbinary_xnn_plan.h"
 
 
 /* The op and arithmetics an entry runs. */
@@ -200,10 +201,49 @@ static void qbinary_rounding_modes(const target *t)
 static void qbinary_rounding_modes(const target *t) { (void)t; }
 #endif
 
+/* XNNPACK's 8-bit add: every combination of the rows' plan (qbinary_xnn_plan.h:
+ * zero point folded or not, bounds kept or the type's own, multipliers that
+ * split for the pair rows or not: a_mult moved to 128 mod 257; the pair rows'
+ * high words or not) meets the
+ * all-pairs row, so each loop of every tier is compared with scalar; a
+ * combination never reached fails. */
+static void qbinary_xnn_plans(const target *t)
+{
+    simdops_qbinary_params p;
+    int hit[16] = {0}, missing = 0;
+    for (int tries = 0; tries < 4000; tries++) {
+        qb_xnn_plan pl;
+        int c;
+        if (!random_params(t, &p))
+            continue;
+        if (chance(30))
+            p.a_mult += (int32_t)(((128 - (int64_t)p.a_mult) % 257 + 257) % 257);
+        if (chance(30)) { /* one bound the type's own, the other perhaps not */
+            if (chance(50))
+                p.lo = (int32_t)DT[t->idx].lo;
+            else
+                p.hi = (int32_t)DT[t->idx].hi;
+        }
+        qb_xnn_plan_init(&pl, &p, t->idx == SIMDOPS_UINT8);
+        c = 8 * pl.high + 4 * pl.fold + 2 * pl.clamp + pl.pairs;
+        if (hit[c]++ < 2)
+            qbinary_all_pairs(t, &p);
+    }
+    for (int c = 0; c < 16; c++)
+        /* high only with pairs; pairs without high always fold */
+        missing += !hit[c] && !(c >= 8 && !(c & 1)) && !(c < 8 && (c & 1) && !(c & 4));
+    if (missing)
+        fail_head(t, "XNNPACK add plans not all reached", (size_t)missing, 0, 0);
+    else
+        g_pass++;
+}
+
 void test_qbinary(const target *t)
 {
     simdops_qbinary_params p;
     qbinary_rounding_modes(t);
+    if (t->kind == SIMDOPS_KE_qadd_xnnpack && DT[t->idx].size == 1)
+        qbinary_xnn_plans(t);
     if (DT[t->idx].size == 1)
         for (int rep = 0; rep < 24; rep++)
             if (random_params(t, &p))

@@ -6,7 +6,8 @@
  * ONNX Runtime's add is two fused multiply-adds rounding to nearest in the
  * instruction (vfmadd: fmaf's bits only while MXCSR rounds to nearest, fmaf
  * following the caller's mode), so under any other mode that entry runs the
- * scalar element for the whole row. int16 inherits avx2's (scalar) kernels. */
+ * scalar element for the whole row. XNNPACK's add has rows of its own
+ * (qbinary_xnn_avx512.h). int16 inherits avx2's (scalar) kernels. */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
@@ -41,6 +42,11 @@ static inline qv_i32 qv_ort_add(qv_i32 a, qv_i32 b, qv_ort ra, qv_ort rb, qv_ort
 }
 #define QV_ORT_VECTORS(p) simdops_mxcsr_round_nearest()
 #define QV_FP_VECTORS(p) 1
+
+/* XNNPACK's add: its own rows (the pair form on AVX512-VNNI CPUs) */
+#include <string.h>
+#include "qbinary_xnn_avx512.h"
+#define QV_OWN_XNN_ROWS
 
 #include "qbinary_body.h"
 SIMDOPS_DEFINE_REGISTER(qbinary, QBINARY_BODY_KERNELS)
