@@ -69,6 +69,27 @@ def test_int4_blocked_dequantize_every_tier(isa, xt, shape, axis, block):
         np.testing.assert_array_equal(bits(got), bits(want))
 
 
+@pytest.mark.parametrize("xt,shape,axis,block", [(ml_dtypes.int4, (4099, 1031), 0, 32),
+                                                  (ml_dtypes.uint4, (1031, 4099), 1, 128)])
+def test_int4_dequantize_past_stream_threshold_every_tier(xt, shape, axis, block):
+    """an output of 16.9 MB, past the 12 MiB from which the driver streams it with
+    non-temporal stores (blocks, a head to y's first line, a partial tail): still
+    onnx.reference's bits on every tier"""
+    rng = np.random.default_rng(11)
+    info = ml_dtypes.iinfo(xt)
+    x = rng.integers(info.min, info.max + 1, shape).astype(xt)
+    sshape = list(shape)
+    sshape[axis] = -(-shape[axis] // block)
+    zp = rng.integers(info.min, info.max + 1, sshape).astype(xt)
+    s = (rng.random(sshape) * 0.05 + 1e-3).astype(np.float32)
+    want = ref("DequantizeLinear", [x, s, zp], {"axis": axis, "block_size": block}, 21)
+    assert want.nbytes >= 12 << 20
+    for isa in simdops.available_isas():
+        with simdops.use_isa(isa):
+            got = so.dequantize_linear(x, s, zp, axis=axis, block_size=block)
+        np.testing.assert_array_equal(bits(got), bits(want), err_msg=isa)
+
+
 @pytest.mark.parametrize("isa", simdops.available_isas())
 @pytest.mark.parametrize("xt", [ml_dtypes.int4, ml_dtypes.uint4])
 def test_int4_blocked_quantize_every_tier(isa, xt):

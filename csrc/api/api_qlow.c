@@ -209,10 +209,24 @@ static void fill_range(const void *ctx, size_t k, size_t m, void *dst)
     run_range((run_state *)(uintptr_t)ctx, (int64_t)k, (int64_t)m, (char *)dst);
 }
 
+/* 1 when the tier runs this dequantize with a SIMD kernel of its own: those
+ * outpace memory, where streaming pays (int4 -> float32 at 16M: 1.6x); the
+ * scalar loops (2-bit codes, float4, the scalar tier) are compute-bound, and
+ * there a block's burst of non-temporal stores no longer overlaps the
+ * arithmetic (uint2 -> float32 at 16M streamed: 0.74 of plain). */
+static int runs_simd(const run_state *r)
+{
+    const simdops_qlow_plan *p = r->p;
+    const simdops_qlow_table *ref = simdops_qlow_tier_table(0);
+    return p->inner == 1 ? r->t->dq_run[p->qt][p->ft] != ref->dq_run[p->qt][p->ft]
+                         : r->t->dq_row[p->qt][p->ft] != ref->dq_row[p->qt][p->ft];
+}
+
 /* Dequantize past simdops_stream_threshold bytes of output streams it (the
- * driver's non-temporal path, strided.h) unless y overlaps x (blocks computed
- * ahead of their stores would read what the stream already wrote). Quantize
- * writes 1/4 to 1/16 of what it reads and stays plain. */
+ * driver's non-temporal path, strided.h) when a SIMD kernel computes it and y
+ * does not overlap x (blocks computed ahead of their stores would read what
+ * the stream already wrote). Quantize writes 1/4 to 1/16 of what it reads and
+ * stays plain. */
 static void run_all(run_state *r)
 {
     const simdops_qlow_plan *p = r->p;
@@ -220,7 +234,8 @@ static void run_all(run_state *r)
     const char *x = (const char *)r->x, *y = (const char *)r->y;
     const size_t xbytes = (size_t)((p->numel * bits_of(p->qt) + 7) / 8), ybytes = (size_t)p->numel * fsz;
     r->row_key = -1;
-    if (!p->quantize && ybytes >= simdops_stream_threshold && (y >= x + xbytes || x >= y + ybytes))
+    if (!p->quantize && ybytes >= simdops_stream_threshold && (y >= x + xbytes || x >= y + ybytes) &&
+        runs_simd(r))
         simdops_stream_fill((char *)r->y, (size_t)p->numel, fsz, (const char *)r->x,
                             (size_t)bits_of(p->qt), fill_range, r);
     else
