@@ -46,17 +46,22 @@ def specials(rng, n, scale):
     return x
 
 
+def blocked_codes(rng, xt, shape, axis, block):
+    """random codes of type xt, the scale's shape for block_size=block on axis, zero points"""
+    info = ml_dtypes.iinfo(xt)
+    x = rng.integers(info.min, info.max + 1, shape).astype(xt)
+    sshape = list(shape)
+    sshape[axis] = -(-shape[axis] // block)
+    return x, sshape, rng.integers(info.min, info.max + 1, sshape).astype(xt)
+
+
 @pytest.mark.parametrize("isa", simdops.available_isas())
 @pytest.mark.parametrize("xt", [ml_dtypes.int4, ml_dtypes.uint4])
 @pytest.mark.parametrize("shape,axis,block", [((67, 33), 0, 32), ((130, 19), 0, 7), ((9, 261), 1, 128),
                                               ((5, 77), 1, 32), ((256, 64), 0, 128)])
 def test_int4_blocked_dequantize_every_tier(isa, xt, shape, axis, block):
     rng = np.random.default_rng(7)
-    info = ml_dtypes.iinfo(xt)
-    x = rng.integers(info.min, info.max + 1, shape).astype(xt)
-    sshape = list(shape)
-    sshape[axis] = -(-shape[axis] // block)
-    zp = rng.integers(info.min, info.max + 1, sshape).astype(xt)
+    x, sshape, zp = blocked_codes(rng, xt, shape, axis, block)
     for sdt in (np.float32, np.float16, ml_dtypes.bfloat16):
         s = (rng.random(sshape) * 0.05 + 1e-3).astype(sdt)
         s.flat[0] = np.nan
@@ -76,11 +81,7 @@ def test_int4_dequantize_past_stream_threshold_every_tier(xt, shape, axis, block
     non-temporal stores (blocks, a head to y's first line, a partial tail): still
     onnx.reference's bits on every tier"""
     rng = np.random.default_rng(11)
-    info = ml_dtypes.iinfo(xt)
-    x = rng.integers(info.min, info.max + 1, shape).astype(xt)
-    sshape = list(shape)
-    sshape[axis] = -(-shape[axis] // block)
-    zp = rng.integers(info.min, info.max + 1, sshape).astype(xt)
+    x, sshape, zp = blocked_codes(rng, xt, shape, axis, block)
     s = (rng.random(sshape) * 0.05 + 1e-3).astype(np.float32)
     want = ref("DequantizeLinear", [x, s, zp], {"axis": axis, "block_size": block}, 21)
     assert want.nbytes >= 12 << 20
