@@ -46,17 +46,22 @@ def specials(rng, n, scale):
     return x
 
 
+def blocked_codes(rng, xt, shape, axis, block):
+    """random codes of type xt, the scale's shape for block_size=block on axis, zero points"""
+    info = ml_dtypes.iinfo(xt)
+    x = rng.integers(info.min, info.max + 1, shape).astype(xt)
+    sshape = list(shape)
+    sshape[axis] = -(-shape[axis] // block)
+    return x, sshape, rng.integers(info.min, info.max + 1, sshape).astype(xt)
+
+
 @pytest.mark.parametrize("isa", simdops.available_isas())
 @pytest.mark.parametrize("xt", [ml_dtypes.int4, ml_dtypes.uint4])
 @pytest.mark.parametrize("shape,axis,block", [((67, 33), 0, 32), ((130, 19), 0, 7), ((9, 261), 1, 128),
                                               ((5, 77), 1, 32), ((256, 64), 0, 128)])
 def test_int4_blocked_dequantize_every_tier(isa, xt, shape, axis, block):
     rng = np.random.default_rng(7)
-    info = ml_dtypes.iinfo(xt)
-    x = rng.integers(info.min, info.max + 1, shape).astype(xt)
-    sshape = list(shape)
-    sshape[axis] = -(-shape[axis] // block)
-    zp = rng.integers(info.min, info.max + 1, sshape).astype(xt)
+    x, sshape, zp = blocked_codes(rng, xt, shape, axis, block)
     for sdt in (np.float32, np.float16, ml_dtypes.bfloat16):
         s = (rng.random(sshape) * 0.05 + 1e-3).astype(sdt)
         s.flat[0] = np.nan
@@ -67,6 +72,23 @@ def test_int4_blocked_dequantize_every_tier(isa, xt, shape, axis, block):
             got = so.dequantize_linear(x, s, zp, axis=axis, block_size=block)
         assert got.dtype == want.dtype
         np.testing.assert_array_equal(bits(got), bits(want))
+
+
+@pytest.mark.parametrize("xt,shape,axis,block", [(ml_dtypes.int4, (4099, 1031), 0, 32),
+                                                  (ml_dtypes.uint4, (1031, 4099), 1, 128)])
+def test_int4_dequantize_past_stream_threshold_every_tier(xt, shape, axis, block):
+    """an output of 16.9 MB, past the 12 MiB from which the driver streams it with
+    non-temporal stores (blocks, a head to y's first line, a partial tail): still
+    onnx.reference's bits on every tier"""
+    rng = np.random.default_rng(11)
+    x, sshape, zp = blocked_codes(rng, xt, shape, axis, block)
+    s = (rng.random(sshape) * 0.05 + 1e-3).astype(np.float32)
+    want = ref("DequantizeLinear", [x, s, zp], {"axis": axis, "block_size": block}, 21)
+    assert want.nbytes >= 12 << 20
+    for isa in simdops.available_isas():
+        with simdops.use_isa(isa):
+            got = so.dequantize_linear(x, s, zp, axis=axis, block_size=block)
+        np.testing.assert_array_equal(bits(got), bits(want), err_msg=isa)
 
 
 @pytest.mark.parametrize("isa", simdops.available_isas())

@@ -14,7 +14,9 @@
 #include "core/qlow_abi.h"
 #include "dispatch/dispatch.h"
 #include "dispatch/qlow_dispatch.h"
+#include "driver/strided.h"
 #include "kernels/qlow/qlow_element.h"
+#include "kernels/vec/stream_store.h"
 #include "rules/qlow_rules.h"
 
 static float scale_at(int sq, const void *s, int64_t i)
@@ -65,6 +67,8 @@ typedef struct run_state {
     const void *x; /* quantized x (packed) of dequantize, or float x */
     void *y;       /* packed y of quantize, or float y */
     float *srow, *zrow; /* one row of inner scales / zero points */
+    int64_t row_key;    /* the block row srow / zrow hold (-1: none) */
+    simdops_qlow_params row_q; /* its parameters */
 } run_state;
 
 static size_t float_size(int ft) { return ft == SIMDOPS_QF_F32 ? 4 : 2; }
@@ -141,43 +145,101 @@ static void fill_rows(run_state *r, int64_t si0, int same)
     }
 }
 
+/* Elements [k, k + m) of the call in order: dequantize writes them to dst (the
+ * place of element k), quantize to y's stream. Pieces are runs of one scale
+ * (inner 1: a block, a channel, the tensor) or parts of rows of inner elements
+ * that read the scale row of their block row, filled when the block row
+ * changes (r->row_key). The position is divided out once a call; the pieces
+ * walk on from it (a division per 32-element block cost ~10%). */
+static void run_range(run_state *r, int64_t k, int64_t m, char *dst)
+{
+    const simdops_qlow_plan *p = r->p;
+    const size_t fsz = float_size(p->ft);
+    const int64_t end = k + m, lines = p->inner == 1 ? 1 : p->inner;
+    /* per axis (block 1, 1-D scale): scale index d; blocked: (mo, b) */
+    const int per_axis = p->block == 1 && r->c->scale_ndim == 1;
+    const int64_t row = k / lines;
+    int64_t c = k - row * lines, mo = row / p->dim, d = row - mo * p->dim, b = d / p->block;
+    char *out = dst - k * (int64_t)fsz; /* element e at out + e * fsz */
+    while (k < end) {
+        int64_t n;
+        if (p->inner == 1) {
+            int64_t stop = (b + 1) * p->block < p->dim ? (b + 1) * p->block : p->dim;
+            simdops_qlow_params q;
+            n = stop - d < end - k ? stop - d : end - k;
+            fill_params(r, per_axis ? b : mo * p->nblocks + b, &q);
+            if (p->quantize)
+                r->t->q_run[p->qt][p->ft]((const char *)r->x + k * fsz, (size_t)n, r->y, (size_t)k, &q);
+            else
+                r->t->dq_run[p->qt][p->ft](r->x, (size_t)k, (size_t)n, out + k * fsz, &q);
+            d += n;
+        } else {
+            int64_t key = mo * p->nblocks + b;
+            n = p->inner - c < end - k ? p->inner - c : end - k;
+            if (key != r->row_key) {
+                fill_params(r, 0, &r->row_q);
+                fill_rows(r, per_axis ? b : key * p->inner, per_axis);
+                r->row_key = key;
+            }
+            if (p->quantize)
+                r->t->q_row[p->qt][p->ft]((const char *)r->x + k * fsz, (size_t)n, r->y, (size_t)k,
+                                          r->srow + c, r->zrow ? r->zrow + c : NULL, &r->row_q);
+            else
+                r->t->dq_row[p->qt][p->ft](r->x, (size_t)k, (size_t)n, out + k * fsz, r->srow + c,
+                                           r->zrow ? r->zrow + c : NULL, &r->row_q);
+            c += n;
+            if (c == p->inner) {
+                c = 0;
+                d++;
+            }
+        }
+        k += n;
+        if (d == (b + 1) * p->block || d == p->dim)
+            b++;
+        if (d == p->dim) {
+            d = 0;
+            b = 0;
+            mo++;
+        }
+    }
+}
+
+static void fill_range(const void *ctx, size_t k, size_t m, void *dst)
+{
+    run_range((run_state *)(uintptr_t)ctx, (int64_t)k, (int64_t)m, (char *)dst);
+}
+
+/* 1 when the tier runs this dequantize with a SIMD kernel of its own: those
+ * outpace memory, where streaming pays (int4 -> float32 at 16M: 1.6x); the
+ * scalar loops (2-bit codes, float4, the scalar tier) are compute-bound, and
+ * there a block's burst of non-temporal stores no longer overlaps the
+ * arithmetic (uint2 -> float32 at 16M streamed: 0.74 of plain). */
+static int runs_simd(const run_state *r)
+{
+    const simdops_qlow_plan *p = r->p;
+    const simdops_qlow_table *ref = simdops_qlow_tier_table(0);
+    return p->inner == 1 ? r->t->dq_run[p->qt][p->ft] != ref->dq_run[p->qt][p->ft]
+                         : r->t->dq_row[p->qt][p->ft] != ref->dq_row[p->qt][p->ft];
+}
+
+/* Dequantize past simdops_stream_threshold bytes of output streams it (the
+ * driver's non-temporal path, strided.h) when a SIMD kernel computes it and y
+ * does not overlap x (blocks computed ahead of their stores would read what
+ * the stream already wrote). Quantize writes 1/4 to 1/16 of what it reads and
+ * stays plain. */
 static void run_all(run_state *r)
 {
     const simdops_qlow_plan *p = r->p;
-    size_t fsz = float_size(p->ft);
-    for (int64_t m = 0; m < p->outer; m++) {
-        if (p->inner == 1) {
-            for (int64_t b = 0; b < p->nblocks; b++) {
-                int64_t d0 = b * p->block, n = p->dim - d0 < p->block ? p->dim - d0 : p->block;
-                int64_t e0 = m * p->dim + d0; /* first element */
-                /* per axis (block 1, 1-D scale): the scale index is d; blocked: (m, b) */
-                int64_t si = p->nblocks == p->dim && p->block == 1 && r->c->scale_ndim == 1 ? b : m * p->nblocks + b;
-                simdops_qlow_params q;
-                fill_params(r, si, &q);
-                if (p->quantize)
-                    r->t->q_run[p->qt][p->ft]((const char *)r->x + e0 * fsz, (size_t)n, r->y, (size_t)e0, &q);
-                else
-                    r->t->dq_run[p->qt][p->ft](r->x, (size_t)e0, (size_t)n, (char *)r->y + e0 * fsz, &q);
-            }
-            continue;
-        }
-        for (int64_t b = 0; b < p->nblocks; b++) {
-            int64_t d0 = b * p->block, n = p->dim - d0 < p->block ? p->dim - d0 : p->block;
-            int per_axis = p->block == 1 && r->c->scale_ndim == 1;
-            simdops_qlow_params q;
-            fill_params(r, 0, &q);
-            fill_rows(r, per_axis ? b : (m * p->nblocks + b) * p->inner, per_axis);
-            for (int64_t d = d0; d < d0 + n; d++) {
-                int64_t e0 = (m * p->dim + d) * p->inner;
-                if (p->quantize)
-                    r->t->q_row[p->qt][p->ft]((const char *)r->x + e0 * fsz, (size_t)p->inner, r->y,
-                                              (size_t)e0, r->srow, r->zrow, &q);
-                else
-                    r->t->dq_row[p->qt][p->ft](r->x, (size_t)e0, (size_t)p->inner,
-                                               (char *)r->y + e0 * fsz, r->srow, r->zrow, &q);
-            }
-        }
-    }
+    const size_t fsz = float_size(p->ft);
+    const char *x = (const char *)r->x, *y = (const char *)r->y;
+    const size_t xbytes = (size_t)((p->numel * bits_of(p->qt) + 7) / 8), ybytes = (size_t)p->numel * fsz;
+    r->row_key = -1;
+    if (!p->quantize && ybytes >= simdops_stream_threshold && (y >= x + xbytes || x >= y + ybytes) &&
+        runs_simd(r))
+        simdops_stream_fill((char *)r->y, (size_t)p->numel, fsz, (const char *)r->x,
+                            (size_t)bits_of(p->qt), fill_range, r);
+    else
+        run_range(r, 0, p->numel, (char *)r->y);
 }
 
 /* float8 x: onnx.reference refuses a zero point other than 0 (its uint8 cast is 0) */

@@ -56,15 +56,18 @@ size_t simdops_stream_threshold = SIMDOPS_STREAM_THRESHOLD;
 /* nb bytes (a multiple of 64) from buf to y, both 64-byte aligned, while
  * asking for the input STREAM_AHEAD bytes past xnb bytes at x (the block just
  * computed): the kernel's loads and these stores would otherwise take turns
- * on the memory bus. A hint past the end of x is harmless: prefetches never
- * fault. */
+ * on the memory bus. x bytes per 64 bytes of y (xstep) run from 4 (2-bit
+ * codes to float32) to 512; below 64 one hint per 64 bytes of x. A hint past
+ * the end of x is harmless: prefetches never fault. */
 static void stream_copy(char *y, const unsigned char *buf, size_t nb, const char *x, size_t xnb)
 {
-    const size_t xstep = xnb / (nb / 64); /* x bytes per 64 bytes of y: 64 to 512 */
+    const size_t xstep = xnb / (nb / 64);
     const char *pf = x + STREAM_AHEAD;
     for (size_t i = 0; i < nb; i += 64, pf += xstep) {
         for (size_t r = 0; r < xstep; r += 64)
             _mm_prefetch(pf + r, _MM_HINT_T0);
+        if (xstep < 64 && (i / 64 * xstep) % 64 < xstep)
+            _mm_prefetch(pf, _MM_HINT_T0);
         {
         __m128i a = _mm_load_si128((const __m128i *)(const void *)(buf + i));
         __m128i b = _mm_load_si128((const __m128i *)(const void *)(buf + i + 16));
@@ -77,27 +80,60 @@ static void stream_copy(char *y, const unsigned char *buf, size_t nb, const char
         }
     }
 }
+#endif
+
+/* n elements of ey bytes to y, which fill computes in order: a head up to y's
+ * next line (plain stores), then blocks of STREAM_BUF bytes of y (or fewer
+ * elements when the input, xbits bits an element read in order from x, is
+ * wider) computed into buf and streamed out, then the tail (plain stores).
+ * A y not aligned to ey never reaches a line boundary: one plain fill. */
+void simdops_stream_fill(char *y, size_t n, size_t ey, const char *x, size_t xbits,
+                         simdops_fill_fn fill, const void *ctx)
+{
+#if STREAM_STORES
+    SIMDOPS_ALIGNED_64 unsigned char buf[STREAM_BUF];
+    const size_t per = STREAM_BUF * 8 / (xbits > 8 * ey ? xbits : 8 * ey);
+    size_t k = ((size_t)(0u - (uintptr_t)y) & (SIMDOPS_STREAM_LINE - 1)) / ey;
+    if ((uintptr_t)y % ey)
+        k = n;
+    if (k > n)
+        k = n;
+    fill(ctx, 0, k, y);
+    for (; n - k >= per; k += per) {
+        fill(ctx, k, per, buf);
+        stream_copy(y + k * ey, buf, per * ey, x + k * xbits / 8, per * xbits / 8);
+    }
+    fill(ctx, k, n - k, y + k * ey);
+    _mm_sfence();
+#else
+    (void)x;
+    (void)xbits;
+    fill(ctx, 0, n, y);
+#endif
+}
+
+#if STREAM_STORES
+typedef struct row_fill {
+    const char *x;
+    size_t ex, k0;
+    simdops_row_fn row;
+    const void *ctx;
+} row_fill;
+
+static void fill_from_row(const void *ctx, size_t k, size_t m, void *dst)
+{
+    const row_fill *f = (const row_fill *)ctx;
+    f->row(f->x + k * f->ex, dst, m, f->k0 + k, f->ctx);
+}
 
 /* A contiguous, element-aligned row of at least SIMDOPS_STREAM_BLOCK bytes of
- * y, not in place: a head up to y's next line (plain stores), then blocks of
- * STREAM_BUF bytes of y (or of x, whichever is wider) computed into buf and
- * streamed out, then the tail (plain stores). The kernel sees block rows with
- * their true k0, so per-channel requant lines up. */
+ * y, not in place, streamed; the kernel sees block rows with their true k0,
+ * so per-channel requant lines up. */
 static void stream_row(const char *x, char *y, size_t n, size_t ex, size_t ey, size_t k0,
                        simdops_row_fn row, const void *ctx)
 {
-    SIMDOPS_ALIGNED_64 unsigned char buf[STREAM_BUF];
-    const size_t per = STREAM_BUF / (ex > ey ? ex : ey);
-    size_t k = ((size_t)(0u - (uintptr_t)y) & (SIMDOPS_STREAM_LINE - 1)) / ey;
-    if (k > n)
-        k = n;
-    row(x, y, k, k0, ctx);
-    for (; n - k >= per; k += per) {
-        row(x + k * ex, buf, per, k0 + k, ctx);
-        stream_copy(y + k * ey, buf, per * ey, x + k * ex, per * ex);
-    }
-    row(x + k * ex, y + k * ey, n - k, k0 + k, ctx);
-    _mm_sfence();
+    row_fill f = {x, ex, k0, row, ctx};
+    simdops_stream_fill(y, n, ey, x, 8 * ex, fill_from_row, &f);
 }
 #endif
 

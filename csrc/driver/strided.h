@@ -18,6 +18,17 @@ typedef void (*simdops_row_fn)(const void *x, void *y, size_t n, size_t k0, cons
 void simdops_elementwise(const simdops_tensor *x, const simdops_tensor *y, int last_axis_ordered,
                          simdops_row_fn row, const void *ctx);
 
+/* Computes output elements [k, k + m) of a call into dst (the place of element k). */
+typedef void (*simdops_fill_fn)(const void *ctx, size_t k, size_t m, void *dst);
+/* The non-temporal path beyond the cache (stream_store.h) for an output of n
+ * elements of ey bytes at y that fill computes in order, from any k: blocks
+ * computed into an L1 buffer and streamed to y from its first 64-byte line,
+ * the input (xbits bits an element, read in order from x) prefetched ahead.
+ * The caller decides that the output is past simdops_stream_threshold and
+ * does not overlap the input; without SSE2 it is one plain fill. */
+void simdops_stream_fill(char *y, size_t n, size_t ey, const char *x, size_t xbits,
+                         simdops_fill_fn fill, const void *ctx);
+
 int64_t simdops_numel(const simdops_tensor *t);
 /* 1 when two elements of t share a byte. Exact up to 4M elements; larger
  * layouts that interleave their strides are refused conservatively. */

@@ -183,6 +183,8 @@ static void scalar_format_edges(void)
     }
 }
 
+void test_qlow_stream(void); /* test_qlow_stream.c: the streamed dequantize driver */
+
 void test_qlow_tiers(void)
 {
     const simdops_qlow_table *ref = simdops_qlow_tier_table(0);
@@ -202,4 +204,5 @@ void test_qlow_tiers(void)
     }
     printf("qlow kernels: every tier against scalar, odd offsets and lengths, guard pages: %s\n",
            g_fail == f0 ? "ok" : "FAILED");
+    test_qlow_stream();
 }
