@@ -210,3 +210,25 @@ def one_shift_bias_layers(seed, count, rows=64):
         if _one_shift(layer, exact):
             layers.append(layer)
     return layers
+
+
+def zero_point_one_shift_layers(seed, count, rows=64):
+    """count FullyConnected near-tie layers with a nonzero activation zero point and a
+    bias per channel of distinct values whose FakeQuantize shifts are all one value or
+    all within 5e-5 of channel 0's, alternately (as one_shift_bias_layers), per tensor
+    and per channel."""
+    from runtime_models_rt2 import near_tie_layers
+
+    rng = np.random.default_rng(seed)
+    layers = []
+    for layer in near_tie_layers(seed, 6 * count, zero_point=None, bias=True, rows=rows):
+        exact = len(layers) % 2 == 0
+        isc = F(F(255) / F(layer.ih - layer.il))
+        spread = (2e-6 if exact else 2e-5) / float(isc)
+        layer.bias = (layer.bias[0] + rng.uniform(-1, 1, layer.w.shape[0]) * spread
+                      ).astype(F)
+        if layer.zp != 0 and _one_shift(layer, exact):
+            layers.append(layer)
+        if len(layers) == count:
+            break
+    return layers

@@ -133,10 +133,13 @@ def test_errors():
     with pytest.raises(ValueError, match="output channels"):
         runtimes.openvino_fq_requant_params(0.01, [0.1, 0.2], -1, 1, -128, 127,
                                             zero_point=3.0, weights=w)
-    with pytest.raises(ValueError, match="same FakeQuantize shift"):  # with a zero point
+    # one shift with a zero point: the compensation first, numpy only (no error there)
+    one_shift = dict(bias=np.array([0.25, 0.2500001, 0.25], F), zero_point=3.0, weights=w)
+    with pytest.raises(ValueError, match="openvino_fq_requant"):
         runtimes.openvino_fq_requant_params(0.01, [0.1, 0.2, 0.3], -1, 1, -128, 127,
-                                            bias=np.array([0.25, 0.2500001, 0.25], F),
-                                            zero_point=3.0, weights=w)
+                                            **one_shift)
+    assert runtimes.openvino_fq_requant(np.zeros((2, 3), np.int32), 0.01, [0.1, 0.2, 0.3],
+                                        -1, 1, -128, 127, **one_shift).shape == (2, 3)
     with pytest.raises(ValueError, match="openvino_fq_requant"):  # without: numpy only
         runtimes.openvino_fq_requant_params(0.01, [0.1, 0.2, 0.3], -1, 1, -128, 127,
                                             bias=np.array([0.25, 0.2500001, 0.25], F))

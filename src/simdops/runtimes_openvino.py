@@ -111,8 +111,8 @@ def _openvino_plan(input_scale, weight_scale, input_low, input_high, output_low,
                    output_high, levels, zero_point, weights, bias, layer):
     """The kernel's arithmetic: a dict with "kind" ("chain": ``f32(f32(f32(acc) - sub) *
     scale) + shift``; "fma": ``fma(f32(acc), scale, shift)``, one value each;
-    "bias_fma": ``fma(f32(f32(acc) * scale) + bias, fq_scale, shift)``, one fq_scale and
-    shift), "scale", "shift", "sub" (the float compensation C or None), "int_sub" (a
+    "bias_fma": ``fma(f32(f32(f32(acc) - sub) * scale) + bias, fq_scale, shift)``, one
+    fq_scale and shift), "scale", "shift", "sub" (the float compensation C or None), "int_sub" (a
     Convolution's integer compensation, subtracted from acc first, or None),
     "out_dtype"."""
     s_a = f32_scalar(input_scale, "input_scale")
@@ -189,15 +189,22 @@ def _openvino_plan(input_scale, weight_scale, input_low, input_high, output_low,
                     "int_sub": conv_zp, "out_dtype": out_dtype}
         shifts = _shift_per_tensor(ish + b_in * isc) + ol
         if (shifts == shifts[0]).all():
-            if C is not None:
-                raise ValueError("a zero point with a bias that gives every channel the "
-                                 "same FakeQuantize shift is not reproduced (OpenVINO then "
-                                 "runs other post-ops)")
-            # one shift: the weight scales S, then the FakeQuantize as one linear
-            # post-op (a fused multiply-add), as the Convolution's bias form without a bias
             sh = F(0) if abs(shifts[0]) < F(oh - ol) * F(1e-5) else shifts[0]
+            if C is not None and not (S == S[0]).all():
+                # a zero point: its compensation C[n] is a post-op of its own, so the
+                # weight scales cannot be the kernel's; per channel they join the
+                # FakeQuantize's input scale (one multiply by isc * S[n]), then its one
+                # shift is added (ONEDNN_VERBOSE: eltwise_linear:1:-C, binary_mul,
+                # eltwise_linear:1:shift)
+                return {"kind": "chain", "scale": (isc * S).astype(F),
+                        "shift": np.full(n_out, sh, F), "sub": C, "int_sub": None,
+                        "out_dtype": out_dtype}
+            # one shift: the weight scales S (a zero point's compensation C[n] subtracted
+            # first, a post-op; one S then is a multiply of its own), then the
+            # FakeQuantize as one linear post-op (a fused multiply-add), as the
+            # Convolution's bias form without a bias
             return {"kind": "bias_fma", "scale": S.astype(F), "bias": np.zeros(n_out, F),
-                    "fq_scale": isc, "shift": np.array([sh], F), "sub": None,
+                    "fq_scale": isc, "shift": np.array([sh], F), "sub": C,
                     "int_sub": None, "out_dtype": out_dtype}
     return {"kind": "chain", "scale": (isc * S).astype(F), "shift": shifts.astype(F),
             "sub": C, "int_sub": None, "out_dtype": out_dtype}
@@ -231,8 +238,11 @@ def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high,
     ``b`` when all lie within 5e-5 of it, ``shift = b + output_low``. With a bias per
     channel: ``isc = 255 / (ih - il)``, ``ish = -il * 255 / (ih - il)``,
     ``scale[n] = isc * S[n]``, ``shift[n] = ish + bias[n] * isc`` (the 5e-5 rule),
-    ``+ output_low``; where those shifts are all one value (and no zero point):
-    ``fma(f32(f32(acc) * S[n]), isc, shift)``; a Convolution with a bias per channel:
+    ``+ output_low``; where those shifts are all one value:
+    ``fma(f32(f32(acc) * S[n]), isc, shift)``, with a zero point
+    ``fma(f32(f32(f32(acc) - C[n]) * S), isc, shift)`` for one S and
+    ``f32(f32(f32(acc) - C[n]) * f32(isc * S[n])) + shift`` per channel (the 1e-5 rule
+    in all three); a Convolution with a bias per channel:
     ``fma(f32(f32(acc) * S[n]) + bias[n], isc, ish + output_low)``, the shift 0 when
     below 1e-5 of the output range (``openvino_fq_requant`` only).
 
@@ -240,7 +250,8 @@ def openvino_fq_requant_params(input_scale, weight_scale, input_low, input_high,
     ``zero_point=0``, ``min``, ``max``, ``out_dtype``. ValueError where the kernel
     runs a form requantize_fp32 has not: one scale and one shift (a fused
     multiply-add), a nonzero zero point with a bias (the compensation subtracted
-    first), a Convolution with a bias per channel and a bias whose shifts are one value;
+    first), a Convolution with a bias per channel and a bias whose shifts are one value
+    (with or without a zero point);
     ``openvino_fq_requant`` computes them.
     """
     plan = _openvino_plan(input_scale, weight_scale, input_low, input_high, output_low,
@@ -275,7 +286,9 @@ def openvino_fq_requant(acc, input_scale, weight_scale, input_low, input_high, o
     (channels last) in every form OpenVINO runs: ``sat(RNE(fma(f32(acc), m, shift)))``
     where it sees one scale and one shift, ``f32(f32(f32(f32(acc) - C[n]) * scale[n])
     + shift[n])`` with a zero point and a bias, ``fma(f32(f32(acc) * S[n]) + bias[n],
-    isc, shift)`` for a Convolution with a bias per channel, else the chain of
+    isc, shift)`` for a Convolution with a bias per channel, the same with the bias 0
+    and ``C[n]`` subtracted first for one weight scale, a zero point and a bias whose
+    shifts are one value, else the chain of
     ``openvino_fq_requant_params``. numpy; exact."""
     a = np.asarray(acc)
     if a.dtype != np.int32:
@@ -290,6 +303,8 @@ def openvino_fq_requant(acc, input_scale, weight_scale, input_low, input_high, o
         v = fma32(v, np.full(v.shape, plan["scale"][0], F),
                   np.full(v.shape, plan["shift"][0], F))
     elif plan["kind"] == "bias_fma":
+        if plan["sub"] is not None:
+            v = (v - plan["sub"]).astype(F)
         v = ((v * plan["scale"]).astype(F) + plan["bias"]).astype(F)
         v = fma32(v, np.full(v.shape, plan["fq_scale"], F),
                   np.full(v.shape, plan["shift"][0], F))
