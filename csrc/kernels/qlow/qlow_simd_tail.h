@@ -37,13 +37,18 @@ static inline void qs_q4_tail(const float *x, size_t i0, size_t n, void *y, size
     }
 }
 
-/* float8 quantize / dequantize */
+/* float8 quantize / dequantize. x (quantize) and y (dequantize) are the caller's
+ * arrays, which need not be float-aligned (a buffer one byte past a line, or the
+ * plain path of a stream fill): their floats are copied as bytes, as in qlow_scalar.c */
 static inline void qs_q8f_tail(const float *x, size_t i0, size_t n, uint8_t *y, int qt, const float *scales,
                                const simdops_qlow_params *p)
 {
     qlow_format f = qlow_format_of(qt);
-    for (size_t i = i0; i < n; i++)
-        y[i] = (uint8_t)qlow_f32_to_fmt(qlow_quotient(x[i], scales ? scales[i] : p->scale, p), &f, p->saturate);
+    for (size_t i = i0; i < n; i++) {
+        float v;
+        memcpy(&v, (const char *)x + 4 * i, 4);
+        y[i] = (uint8_t)qlow_f32_to_fmt(qlow_quotient(v, scales ? scales[i] : p->scale, p), &f, p->saturate);
+    }
 }
 /* a NaN code keeps its own NaN whatever the scale (numpy's product of two NaNs
  * returns the first) */
@@ -53,7 +58,7 @@ static inline void qs_dq8f_tail(const uint8_t *x, size_t i0, size_t n, float *y,
     qlow_format f = qlow_format_of(qt);
     for (size_t i = i0; i < n; i++) {
         float v = qlow_fmt_to_f32(x[i], &f);
-        y[i] = v != v ? v : v * (scales ? scales[i] : s);
+        qlow_store_float(SIMDOPS_QF_F32, y, i, v != v ? v : v * (scales ? scales[i] : s));
     }
 }
 
