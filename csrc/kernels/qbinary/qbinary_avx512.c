@@ -47,6 +47,9 @@ static inline qv_i32 qv_ort_add(qv_i32 a, qv_i32 b, qv_ort ra, qv_ort rb, qv_ort
 #include <string.h>
 #include "qbinary_xnn_avx512.h"
 #define QV_OWN_XNN_ROWS
+/* the fp32 multiply: int16 products (qbinary_fpmul_avx512.h) */
+#include "qbinary_fpmul_avx512.h"
+#define QV_OWN_FPMUL_ROWS
 
 #include "qbinary_body.h"
 SIMDOPS_DEFINE_REGISTER(qbinary, QBINARY_BODY_KERNELS)
