@@ -7,7 +7,8 @@
  * instruction (vfmadd: fmaf's bits only while MXCSR rounds to nearest, fmaf
  * following the caller's mode), so under any other mode that entry runs the
  * scalar element for the whole row. XNNPACK's add has rows of its own
- * (qbinary_xnn_avx512.h). int16 inherits avx2's (scalar) kernels. */
+ * (qbinary_xnn_avx512.h), and so has the fp32 multiply (int16 products,
+ * qbinary_fpmul_avx512.h). int16 inherits avx2's (scalar) kernels. */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
