@@ -4,7 +4,8 @@
 # C harness objects (the same flags as the package), and tools/portbench.c (the
 # instruction issue rates; x86-64 with AVX-512 flags of its own, no package code):
 # and tools/hmbench.c (hardmax's row-scan variants; it compiles the AVX2 kernel file in),
-# tools/hm_axis0.c (hardmax axis 0's whole algorithms and their parts):
+# tools/hm_axis0.c (hardmax axis 0's whole algorithms and their parts), tools/qmul_bound.c
+# (the fp32 quantized multiply's instruction mixes against np.add's; x86-64 AVX-512):
 #   bash tools/cbench.sh [OUTDIR=/tmp/kb]   -> OUTDIR/cbench, OUTDIR/rqbench, OUTDIR/rq_exhaustive, OUTDIR/portbench, OUTDIR/hmbench, OUTDIR/hm_axis0
 set -euo pipefail
 OUT=${1:-/tmp/kb}
@@ -35,10 +36,13 @@ if [ "$(uname -m)" = x86_64 ]; then
     $CC -O2 -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} -mavx512f -mavx512bw -mavx512dq -mavx512vl -mf16c \
         "$HERE/tools/portbench.c" -o "$OUT/portbench"
     # shellcheck disable=SC2086
+    $CC -O2 -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} -mavx512f -mavx512bw -mavx512dq -mavx512vl \
+        "$HERE/tools/qmul_bound.c" -o "$OUT/qmul_bound"
+    # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} -mavx2 -mf16c -I"$HERE/csrc/include" \
         -I"$HERE/csrc" "$HERE/tools/hmbench.c" -o "$OUT/hmbench"
 else
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra ${CFLAGS_EXTRA:-} "$HERE/tools/portbench.c" -o "$OUT/portbench"
 fi
-echo "built $OUT/cbench $OUT/rqbench $OUT/qlinear_sweep $OUT/rq_exhaustive $OUT/portbench (x86: $OUT/hmbench $OUT/hm_axis0)"
+echo "built $OUT/cbench $OUT/rqbench $OUT/qlinear_sweep $OUT/rq_exhaustive $OUT/portbench (x86: $OUT/hmbench $OUT/hm_axis0 $OUT/qmul_bound)"

@@ -238,10 +238,40 @@ static void qbinary_xnn_plans(const target *t)
         g_pass++;
 }
 
+/* The fp32 multiply's parameters at and beyond what the AVX-512 int16 rows
+ * take (qbinary_fpmul_avx512.h, qb_fpw_ok: |scale| <= 4096 unless the integer
+ * zero point is 0): scales around 2^31 / 260100 (where a product's conversion
+ * overflows), nonzero integer zero points, offsets up to +-255 and beyond,
+ * each through the all-pairs row. A wider scale limit lets INT32_MIN + zp
+ * wrap differently from the rows' saturation: the mutant this catches. */
+static void qbinary_fp_mul_edges(const target *t)
+{
+    static const float S[] = {4096.0f, 4097.0f, 8256.0f, 33000.0f, 40000.0f, 1e6f, 1e30f};
+    simdops_qbinary_params p;
+    for (int rep = 0; rep < 24; rep++) {
+        if (!random_params(t, &p))
+            continue;
+        p.scale = chance(50) ? S[below(7)] : -S[below(7)];
+        if (chance(70))
+            p.y_offset = (int32_t)below(511) - 255;
+        if (chance(20))
+            p.y_offset = chance(50) ? 256 : -256;
+        if (chance(30))
+            p.y_offset_f = chance(50) ? 0.0f : (float)(int)below(300) - 150.0f;
+        if (chance(30))
+            p.a_offset = chance(50) ? 255 : -256;
+        if (chance(30))
+            p.b_offset = chance(50) ? -255 : 256;
+        qbinary_all_pairs(t, &p);
+    }
+}
+
 void test_qbinary(const target *t)
 {
     simdops_qbinary_params p;
     qbinary_rounding_modes(t);
+    if (t->kind == SIMDOPS_KE_qmul_fp && DT[t->idx].size == 1)
+        qbinary_fp_mul_edges(t);
     if (t->kind == SIMDOPS_KE_qadd_xnnpack && DT[t->idx].size == 1)
         qbinary_xnn_plans(t);
     if (DT[t->idx].size == 1)

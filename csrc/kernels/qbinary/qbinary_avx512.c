@@ -7,7 +7,8 @@
  * instruction (vfmadd: fmaf's bits only while MXCSR rounds to nearest, fmaf
  * following the caller's mode), so under any other mode that entry runs the
  * scalar element for the whole row. XNNPACK's add has rows of its own
- * (qbinary_xnn_avx512.h). int16 inherits avx2's (scalar) kernels. */
+ * (qbinary_xnn_avx512.h), and so has the fp32 multiply (int16 products,
+ * qbinary_fpmul_avx512.h). int16 inherits avx2's (scalar) kernels. */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
@@ -47,6 +48,9 @@ static inline qv_i32 qv_ort_add(qv_i32 a, qv_i32 b, qv_ort ra, qv_ort rb, qv_ort
 #include <string.h>
 #include "qbinary_xnn_avx512.h"
 #define QV_OWN_XNN_ROWS
+/* the fp32 multiply: int16 products (qbinary_fpmul_avx512.h) */
+#include "qbinary_fpmul_avx512.h"
+#define QV_OWN_FPMUL_ROWS
 
 #include "qbinary_body.h"
 SIMDOPS_DEFINE_REGISTER(qbinary, QBINARY_BODY_KERNELS)

@@ -187,9 +187,17 @@ QB_FORM_KERNEL(qadd_xnnpack, u8, uint8_t, qb_xnnpack_add_one, qv_xnn_rows_u8)
 #else
 #define QB_XNN_ENTRY(X) X(qadd_xnnpack, qb_xnn_add_v, qb_xnnpack_add_one, QB_INT_VECTORS)
 #endif
+/* the fp32 multiply: likewise where the tier defines QV_OWN_FPMUL_ROWS */
+#ifdef QV_OWN_FPMUL_ROWS
+QB_FORM_KERNEL(qmul_fp, i8, int8_t, qb_fp_mul_one, qv_fpmul_rows_i8)
+QB_FORM_KERNEL(qmul_fp, u8, uint8_t, qb_fp_mul_one, qv_fpmul_rows_u8)
+#define QB_FPMUL_ENTRY(X)
+#else
+#define QB_FPMUL_ENTRY(X) X(qmul_fp, qb_fp_mul_v, qb_fp_mul_one, QV_FP_VECTORS)
+#endif
 #define QB_BODY_ENTRIES(X)                                                                         \
     QB_XNN_ENTRY(X)                                                                                \
-    X(qmul_fp, qb_fp_mul_v, qb_fp_mul_one, QV_FP_VECTORS)                                         \
+    QB_FPMUL_ENTRY(X)                                                                              \
     X(qadd_ort, qb_ort_add_v, qb_ort_add_vv, QV_ORT_VECTORS)                                      \
     X(qadd_tflite, qb_tfl_add_v, qb_tflite_add_one, QB_INT_VECTORS)                                \
     X(qmul_tflite, qb_tfl_mul_v, qb_tflite_mul_one, QB_INT_VECTORS)

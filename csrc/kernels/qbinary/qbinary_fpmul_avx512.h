@@ -1,0 +1,122 @@
+/* The fp32 multiply (XNNPACK's qs8/qu8-vmul fp32, ONNX Runtime's QLinearMul:
+ * qb_fp_mul_one) on AVX-512 by int16 products: qv_fpmul_rows_i8 / _u8, 64
+ * elements a step (qbinary_avx512.c includes this after qbinary_xnn_avx512.h,
+ * whose qb_xnn_io reads a one-element input from a 64-byte copy, stride 0).
+ *
+ * Per 64 elements: 4 widening loads (vpmovsxbw / vpmovzxbw) and 4 vpsubw
+ * (the zero points: |a - za| <= 510 fits int16), 2 vpmullw + 2 vpmulhw (the
+ * exact int32 product as low and high words), 4 vpunpck{l,h}wd (the products
+ * as int32, in-lane order), 4 vcvtdq2ps, 4 vmulps (+ 4 vaddps when ONNX
+ * Runtime's zero point is a float), 4 vcvtps2dq (nearest even in the
+ * instruction), 2 vpackssdw (which undo the unpacks' order), 2 vpaddsw (the
+ * integer zero point, when not 0), 1 packsswb / packuswb, 1 vpermq, the
+ * bounds when not the type's own, 1 store: about 35 where the int32 form
+ * (vpmovsxbd, vpsubd, vpmulld, ... a 16) takes about 47.
+ *
+ * Exact where qb_fpw_ok holds (else the row is scalar; the rules' parameters
+ * always hold it):
+ *  - |za|, |zb| <= 255: a - za and b - zb lie in [-510, 510] (int16), their
+ *    product p in +-260100: vpmullw / vpmulhw give its two halves exactly and
+ *    float(p) is exact (p < 2^24). The float multiply (and ONNX Runtime's
+ *    float add) are the scalar element's operations in the same MXCSR mode;
+ *    the conversion rounds to nearest even as qb_cvt_rne.
+ *  - the narrowing: the reference computes r + zp in int32 (wrapping), then
+ *    clamps to the type and the bounds. Here r is saturated to int16
+ *    (packssdw), zp added with int16 saturation, then saturated to 8 bits.
+ *    With |zp| <= 255: for |r| <= 32767 both give r + zp when it fits int16
+ *    and otherwise a value beyond the 8-bit type on the same side; for r >
+ *    32767 (r < -32768) both sides are above 255 (below -256) after + zp,
+ *    provided r + zp does not wrap in int32. That holds when zp == 0, or when
+ *    |scale| <= 4096 and |y_offset_f| <= 65536: |fl(p s)| <= 260100 * 4096 <
+ *    2^30, so fl(. + y_offset_f) < 2^31 converts without overflow and r + zp
+ *    stays in int32. With zp == 0 an out-of-range or NaN value converts to
+ *    INT32_MIN in both: the type's low end. */
+#include <math.h>
+
+#ifndef QB_FPW_SCALE_MAX /* overridable only so that the harness's mutant can widen it */
+#define QB_FPW_SCALE_MAX 4096.0f
+#endif
+
+static inline int qb_fpw_ok(const simdops_qbinary_params *p)
+{
+    return p->a_offset >= -255 && p->a_offset <= 255 && p->b_offset >= -255 &&
+           p->b_offset <= 255 && p->y_offset >= -255 && p->y_offset <= 255 &&
+           (p->y_offset == 0 ||
+            (fabsf(p->scale) <= QB_FPW_SCALE_MAX && fabsf(p->y_offset_f) <= 65536.0f));
+}
+
+/* 32 products (int16 a, b, zero points subtracted) to 32 int16 results in
+ * element order: fl(fl(p * s) [+ zf]) converted, saturated, [+ zp] */
+#define QB_FPW_CVT(x)                                                                              \
+    _mm512_cvt_roundps_epi32(ZF ? _mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), s), zf)      \
+                                : _mm512_mul_ps(_mm512_cvtepi32_ps(x), s),                         \
+                             QB_RN)
+#define QB_FPW_HALF(av, bv, out)                                                                   \
+    do {                                                                                           \
+        const __m512i plo = _mm512_mullo_epi16(av, bv), phi = _mm512_mulhi_epi16(av, bv);          \
+        out = _mm512_packs_epi32(QB_FPW_CVT(_mm512_unpacklo_epi16(plo, phi)),                      \
+                                 QB_FPW_CVT(_mm512_unpackhi_epi16(plo, phi)));                     \
+        if (ZP)                                                                                    \
+            out = _mm512_adds_epi16(out, zp);                                                      \
+    } while (0)
+
+/* one loop per (float zero point, integer zero point, bounds) */
+#define QB_FPW_LOOP(tag, T, WIDEN, PACK, EP, ZF_, ZP_, CLAMP_)                                     \
+    static size_t qb_fpw_##tag##_##ZF_##ZP_##CLAMP_(const qb_xnn_io *io, T *y, size_t n,           \
+                                                    const simdops_qbinary_params *p)               \
+    {                                                                                              \
+        enum { ZF = ZF_, ZP = ZP_, CLAMP = CLAMP_ };                                               \
+        const __m512i za = _mm512_set1_epi16((short)p->a_offset);                                  \
+        const __m512i zb = _mm512_set1_epi16((short)p->b_offset);                                  \
+        const __m512i zp = _mm512_set1_epi16((short)p->y_offset);                                  \
+        const __m512 s = _mm512_set1_ps(p->scale), zf = _mm512_set1_ps(p->y_offset_f);             \
+        const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);                           \
+        const __m512i lo = _mm512_set1_epi8((char)p->lo), hi = _mm512_set1_epi8((char)p->hi);     \
+        const T *a = (const T *)io->a, *b = (const T *)io->b;                                      \
+        size_t i;                                                                                  \
+        (void)zf, (void)zp, (void)lo, (void)hi;                                                    \
+        for (i = 0; i + 64 <= n; i += 64) {                                                        \
+            const __m512i a0 = _mm512_sub_epi16(WIDEN(a + i * io->sa), za);                        \
+            const __m512i a1 = _mm512_sub_epi16(WIDEN(a + (i + 32) * io->sa), za);                 \
+            const __m512i b0 = _mm512_sub_epi16(WIDEN(b + i * io->sb), zb);                        \
+            const __m512i b1 = _mm512_sub_epi16(WIDEN(b + (i + 32) * io->sb), zb);                 \
+            __m512i w0, w1, q;                                                                     \
+            QB_FPW_HALF(a0, b0, w0);                                                               \
+            QB_FPW_HALF(a1, b1, w1);                                                               \
+            /* the pack interleaves the halves' 64-bit pieces lane by lane */                      \
+            q = _mm512_permutexvar_epi64(order, _mm512_##PACK(w0, w1));                            \
+            if (CLAMP)                                                                             \
+                q = _mm512_min_##EP(_mm512_max_##EP(q, lo), hi);                                   \
+            _mm512_storeu_si512((void *)(y + i), q);                                               \
+        }                                                                                          \
+        return i;                                                                                  \
+    }
+#define QB_FPW_WIDEN_i8(s) _mm512_cvtepi8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(s)))
+#define QB_FPW_WIDEN_u8(s) _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(s)))
+
+#define QB_FPW_LOOPS(tag, T, PACK, EP, ZF, ZP)                                                     \
+    QB_FPW_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, ZF, ZP, 0)                                   \
+    QB_FPW_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, ZF, ZP, 1)
+#define QB_FPW_TYPE(tag, T, PACK, EP, TLO, THI)                                                    \
+    QB_FPW_LOOPS(tag, T, PACK, EP, 0, 0)                                                           \
+    QB_FPW_LOOPS(tag, T, PACK, EP, 0, 1)                                                           \
+    QB_FPW_LOOPS(tag, T, PACK, EP, 1, 0)                                                           \
+    QB_FPW_LOOPS(tag, T, PACK, EP, 1, 1)                                                           \
+    static inline size_t qv_fpmul_rows_##tag(const T *a, const T *b, T *y, size_t n, int form,    \
+                                             const simdops_qbinary_params *p)                     \
+    {                                                                                              \
+        typedef size_t (*loop_fn)(const qb_xnn_io *, T *, size_t, const simdops_qbinary_params *); \
+        static const loop_fn loops[8] = {                                                          \
+            qb_fpw_##tag##_000, qb_fpw_##tag##_001, qb_fpw_##tag##_010, qb_fpw_##tag##_011,        \
+            qb_fpw_##tag##_100, qb_fpw_##tag##_101, qb_fpw_##tag##_110, qb_fpw_##tag##_111};       \
+        qb_xnn_io io;                                                                              \
+        /* +-0.0 added in float changes no integer; the bounds kept unless the type's */           \
+        const int zf = p->y_offset_f != 0.0f, zpi = p->y_offset != 0;                              \
+        const int clamp = !(p->lo <= TLO && p->hi >= THI);                                         \
+        if (n < 64 || !qb_fpw_ok(p))                                                               \
+            return 0;                                                                              \
+        qb_xnn_io_init(&io, a, b, form);                                                           \
+        return loops[4 * zf + 2 * zpi + clamp](&io, y, n, p);                                      \
+    }
+QB_FPW_TYPE(i8, int8_t, packs_epi16, epi8, -128, 127)
+QB_FPW_TYPE(u8, uint8_t, packus_epi16, epu8, 0, 255)

@@ -1,0 +1,210 @@
+/* qmul_bound: the fp32 quantized multiply's instruction mixes against np.add's,
+ * in core cycles per 64 int8 elements, buffers in L1 (4 KiB rows, so memory
+ * does not decide). Each iteration reads its own 64 a and 64 b bytes and
+ * writes its own 64 y bytes: iterations are independent chains, the loop
+ * measures throughput. Rows:
+ *   add      vmovdqu a, vpaddb b, vmovdqu y: np.add's loop (3 ops a 64)
+ *   fpw      the AVX-512 rows of qbinary_fpmul_avx512.h (XNNPACK form: the
+ *            float multiply, the integer zero point, no bounds): ~35 ops
+ *   fpw-nozp the same without the zero points' subtractions and the
+ *            integer zero point (not the arithmetic: what they cost)
+ *   float    only the float stage: 4 x (vcvtdq2ps, vmulps, vcvtps2dq) on
+ *            loaded int32, 2 packssdw, 1 packsswb, 1 vpermq, 1 store
+ *   eo       even / odd bytes by word shifts instead of the widening loads
+ *            (fewer shuffles, as many operations)
+ *   madd     products by vpmaddwd against b's even / odd words (zeroed by
+ *            the masked zero-point subtraction), no unpacks, one vpermb
+ *            (AVX512-VBMI) to order the bytes: 33 operations
+ * Zen 4 runs these mixes at 3-4 vector operations a cycle: the cycles follow
+ * the operation count, not one port.
+ * The clock comes from a dependent chain of integer adds (1 cycle each).
+ *
+ *   bash tools/cbench.sh /tmp/kb && /tmp/kb/qmul_bound [reps=200000]
+ * x86-64 with AVX-512 F+BW only (built with its own flags, no package code). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512BW__)
+#include <immintrin.h>
+
+enum { ROW = 4096 };
+static int8_t A[ROW] __attribute__((aligned(64))), B[ROW] __attribute__((aligned(64))),
+    Y[ROW] __attribute__((aligned(64)));
+static int32_t P[ROW] __attribute__((aligned(64)));
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static double cycles_per_second(void)
+{
+    const long n = 400000000;
+    long x = 1;
+    double t = now();
+    for (long i = 0; i < n; i++)
+        __asm__ volatile("add $1, %0" : "+r"(x));
+    return (double)n / (now() - t);
+}
+
+static void row_add(void)
+{
+    for (int i = 0; i < ROW; i += 64)
+        _mm512_store_si512((void *)(Y + i), _mm512_add_epi8(_mm512_load_si512((const void *)(A + i)),
+                                                            _mm512_load_si512((const void *)(B + i))));
+}
+
+#define CVT(x) _mm512_cvt_roundps_epi32(_mm512_mul_ps(_mm512_cvtepi32_ps(x), s), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#define WIDEN(p) _mm512_cvtepi8_epi16(_mm256_load_si256((const __m256i *)(const void *)(p)))
+static inline __m512i half(__m512i a, __m512i b, __m512 s)
+{
+    const __m512i lo = _mm512_mullo_epi16(a, b), hi = _mm512_mulhi_epi16(a, b);
+    return _mm512_packs_epi32(CVT(_mm512_unpacklo_epi16(lo, hi)), CVT(_mm512_unpackhi_epi16(lo, hi)));
+}
+
+static void row_fpw(int zp_ops)
+{
+    const __m512i za = _mm512_set1_epi16(3), zb = _mm512_set1_epi16(-5), zp = _mm512_set1_epi16(7);
+    const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+    const __m512 s = _mm512_set1_ps(0.0123f);
+    for (int i = 0; i < ROW; i += 64) {
+        __m512i a0 = WIDEN(A + i), a1 = WIDEN(A + i + 32), b0 = WIDEN(B + i), b1 = WIDEN(B + i + 32);
+        __m512i w0, w1;
+        if (zp_ops) {
+            a0 = _mm512_sub_epi16(a0, za), a1 = _mm512_sub_epi16(a1, za);
+            b0 = _mm512_sub_epi16(b0, zb), b1 = _mm512_sub_epi16(b1, zb);
+        }
+        w0 = half(a0, b0, s);
+        w1 = half(a1, b1, s);
+        if (zp_ops) {
+            w0 = _mm512_adds_epi16(w0, zp);
+            w1 = _mm512_adds_epi16(w1, zp);
+        }
+        _mm512_store_si512((void *)(Y + i), _mm512_permutexvar_epi64(order, _mm512_packs_epi16(w0, w1)));
+    }
+}
+
+/* even / odd bytes split by word shifts (no widening shuffle); the results
+ * put back in order by packsswb and one in-lane vpshufb */
+static void row_fpw_eo(void)
+{
+    const __m512i za = _mm512_set1_epi16(3), zb = _mm512_set1_epi16(-5), zp = _mm512_set1_epi16(7);
+    const __m512i inter = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15));
+    const __m512 s = _mm512_set1_ps(0.0123f);
+    for (int i = 0; i < ROW; i += 64) {
+        const __m512i x = _mm512_load_si512((const void *)(A + i)), z = _mm512_load_si512((const void *)(B + i));
+        const __m512i ae = _mm512_sub_epi16(_mm512_srai_epi16(_mm512_slli_epi16(x, 8), 8), za);
+        const __m512i ao = _mm512_sub_epi16(_mm512_srai_epi16(x, 8), za);
+        const __m512i be = _mm512_sub_epi16(_mm512_srai_epi16(_mm512_slli_epi16(z, 8), 8), zb);
+        const __m512i bo = _mm512_sub_epi16(_mm512_srai_epi16(z, 8), zb);
+        const __m512i we = _mm512_adds_epi16(half(ae, be, s), zp), wo = _mm512_adds_epi16(half(ao, bo, s), zp);
+        _mm512_store_si512((void *)(Y + i), _mm512_shuffle_epi8(_mm512_packs_epi16(we, wo), inter));
+    }
+}
+
+/* products by vpmaddwd against b's even / odd words (the others zeroed by the
+ * zero point's masked subtraction): no unpacks; one vpermb puts the bytes in order */
+__attribute__((target("avx512vbmi"))) static void row_fpw_madd(void)
+{
+    const __m512i za = _mm512_set1_epi16(3), zb = _mm512_set1_epi16(-5), zp = _mm512_set1_epi16(7);
+    const __m512 s = _mm512_set1_ps(0.0123f);
+    static int8_t idx[64];
+    static int built;
+    __m512i order;
+    /* packsswb(w0, w1) byte j of lane L: j < 8 from w0, else w1; within, word m
+     * of w's lane L: m < 4 -> element 8L + 2m (even), else 8L + 2(m - 4) + 1 */
+    for (int L = 0; L < 4 && !built; L++)
+        for (int j = 0; j < 16; j++) {
+            int half = j >= 8, m = j & 7;
+            int e = 32 * half + 8 * L + (m < 4 ? 2 * m : 2 * (m - 4) + 1);
+            idx[e] = (int8_t)(16 * L + j);
+        }
+    built = 1;
+    order = _mm512_loadu_si512((const void *)idx);
+    for (int i = 0; i < ROW; i += 64) {
+        __m512i w[2];
+        for (int h = 0; h < 2; h++) {
+            const __m512i a = _mm512_sub_epi16(WIDEN(A + i + 32 * h), za), b = WIDEN(B + i + 32 * h);
+            const __m512i be = _mm512_maskz_sub_epi16(0x55555555u, b, zb), bo = _mm512_maskz_sub_epi16(0xAAAAAAAAu, b, zb);
+            w[h] = _mm512_adds_epi16(_mm512_packs_epi32(CVT(_mm512_madd_epi16(a, be)), CVT(_mm512_madd_epi16(a, bo))), zp);
+        }
+        _mm512_store_si512((void *)(Y + i), _mm512_permutexvar_epi8(order, _mm512_packs_epi16(w[0], w[1])));
+    }
+}
+
+static void row_float(void)
+{
+    const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+    const __m512 s = _mm512_set1_ps(0.0123f);
+    for (int i = 0; i < ROW; i += 64) {
+        const int32_t *p = P + (i & (ROW / 4 - 64)) ; /* 64 int32 of 1024, reread */
+        __m512i w0 = _mm512_packs_epi32(CVT(_mm512_load_si512((const void *)p)), CVT(_mm512_load_si512((const void *)(p + 16))));
+        __m512i w1 = _mm512_packs_epi32(CVT(_mm512_load_si512((const void *)(p + 32))), CVT(_mm512_load_si512((const void *)(p + 48))));
+        _mm512_store_si512((void *)(Y + i), _mm512_permutexvar_epi64(order, _mm512_packs_epi16(w0, w1)));
+    }
+}
+
+static double cycles_per_64(int which, long reps, double hz)
+{
+    double best = 1e30;
+    for (int trial = 0; trial < 5; trial++) {
+        double t = now();
+        for (long r = 0; r < reps; r++) {
+            if (which == 0)
+                row_add();
+            else if (which == 1)
+                row_fpw(1);
+            else if (which == 2)
+                row_fpw(0);
+            else if (which == 4)
+                row_fpw_eo();
+            else if (which == 5)
+                row_fpw_madd();
+            else
+                row_float();
+            __asm__ volatile("" ::: "memory");
+        }
+        t = now() - t;
+        if (t < best)
+            best = t;
+    }
+    return best * hz / ((double)reps * (ROW / 64));
+}
+
+int main(int argc, char **argv)
+{
+    const long reps = argc > 1 ? atol(argv[1]) : 200000;
+    static const char *names[6] = {"add (np.add's loop)", "fpw (the rows, XNNPACK form)",
+                                   "fpw without zero points", "float stage only",
+                                   "fpw, even/odd by shifts", "fpw, vpmaddwd even/odd"};
+    static const int ops[6] = {3, 35, 29, 19, 35, 33};
+    double hz, c[6];
+    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw")) {
+        printf("qmul_bound: needs AVX-512 F+BW\n");
+        return 0;
+    }
+    for (int i = 0; i < ROW; i++) {
+        A[i] = (int8_t)(i * 7);
+        B[i] = (int8_t)(i * 13 + 5);
+        P[i] = (i * 97) % 130051 - 65025;
+    }
+    hz = cycles_per_second();
+    printf("clock %.2f GHz (dependent adds)\n", hz * 1e-9);
+    for (int w = 0; w < 6; w++)
+        c[w] = cycles_per_64(w, reps, hz);
+    for (int w = 0; w < 6; w++)
+        printf("%-30s %3d ops / 64   %6.2f cycles / 64   %.2f of add's speed\n", names[w], ops[w], c[w],
+               c[0] / c[w]);
+    return 0;
+}
+#else
+int main(void)
+{
+    printf("qmul_bound: x86-64 with AVX-512 F+BW only\n");
+    return 0;
+}
+#endif
