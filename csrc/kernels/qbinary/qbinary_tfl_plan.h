@@ -35,6 +35,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/kernel_abi.h"
 
@@ -64,7 +65,7 @@ static inline void qb_tfl_plan_init(qb_tfl_plan *pl, const simdops_qbinary_param
     const double xb = fmax(fabs((double)(tlo + ob)), fabs((double)(thi + ob)));
     const int64_t pa = (int64_t)p->a_mult * p->y_mult, pb = (int64_t)p->b_mult * p->y_mult;
     int best_gap = QB_TFL_MIN_GAP - 1;
-    pl->ok = 0;
+    memset(pl, 0, sizeof(*pl));
     if (p->left_shift != 20 || p->a_shift < 0 || p->a_shift > 31 || p->b_shift < 0 ||
         p->b_shift > 31 || p->y_shift < 0 || p->y_shift > 31)
         return;

@@ -3,9 +3,11 @@
  * qmul_tflite kernels, 64 elements a step. The offset inputs as int16 (|a +
  * oa| <= 255), their product's low and high words (vpmullw, vpmulhw)
  * interleaved into the int32 product, then the call's plan
- * (qbinary_tflm_plan.h): V = cvt_rne(fma(float(p), k, c)), a lane flagged
- * when V's bits w..F-1 are all zero, every other lane V >> F, narrowed by the
- * packs as the reference's clamp to the type. Flagged lanes: one or two of a
+ * (qbinary_tflm_plan.h): V = cvt_rne(fma(float(p), k, c)) holds SRDHM's
+ * result plus the rounding term and zero point in its integer part; a lane is
+ * flagged when V's bits w..G-1 are all zero; every other lane is (V - 2^G
+ * where SRDHM's result is negative) >> (G + sy), RDBPOT's ties away from zero,
+ * narrowed by the packs as the reference's clamp to the type. Flagged lanes: one or two of a
  * 64 by the scalar element, more by the body's int32 step for the whole 64.
  * A call the plan refuses takes the int32 rows. */
 #include "qbinary_tflm_plan.h"
@@ -25,7 +27,8 @@
         const __m512i win = _mm512_set1_epi32((int32_t)tp->window);                                \
         const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);                           \
         const __m512i lo = _mm512_set1_epi8((char)p->lo), hi = _mm512_set1_epi8((char)p->hi);     \
-        const __m128i sh = _mm_cvtsi32_si128(tp->F);                                               \
+        const __m512i c2g = _mm512_set1_epi32(tp->c2g), adj = _mm512_set1_epi32(tp->adj);          \
+        const __m128i sh = _mm_cvtsi32_si128(tp->G + p->y_shift);                                  \
         const T *a = (const T *)io->a, *b = (const T *)io->b;                                      \
         size_t i;                                                                                  \
         (void)lo, (void)hi;                                                                        \
@@ -45,7 +48,8 @@
                 const __m512i v = _mm512_cvt_roundps_epi32(                                        \
                     _mm512_fmadd_round_ps(_mm512_cvtepi32_ps(r[j]), k, cc, QB_RN), QB_RN);         \
                 m[j] = _mm512_testn_epi32_mask(v, win);                                            \
-                s[j] = _mm512_sra_epi32(v, sh);                                                    \
+                s[j] = _mm512_sra_epi32(_mm512_mask_sub_epi32(v, _mm512_cmplt_epi32_mask(v, c2g),  \
+                                                              v, adj), sh);                        \
             }                                                                                      \
             q = _mm512_permutexvar_epi64(order, _mm512_##PACK(_mm512_packs_epi32(s[0], s[1]),    \
                                                               _mm512_packs_epi32(s[2], s[3]))); \
