@@ -25,9 +25,9 @@
  * E1): y = k = V >> S, the rows' arithmetic shift (the packs then saturate
  * as the clamp to the type would).
  *
- * S is chosen for the fewest flagged lanes (2^(w - S) of uniform V), with
- * |Ma|, |Mb| < 2^21 (the pair rows' split, qbinary_xnn_plan.h) and V inside
- * int32; the plan is refused (the int32 rows run) for a left shift other
+ * S is the largest with |Ma|, |Mb| < 2^21 (the pair rows' split, qbinary_xnn_plan.h) and V inside
+ * int32 (the fewest flagged lanes, 2^(w - S) of uniform V: Dmax stays as S
+ * falls, 2^S E1 halves); the plan is refused (the int32 rows run) for a left shift other
  * than 20, shifts outside [0, 31], sums that could wrap in the reference, or
  * more than one lane in 2^10 flagged. */
 #ifndef SIMDOPS_QBINARY_TFL_PLAN_H
@@ -74,7 +74,12 @@ static inline void qb_tfl_plan_init(qb_tfl_plan *pl, const simdops_qbinary_param
         xa * ldexp(fabs((double)p->a_mult), -11 - p->a_shift) +
                 xb * ldexp(fabs((double)p->b_mult), -11 - p->b_shift) + 4.0 >= 2147483648.0)
         return;
-    for (int S = 30; S >= 1; S--) {
+    int ea_bits, eb_bits, S0; /* |Ma| < 2^21 needs S < 63 + sa + sy - log2|pa|: start near it */
+    (void)frexp((double)(pa < 0 ? -pa : pa), &ea_bits);
+    (void)frexp((double)(pb < 0 ? -pb : pb), &eb_bits);
+    S0 = 63 + p->y_shift + (p->a_shift - ea_bits < p->b_shift - eb_bits ? p->a_shift - ea_bits
+                                                                          : p->b_shift - eb_bits) + 1;
+    for (int S = S0 < 30 ? S0 : 30; S >= 1; S--) {
         const int ka = 42 + p->a_shift + p->y_shift - S, kb = 42 + p->b_shift + p->y_shift - S;
         double ea, eb, need;
         int64_t Ma, Mb, b0, bias;
@@ -87,10 +92,10 @@ static inline void qb_tfl_plan_init(qb_tfl_plan *pl, const simdops_qbinary_param
             continue;
         /* W > Dmax + 2^S E1, with slack for the doubles (all far below 2^52) */
         need = xa * ea + xb * eb + ldexp(3.0, S - p->y_shift) + 2.0;
-        for (w = 1; w < S && ldexp(1.0, w - 1) <= need; w++)
-            ;
-        if (S - w <= best_gap)
-            continue;
+        (void)frexp(need, &w); /* 2^(w-1) <= need < 2^w */
+        w += 1;                /* the least w with 2^(w-1) > need */
+        if (w >= S || S - w <= best_gap)
+            break; /* a smaller S has no wider gap: the rounding errors stay, 2^S E1 halves */
         b0 = (oy * 2 + 1) * ((int64_t)1 << (S - 1)) + ((int64_t)1 << (w - 1));
         bias = oa * Ma + ob * Mb + b0;
         for (int c = 0; c < 4; c++) {
@@ -108,6 +113,7 @@ static inline void qb_tfl_plan_init(qb_tfl_plan *pl, const simdops_qbinary_param
         pl->mb = (int32_t)Mb;
         pl->bias = (int32_t)bias;
         pl->window = (uint32_t)((((uint64_t)1 << S) - 1) & ~(((uint64_t)1 << w) - 1));
+        break; /* the largest S that fits: the widest gap (a few ldexp a call, not 30) */
     }
 }
 

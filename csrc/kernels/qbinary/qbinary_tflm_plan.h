@@ -20,8 +20,9 @@
  * c 2^G, and y = (V - 2^G [V < c 2^G and sy > 0]) >> (G + sy). Where |v| > T
  * (errors up to 2^-23 |v|), the true and the computed y both lie beyond
  * +-(ymax + 2): both saturate the same way. |v| stays below 2^31 - 2^G - 2^9
- * (no conversion overflow, no wrap in the subtraction). G is chosen for the
- * fewest flagged lanes, at most one in 2^8, else the plan refuses (the int32
+ * (no conversion overflow, no wrap in the subtraction). G is the largest that
+ * fits (the fewest flagged lanes: the error terms grow with 2^G but the
+ * constant ones), at most one in 2^8 flagged, else the plan refuses (the int32
  * rows run). */
 #ifndef SIMDOPS_QBINARY_TFLM_PLAN_H
 #define SIMDOPS_QBINARY_TFLM_PLAN_H
@@ -55,22 +56,23 @@ static inline void qb_tflm_plan_init(qb_tflm_plan *pl, const simdops_qbinary_par
     if (p->left_shift < 0 || p->left_shift > 30 || sy < 0 || sy > 31 || xa > 32767.0 ||
         xb > 32767.0 || pmax * ldexp(1.0, p->left_shift) >= 2147483648.0)
         return;
-    for (int G = 30 - sy; G >= 1; G--) {
+    int ev, G0; /* |v| < 2^31 needs G < 31 - log2(max|p| |K1| + |1/2 + c| + 1/2): start near it */
+    (void)frexp(pmax * ldexp(fabs((double)p->y_mult), p->left_shift - 31) + fabs(0.5 + cint) + 0.5, &ev);
+    G0 = 31 - ev + 1;
+    for (int G = G0 < 30 - sy ? G0 : 30 - sy; G >= 1; G--) {
         const double k2g = ldexp((double)p->y_mult, p->left_shift - 31 + G);
         const float kf = (float)k2g;
         const double ek = fabs((double)kf - k2g); /* exact: both have few bits */
         const double T = ldexp(256.0 + 8.0, G + sy);
         double c, vmax, need;
         int w;
-        for (w = 1; w < G; w++) {
-            c = ldexp(0.5 + cint, G) + ldexp(1.0, w - 1);
-            vmax = pmax * fabs((double)kf) + fabs(c);
-            need = pmax * ek + ldexp(fmin(vmax, T), -24) * 1.001 + 0.5 + 2.0;
-            if (ldexp(1.0, w - 1) > need)
-                break;
-        }
+        /* the window's own W (< 2^(G-1)) counted in |v| at its largest */
+        vmax = pmax * fabs((double)kf) + fabs(ldexp(0.5 + cint, G)) + ldexp(1.0, G - 1);
+        need = pmax * ek + ldexp(fmin(vmax, T), -24) * 1.001 + 0.5 + 2.0;
+        (void)frexp(need, &w); /* 2^(w-1) <= need < 2^w */
+        w += 1;                /* the least w with 2^(w-1) > need */
         if (w >= G || G - w <= best_gap)
-            continue;
+            break; /* a smaller G has no wider gap (the constant terms stay) */
         c = ldexp(0.5 + cint, G) + ldexp(1.0, w - 1);
         vmax = pmax * fabs((double)kf) + fabs(c);
         if ((double)(float)c != c || vmax * (1.0 + ldexp(1.0, -22)) + ldexp(1.0, G) + 1024.0 >= 2147483648.0 ||
@@ -85,6 +87,7 @@ static inline void qb_tflm_plan_init(qb_tflm_plan *pl, const simdops_qbinary_par
         pl->c2g = (int32_t)ldexp(cint, G);
         pl->adj = sy > 0 ? (int32_t)1 << G : 0;
         pl->window = (uint32_t)((((uint64_t)1 << G) - 1) & ~(((uint64_t)1 << w) - 1));
+        break; /* the largest G that fits: the widest gap */
     }
 }
 
