@@ -10,8 +10,6 @@
 #include "rules/qbinary.h"
 #include "kernels/qbinary/qbinary_xnn_plan.h"
 #include "kernels/qbinary/qbinary_tfl_plan.h"
-#include "kernels/qbinary/qbinary_tflm_plan.h"
-#include "kernels/qbinary/qbinary_element.h"
 
 
 /* The op and arithmetics an entry runs. */
@@ -277,47 +275,12 @@ static void qbinary_tfl_plans(const target *t)
     }
 }
 
-/* TFLite's 8-bit multiply, the AVX-512 rows' plan (qbinary_tflm_plan.h): as
- * qbinary_tfl_plans, the flagged pairs counted by the plan's arithmetic (fmaf,
- * the fused multiply-add's one rounding; the conversion half to even). */
-static void qbinary_tflm_plans(const target *t)
-{
-    simdops_qbinary_params p;
-    const int u8 = t->idx == SIMDOPS_UINT8;
-    const int32_t tlo = u8 ? 0 : -128, thi = u8 ? 255 : 127;
-    long taken = 0, flagged = 0;
-    for (int tries = 0; tries < 60; tries++) {
-        qb_tflm_plan tp;
-        if (!random_params(t, &p))
-            continue;
-        qb_tflm_plan_init(&tp, &p, u8);
-        if (!tp.ok)
-            continue;
-        taken++;
-        for (int32_t a = tlo; a <= thi; a++)
-            for (int32_t b = tlo; b <= thi; b++) {
-                int32_t v = qb_cvt_rne(fmaf((float)((a + p.a_offset) * (b + p.b_offset)), tp.k, tp.c));
-                flagged += ((uint32_t)v & tp.window) == 0;
-            }
-        qbinary_all_pairs(t, &p);
-    }
-    if (!taken || !flagged) {
-        fail_head(t, "TFLite multiply plan: not taken or no pair flagged", (size_t)taken, 0, 0);
-    } else {
-        g_pass++;
-        if (printing() && g_verbose)
-            printf("tflite multiply plan: %ld parameter sets, %ld pairs flagged\n", taken, flagged);
-    }
-}
-
 void test_qbinary(const target *t)
 {
     simdops_qbinary_params p;
     qbinary_rounding_modes(t);
     if (t->kind == SIMDOPS_KE_qadd_tflite && DT[t->idx].size == 1)
         qbinary_tfl_plans(t);
-    if (t->kind == SIMDOPS_KE_qmul_tflite && DT[t->idx].size == 1)
-        qbinary_tflm_plans(t);
     if (t->kind == SIMDOPS_KE_qadd_xnnpack && DT[t->idx].size == 1)
         qbinary_xnn_plans(t);
     if (DT[t->idx].size == 1)
