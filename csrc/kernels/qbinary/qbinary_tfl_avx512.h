@@ -26,6 +26,20 @@ static inline int qb_tfl_popcnt64(uint64_t m)
     return c;
 }
 
+/* the lowest set bit's index, m != 0 (the flagged lanes: one or two a 64, so a
+ * walk over set bits, not over all 64 with a branch each) */
+static inline int qb_tfl_ctz64(uint64_t m)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(m);
+#else
+    int c = 0;
+    for (; !(m & 1); m >>= 1)
+        c++;
+    return c;
+#endif
+}
+
 #define QB_TFL_ADD_LOOP(tag, T, LOBYTES, PACK, EP, CLAMP)                                          \
     static QB_VNNI_TARGET size_t qb_tfl_add_pairs_##tag##_##CLAMP(                                 \
         const qb_xnn_io *io, T *y, size_t n, const qb_tfl_plan *tp, const qb_xnn_plan *pl,        \
@@ -51,6 +65,7 @@ static inline int qb_tfl_popcnt64(uint64_t m)
             const __m512i b0 = LOBYTES(unpacklo, vb, xb), b1 = LOBYTES(unpackhi, vb, xb);          \
             __m512i r[4], q;                                                                       \
             __mmask16 k[4];                                                                        \
+            uint64_t fl;                                                                           \
             r[0] = QB_XNN_PAIR(_mm512_unpacklo_epi16(a0, b0));                                     \
             r[1] = QB_XNN_PAIR(_mm512_unpackhi_epi16(a0, b0));                                     \
             r[2] = QB_XNN_PAIR(_mm512_unpacklo_epi16(a1, b1));                                     \
@@ -65,18 +80,18 @@ static inline int qb_tfl_popcnt64(uint64_t m)
                 q = _mm512_min_##EP(_mm512_max_##EP(q, lo), hi);                                   \
             if (!((k[0] | k[1]) | (k[2] | k[3]))) {                                                \
                 _mm512_storeu_si512((void *)(y + i), q);                                           \
-            } else if (qb_tfl_popcnt64((uint64_t)k[0] | (uint64_t)k[1] << 16 |                     \
-                                       (uint64_t)k[2] << 32 | (uint64_t)k[3] << 48) <= 2) {        \
-                /* the flagged lanes by the scalar element, before y is written (y may be a or b) */ \
+            } else if (qb_tfl_popcnt64(fl = (uint64_t)k[0] | (uint64_t)k[1] << 16 |              \
+                                            (uint64_t)k[2] << 32 | (uint64_t)k[3] << 48) <= 2) {   \
+                /* the flagged lanes by the scalar element, before y is written (y may be a or b); \
+                 * bit 16 j + l is dword l of P_j */                                               \
                 T t[64];                                                                           \
                 _mm512_storeu_si512((void *)t, q);                                                 \
-                for (int j = 0; j < 4; j++)                                                        \
-                    for (unsigned l = 0; l < 16; l++) {                                            \
-                        const size_t e = (size_t)QB_TFL_ELEM(j, l);                                \
-                        if ((k[j] >> l) & 1)                                                       \
-                            t[e] = (T)qb_tflite_add_one((int32_t)a[(i + e) * io->sa],              \
-                                                        (int32_t)b[(i + e) * io->sb], p);          \
-                    }                                                                              \
+                for (; fl; fl &= fl - 1) {                                                         \
+                    const int bit = qb_tfl_ctz64(fl);                                              \
+                    const size_t e = (size_t)QB_TFL_ELEM(bit >> 4, bit & 15);                      \
+                    t[e] = (T)qb_tflite_add_one((int32_t)a[(i + e) * io->sa],                      \
+                                                (int32_t)b[(i + e) * io->sb], p);                  \
+                }                                                                                  \
                 memcpy(y + i, t, sizeof(t));                                                       \
             } else { /* many: the whole 64 by the int32 step (the body's rows' block) */           \
                 qv_i32 wa[4], wb[4];                                                               \
