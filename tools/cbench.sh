@@ -5,7 +5,8 @@
 # instruction issue rates; x86-64 with AVX-512 flags of its own, no package code):
 # and tools/hmbench.c (hardmax's row-scan variants; it compiles the AVX2 kernel file in),
 # tools/hm_axis0.c (hardmax axis 0's whole algorithms and their parts), tools/qmul_bound.c
-# (the fp32 quantized multiply's instruction mixes against np.add's; x86-64 AVX-512):
+# (the fp32 quantized multiply's instruction mixes against np.add's; x86-64 AVX-512),
+# tools/qb_tflite_mix.c (the 8-bit quantized adds' instruction mixes, x86-64 with AVX512-VNNI):
 #   bash tools/cbench.sh [OUTDIR=/tmp/kb]   -> OUTDIR/cbench, OUTDIR/rqbench, OUTDIR/rq_exhaustive, OUTDIR/portbench, OUTDIR/hmbench, OUTDIR/hm_axis0
 set -euo pipefail
 OUT=${1:-/tmp/kb}
@@ -38,6 +39,9 @@ if [ "$(uname -m)" = x86_64 ]; then
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} -mavx512f -mavx512bw -mavx512dq -mavx512vl \
         "$HERE/tools/qmul_bound.c" -o "$OUT/qmul_bound"
+    # shellcheck disable=SC2086
+    $CC -O2 -Wall -Wextra ${CFLAGS_EXTRA:-} -mavx512f -mavx512bw -mavx512dq -mavx512vl \
+        "$HERE/tools/qb_tflite_mix.c" -o "$OUT/qb_tflite_mix"
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} -mavx2 -mf16c -I"$HERE/csrc/include" \
         -I"$HERE/csrc" "$HERE/tools/hmbench.c" -o "$OUT/hmbench"

@@ -9,6 +9,7 @@
 
 #include "rules/qbinary.h"
 #include "kernels/qbinary/qbinary_xnn_plan.h"
+#include "kernels/qbinary/qbinary_tfl_plan.h"
 
 
 /* The op and arithmetics an entry runs. */
@@ -266,12 +267,50 @@ static void qbinary_fp_mul_edges(const target *t)
     }
 }
 
+/* TFLite's 8-bit add, the AVX-512 rows' plan (qbinary_tfl_plan.h): parameter
+ * sets it takes meet the all-pairs row (every input pair, so every lane of
+ * the window, flagged or not); and among them, pairs whose V lies in the
+ * window, i.e. the rows' scalar recompute runs, counted by the plan's own
+ * arithmetic (in int64). Fails when the plan is never taken or no pair was
+ * ever flagged: the fallback would go untested. */
+static void qbinary_tfl_plans(const target *t)
+{
+    simdops_qbinary_params p;
+    const int u8 = t->idx == SIMDOPS_UINT8;
+    const int32_t tlo = u8 ? 0 : -128, thi = u8 ? 255 : 127;
+    long taken = 0, flagged = 0;
+    for (int tries = 0; tries < 60; tries++) {
+        qb_tfl_plan tp;
+        if (!random_params(t, &p))
+            continue;
+        qb_tfl_plan_init(&tp, &p, u8);
+        if (!tp.ok)
+            continue;
+        taken++;
+        for (int32_t a = tlo; a <= thi; a++)
+            for (int32_t b = tlo; b <= thi; b++) {
+                int64_t v = (int64_t)a * tp.ma + (int64_t)b * tp.mb + tp.bias;
+                flagged += ((uint32_t)v & tp.window) == 0;
+            }
+        qbinary_all_pairs(t, &p);
+    }
+    if (!taken || !flagged) {
+        fail_head(t, "TFLite add plan: not taken or no pair flagged", (size_t)taken, 0, 0);
+    } else {
+        g_pass++;
+        if (printing() && g_verbose)
+            printf("tflite add plan: %ld parameter sets, %ld pairs flagged\n", taken, flagged);
+    }
+}
+
 void test_qbinary(const target *t)
 {
     simdops_qbinary_params p;
     qbinary_rounding_modes(t);
     if (t->kind == SIMDOPS_KE_qmul_fp && DT[t->idx].size == 1)
         qbinary_fp_mul_edges(t);
+    if (t->kind == SIMDOPS_KE_qadd_tflite && DT[t->idx].size == 1)
+        qbinary_tfl_plans(t);
     if (t->kind == SIMDOPS_KE_qadd_xnnpack && DT[t->idx].size == 1)
         qbinary_xnn_plans(t);
     if (DT[t->idx].size == 1)

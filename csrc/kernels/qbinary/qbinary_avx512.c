@@ -51,8 +51,12 @@ static inline qv_i32 qv_ort_add(qv_i32 a, qv_i32 b, qv_ort ra, qv_ort rb, qv_ort
 /* the fp32 multiply: int16 products (qbinary_fpmul_avx512.h) */
 #include "qbinary_fpmul_avx512.h"
 #define QV_OWN_FPMUL_ROWS
+/* TFLite's add: the linear form with a window on VNNI CPUs, its rows and
+ * kernel after the body's (qbinary_tfl_avx512.h) */
+#define QV_OWN_TFL_ADD_ROWS
 
 #include "qbinary_body.h"
+#include "qbinary_tfl_avx512.h"
 SIMDOPS_DEFINE_REGISTER(qbinary, QBINARY_BODY_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(qbinary, avx512)

@@ -146,7 +146,7 @@ static inline qv_i32 qb_ort_add_v(qv_i32 a, qv_i32 b, const qb_consts *c)
 #define QB_BLOCK(STEP, tag)                                                                        \
     qv_narrow4_##tag(y + i, STEP(va[0], vb[0], &c), STEP(va[1], vb[1], &c),                       \
                      STEP(va[2], vb[2], &c), STEP(va[3], vb[3], &c), c.lo, c.hi)
-#define QB_VECTOR_ROWS(entry, tag, T, STEP, ONE, VECTORS)                                          \
+#define QB_ROWS_ONLY(entry, tag, T, STEP, VECTORS)                                                 \
     static inline size_t qb_rows_##entry##_##tag(const T *a, const T *b, T *y, size_t n, int form, \
                                                  const simdops_qbinary_params *p)                 \
     {                                                                                              \
@@ -175,7 +175,9 @@ static inline qv_i32 qb_ort_add_v(qv_i32 a, qv_i32 b, const qb_consts *c)
                 QB_BLOCK(STEP, tag);                                                               \
             }                                                                                      \
         return i;                                                                                  \
-    }                                                                                              \
+    }
+#define QB_VECTOR_ROWS(entry, tag, T, STEP, ONE, VECTORS)                                          \
+    QB_ROWS_ONLY(entry, tag, T, STEP, VECTORS)                                                     \
     QB_FORM_KERNEL(entry, tag, T, ONE, qb_rows_##entry##_##tag)
 
 /* XNNPACK's add: the tier's own rows where it defines QV_OWN_XNN_ROWS
@@ -195,11 +197,21 @@ QB_FORM_KERNEL(qmul_fp, u8, uint8_t, qb_fp_mul_one, qv_fpmul_rows_u8)
 #else
 #define QB_FPMUL_ENTRY(X) X(qmul_fp, qb_fp_mul_v, qb_fp_mul_one, QV_FP_VECTORS)
 #endif
+/* TFLite's add: where the tier defines QV_OWN_TFL_ADD_ROWS it includes its own
+ * rows and kernel after this file (they fall back on the int32 rows here,
+ * qb_rows_qadd_tflite_<tag>, and use qb_tfl_add_v); else the body's */
+#ifdef QV_OWN_TFL_ADD_ROWS
+QB_ROWS_ONLY(qadd_tflite, i8, int8_t, qb_tfl_add_v, QB_INT_VECTORS)
+QB_ROWS_ONLY(qadd_tflite, u8, uint8_t, qb_tfl_add_v, QB_INT_VECTORS)
+#define QB_TFL_ADD_ENTRY(X)
+#else
+#define QB_TFL_ADD_ENTRY(X) X(qadd_tflite, qb_tfl_add_v, qb_tflite_add_one, QB_INT_VECTORS)
+#endif
 #define QB_BODY_ENTRIES(X)                                                                         \
     QB_XNN_ENTRY(X)                                                                                \
     QB_FPMUL_ENTRY(X)                                                                              \
+    QB_TFL_ADD_ENTRY(X)                                                                            \
     X(qadd_ort, qb_ort_add_v, qb_ort_add_vv, QV_ORT_VECTORS)                                      \
-    X(qadd_tflite, qb_tfl_add_v, qb_tflite_add_one, QB_INT_VECTORS)                                \
     X(qmul_tflite, qb_tfl_mul_v, qb_tflite_mul_one, QB_INT_VECTORS)
 #define QB_BODY_TYPES(entry, STEP, ONE, VECTORS)                                                   \
     QB_VECTOR_ROWS(entry, i8, int8_t, STEP, ONE, VECTORS)                                          \

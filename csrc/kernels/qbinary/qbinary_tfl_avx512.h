@@ -1,0 +1,140 @@
+/* TFLite's 8-bit add on AVX512-VNNI CPUs (qbinary_avx512.c includes this
+ * after qbinary_body.h, whose int32 rows and step it falls back on): the
+ * qadd_tflite kernels, 64 elements a step. The call's plan (qbinary_tfl_plan.h) turns the
+ * reference's three SRDHM / RDBPOT stages into one linear form V = a Ma + b Mb
+ * + bias, computed exactly by XNNPACK's pair form (one vpdpbusd and one
+ * vpdpwssd a 16, qbinary_xnn_plan.h's split of each multiplier), and a
+ * window: a lane whose V has bits w..S-1 all zero (within the plan's proven
+ * error of a rounding boundary: about one lane in 2^10 or fewer for scales
+ * without a common power-of-two ratio, up to half of them where the real
+ * value has exact ties) is recomputed: one or two lanes of a 64 by the
+ * scalar element, more by the body's int32 step for the whole 64 (so a call
+ * full of ties costs about what the int32 rows cost). Every other lane is
+ * V >> S, narrowed by the packs as the reference's clamp to the type. A call
+ * the plan refuses, or a CPU without VNNI, takes the int32 rows. */
+#include "qbinary_tfl_plan.h"
+
+/* element of dword l (bit l of the accumulator's mask) of P_j: the pair
+ * rows' order, 16 (l / 4) + 4 j + l % 4 */
+#define QB_TFL_ELEM(j, l) (16 * ((l) >> 2) + 4 * (j) + ((l) & 3))
+
+static inline int qb_tfl_popcnt64(uint64_t m)
+{
+    int c = 0;
+    for (; m; m &= m - 1)
+        c++;
+    return c;
+}
+
+/* the lowest set bit's index, m != 0 (the flagged lanes: one or two a 64, so a
+ * walk over set bits, not over all 64 with a branch each) */
+static inline int qb_tfl_ctz64(uint64_t m)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(m);
+#else
+    int c = 0;
+    for (; !(m & 1); m >>= 1)
+        c++;
+    return c;
+#endif
+}
+
+#define QB_TFL_ADD_LOOP(tag, T, LOBYTES, PACK, EP, CLAMP)                                          \
+    static QB_VNNI_TARGET size_t qb_tfl_add_pairs_##tag##_##CLAMP(                                 \
+        const qb_xnn_io *io, T *y, size_t n, const qb_tfl_plan *tp, const qb_xnn_plan *pl,        \
+        const qb_consts *c, const simdops_qbinary_params *p)                                      \
+    {                                                                                              \
+        const __m512i bias = _mm512_set1_epi32((int32_t)pl->pair_bias);                            \
+        const __m512i qm = _mm512_set1_epi32((int32_t)(((uint32_t)(uint16_t)pl->q_b << 16) |       \
+                                                       (uint16_t)pl->q_a));                        \
+        const __m512i rm = _mm512_set1_epi32((int32_t)(((uint32_t)(uint8_t)pl->r_b << 16) |        \
+                                                       (uint8_t)pl->r_a));                         \
+        const __m512i x80 = _mm512_set1_epi8((char)0x80);                                          \
+        const __m512i win = _mm512_set1_epi32((int32_t)tp->window);                                \
+        const __m512i lo = _mm512_set1_epi8((char)p->lo), hi = _mm512_set1_epi8((char)p->hi);     \
+        const __m128i sh = _mm_cvtsi32_si128(tp->S);                                               \
+        const T *a = (const T *)io->a, *b = (const T *)io->b;                                      \
+        size_t i;                                                                                  \
+        (void)lo, (void)hi;                                                                        \
+        for (i = 0; i + 64 <= n; i += 64) {                                                        \
+            const __m512i va = _mm512_loadu_si512((const void *)(a + i * io->sa));                 \
+            const __m512i vb = _mm512_loadu_si512((const void *)(b + i * io->sb));                 \
+            const __m512i xa = _mm512_xor_si512(va, x80), xb = _mm512_xor_si512(vb, x80);         \
+            const __m512i a0 = LOBYTES(unpacklo, va, xa), a1 = LOBYTES(unpackhi, va, xa);          \
+            const __m512i b0 = LOBYTES(unpacklo, vb, xb), b1 = LOBYTES(unpackhi, vb, xb);          \
+            __m512i r[4], q;                                                                       \
+            __mmask16 k[4];                                                                        \
+            uint64_t fl;                                                                           \
+            r[0] = QB_XNN_PAIR(_mm512_unpacklo_epi16(a0, b0));                                     \
+            r[1] = QB_XNN_PAIR(_mm512_unpackhi_epi16(a0, b0));                                     \
+            r[2] = QB_XNN_PAIR(_mm512_unpacklo_epi16(a1, b1));                                     \
+            r[3] = QB_XNN_PAIR(_mm512_unpackhi_epi16(a1, b1));                                     \
+            for (int j = 0; j < 4; j++)                                                            \
+                k[j] = _mm512_testn_epi32_mask(r[j], win);                                         \
+            q = _mm512_##PACK(_mm512_packs_epi32(_mm512_sra_epi32(r[0], sh),                       \
+                                                 _mm512_sra_epi32(r[1], sh)),                      \
+                              _mm512_packs_epi32(_mm512_sra_epi32(r[2], sh),                       \
+                                                 _mm512_sra_epi32(r[3], sh)));                     \
+            if (CLAMP)                                                                             \
+                q = _mm512_min_##EP(_mm512_max_##EP(q, lo), hi);                                   \
+            if (!((k[0] | k[1]) | (k[2] | k[3]))) {                                                \
+                _mm512_storeu_si512((void *)(y + i), q);                                           \
+            } else if (qb_tfl_popcnt64(fl = (uint64_t)k[0] | (uint64_t)k[1] << 16 |              \
+                                            (uint64_t)k[2] << 32 | (uint64_t)k[3] << 48) <= 2) {   \
+                /* the flagged lanes by the scalar element, before y is written (y may be a or b); \
+                 * bit 16 j + l is dword l of P_j */                                               \
+                T t[64];                                                                           \
+                _mm512_storeu_si512((void *)t, q);                                                 \
+                for (; fl; fl &= fl - 1) {                                                         \
+                    const int bit = qb_tfl_ctz64(fl);                                              \
+                    const size_t e = (size_t)QB_TFL_ELEM(bit >> 4, bit & 15);                      \
+                    t[e] = (T)qb_tflite_add_one((int32_t)a[(i + e) * io->sa],                      \
+                                                (int32_t)b[(i + e) * io->sb], p);                  \
+                }                                                                                  \
+                memcpy(y + i, t, sizeof(t));                                                       \
+            } else { /* many: the whole 64 by the int32 step (the body's rows' block) */           \
+                qv_i32 wa[4], wb[4];                                                               \
+                qv_widen4_##tag(a + i * io->sa, wa);                                               \
+                qv_widen4_##tag(b + i * io->sb, wb);                                               \
+                qv_narrow4_##tag(y + i, qb_tfl_add_v(wa[0], wb[0], c), qb_tfl_add_v(wa[1], wb[1], c), \
+                                 qb_tfl_add_v(wa[2], wb[2], c), qb_tfl_add_v(wa[3], wb[3], c),    \
+                                 c->lo, c->hi);                                                    \
+            }                                                                                      \
+        }                                                                                          \
+        return i;                                                                                  \
+    }
+
+#define QB_TFL_ADD_TYPE(tag, T, PACK, EP, IS_U8)                                                   \
+    QB_TFL_ADD_LOOP(tag, T, QB_LOBYTES_##tag, PACK, EP, 0)                                         \
+    QB_TFL_ADD_LOOP(tag, T, QB_LOBYTES_##tag, PACK, EP, 1)                                         \
+    static inline size_t qb_tfl_rows_##tag(const T *a, const T *b, T *y, size_t n, int form,      \
+                                           const simdops_qbinary_params *p)                       \
+    {                                                                                              \
+        qb_tfl_plan tp;                                                                            \
+        qb_xnn_plan pl;                                                                            \
+        simdops_qbinary_params lin;                                                                \
+        qb_consts c;                                                                               \
+        qb_xnn_io io;                                                                              \
+        if (n < 64)                                                                                \
+            return 0;                                                                              \
+        qb_tfl_plan_init(&tp, p, IS_U8);                                                           \
+        if (!tp.ok || !qb_cpu_vnni())                                                              \
+            return qb_rows_qadd_tflite_##tag(a, b, y, n, form, p);                                 \
+        lin = *p; /* the linear form as XNNPACK's parameters: the split, the pair bias */          \
+        lin.a_mult = tp.ma;                                                                        \
+        lin.b_mult = tp.mb;                                                                        \
+        lin.bias = tp.bias;                                                                        \
+        lin.shift = tp.S;                                                                          \
+        lin.y_offset = 0;                                                                          \
+        qb_xnn_plan_init(&pl, &lin, IS_U8);                                                        \
+        if (!pl.pairs)                                                                             \
+            return qb_rows_qadd_tflite_##tag(a, b, y, n, form, p);                                 \
+        qb_consts_init(&c, p);                                                                     \
+        qb_xnn_io_init(&io, a, b, form);                                                           \
+        return pl.clamp ? qb_tfl_add_pairs_##tag##_1(&io, y, n, &tp, &pl, &c, p)                   \
+                        : qb_tfl_add_pairs_##tag##_0(&io, y, n, &tp, &pl, &c, p);                  \
+    }                                                                                              \
+    QB_FORM_KERNEL(qadd_tflite, tag, T, qb_tflite_add_one, qb_tfl_rows_##tag)
+QB_TFL_ADD_TYPE(i8, int8_t, packs_epi16, epi8, 0)
+QB_TFL_ADD_TYPE(u8, uint8_t, packus_epi16, epu8, 1)
