@@ -259,6 +259,10 @@ int main(int argc, char **argv)
     enum { NV = sizeof v / sizeof v[0] };
     int rounds = bench_clamp_rounds(argc > 1 ? atoi(argv[1]) : 31);
     static double t[NV][BENCH_MAX_ROUNDS], ratio[BENCH_MAX_ROUNDS];
+    if (!__builtin_cpu_supports("avx512f")) { /* the bounds and the zmm variants */
+        fprintf(stderr, "hm_stream: needs AVX-512F\n");
+        return 1;
+    }
     if (argc > 3) {
         ROWS = atoll(argv[2]);
         COLS = atoll(argv[3]);
