@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import simdops
+from simdops import _core
 
 from reference import HARDMAX_DTYPES
 from reference import hardmax as ref_hardmax
@@ -73,6 +74,33 @@ def test_past_stream_threshold(isa, axis):
         simdops.hardmax(x, axis=axis, out=x)
     assert np.array_equal(y, expected)
     assert np.array_equal(x, expected)
+
+
+@pytest.mark.parametrize("isa", _tiers())
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("shift", [0, 1, 15])
+def test_streamed_rows_out_offsets(isa, threads, shift):
+    """Past the streaming threshold with rows not a whole number of lines: y `shift`
+    elements past numpy's buffer start (the partial first and last lines hold ones), the
+    rows split over threads (slices meet inside a line)."""
+    if threads > 1 and not _core.threads_supported():
+        pytest.skip("no threads")
+    rng = np.random.default_rng(12 + shift)
+    x = rng.standard_normal((4100, 1027)).astype(np.float32)
+    x[0, :4] = 50.0      # the first row's one at 0 (in y's first, partial line)
+    x[-1, -1] = 60.0     # the last row's one at its end (in the last, partial line)
+    x[7, 1000] = np.nan
+    buf = np.full(x.size + shift, 7.0, np.float32)
+    out = buf[shift:].reshape(x.shape)
+    saved = simdops.get_num_threads()
+    simdops.set_num_threads(threads)
+    try:
+        with simdops.use_isa(isa):
+            simdops.hardmax(x, axis=-1, out=out)
+    finally:
+        simdops.set_num_threads(saved)
+    assert np.array_equal(out, _expected_last_axis(x))
+    assert np.all(buf[:shift] == 7.0)
 
 
 def _expected_last_axis(x):

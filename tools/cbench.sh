@@ -4,7 +4,8 @@
 # C harness objects (the same flags as the package), and tools/portbench.c (the
 # instruction issue rates; x86-64 with AVX-512 flags of its own, no package code):
 # and tools/hmbench.c (hardmax's row-scan variants; it compiles the AVX2 kernel file in),
-# tools/hm_axis0.c (hardmax axis 0's whole algorithms and their parts), tools/qmul_bound.c
+# tools/hm_axis0.c (hardmax axis 0's whole algorithms and their parts), tools/hm_stream.c
+# (hardmax along the last axis past the streaming threshold, x86), tools/qmul_bound.c
 # (the fp32 quantized multiply's instruction mixes against np.add's; x86-64 AVX-512),
 # tools/qb_tflite_mix.c (the 8-bit quantized adds' instruction mixes, x86-64 with AVX512-VNNI):
 #   bash tools/cbench.sh [OUTDIR=/tmp/kb]   -> OUTDIR/cbench, OUTDIR/rqbench, OUTDIR/rq_exhaustive, OUTDIR/portbench, OUTDIR/hmbench, OUTDIR/hm_axis0
@@ -33,6 +34,11 @@ if [ "$(uname -m)" = x86_64 ]; then
     # shellcheck disable=SC2086
     $CC -O2 -g -Wall -Wextra ${CFLAGS_EXTRA:-} -I"$HERE/csrc/include" -I"$HERE/csrc" "$HERE/tools/hm_axis0.c" \
         "$OUT"/hm_axis0_kern_*.o $objs -o "$OUT/hm_axis0" -lm -lpthread
+    # hardmax along the last axis past the streaming threshold (its AVX-512 loops carry
+    # target attributes; the library's own tier is chosen at run time)
+    # shellcheck disable=SC2086
+    $CC -O2 -g -Wall -Wextra ${CFLAGS_EXTRA:-} -I"$HERE/csrc/include" -I"$HERE/csrc" "$HERE/tools/hm_stream.c" \
+        $objs -o "$OUT/hm_stream" -lm -lpthread
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} -mavx512f -mavx512bw -mavx512dq -mavx512vl -mf16c \
         "$HERE/tools/portbench.c" -o "$OUT/portbench"
@@ -49,4 +55,4 @@ else
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra ${CFLAGS_EXTRA:-} "$HERE/tools/portbench.c" -o "$OUT/portbench"
 fi
-echo "built $OUT/cbench $OUT/rqbench $OUT/qlinear_sweep $OUT/rq_exhaustive $OUT/portbench (x86: $OUT/hmbench $OUT/hm_axis0 $OUT/qmul_bound)"
+echo "built $OUT/cbench $OUT/rqbench $OUT/qlinear_sweep $OUT/rq_exhaustive $OUT/portbench (x86: $OUT/hmbench $OUT/hm_axis0 $OUT/hm_stream $OUT/qmul_bound $OUT/qb_tflite_mix)"

@@ -206,6 +206,19 @@ int simdops_hardmax_run(const simdops_kernel_table *kt, const simdops_tensor *x,
         simdops_hm_stream_fence(stream);
         return s;
     }
+    /* float32 rows along a contiguous axis, the rows of y adjacent, streamed:
+     * the tier's fused scan writes y's lines as it reads (hardmax_rows_stream.c) */
+    if (stream && x->dtype == SIMDOPS_FLOAT32 && r.n == 1 && r.sx[0] == 4 && r.sy[0] == 4 &&
+        nr >= 64 && nr <= INT32_MAX && (uintptr_t)y->data % 4 == 0 && kept.n <= 1 &&
+        (kept.n == 0 || kept.sy[0] == nr * 4)) {
+        simdops_hm_row_stream_fn fused = simdops_hm_fused_row(kt->argmax_row[SIMDOPS_FLOAT32]);
+        if (fused && simdops_hm_rows_streamed(fused, (const char *)x->data,
+                                              kept.n ? kept.sx[0] : 0, (char *)y->data,
+                                              (size_t)(kept.n ? kept.shape[0] : 1), (size_t)nr)) {
+            simdops_hm_stream_fence(stream);
+            return SIMDOPS_OK;
+        }
+    }
     {
         /* One reduced row per group, read in place or gathered. */
         int contiguous = r.n == 0 || (r.n == 1 && r.sx[0] == (int64_t)es);

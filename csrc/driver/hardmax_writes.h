@@ -4,6 +4,7 @@
 /* Writing hardmax's y (hardmax_writes.c): zeros, ones, and runs of rows of y
  * written together. Internal to the hardmax driver. */
 #include "kernels/registry.h"
+#include "kernels/hardmax/hardmax_stream.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -67,5 +68,15 @@ void simdops_hm_zero_row(char *y, size_t cb, int64_t col_sy, simdops_dtype dtype
  * bytes apart) in ascending order: a counting sort (cnt: rows + 1 counters). */
 void simdops_hm_sort_ones(size_t *one, const int64_t *bi, size_t cb, size_t *cnt, int64_t rows,
                           int64_t isy, size_t es);
+
+/* The tier's fused float32 scan for the table's argmax_row kernel row
+ * (kernels/hardmax/hardmax_stream.h), or NULL (hardmax_rows_stream.c). */
+simdops_hm_row_stream_fn simdops_hm_fused_row(simdops_argmax_row_fn row);
+/* hardmax of `rows` float32 rows of cols >= 64 (row r at x + r * row_sx) into
+ * y, rows of y adjacent, every line of y streamed by fused as it scans;
+ * returns 0 (nothing done) where the fused scans are not built. The caller
+ * fences. */
+int simdops_hm_rows_streamed(simdops_hm_row_stream_fn fused, const char *x, int64_t row_sx,
+                             char *y, size_t rows, size_t cols);
 
 #endif

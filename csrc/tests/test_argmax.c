@@ -324,6 +324,20 @@ static void test_hardmax_driver(const target *t)
                                     YOFF[v] + (v == 2 ? 64 * below(4) : 0), v == 3,
                                     THRESHOLDS[h], mode++);
             }
+    /* Streamed float32 rows of 64 or more (the fused scans of avx2/avx512,
+     * kernels/hardmax/hardmax_stream.h, where t is that tier's kernel): rows of
+     * exactly 64 (no line streamed inside the scan), rows that are not a whole
+     * number of lines, one row, y at every 4-byte offset class of a line (ones in
+     * the partial first and last lines), in place. */
+    if (t->kind == K_ARGMAX_ROW) {
+        static const size_t FUSED[][2] = {{1, 64},   {1, 300},  {2, 1027}, {33, 64},
+                                          {257, 65}, {9, 4099}, {40, 1024}, {3, 129}};
+        for (size_t k = 0; k < sizeof(FUSED) / sizeof(FUSED[0]); k++)
+            for (int v = 0; v < 6; v++) {
+                static const size_t YOFF[] = {0, 4, 16, 60, 4 * 9, 16};
+                hardmax_driver_case(t, FUSED[k][0], FUSED[k][1], 1, YOFF[v], v == 5, 0, mode++);
+            }
+    }
 }
 
 enum { LONG_ROW_MAX = 4500 };

@@ -3,6 +3,7 @@
  * kernels. float16 is compared as exact int16 keys (16 lanes, no conversion). */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
+#include "hardmax_stream.h"
 
 #if SIMDOPS_COMPILE_AVX2
 #define SIMDOPS_TIER avx2
@@ -108,6 +109,13 @@ static inline void HB_REL_FLUSH(int32_t *rel, int64_t *bi, int64_t r)
             _mm256_add_epi64(rv, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(o, 1))));
     _mm256_storeu_si256((__m256i *)rel, _mm256_set1_epi32(-1));
 }
+/* one 64-byte line, non-temporal: two 32-byte stores */
+#define HB_NT_ZERO(p)                                                                            \
+    (_mm256_stream_ps((float *)(p), _mm256_setzero_ps()),                                        \
+     _mm256_stream_ps((float *)(p) + 8, _mm256_setzero_ps()))
+#define HB_NT_COPY(p, src)                                                                       \
+    (_mm256_stream_ps((float *)(p), _mm256_load_ps(src)),                                        \
+     _mm256_stream_ps((float *)(p) + 8, _mm256_load_ps((src) + 8)))
 #include "hardmax_f32_body.h"
 
 /* float64 x 4 */
@@ -194,11 +202,20 @@ static inline void hm_f16x16_IDX(int64_t *p, __m256i m, __m256i rv)
 HM_ROW(hm_f16x16, uint16_t)
 HM_COLS(hm_f16x16, uint16_t)
 
+static size_t hm_f32b_row_stream_k(const void *x, size_t n, simdops_hm_lines *s)
+{
+    return hm_f32b_row_stream((const float *)x, n, s);
+}
+
 HM_ROW_KERNEL(f32, float, hm_f32b) HM_ROW_KERNEL(f64, double, hm_f64x4)
 HM_ROW_KERNEL(f16, uint16_t, hm_f16x16) HM_COLS_MANY_KERNEL(f32, float, hm_f32b_cols)
 HM_COLS_KERNEL(f64, double, hm_f64x4) HM_COLS_KERNEL(f16, uint16_t, hm_f16x16)
 
+const simdops_hm_stream_pair simdops_hm_stream_pair__avx2 = {SIMDOPS_KERNEL_NAME(f32, argmax_row),
+                                                             hm_f32b_row_stream_k};
+
 SIMDOPS_DEFINE_REGISTER(hardmax, HARDMAX_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(hardmax, avx2)
+const simdops_hm_stream_pair simdops_hm_stream_pair__avx2 = {NULL, NULL};
 #endif

@@ -13,6 +13,7 @@
  * lacks: those entries inherit avx2's. */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
+#include "hardmax_stream.h"
 
 #if SIMDOPS_COMPILE_AVX512
 #define SIMDOPS_TIER avx512
@@ -151,9 +152,18 @@ static inline void HB_REL_FLUSH(int32_t *rel, int64_t *bi, int64_t r)
     _mm512_mask_storeu_epi64(bi + 8, (__mmask8)(t >> 8), _mm512_add_epi64(rv, hi));
     _mm512_storeu_si512(rel, _mm512_set1_epi32(-1));
 }
+/* one 64-byte line, non-temporal: a whole line per store */
+#define HB_NT_ZERO(p) _mm512_stream_ps((float *)(p), _mm512_setzero_ps())
+#define HB_NT_COPY(p, src) _mm512_stream_ps((float *)(p), _mm512_load_ps(src))
 #include "hardmax_f32_body.h"
 
 HM_ROW_KERNEL(f32, float, hm_f32z)
+static size_t hm_f32z_row_stream_k(const void *x, size_t n, simdops_hm_lines *s)
+{
+    return hm_f32z_row_stream((const float *)x, n, s);
+}
+const simdops_hm_stream_pair simdops_hm_stream_pair__avx512 = {SIMDOPS_KERNEL_NAME(f32, argmax_row),
+                                                               hm_f32z_row_stream_k};
 HM_COLS_MANY_KERNEL(f32, float, hm_f32z_cols)
 HM_COLS_KERNEL(f64, double, hm_f64x8)
 
@@ -161,4 +171,5 @@ HM_COLS_KERNEL(f64, double, hm_f64x8)
 SIMDOPS_DEFINE_REGISTER(hardmax, HARDMAX_AVX512_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(hardmax, avx512)
+const simdops_hm_stream_pair simdops_hm_stream_pair__avx512 = {NULL, NULL};
 #endif
