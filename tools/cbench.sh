@@ -29,7 +29,8 @@ if [ "$(uname -m)" = x86_64 ]; then
         # shellcheck disable=SC2086
         $CC -O2 -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} $flags -I"$HERE/csrc/include" \
             -I"$HERE/csrc" -c "$HERE/tools/hm_axis0_kern.c" -o "$OUT/hm_axis0_kern_$tier.o"
-        objcopy --localize-symbol=simdops_hardmax_register__$tier "$OUT/hm_axis0_kern_$tier.o"
+        objcopy --localize-symbol=simdops_hardmax_register__$tier \
+            --localize-symbol=simdops_hm_stream_pair__$tier "$OUT/hm_axis0_kern_$tier.o"
     done
     # shellcheck disable=SC2086
     $CC -O2 -g -Wall -Wextra ${CFLAGS_EXTRA:-} -I"$HERE/csrc/include" -I"$HERE/csrc" "$HERE/tools/hm_axis0.c" \
