@@ -23,11 +23,10 @@ from test_runtime_openvino_conv import _fma_fast  # noqa: E402
 F = np.float32
 
 
-def one_shift_outputs(layer, fq_fma=True, drop_small_shift=True, combined_scale=False):
-    """The numpy formula: v = f32(f32(acc) * S[n]), then fma(v, isc, shift[0] - 128) with
-    the shift 0 below 1e-5 of the output range. The keywords give the neighbours."""
-    acc = (layer.xq @ layer.w.astype(np.int64).T).astype(F)  # zero point 0, uint8
-    s = (layer.sa * layer.sw).astype(F)
+def fq_one_shift(layer, drop_small_shift=True):
+    """The output FakeQuantize's isc = 255 / (ih - il) and its one shift onto [-128, 127]:
+    channel 0's ish + bias[n] * isc (every channel's within 5e-5 of it), minus 128, 0 below
+    1e-5 of the output range."""
     isc = F(F(255) / F(layer.ih - layer.il))
     ish = F(F(-layer.il * F(255)) / F(layer.ih - layer.il))
     shifts = (ish + (layer.bias * isc).astype(F)).astype(F)
@@ -35,6 +34,15 @@ def one_shift_outputs(layer, fq_fma=True, drop_small_shift=True, combined_scale=
     shift = F(shifts[0] - F(128))
     if drop_small_shift and abs(shift) < F(255) * F(1e-5):
         shift = F(0)
+    return isc, shift
+
+
+def one_shift_outputs(layer, fq_fma=True, drop_small_shift=True, combined_scale=False):
+    """The numpy formula: v = f32(f32(acc) * S[n]), then fma(v, isc, shift[0] - 128) with
+    the shift 0 below 1e-5 of the output range. The keywords give the neighbours."""
+    acc = (layer.xq @ layer.w.astype(np.int64).T).astype(F)  # zero point 0, uint8
+    s = (layer.sa * layer.sw).astype(F)
+    isc, shift = fq_one_shift(layer, drop_small_shift)
     full = lambda x: np.broadcast_to(np.asarray(x, F), acc.shape).astype(F)  # noqa: E731
     if combined_scale:
         y = _fma_fast(acc, full((isc * s).astype(F)), full(shift))
@@ -80,11 +88,7 @@ def zero_point_outputs(layer, per_channel_fused=True, derived=True):
     n = layer.w.shape[0]
     a = (acc - _compensation(F(zp), layer.w, n).astype(F)).astype(F)
     s = (sa * layer.sw).astype(F)
-    isc = F(F(255) / F(layer.ih - layer.il))
-    ish = F(F(-layer.il * F(255)) / F(layer.ih - layer.il))
-    shift = F((ish + (layer.bias * isc).astype(F)).astype(F)[0] - F(128))
-    if abs(shift) < F(255) * F(1e-5):
-        shift = F(0)
+    isc, shift = fq_one_shift(layer)
     full = lambda x: np.broadcast_to(np.asarray(x, F), a.shape).astype(F)  # noqa: E731
     if per_channel_fused == "always" or (per_channel_fused and not (s == s[0]).all()):
         y = ((a * (isc * s).astype(F)).astype(F) + shift).astype(F)

@@ -93,7 +93,36 @@ static inline uint64_t HB_FN(eq64)(const float *p, HB_V m) /* bit k: p[k] == m *
     return e;
 }
 
-static inline size_t HB_FN(row)(const float *x, size_t n)
+/* y's finished lines streamed in the row scan's loop (hardmax_stream.h): per
+ * block after the first, up to four lines of s (256 bytes of y for the 256
+ * bytes of x the block reads), HB_NT_ZERO(p) / HB_NT_COPY(p, src) storing a
+ * line. They read nothing the scan reads (the lines lie below s->limit: rows
+ * already scanned, in place as well), so the answer is the plain scan's. */
+#define HB_LINE_ZERO(p) HB_NT_ZERO((void *)(p))
+#define HB_LINE_COPY(p, src) HB_NT_COPY((void *)(p), src)
+static inline void HB_FN(stream4)(simdops_hm_lines *s)
+{
+    uintptr_t p = s->cur;
+    if (p + 256 <= s->limit && (s->k == s->n || s->one[s->k] >= p + 256)) {
+        HB_NT_ZERO((void *)p);
+        HB_NT_ZERO((void *)(p + 64));
+        HB_NT_ZERO((void *)(p + 128));
+        HB_NT_ZERO((void *)(p + 192));
+        s->cur = p + 256;
+    } else if (p < s->limit) { /* a line with a one, or the last lines */
+        SIMDOPS_HM_LINES_WRITE(s, p + 256 <= s->limit ? p + 256 : s->limit, HB_LINE_ZERO,
+                               HB_LINE_COPY);
+    }
+}
+
+/* The row scan, written once: HB_FN(row) runs it with s NULL (the branch folds
+ * away: always inlined), HB_FN(row_stream) with y's lines to stream. */
+#if defined(_MSC_VER) && !defined(__clang__)
+#define HB_SCAN_INLINE static __forceinline
+#else
+#define HB_SCAN_INLINE static inline __attribute__((always_inline))
+#endif
+HB_SCAN_INLINE size_t HB_FN(row_scan)(const float *x, size_t n, simdops_hm_lines *s)
 {
     HB_M u = HB_MNONE;
     HB_V best, m, mx;
@@ -117,6 +146,8 @@ static inline size_t HB_FN(row)(const float *x, size_t n)
         idx = HB_ISEL(idx, HB_GT(m, best), cur);
         best = HB_MAX(m, best);
         end = i + 64;
+        if (s)
+            HB_FN(stream4)(s);
     }
     if (end < n) {
         m = HB_FN(block)(x + last, &u);
@@ -130,62 +161,14 @@ static inline size_t HB_FN(row)(const float *x, size_t n)
     return i + hm_ctz64(HB_FN(eq64)(x + i, mx)); /* not 0: the block holds mx */
 }
 
-/* HB_FN(row) with y's finished lines streamed in its loop (hardmax_stream.h):
- * per block after the first, up to four lines of s (256 bytes of y for the 256
- * bytes of x the block reads), HB_NT_ZERO(p) / HB_NT_COPY(p, src) storing a
- * line. The scan's own statements are HB_FN(row)'s, unchanged and in the same
- * order, and read nothing the stores write (the lines lie below s->limit:
- * rows already scanned, in place as well), so the answer is HB_FN(row)'s. */
-#define HB_LINE_ZERO(p) HB_NT_ZERO((void *)(p))
-#define HB_LINE_COPY(p, src) HB_NT_COPY((void *)(p), src)
-static inline void HB_FN(stream4)(simdops_hm_lines *s)
+static inline size_t HB_FN(row)(const float *x, size_t n)
 {
-    uintptr_t p = s->cur;
-    if (p + 256 <= s->limit && (s->k == s->n || s->one[s->k] >= p + 256)) {
-        HB_NT_ZERO((void *)p);
-        HB_NT_ZERO((void *)(p + 64));
-        HB_NT_ZERO((void *)(p + 128));
-        HB_NT_ZERO((void *)(p + 192));
-        s->cur = p + 256;
-    } else if (p < s->limit) { /* a line with a one, or the last lines */
-        SIMDOPS_HM_LINES_WRITE(s, p + 256 <= s->limit ? p + 256 : s->limit, HB_LINE_ZERO,
-                               HB_LINE_COPY);
-    }
+    return HB_FN(row_scan)(x, n, NULL);
 }
 
 static inline size_t HB_FN(row_stream)(const float *x, size_t n, simdops_hm_lines *s)
 {
-    HB_M u = HB_MNONE;
-    HB_V best, m, mx;
-    HB_I idx = HB_ISET1(0), cur;
-    const HB_I step = HB_ISET1(64);
-    size_t i, last, a, end;
-    if (n < 64 || n > (size_t)INT32_MAX)
-        return HB_SHORT_ROW(x, n);
-    last = n - 64;
-    a = (uintptr_t)x % 4 ? 0 : (size_t)((0u - (uintptr_t)x) & (4 * HB_W - 1)) / 4;
-    i = a ? a : 64;
-    end = 64;
-    best = HB_FN(block)(x, &u);
-    cur = HB_ISET1((int32_t)i - 64);
-    for (; i <= last; i += 64) {
-        m = HB_FN(block)(x + i, &u);
-        cur = HB_IADD(cur, step);
-        idx = HB_ISEL(idx, HB_GT(m, best), cur);
-        best = HB_MAX(m, best);
-        end = i + 64;
-        HB_FN(stream4)(s);
-    }
-    if (end < n) {
-        m = HB_FN(block)(x + last, &u);
-        idx = HB_ISEL(idx, HB_GT(m, best), HB_ISET1((int32_t)last));
-        best = HB_MAX(m, best);
-    }
-    if (HB_MANY(u))
-        return HB_FIND_NAN(x, n, best);
-    mx = HB_VMAX(best);
-    i = (size_t)(uint32_t)HB_IREDUCE_MIN(HB_ISEL(HB_ISET1(INT32_MAX), HB_EQ(best, mx), idx));
-    return i + hm_ctz64(HB_FN(eq64)(x + i, mx)); /* not 0: the block holds mx */
+    return HB_FN(row_scan)(x, n, s);
 }
 
 /* Columns a call scans together: the driver's whole block (16 KiB of float32), so that

@@ -58,11 +58,7 @@ static inline int qb_tfl_ctz64(uint64_t m)
         size_t i;                                                                                  \
         (void)lo, (void)hi;                                                                        \
         for (i = 0; i + 64 <= n; i += 64) {                                                        \
-            const __m512i va = _mm512_loadu_si512((const void *)(a + i * io->sa));                 \
-            const __m512i vb = _mm512_loadu_si512((const void *)(b + i * io->sb));                 \
-            const __m512i xa = _mm512_xor_si512(va, x80), xb = _mm512_xor_si512(vb, x80);         \
-            const __m512i a0 = LOBYTES(unpacklo, va, xa), a1 = LOBYTES(unpackhi, va, xa);          \
-            const __m512i b0 = LOBYTES(unpacklo, vb, xb), b1 = LOBYTES(unpackhi, vb, xb);          \
+            QB_LOAD_BYTE_PAIRS(LOBYTES, a, b, i, io, x80, a0, a1, b0, b1);                         \
             __m512i r[4], q;                                                                       \
             __mmask16 k[4];                                                                        \
             uint64_t fl;                                                                           \

@@ -83,6 +83,18 @@ static inline void qb_xnn_io_init(qb_xnn_io *io, const void *a, const void *b, i
 
 /* pairs: dword k of each 128-bit lane of P_j holds the bytes (lo_a, hi_a, lo_b,
  * hi_b) of element 16 lane + 4 j + k; after the packs the lanes are in order */
+/* The 64 (a, b) byte pairs at element i of a row (strides io->sa, io->sb; 0 for a
+ * broadcast input) as the pair rows read them (XNNPACK's add here, TFLite's add in
+ * qbinary_tfl_avx512.h): each input's bytes and their copies with the sign bit
+ * flipped (x80), interleaved by LOBYTES (QB_LOBYTES_<tag>) into the low (a0, b0) and
+ * high (a1, b1) halves of every 128-bit lane. Declares va, vb, xa, xb, a0, a1, b0, b1. */
+#define QB_LOAD_BYTE_PAIRS(LOBYTES, a, b, i, io, x80, a0, a1, b0, b1)                              \
+    const __m512i va = _mm512_loadu_si512((const void *)((a) + (i) * (io)->sa));                 \
+    const __m512i vb = _mm512_loadu_si512((const void *)((b) + (i) * (io)->sb));                 \
+    const __m512i xa = _mm512_xor_si512(va, x80), xb = _mm512_xor_si512(vb, x80);                 \
+    const __m512i a0 = LOBYTES(unpacklo, va, xa), a1 = LOBYTES(unpackhi, va, xa);                  \
+    const __m512i b0 = LOBYTES(unpacklo, vb, xb), b1 = LOBYTES(unpackhi, vb, xb)
+
 #define QB_XNN_PAIR_LOOP(tag, T, LOBYTES, PACK, EP, HIGH_, FOLD_, CLAMP_)                          \
     static QB_VNNI_TARGET size_t qb_xnn_pairs_##tag##_##HIGH_##FOLD_##CLAMP_(                      \
         const qb_xnn_io *io, T *y, size_t n, const qb_xnn_plan *pl,                                \
@@ -103,11 +115,7 @@ static inline void qb_xnn_io_init(qb_xnn_io *io, const void *a, const void *b, i
         size_t i;                                                                                  \
         (void)high, (void)sh16, (void)sh;                                                          \
         for (i = 0; i + 64 <= n; i += 64) {                                                        \
-            const __m512i va = _mm512_loadu_si512((const void *)(a + i * io->sa));                 \
-            const __m512i vb = _mm512_loadu_si512((const void *)(b + i * io->sb));                 \
-            const __m512i xa = _mm512_xor_si512(va, x80), xb = _mm512_xor_si512(vb, x80);         \
-            const __m512i a0 = LOBYTES(unpacklo, va, xa), a1 = LOBYTES(unpackhi, va, xa);          \
-            const __m512i b0 = LOBYTES(unpacklo, vb, xb), b1 = LOBYTES(unpackhi, vb, xb);          \
+            QB_LOAD_BYTE_PAIRS(LOBYTES, a, b, i, io, x80, a0, a1, b0, b1);                         \
             QB_XNN_FINISH(PACK, EP, QB_IN_ORDER, QB_PACKS32_##HIGH_,                              \
                           QB_XNN_PAIR(_mm512_unpacklo_epi16(a0, b0)),                              \
                           QB_XNN_PAIR(_mm512_unpackhi_epi16(a0, b0)),                              \
