@@ -901,3 +901,23 @@ def test_compiled_operator_pickles_as_its_descriptor():
     out = np.zeros(8, np.int8)  # TotalTensorSizeInBytes: 6 rounded up to 8
     again.execute(np.array([-10, 3, 10, 99], np.int8), out)
     assert out[:6].tolist() == [-8, 0, 8, -8, 0, 8]
+
+
+def test_object_arrays_are_never_bound_as_bytes():
+    """A numpy object array exports its PyObject pointers as plain bytes when no format is
+    asked for; a kernel writing there corrupted the interpreter (found by the fuzzer: the
+    next garbage collection crashed). Refused as input and as output, the array untouched."""
+    op = dml.compile_operator(make_desc("HARDMAX", T(DT.FLOAT16, (2, 3))))
+    objects = np.array([object(), "x", 1.5], dtype=object)
+    before = list(objects)
+    with pytest.raises(TypeError, match="output holds Python objects"):
+        op.execute(np.zeros(12, np.uint8), objects)
+    with pytest.raises(TypeError, match="input holds Python objects"):
+        op.execute(objects, np.zeros(12, np.uint8))
+    assert list(objects) == before
+    core = simdops._core
+    f32 = 1  # SIMDOPS_FLOAT32 (tests/test_core_strided.py)
+    plan = core.StridedPlan("clip", f32, (2,), (1,), (1,), core.prepare_clip(f32, -1.0, 1.0))
+    with pytest.raises(TypeError, match="output holds Python objects"):
+        plan.run(np.zeros(8, np.uint8), objects)
+    assert list(objects) == before

@@ -103,7 +103,9 @@ cdef object _acquire_bytes(object obj, Py_buffer *view, str which):
     if not PyObject_CheckBuffer(obj):
         return ("type", which)
     try:
-        PyObject_GetBuffer(obj, view, PyBUF_SIMPLE)
+        _get_raw_bytes(obj, view, PyBUF_SIMPLE, which)
+    except TypeError:  # Python references (an object array): never bound as bytes
+        return ("objects", which)
     except (BufferError, ValueError):  # numpy: ValueError for a non-contiguous array
         return ("contiguous", which)
     return None

@@ -11,6 +11,22 @@
 from cpython.buffer cimport PyBUF_SIMPLE, PyBUF_WRITABLE
 
 
+cdef int _get_raw_bytes(object obj, Py_buffer *view, int flags, str which) except -1:
+    """obj's bytes as one contiguous range (PyObject_GetBuffer with flags), never the
+    storage of Python references: a numpy object array exports its pointers as plain
+    bytes when no format is asked for (a memoryview of it cannot be made), and a kernel
+    writing there corrupts the interpreter (a fuzzed DirectML execute with an object
+    array as OutputTensor crashed the next garbage collection). TypeError naming the
+    argument. (Asking for the format instead changes what numpy and memoryview export
+    for a flat range, so the dtype is looked at.)"""
+    dtype = getattr(obj, "dtype", None)
+    if dtype is not None and getattr(dtype, "hasobject", False):
+        raise TypeError(f"{which} holds Python objects (dtype {dtype}); a bound buffer is "
+                        f"raw bytes")
+    PyObject_GetBuffer(obj, view, flags)
+    return 0
+
+
 class CoreError:
     """A rule C reported: which one, about which argument, and its message.
 
@@ -255,10 +271,10 @@ cdef class StridedPlan:
 
     def run(self, input, output, Py_ssize_t in_offset=0, Py_ssize_t out_offset=0):
         cdef Py_buffer inv, outv
-        PyObject_GetBuffer(input, &inv, PyBUF_SIMPLE)
+        _get_raw_bytes(input, &inv, PyBUF_SIMPLE, "input")
         try:
             try:
-                PyObject_GetBuffer(output, &outv, PyBUF_SIMPLE | PyBUF_WRITABLE)
+                _get_raw_bytes(output, &outv, PyBUF_SIMPLE | PyBUF_WRITABLE, "output")
             except (BufferError, ValueError) as e:
                 raise ValueError(f"output must be a writable buffer: {e}") from None
             try:

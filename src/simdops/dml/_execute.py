@@ -82,6 +82,9 @@ class CompiledOperator:
         if kind == "type":
             return TypeError(f"{which} must support the buffer protocol (bytearray, numpy array, "
                              f"memoryview, ...), got {type(buffer).__name__}")
+        if kind == "objects":
+            return TypeError(f"{which} holds Python objects (a numpy object array); a bound "
+                             f"buffer is raw bytes")
         if kind == "contiguous":
             return InvalidArgumentError(f"{which} buffer is not C-contiguous; a bound buffer is "
                                         f"one flat range of bytes")
