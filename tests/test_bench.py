@@ -393,6 +393,31 @@ def test_goal_blocked_by_its_measured_bound():
     assert chain and all(g.bound_isa == "avx512" and 0 < g.bound < g.goal for g in chain)
 
 
+def test_goal_tie_is_measured_by_its_aa_pair():
+    """A subject running the baseline's own kernel misses by noise: the row is a TIE only
+    when the baseline timed again in the same rounds (the A/A pair) is at least as far from
+    1 as the subject is under the goal; otherwise it stays a MISS (and a PASS a PASS)."""
+    from simdops.bench import goals as goal_rows
+
+    def case(cid, **seconds):
+        return {"id": cid, "results": {k: {"seconds": v, "elements_per_s": 16 / v}
+                                       for k, v in seconds.items()}}
+    # elements/s ratios: a 1/1.03 (aa 1/1.04), b 1/1.03 (aa 1/1.01), c 1/0.98, d 1/1.03
+    cases = [case("a", fn=1.0, ch=1.03, aa=1.04), case("b", fn=1.0, ch=1.03, aa=1.01),
+             case("c", fn=1.0, ch=0.98, aa=1.2), case("d", fn=1.0, ch=1.03, aa=0.96)]
+    goals = [goal_rows.Goal(c, (c, "ch"), (c, "fn"), 1.0, same_kernel=(c, "aa"))
+             for c in "abcd"]
+    rows = {r["label"]: r for r in goal_rows.evaluate(cases, "avx512", goals)}
+    assert rows["a"]["status"] == "TIE (A/A 0.962)"
+    assert rows["b"]["status"] == "MISS" and abs(rows["b"]["aa"] - 1 / 1.01) < 1e-12
+    assert rows["c"]["status"] == "PASS"
+    assert rows["d"]["status"].startswith("TIE (A/A 1.04")     # faster A/A: the same spread
+    # only the rows that run the default's kernel carry a pair (oneDNN's, at the bench's
+    # steps whose product is 1)
+    paired = [g for g in goal_rows.GOALS if g.same_kernel is not None]
+    assert paired and all("oneDNN" in g.label for g in paired)
+
+
 def test_lowbit_cases_agree_with_their_runtime_paths():
     """The low-bit rows (ops_lowbit): on small shapes, every simdops call, the simdops
     quantize+dequantize path and ONNX Runtime's paths (when importable) give the same bits,

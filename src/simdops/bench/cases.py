@@ -238,6 +238,7 @@ PER_TENSOR_SCALE = Path("per-tensor scale", _requant_fp32_per_tensor)
 DOUBLE_ROUNDING = Path("double rounding", _requant_double_rounding)
 # requantize_fp32's default beside each of its other modes (ops_requant_chain.py)
 PLAIN_FP32 = Path("requantize_fp32", ops_requant_chain.plain)
+PLAIN_FP32_AGAIN = Path("requantize_fp32 (A/A)", ops_requant_chain.plain)
 
 # --------------------------------------------------------------------------- catalogue
 QF = frozenset({"quick", "full"})
@@ -300,7 +301,9 @@ for _case in (
       for op in (ops_requant_families.REQUANT_FP32_PC,
                  ops_requant_families.REQUANT_FP32_PC_NOBIAS)],
     # requantize_fp32's modes beside its default (same input, int8 out, scale kind), 64K, 1M
-    *[Case(op, "int32", requant_pc_shape(n), tags=GOALS, paths=[PLAIN_FP32])
+    *[Case(op, "int32", requant_pc_shape(n), tags=GOALS,
+           paths=[PLAIN_FP32] + ([PLAIN_FP32_AGAIN]
+                                 if op.mode in ops_requant_chain.SAME_KERNEL_MODES else []))
       for op in ops_requant_chain.CHAIN_OPS for n in (65_536, 1_048_576)],
     # in cache: shrink of every dtype, clip float16, and float32 clip for the tier rows
     *[Case(ops.SHRINK, d, (65_536,), tags=GOALS)
