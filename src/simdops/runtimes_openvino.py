@@ -299,17 +299,15 @@ def openvino_fq_requant(acc, input_scale, weight_scale, input_low, input_high, o
     if plan["int_sub"] is not None:  # exact, as OpenVINO's int32 (which wraps)
         a = ((a.astype(np.int64) - plan["int_sub"] + 2**31) % 2**32 - 2**31).astype(np.int32)
     v = a.astype(F)
+    if plan["sub"] is not None:      # the float compensation C, first in every form with one
+        v = (v - plan["sub"]).astype(F)
     if plan["kind"] == "fma":
         v = fma32(v, np.full(v.shape, plan["scale"][0], F),
                   np.full(v.shape, plan["shift"][0], F))
     elif plan["kind"] == "bias_fma":
-        if plan["sub"] is not None:
-            v = (v - plan["sub"]).astype(F)
         v = ((v * plan["scale"]).astype(F) + plan["bias"]).astype(F)
         v = fma32(v, np.full(v.shape, plan["fq_scale"], F),
                   np.full(v.shape, plan["shift"][0], F))
     else:
-        if plan["sub"] is not None:
-            v = (v - plan["sub"]).astype(F)
         v = (v * plan["scale"]).astype(F) + plan["shift"]
     return np.clip(np.rint(v), lo, hi).astype(plan["out_dtype"])
