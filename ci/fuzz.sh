@@ -9,7 +9,8 @@
 # python: an interpreter with simdops and hypothesis installed (default python3).
 # Default 2 minutes (CI); e.g. --minutes 30 for a longer hunt. A failure prints
 # the shrunk example and the --only/--seed that replay it. Exits non-zero on
-# any failure, crash (the stack is printed) or hang.
+# any failure, crash (the stack is printed) or hang. The rounds listed in
+# ci/fuzz_regressions.txt (each once found a defect) are replayed first.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PY=python3
@@ -36,6 +37,17 @@ PY=$("$PY" -c "import sys; print(sys.executable)")
 cd "$(mktemp -d -t simdops-fuzz.XXXXXX)"
 "$PY" -c 'import simdops, hypothesis; print("fuzz.sh: simdops", simdops.__version__, "from", simdops.__file__)'
 rc=0
+# the rounds that once found a defect (ci/fuzz_regressions.txt), one round each, first
+while read -r prop seed _; do
+    case "$prop" in '' | '#'*) continue ;; esac
+    echo "fuzz.sh: replaying $prop round seed $seed (ci/fuzz_regressions.txt)"
+    "$PY" -X faulthandler "$ROOT/ci/fuzz_simdops.py" --only "$prop" --seed "$seed" \
+        --minutes 0 || rc=$?
+done <"$ROOT/ci/fuzz_regressions.txt"
+if [ "$rc" != 0 ]; then
+    echo "fuzz.sh: FAILED a replayed round (ci/fuzz_regressions.txt), exit $rc"
+    exit 1
+fi
 "$PY" -X faulthandler "$ROOT/ci/fuzz_simdops.py" "${ARGS[@]}" || rc=$?
 if [ "$rc" != 0 ]; then
     echo "fuzz.sh: FAILED (exit $rc)"
