@@ -138,7 +138,7 @@ ufunc_ext = Extension(
     "simdops._ufunc",
     sources=["src/simdops/_ext/_ufunc_module.c", "src/simdops/_ext/_ufunc_loops.c"],
     include_dirs=[np.get_include(), os.path.join(CSRC, "include")],
-    depends=["src/simdops/_ext/_ufunc.h", "src/simdops/_ext/_ufunc_read.h"] + sorted(glob.glob(os.path.join(CSRC, "include", "simdops", "*.h"))),
+    depends=sorted(glob.glob("src/simdops/_ext/_ufunc*.h")) + sorted(glob.glob(os.path.join(CSRC, "include", "simdops", "*.h"))),
 )
 
 # freethreading_compatible: the module declares Py_mod_gil = Py_MOD_GIL_NOT_USED,
