@@ -9,7 +9,8 @@
  * Every call also checks that nothing outside the output was written and that
  * an out-of-place input was not modified.
  *
- * Usage: harness [--seed N] [--require-native TIER [--inherit-ok ENTRY,...]] [--elem-aligned] [-v]
+ * Usage: harness [--seed N] [--require-native TIER [--inherit-ok ENTRY,...]] [--elem-aligned]
+ *                [--entry-timeout SECONDS] [-v]
  * --inherit-ok: entries (kernel table fields, e.g. qadd_tflite) TIER may take from its
  * parent without failing --require-native (ops that have no kernel of that tier yet).
  * Prints "tier NAME ran: ..." for each tier tested (with its native and
@@ -102,6 +103,27 @@ static void on_fault(int sig)
     _exit(1);
 }
 
+/* A kernel that never returns (a loop whose count wrapped) would hang the harness, and CI
+ * with it, until the job's limit: each entry gets g_entry_seconds (--entry-timeout; the
+ * slowest entry takes ~10 s natively, qemu-user and the sanitizers ~10x that), then the
+ * alarm names it and fails. No alarm() on Windows: the job's own limit stands there. */
+static unsigned g_entry_seconds = 900;
+#if !defined(_WIN32)
+static void on_alarm(int sig)
+{
+    static const char head[] = "FAIL hang: past the per-entry time limit (--entry-timeout) in ";
+    (void)sig;
+    fflush(stdout);
+    if (write(2, head, sizeof(head) - 1) < 0 || write(2, g_running, strlen(g_running)) < 0 ||
+        write(2, "\n", 1) < 0)
+        _exit(1);
+    _exit(1);
+}
+#define ARM_ENTRY_WATCHDOG() alarm(g_entry_seconds)
+#else
+#define ARM_ENTRY_WATCHDOG() ((void)0)
+#endif
+
 /* 1 when name is one of the comma-separated names of list */
 static int listed(const char *list, const char *name)
 {
@@ -134,6 +156,8 @@ int main(int argc, char **argv)
             inherit_ok = argv[++i];
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i]; /* entry kinds (requant_ties_up,...): those alone, for mutants */
+        else if (!strcmp(argv[i], "--entry-timeout") && i + 1 < argc)
+            g_entry_seconds = (unsigned)strtoul(argv[++i], NULL, 0); /* 0: none */
         else if (!strcmp(argv[i], "--elem-aligned"))
             g_elem_aligned = 1;
         else if (!strcmp(argv[i], "-v"))
@@ -141,7 +165,7 @@ int main(int argc, char **argv)
         else {
             fprintf(stderr,
                     "usage: %s [--seed N] [--require-native TIER [--inherit-ok ENTRY,...]] "
-                    "[--only KIND,...] [--elem-aligned] [-v]\n",
+                    "[--only KIND,...] [--elem-aligned] [--entry-timeout SECONDS] [-v]\n",
                     argv[0]);
             return 2;
         }
@@ -150,6 +174,9 @@ int main(int argc, char **argv)
     signal(SIGSEGV, on_fault);
 #ifdef SIGBUS
     signal(SIGBUS, on_fault);
+#endif
+#if !defined(_WIN32)
+    signal(SIGALRM, on_alarm);
 #endif
     setvbuf(stdout, NULL, _IOLBF, 0);
     simdops_init();
@@ -167,6 +194,7 @@ int main(int argc, char **argv)
                simdops_last_call_isa(), simdops_isa());
     }
     check_scalar_table();
+    ARM_ENTRY_WATCHDOG(); /* the tests before the entries' get one period too */
     if (!only) {
         test_qlow_tiers();
         simdops_test_public_api(&g_pass, &g_fail);
@@ -231,6 +259,7 @@ int main(int argc, char **argv)
                         long f0 = g_fail, p0 = g_pass;
                         snprintf(g_running, sizeof(g_running), "tier %s %s[%s]", name,
                                  KIND_NAME(k), t.tname);
+                        ARM_ENTRY_WATCHDOG();
                         run_entry(&t);
                         if (g_verbose)
                             printf("  %s %s[%s]: %ld passed, %ld failed\n", name, KIND_NAME(k),
@@ -274,6 +303,9 @@ int main(int argc, char **argv)
         test_threadpool(&g_pass, &g_fail);
         test_rules(&g_pass, &g_fail);
     }
+#if !defined(_WIN32)
+    alarm(0);
+#endif
     printf("%ld passed, %ld failed\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }
