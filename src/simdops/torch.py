@@ -14,11 +14,11 @@ Each has a fake (meta) implementation, so ``torch.compile(fullgraph=True)`` and
 ``torch.export`` trace through them with no graph break, and the tag
 ``torch.Tag.flexible_layout`` (any input strides: inductor neither copies an input to
 fixed strides nor spells out the defaulted arguments as keywords in its generated call);
-at run time the kernel is simdops' own, so the bits are those of the array API. Scalars are schema scalars
-(``Scalar``, ``int``, ``float``); per-tensor or per-channel requantization
-parameters (multiplier, shift, scale) are tensors: 0-d for per-tensor, 1-d along the
-last axis for per-channel. CPU tensors only. ``import simdops`` never imports torch:
-only ``import simdops.torch`` does.
+at run time the kernel is simdops' own, so the bits are those of the array API. Scalars
+are schema scalars (``Scalar``, ``int``, ``float``); per-tensor or per-channel
+requantization parameters (multiplier, shift, scale) are tensors: 0-d for per-tensor, 1-d
+along the last axis for per-channel. CPU tensors only. ``import simdops`` never imports
+torch: only ``import simdops.torch`` does.
 """
 from typing import Optional, Sequence
 
