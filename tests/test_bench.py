@@ -83,8 +83,7 @@ def _importable(module):
 
 # the paths of simdops.bench.torch_paths: they need torch (CI's ASan venv has none)
 _TORCH_PATHS = {p.name for p in (bench_torch_paths.TORCH_OP,
-                                 bench_torch_paths.COMPILED_OP_PLUS_CLAMP,
-                                 bench_torch_paths.EAGER_OP_PLUS_COMPILED_CLAMP)}
+                                 *bench_torch_paths.COMPOSITE_PATHS.values())}
 
 
 def test_every_goal_row_is_produced(tmp_path, capsys):

@@ -258,6 +258,31 @@ def test_compile_inductor_same_bits_as_eager():
     assert compiled(acc, scale).numpy().tobytes() == f(acc, scale).numpy().tobytes()
 
 
+def test_every_op_takes_any_input_layout():
+    # inductor's default constraint for an untagged custom op would pin its inputs to the
+    # traced strides and spell its defaulted arguments as keywords in the generated call
+    for name in simdops.torch.__all__:
+        assert torch.Tag.flexible_layout in getattr(ops, name).default.tags, name
+
+
+@_one_thread
+def test_compile_inductor_strided_input_positional_call():
+    torch._dynamo.reset()
+    from torch._inductor.utils import run_and_get_code
+
+    def f(x):   # a transposed view into each op, defaulted arguments left out
+        return ops.clip(x.t(), -0.5, 0.75), ops.clip(x.t(), None, 0.25, scale=2.0, bias=0.5)
+
+    x = _floats((6, 5))
+    with torch._inductor.config.patch(fx_graph_cache=False):
+        got, (code, *_) = run_and_get_code(torch.compile(f, fullgraph=True), x)
+    want = (torch.from_numpy(simdops.clip(x.t().numpy(), -0.5, 0.75)),
+            torch.from_numpy(simdops.clip(x.t().numpy(), None, 0.25, scale=2.0, bias=0.5)))
+    assert all(_same_bits(g, w) for g, w in zip(got, want))
+    calls = re.findall(r"torch\.ops\.simdops\.clip\.default\((.*)\)", code)
+    assert len(calls) == 2 and not any("=None" in c for c in calls), calls
+
+
 @_one_thread
 def test_export_runs_with_the_same_bits(layer):
     x = _layer_input()

@@ -5,10 +5,10 @@ keep each file to one screenful of ops."""
 from typing import Optional
 
 import torch
-from torch.library import custom_op, register_fake
+from torch.library import register_fake
 from torch.types import Number
 
-from simdops._torch_tensors import _array, _new_like
+from simdops._torch_tensors import _array, _new_like, simdops_custom_op
 
 
 def _onnx():
@@ -16,7 +16,7 @@ def _onnx():
     return onnx
 
 
-@custom_op("simdops::onnx_clip_out", mutates_args={"out"})
+@simdops_custom_op("simdops::onnx_clip_out", mutates_args={"out"})
 def onnx_clip_out(x: torch.Tensor, out: torch.Tensor, min: Optional[Number] = None,
                   max: Optional[Number] = None) -> None:
     """simdops.onnx.clip(x, min, max, out=out): ONNX Clip (min > max gives max; None: no
@@ -24,7 +24,7 @@ def onnx_clip_out(x: torch.Tensor, out: torch.Tensor, min: Optional[Number] = No
     _onnx().clip(_array(x, "x"), min, max, out=_array(out, "out"))
 
 
-@custom_op("simdops::onnx_clip", mutates_args=())
+@simdops_custom_op("simdops::onnx_clip", mutates_args=())
 def onnx_clip(x: torch.Tensor, min: Optional[Number] = None,
               max: Optional[Number] = None) -> torch.Tensor:
     """simdops.onnx.clip on a CPU tensor: ONNX Clip, a new contiguous tensor."""
@@ -33,14 +33,14 @@ def onnx_clip(x: torch.Tensor, min: Optional[Number] = None,
     return result
 
 
-@custom_op("simdops::onnx_shrink_out", mutates_args={"out"})
+@simdops_custom_op("simdops::onnx_shrink_out", mutates_args={"out"})
 def onnx_shrink_out(x: torch.Tensor, out: torch.Tensor, bias: float = 0.0,
                     lambd: float = 0.5) -> None:
     """simdops.onnx.shrink(x, bias, lambd, out=out): ONNX Shrink into out."""
     _onnx().shrink(_array(x, "x"), bias, lambd, out=_array(out, "out"))
 
 
-@custom_op("simdops::onnx_shrink", mutates_args=())
+@simdops_custom_op("simdops::onnx_shrink", mutates_args=())
 def onnx_shrink(x: torch.Tensor, bias: float = 0.0, lambd: float = 0.5) -> torch.Tensor:
     """simdops.onnx.shrink on a CPU tensor: ONNX Shrink (NaN gives 0), a new tensor."""
     result = _new_like(x)
@@ -48,14 +48,14 @@ def onnx_shrink(x: torch.Tensor, bias: float = 0.0, lambd: float = 0.5) -> torch
     return result
 
 
-@custom_op("simdops::onnx_hardmax_out", mutates_args={"out"})
+@simdops_custom_op("simdops::onnx_hardmax_out", mutates_args={"out"})
 def onnx_hardmax_out(x: torch.Tensor, out: torch.Tensor, axis: Optional[int] = None,
                      opset: int = 13) -> None:
     """simdops.onnx.hardmax(x, axis, opset=opset, out=out): ONNX Hardmax into out."""
     _onnx().hardmax(_array(x, "x"), axis, opset=opset, out=_array(out, "out"))
 
 
-@custom_op("simdops::onnx_hardmax", mutates_args=())
+@simdops_custom_op("simdops::onnx_hardmax", mutates_args=())
 def onnx_hardmax(x: torch.Tensor, axis: Optional[int] = None, opset: int = 13) -> torch.Tensor:
     """simdops.onnx.hardmax on a CPU tensor: ONNX Hardmax (opset 13: one axis, default -1;
     opsets 1 and 11: coerced to 2-D at axis, default 1), a new tensor."""

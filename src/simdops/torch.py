@@ -11,21 +11,23 @@ Importing this module imports torch and registers, with ``torch.library.custom_o
   returns None, as torch.library prescribes).
 
 Each has a fake (meta) implementation, so ``torch.compile(fullgraph=True)`` and
-``torch.export`` trace through them with no graph break; at run time the kernel is
-simdops' own, so the bits are those of the array API. Scalars are schema scalars
-(``Scalar``, ``int``, ``float``); per-tensor or per-channel requantization
-parameters (multiplier, shift, scale) are tensors: 0-d for per-tensor, 1-d along the
-last axis for per-channel. CPU tensors only. ``import simdops`` never imports torch:
-only ``import simdops.torch`` does.
+``torch.export`` trace through them with no graph break, and the tag
+``torch.Tag.flexible_layout`` (any input strides: inductor neither copies an input to
+fixed strides nor spells out the defaulted arguments as keywords in its generated call);
+at run time the kernel is simdops' own, so the bits are those of the array API. Scalars
+are schema scalars (``Scalar``, ``int``, ``float``); per-tensor or per-channel
+requantization parameters (multiplier, shift, scale) are tensors: 0-d for per-tensor, 1-d
+along the last axis for per-channel. CPU tensors only. ``import simdops`` never imports
+torch: only ``import simdops.torch`` does.
 """
 from typing import Optional, Sequence
 
 import torch
-from torch.library import custom_op, register_fake
+from torch.library import register_fake
 from torch.types import Number
 
 import simdops
-from simdops._torch_tensors import _array, _new_like
+from simdops._torch_tensors import _array, _new_like, simdops_custom_op
 
 __all__ = ["clip", "shrink", "hardmax", "quantize_down_int32",
            "quantize_down_int32_to_uint8", "requantize_fp32", "quantize_linear",
@@ -59,7 +61,7 @@ def _out_dtype(dtype: torch.dtype) -> str:
 
 # ---- clip ------------------------------------------------------------------------
 
-@custom_op("simdops::clip_out", mutates_args={"out"})
+@simdops_custom_op("simdops::clip_out", mutates_args={"out"})
 def clip_out(x: torch.Tensor, min: Optional[Number], max: Optional[Number],
              out: torch.Tensor, scale: Optional[Number] = None,
              bias: Optional[Number] = None) -> None:
@@ -67,7 +69,7 @@ def clip_out(x: torch.Tensor, min: Optional[Number], max: Optional[Number],
     simdops.clip(_array(x, "x"), min, max, scale=scale, bias=bias, out=_array(out, "out"))
 
 
-@custom_op("simdops::clip", mutates_args=())
+@simdops_custom_op("simdops::clip", mutates_args=())
 def clip(x: torch.Tensor, min: Optional[Number], max: Optional[Number],
          scale: Optional[Number] = None, bias: Optional[Number] = None) -> torch.Tensor:
     """simdops.clip on a CPU tensor: a new contiguous tensor of x's shape and dtype."""
@@ -88,14 +90,14 @@ def _clip_out_fake(x, min, max, out, scale=None, bias=None):
 
 # ---- shrink ----------------------------------------------------------------------
 
-@custom_op("simdops::shrink_out", mutates_args={"out"})
+@simdops_custom_op("simdops::shrink_out", mutates_args={"out"})
 def shrink_out(x: torch.Tensor, out: torch.Tensor, bias: Number = 0.0,
                threshold: Number = 0.5) -> None:
     """simdops.shrink(x, bias, threshold, out=out) on CPU tensors."""
     simdops.shrink(_array(x, "x"), bias, threshold, out=_array(out, "out"))
 
 
-@custom_op("simdops::shrink", mutates_args=())
+@simdops_custom_op("simdops::shrink", mutates_args=())
 def shrink(x: torch.Tensor, bias: Number = 0.0, threshold: Number = 0.5) -> torch.Tensor:
     """simdops.shrink on a CPU tensor: a new contiguous tensor of x's shape and dtype."""
     result = _new_like(x)
@@ -121,13 +123,13 @@ def _axes(axis):
     return -1 if axis is None else tuple(axis)
 
 
-@custom_op("simdops::hardmax_out", mutates_args={"out"})
+@simdops_custom_op("simdops::hardmax_out", mutates_args={"out"})
 def hardmax_out(x: torch.Tensor, out: torch.Tensor, axis: Optional[Sequence[int]] = None) -> None:
     """simdops.hardmax(x, axis, out=out) on CPU tensors (axis: a list of ints; None: the last axis)."""
     simdops.hardmax(_array(x, "x"), _axes(axis), out=_array(out, "out"))
 
 
-@custom_op("simdops::hardmax", mutates_args=())
+@simdops_custom_op("simdops::hardmax", mutates_args=())
 def hardmax(x: torch.Tensor, axis: Optional[Sequence[int]] = None) -> torch.Tensor:
     """simdops.hardmax on a CPU tensor (axis: a list of ints; None: the last axis)."""
     result = _new_like(x)
@@ -147,7 +149,7 @@ def _hardmax_out_fake(x, out, axis=None):
 
 # ---- requantization --------------------------------------------------------------
 
-@custom_op("simdops::quantize_down_int32_out", mutates_args={"out"})
+@simdops_custom_op("simdops::quantize_down_int32_out", mutates_args={"out"})
 def quantize_down_int32_out(x: torch.Tensor, multiplier: torch.Tensor, shift: torch.Tensor,
                             out: torch.Tensor, offset: int = 0,
                             bias: Optional[torch.Tensor] = None, min: Optional[int] = None,
@@ -161,7 +163,7 @@ def quantize_down_int32_out(x: torch.Tensor, multiplier: torch.Tensor, shift: to
         min=min, max=max, out_dtype=out_arr.dtype, rounding=rounding, out=out_arr)
 
 
-@custom_op("simdops::quantize_down_int32", mutates_args=())
+@simdops_custom_op("simdops::quantize_down_int32", mutates_args=())
 def quantize_down_int32(x: torch.Tensor, multiplier: torch.Tensor, shift: torch.Tensor,
                         offset: int = 0, bias: Optional[torch.Tensor] = None,
                         min: Optional[int] = None, max: Optional[int] = None,
@@ -191,7 +193,7 @@ def _quantize_down_int32_out_fake(x, multiplier, shift, out, offset=0, bias=None
     return None
 
 
-@custom_op("simdops::requantize_fp32_out", mutates_args={"out"})
+@simdops_custom_op("simdops::requantize_fp32_out", mutates_args={"out"})
 def requantize_fp32_out(x: torch.Tensor, scale: torch.Tensor, out: torch.Tensor,
                         zero_point: int = 0, bias: Optional[torch.Tensor] = None,
                         min: Optional[int] = None, max: Optional[int] = None,
@@ -205,7 +207,7 @@ def requantize_fp32_out(x: torch.Tensor, scale: torch.Tensor, out: torch.Tensor,
         precision=precision, ties=ties, out=out_arr)
 
 
-@custom_op("simdops::requantize_fp32", mutates_args=())
+@simdops_custom_op("simdops::requantize_fp32", mutates_args=())
 def requantize_fp32(x: torch.Tensor, scale: torch.Tensor, zero_point: int = 0,
                     bias: Optional[torch.Tensor] = None, min: Optional[int] = None,
                     max: Optional[int] = None, out_dtype: torch.dtype = torch.uint8,
@@ -241,7 +243,7 @@ def _to_uint8_into(x, multiplier, shift, offset, out, bias, min, max, rounding):
         min=min, max=max, rounding=rounding, out=_array(out, "out"))
 
 
-@custom_op("simdops::quantize_down_int32_to_uint8_out", mutates_args={"out"})
+@simdops_custom_op("simdops::quantize_down_int32_to_uint8_out", mutates_args={"out"})
 def quantize_down_int32_to_uint8_out(x: torch.Tensor, multiplier: torch.Tensor,
                                      shift: torch.Tensor, offset: int, out: torch.Tensor,
                                      bias: Optional[torch.Tensor] = None, min: int = 0,
@@ -250,7 +252,7 @@ def quantize_down_int32_to_uint8_out(x: torch.Tensor, multiplier: torch.Tensor,
     _to_uint8_into(x, multiplier, shift, offset, out, bias, min, max, rounding)
 
 
-@custom_op("simdops::quantize_down_int32_to_uint8", mutates_args=())
+@simdops_custom_op("simdops::quantize_down_int32_to_uint8", mutates_args=())
 def quantize_down_int32_to_uint8(x: torch.Tensor, multiplier: torch.Tensor,
                                  shift: torch.Tensor, offset: int,
                                  bias: Optional[torch.Tensor] = None, min: int = 0,
@@ -281,14 +283,14 @@ def _quantize_linear_into(x, y_scale, y_zero_point, out, axis):
                             out=_array(out, "out"))
 
 
-@custom_op("simdops::quantize_linear_out", mutates_args={"out"})
+@simdops_custom_op("simdops::quantize_linear_out", mutates_args={"out"})
 def quantize_linear_out(x: torch.Tensor, y_scale: torch.Tensor, out: torch.Tensor,
                         y_zero_point: Optional[torch.Tensor] = None, axis: int = 1) -> None:
     """simdops.onnx.quantize_linear into out (scale / zero point: 0-d or 1-d tensors)."""
     _quantize_linear_into(x, y_scale, y_zero_point, out, axis)
 
 
-@custom_op("simdops::quantize_linear", mutates_args=())
+@simdops_custom_op("simdops::quantize_linear", mutates_args=())
 def quantize_linear(x: torch.Tensor, y_scale: torch.Tensor,
                     y_zero_point: Optional[torch.Tensor] = None,
                     axis: int = 1) -> torch.Tensor:
@@ -314,21 +316,14 @@ def _dequantize_linear_into(x, x_scale, x_zero_point, out, axis):
                               out=_array(out, "out"))
 
 
-@custom_op("simdops::dequantize_linear_out", mutates_args={"out"})
+@simdops_custom_op("simdops::dequantize_linear_out", mutates_args={"out"})
 def dequantize_linear_out(x: torch.Tensor, x_scale: torch.Tensor, out: torch.Tensor,
                           x_zero_point: Optional[torch.Tensor] = None, axis: int = 1) -> None:
     """simdops.onnx.dequantize_linear into a float32 / float16 out."""
     _dequantize_linear_into(x, x_scale, x_zero_point, out, axis)
 
 
-@custom_op("simdops::quantize_linear_out", mutates_args={"out"})
-def quantize_linear_out(x: torch.Tensor, y_scale: torch.Tensor, out: torch.Tensor,
-                        y_zero_point: Optional[torch.Tensor] = None, axis: int = 1) -> None:
-    """simdops.onnx.quantize_linear into out (scale / zero point: 0-d or 1-d tensors)."""
-    _quantize_linear_into(x, y_scale, y_zero_point, out, axis)
-
-
-@custom_op("simdops::dequantize_linear", mutates_args=())
+@simdops_custom_op("simdops::dequantize_linear", mutates_args=())
 def dequantize_linear(x: torch.Tensor, x_scale: torch.Tensor,
                       x_zero_point: Optional[torch.Tensor] = None,
                       axis: int = 1) -> torch.Tensor:
