@@ -54,8 +54,6 @@ int simdops_requant_check_shift_for(int family, int64_t shift, int64_t index, si
  * float(acc) * scale reaches 2^31, which lets float kernels skip a clamp. */
 int simdops_requant_check_scales(const float *scale, int64_t n, int *below_one,
                                  simdops_error *err);
-/* The smallest and largest |scale[k]| of n finite float32 scales (n = 0: +inf and 0). */
-void simdops_requant_scale_range(const float *scale, int64_t n, double *smin, double *smax);
 /* A float chain's plan for one call (requant_fold.c, rq_chain_fold.h): oneDNN's
  * power-of-two pre and post multipliers folded where the fold is exact for every int32
  * input, per tensor (scales NULL) or per channel (n finite float32 scales; bias:

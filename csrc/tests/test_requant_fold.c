@@ -84,9 +84,31 @@ static void fold_case(const target *t, int pc, size_t n)
                                                           : p.pre_scale * p.post;
     p.scale = fold_scale(p.pre_scale, isfinite(cf) && cf != 0.0f ? cf : 1.0f);
     p.scale64 = p.scale;
+    /* a quarter of the cases at one bound, scales on both sides of it: L, pre = 2^-126 and
+     * c = 1 (the window's lower end is |s| >= 1; at A = 1 and s = 1/2 + 2^-24 the steps'
+     * subnormal product rounds to 1/2 -> 0, the fold's to 1); U, pre = 2^95 and c = 2^-25
+     * (the upper end is |s| < 2: from 2 on 2^31 * 2^95 * s reaches infinity -> max where
+     * the fold's 2^6 * s is 128..1024, inside int16) */
+    const int bound = chance(25) ? 1 + (int)below(2) : 0;
+    if (bound) {
+        p.pre_scale = bound == 1 ? 0x1p-126f : 0x1p95f;
+        p.post = bound == 1 ? 0x1p126f : 0x1p-120f;
+        p.pre64 = p.pre_scale;
+        p.post64 = p.post;
+        p.fp_mode = SIMDOPS_RQ_FP_PRE | SIMDOPS_RQ_FP_POST_MUL;
+    }
     for (size_t i = 0; i < n; i++) {
         scale[i] = chance(50) ? p.scale : fold_scale(p.pre_scale, cf != 0.0f ? cf : 1.0f);
         x[i] = fold_input(pc ? scale[i] * cf : p.scale * cf);
+        if (bound == 1 && (chance(50) || i == 0)) {
+            scale[i] = (0.5f + (float)below(4) * 0x1p-24f) * (chance(70) ? 1.0f : 2.0f);
+            x[i] = chance(70) ? 1 : (int32_t)below(7) - 3;
+        } else if (bound == 2 && (chance(50) || i == 0)) {
+            scale[i] = ldexpf(1.0f + (float)below(1u << 23) * 0x1p-23f, (int)below(4) - 1);
+            x[i] = chance(70) ? (chance(50) ? INT32_MAX : INT32_MIN) : (int32_t)(uint32_t)rnd();
+        }
+        if (i == 0 && bound)
+            p.scale = p.scale64 = scale[0];
         bias[i] = chance(70) ? 0 : (int32_t)below(2001) - 1000;
     }
     q = p;
