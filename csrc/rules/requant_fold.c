@@ -35,7 +35,8 @@ static uint32_t pow2_bits(double v)
  * numbers', less lo's bits, below the span, as one unsigned test per scale whose
  * failures are OR-ed into a sign bit (d = b - lb wraps above 2^31 when b < lb; span - 1
  * - d wraps there when d >= span, both below 2^31): no min / max chain to wait on
- * (a 256-scale min / max scan was ~135 ns, 7% of a 64K-element call; this is ~4x less) */
+ * (a min / max scan of 256 scales took ~135 ns at SSE2, 7% of a 64K-element call; this
+ * ~25 ns) */
 static int scales_within(const float *scale, int64_t n, double lo, double hi)
 {
     const uint32_t lb = pow2_bits(lo), hb = pow2_bits(hi);
