@@ -120,7 +120,7 @@ def test_per_channel_fold_to_scaled_scales(shape):
     # c = pre * post != 1 per channel runs the default on the scales times c: scales
     # below one whose products by c = 2 reach 1.8 (the kernels that clamp before
     # narrowing, not those that rely on every |scale| < 1), c = 1/4 the other way; 2048
-    # channels (a period longer than the copy the kernels keep) run the steps; a single
+    # channels (more scales than the call's copy on the stack holds: one in memory); a single
     # row of 50 (no period: the call's own 50 scales scanned); big accumulators saturate
     # every third scale 2^-k with accumulators that put A * c * s on a half (a tie): one
     # ulp off in a scaled copy moves it off the tie
