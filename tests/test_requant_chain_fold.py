@@ -91,12 +91,36 @@ def test_fold_boundary_per_channel():
 
 
 @pytest.mark.thread_unsafe
+@pytest.mark.parametrize("shape", [(65536,), (4, 300), (37,)])
+def test_fold_boundary_per_tensor(shape):
+    # the call's fold per tensor (before the kernel is chosen), on both sides of its
+    # bounds: pre = 2^-126 with s = 1 folds (A * pre is normal for every A != 0); with
+    # s = 1/2 + 2^-24 the product A * pre * s is subnormal for A = 1 (2^-127 + 2^-150
+    # ties to 2^-127, times 2^126: 0.5 -> 0, where A * s is 0.500000059 -> 1), which
+    # must run the steps; A * pre = 2^131 overflows (-> max) where A * s is 2
+    x = np.ones(shape, np.int32)
+    flat = x.reshape(-1)
+    flat[1::2] = RNG.integers(-2**31, 2**31, flat[1::2].shape)
+    flat[2::7] = RNG.integers(-3, 4, flat[2::7].shape)
+    check(x, 1.0, 0, "int8", 2.0**-126, 2.0**126)
+    s = float(F(0.5 + 2.0**-24))
+    want = ref_chain(x, s, 0, -128, 127, 2.0**-126, 2.0**126)
+    assert want.reshape(-1)[0] == 0 and int(np.rint(F(1) * F(s))) == 1  # the cases differ
+    check(x, s, 0, "int8", 2.0**-126, 2.0**126)
+    check(x, s, 0, "uint8", 2.0**-126, None, 2.0**-126)
+    big = np.full(shape, 2**31 - 1, np.int32)
+    check(big, 2.0**-30, 0, "int8", 2.0**100, 2.0**-100)
+    check(big, 2.0**-30, 0, "int16", 2.0**64, 2.0**-64)  # 2^95: folds
+    check(big, 2.0**-30, 0, "int16", 2.0**-3, 2.0**5)     # c = 4: folds, 8 -> 8
+
+
+@pytest.mark.thread_unsafe
 @pytest.mark.parametrize("shape", [(6, 256), (3, 40), (4, 2048), (1, 50)])
 def test_per_channel_fold_to_scaled_scales(shape):
     # c = pre * post != 1 per channel runs the default on the scales times c: scales
     # below one whose products by c = 2 reach 1.8 (the kernels that clamp before
     # narrowing, not those that rely on every |scale| < 1), c = 1/4 the other way; 2048
-    # channels (a period longer than the copy the kernels keep) run the steps; a single
+    # channels (more scales than the call's copy on the stack holds: one in memory); a single
     # row of 50 (no period: the call's own 50 scales scanned); big accumulators saturate
     # every third scale 2^-k with accumulators that put A * c * s on a half (a tie): one
     # ulp off in a scaled copy moves it off the tie

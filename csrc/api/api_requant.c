@@ -29,6 +29,9 @@
  * bytes past a line, and a vector load across two lines costs two. Below it
  * the second call would cost more than the split loads it saves. */
 #define RQ_LINE_CALLS_MIN 1024
+/* Channels whose scales times a folded chain's c (simdops_requant_fold_chain) are
+ * copied to the caller's stack; more go to memory */
+#define RQ_FOLD_STACK 1024
 
 typedef struct requant_ctx {
     simdops_requant_fn kernel;
@@ -285,6 +288,24 @@ int simdops_requant_check_shifts(const int32_t *shift, int64_t n, simdops_error 
     return check_shifts_for(SIMDOPS_ROUNDING_DOUBLE, shift, n, err);
 }
 
+/* A float chain folded once for the call (simdops_requant_fold_chain) where the fold is
+ * exact: the kernel called is then requantize_fp32's default, with *scales (n, or NULL
+ * per tensor) replaced by their products by c when the fold leaves a multiplier c per
+ * channel (in buf when they fit, else in memory *mem gets), and *below_one for them. */
+static int fold_chain(simdops_requant_params *p, const int32_t *bias, const float **scales,
+                      int64_t n, int *below_one, float *buf, void **mem, simdops_error *err)
+{
+    float c;
+    if (simdops_requant_fold_chain(p, bias, *scales, n, &c) != 2)
+        return SIMDOPS_OK;
+    if (n > RQ_FOLD_STACK && !(buf = *mem = malloc((size_t)n * sizeof(float))))
+        return simdops_fail(err, SIMDOPS_R_NOMEM, SIMDOPS_ARG_SCALE);
+    for (int64_t k = 0; k < n; k++)
+        buf[k] = (*scales)[k] * c; /* exact: a power of two times a float32, normal */
+    *scales = buf;
+    return simdops_requant_check_scales(buf, n, below_one, err); /* finite: only *below_one */
+}
+
 static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *x,
                        const simdops_tensor *y, const simdops_tensor *bias,
                        const simdops_tensor *multipliers, const simdops_tensor *shifts,
@@ -297,8 +318,9 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
     const float *scale_v = NULL;
     const double *scale64_v = NULL;
     int scales_below_one = 0;
-    void *tmp[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    void *tmp[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     int32_t stack[RQ_STACK_WORDS + 16];
+    float fold_stack[RQ_FOLD_STACK];
     const int32_t *bias_v = NULL;
     const int family = impl->u.requant.family;
     int s, slot;
@@ -379,6 +401,10 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
         if ((s = check_shifts_for(family, shift, channels, err)))
             goto done;
     }
+    if (family == SIMDOPS_ROUNDING_FP && !scale64_v &&
+        (s = fold_chain(&c.params, bias_v, &scale_v, scale_v ? x->shape[x->ndim - 1] : 0,
+                        &scales_below_one, fold_stack, &tmp[6], err)))
+        goto done;
     if (setup_channels(&c, &xin, bias_v, mult, shift, scale_v, scale64_v, scales_below_one, stack,
                        &tmp[4])) {
         s = simdops_fail(err, SIMDOPS_R_NOMEM, mult ? SIMDOPS_ARG_MULTIPLIER : SIMDOPS_ARG_BIAS);
@@ -387,7 +413,7 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
     c.out_size = simdops_dtype_rows[impl->dtype].size;
     simdops_elementwise(&xin, y, c.bias || c.per_channel, requant_row, &c);
 done:
-    for (int k = 0; k < 6; k++)
+    for (int k = 0; k < 7; k++)
         free(tmp[k]);
     return s;
 }

@@ -149,6 +149,9 @@ void test_requant_fast_domain(const target *t, int ties_up);
 /* test_requant_single_fast.c: single rounding's (family SIMDOPS_ROUNDING_SINGLE or
  * _SINGLE_AWAY) float32 fast path's domain, per tensor or (pc) per channel */
 void test_requant_single_fast(const target *t, int family, int pc);
+/* test_requant_fold.c: the call's fold of power-of-two chains (simdops_requant_fold_chain)
+ * on a float entry, per tensor or (pc) per channel, against the scalar tier's steps */
+void test_requant_fold_plan(const target *t, int pc);
 void test_qlow_tiers(void);              /* test_qlow.c: the low-bit table, every tier */
 void test_qlow_simd_tiers(void);         /* test_qlow_simd.c: the SIMD tiers' edges (ties, guard starts) */
 

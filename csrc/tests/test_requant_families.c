@@ -422,6 +422,8 @@ void test_requant_families(const target *t)
     }
     if (fam == SIMDOPS_ROUNDING_FP && pc)
         test_fp_cycles(t);
+    if (fam == SIMDOPS_ROUNDING_FP)
+        test_requant_fold_plan(t, pc);
     if (fam == SIMDOPS_ROUNDING_DOUBLE_TIES_UP) /* the x86 float32 fast path's domain */
         test_requant_fast_domain(t, 1);
     if (fam == SIMDOPS_ROUNDING_SINGLE || fam == SIMDOPS_ROUNDING_SINGLE_AWAY)

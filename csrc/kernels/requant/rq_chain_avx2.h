@@ -16,6 +16,7 @@
 #include <immintrin.h>
 
 #include "requant_families.h"
+#include "rq_chain_fold.h" /* rqc_fold_pow2, rqc_fold_plain: the fold's proof */
 
 /* whether rqf_chain_kernel runs these parameters: every float mode but ACL's */
 static inline int rqf_chain_fits(const simdops_requant_params *p, const simdops_requant_channels *ch)
@@ -217,79 +218,6 @@ static inline int rqf_chain_steps(const simdops_requant_params *p, const int32_t
            (m & SIMDOPS_RQ_FP_POST_MUL ? RQC_POST_MUL : 0) |
            (m & SIMDOPS_RQ_FP_POST_DIV ? RQC_POST_DIV : 0) |
            (m & SIMDOPS_RQ_FP_OFFSET ? RQC_OFF : 0) | (m & SIMDOPS_FP_TIES_ADD_HALF ? RQC_HALF : 0);
-}
-
-/* oneDNN's chain with both multipliers powers of two, pre = +-2^i, post = +-2^j (or a
- * divisor 2^j): fl(fl(fl(A * pre) * s) * post) = fl(fl(A * c) * s), c = pre * post
- * (pre / post), for A = (float)a, so the chain runs as one multiplier c, or none when
- * c = 1 (the step oneDNN's JIT spends on scales it leaves at 1.0 and 2^k). Why: a
- * product of a finite x by 2^k is exact, and fl(2^k x) = 2^k fl(x), when |x| and
- * |2^k x| lie in the normal range [2^emin, 2^emax) (the significand rounds at the same
- * bit); A * pre and A * c are then exact, fl(A pre s) * post = fl(A pre s post)
- * = fl(A c s) = fl(fl(A c) s); A = 0 gives a zero of the same sign either way. With
- * 1 <= |A| <= 2^31 and smin <= |s| <= smax, normal means |pre|, |c|, |pre| smin and
- * |c| smin >= 2^emin, and 2^31 times |pre|, |c|, |pre| smax and |c| smax below 2^emax
- * (then no rounding reaches infinity). No float bias (it lies between the steps or
- * before them, where |A + b| has no lower bound). Writes q (p with c as the pre
- * multiplier and no post step) and returns 1, else 0. */
-/* whether v is +-2^k (normal or subnormal) from its bits: what fabs(frexp(v)) == 0.5
- * says, without libm's two calls (~5 ns of a folded chain's call) */
-static inline int rqc_pow2(double v)
-{
-    uint64_t b;
-    memcpy(&b, &v, sizeof b);
-    const uint64_t e = (b >> 52) & 0x7FF, m = b & 0xFFFFFFFFFFFFFull;
-    return e ? e != 0x7FF && !m : m && !(m & (m - 1)); /* inf, NaN, zero: no */
-}
-
-static inline int rqc_fold_pow2(const simdops_requant_params *p, const int32_t *bias,
-                                double smin, double smax, simdops_requant_params *q)
-{
-    const int m = p->fp_mode, f64 = (m & SIMDOPS_FP_FLOAT64) != 0;
-    const int post_bits = SIMDOPS_RQ_FP_POST_MUL | SIMDOPS_RQ_FP_POST_DIV;
-    const double pre = f64 ? p->pre64 : (double)p->pre_scale;
-    const double post = f64 ? p->post64 : (double)p->post;
-    const double emin = f64 ? 0x1p-1022 : 0x1p-126, top = (f64 ? 0x1p1023 : 0x1p127) / 0x1p31;
-    if (!(m & SIMDOPS_RQ_FP_PRE) || !(m & post_bits) || (bias && (m & SIMDOPS_RQ_FP_FLOAT_BIAS)) ||
-        !rqc_pow2(pre) || !rqc_pow2(post))
-        return 0;
-    const double c = (m & SIMDOPS_RQ_FP_POST_DIV) ? pre / post : pre * post; /* exact */
-    const double lo = fabs(pre) < fabs(c) ? fabs(pre) : fabs(c);
-    const double hi = fabs(pre) > fabs(c) ? fabs(pre) : fabs(c);
-    if (!(lo >= emin && lo * smin >= emin && hi < top && hi * smax < top)) /* NaN: no */
-        return 0;
-    *q = *p;
-    q->fp_mode = (m & ~post_bits) & (c == 1.0 ? ~SIMDOPS_RQ_FP_PRE : ~0);
-    q->pre_scale = (float)c; /* exact: a power of two in float32's normal range */
-    q->pre64 = c;
-    return 1;
-}
-
-/* The chain as requantize_fp32's default (fp_mode 0, one multiplier): q, folded by
- * rqc_fold_pow2, in float32 precision and ties even with no step left but the scale
- * and c = pre * post (pre / post). Then fl(fl(fl(A * pre) * s) * post) = fl(A * s'),
- * s' = c * s, for every int32 a (A = (float)a), under rqc_fold_pow2's conditions
- * (|pre|, |c|, |pre| smin, |c| smin >= 2^-126; 2^31 |pre|, |c|, |pre| smax, |c| smax
- * < 2^127): A * pre is exact, fl(A pre s) is normal, so its product by post is exact
- * and equals fl(A pre s post) = fl(A c s); and c * s is exact in float32 (a power of
- * two times a float, landing in [2^-126, 2^127)), so one rounding of the same real
- * A c s either way. A step that would leave the normal range (pre = 2^-130, or
- * 2^31 s pre >= 2^127) is not folded (rqc_fold_pow2 returns 0) and keeps the chain.
- * The scales s are finite and nonzero then, so neither form meets a NaN or an
- * infinity. Per channel only c = 1 (s' = s: the caller's scales, no copy to make).
- * Rewrites q (c into its scale) and returns 1, else leaves q and returns 0. */
-static inline int rqc_fold_plain(simdops_requant_params *q, int per_channel)
-{
-    if (q->fp_mode & ~SIMDOPS_RQ_FP_PRE)
-        return 0;
-    if (q->fp_mode) { /* c != 1: into the scale */
-        if (per_channel)
-            return 0;
-        q->scale = q->scale * q->pre_scale; /* exact (see above) */
-        q->scale64 = (double)q->scale;
-        q->fp_mode = 0;
-    }
-    return 1;
 }
 
 /* the smallest and largest |scale| of n (float32 or float64) scales; a NaN gives
