@@ -35,25 +35,28 @@ def macro_body(text, head):
     return re.sub(r"/\*.*?\*/", " ", body, flags=re.S)
 
 
-def _rows(text, head, pattern):
+def _rows(text, head, pattern, shape):
     """Each X(...) line of a list as pattern's groups, ordered by code (group 2)."""
     body = macro_body(text, head)
     rows = re.findall(r"\bX\(C,\s*" + pattern, body)
     lines = len(re.findall(r"\bX\(", body))
     if len(rows) != lines or not rows:
         raise RuntimeError(f"simdops.h's {head}: read {len(rows)} of its {lines} X(...) lines; "
-                           f"a line must start X(C, NAME, code, \"name\", ...)")
+                           f"a line must start {shape} (literals, for list_decls.py)")
     return sorted(rows, key=lambda r: int(r[1]))
 
 
 def op_rows(text):
     """[(NAME, code, message name)] of SIMDOPS_OP_LINES."""
-    return _rows(text, "SIMDOPS_OP_LINES(X, C)", r'(\w+),\s*(\d+),\s*"([^"]*)"')
+    return _rows(text, "SIMDOPS_OP_LINES(X, C)", r'(\w+),\s*(\d+),\s*"([^"]*)"',
+                 'X(C, NAME, code, "message name", ...')
 
 
 def rounding_rows(text):
     """[(NAME, code, Python name, array_api)] of SIMDOPS_ROUNDINGS_WITH."""
-    return _rows(text, "SIMDOPS_ROUNDINGS_WITH(X, C)", r'(\w+),\s*(\d+),\s*"(\w+)",\s*([01])\b')
+    return _rows(text, "SIMDOPS_ROUNDINGS_WITH(X, C)",
+                 r'(\w+),\s*(\d+),\s*"(\w+)",\s*([01])\b',
+                 'X(C, NAME, code, "name", 0 or 1, ...')
 
 
 def capi_types_pxi(text):
