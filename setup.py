@@ -26,10 +26,16 @@ from setuptools.command.build_ext import build_ext
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import isa_build  # noqa: E402  (next to this file; shipped in the sdist)
+import list_decls  # noqa: E402  (likewise)
 
 CSRC = "csrc"
 isa_build.check_header_version(os.path.join(HERE, "pyproject.toml"),
                                os.path.join(HERE, CSRC, "include", "simdops", "simdops.h"))
+# The public .pxd/.pyi parts that restate simdops.h's lists (the op and rounding
+# enums, capi's OP_/ROUNDING_ constants, the Rounding Literal), written from the
+# lists before cythonize() and build_py read them: src/simdops/*_lists.pxi/.pyi.
+for _name in list_decls.write_all():
+    print(f"simdops: wrote src/simdops/{_name} from simdops.h's lists")
 MSVC = sys.platform == "win32"
 LAYERS = ("api", "rules", "driver", "dispatch", "core")  # docs/design.md, "Where things live"
 COMMON_C = sorted(f for layer in LAYERS for f in glob.glob(os.path.join(CSRC, layer, "*.c")))

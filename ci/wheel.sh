@@ -40,8 +40,8 @@ echo "   $(basename "$sdist")"
 
 step "the sdist holds what building and testing need"
 listing=$(tar -tzf "$sdist" | sed 's|^[^/]*/||')
-for f in LICENSE CHANGELOG.md README.md pyproject.toml setup.py isa_build.py MANIFEST.in \
-    csrc/isa_flags.txt csrc/tests/build.sh csrc/tests/test_kernels.c \
+for f in LICENSE CHANGELOG.md README.md pyproject.toml setup.py isa_build.py list_decls.py \
+    MANIFEST.in csrc/isa_flags.txt csrc/tests/build.sh csrc/tests/test_kernels.c \
     csrc/include/simdops/simdops.h src/simdops/_ext/_core.pyx src/simdops/py.typed \
     src/simdops/__init__.pyi tests/conftest.py tests/reference.py tests/typing_usage.py \
     docs/semantics.md ci/fuzz.sh ci/fuzz_simdops.py ci/fuzz/common.py tools/cbench.sh \
@@ -52,9 +52,9 @@ done
 for f in .ci/run ci/wheel.sh ci/aarch64.sh; do
     if grep -qxF "$f" <<<"$listing"; then echo "wheel.sh: FAILED: sdist holds $f"; exit 1; fi
 done
-if grep -qE '(^|/)(build|dist)/|\.so$|\.o$|src/simdops/_ext/_core\.c$' <<<"$listing"; then
+if grep -qE '(^|/)(build|dist)/|\.so$|\.o$|src/simdops/_ext/_core\.c$|src/simdops/(capi_types_lists\.pxi|capi_lists\.pxi|_typing_lists\.pyi)$' <<<"$listing"; then
     echo "wheel.sh: FAILED: sdist holds build products:"
-    grep -E '(^|/)(build|dist)/|\.so$|\.o$|src/simdops/_ext/_core\.c$' <<<"$listing" | head
+    grep -E '(^|/)(build|dist)/|\.so$|\.o$|src/simdops/_ext/_core\.c$|src/simdops/(capi_types_lists\.pxi|capi_lists\.pxi|_typing_lists\.pyi)$' <<<"$listing" | head
     exit 1
 fi
 

@@ -1,7 +1,9 @@
-"""The hand-written restatements of C's lists that no preprocessor can reach
-(the Cython enum declarations, the stubs' Literals, the tests' references)
-against the lists themselves, as _core reports them: a member missing from
-either side fails here, named."""
+"""The restatements of C's lists that no preprocessor can reach against the lists
+themselves, as _core reports them: the Cython enum declarations and the stubs'
+Literal, which setup.py writes from simdops.h (list_decls.py: capi_types_lists.pxi,
+capi_lists.pxi, _typing_lists.pyi), and the tests' references. A member missing
+from either side fails here, named; so does a generated file that is missing or
+(in a source tree) older than the header's lists."""
 import ast
 import os
 import re
@@ -17,11 +19,52 @@ from simdops import _core
 pytestmark = pytest.mark.thread_unsafe(reason="ast.parse is not thread-safe on CPython 3.11")
 
 PACKAGE = os.path.dirname(simdops.__file__)
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GENERATED = ("capi_types_lists.pxi", "capi_lists.pxi", "_typing_lists.pyi")
 
 
 def _read(name):
-    with open(os.path.join(PACKAGE, name), encoding="utf-8") as f:
+    path = os.path.join(PACKAGE, name)
+    if name in GENERATED and not os.path.exists(path):
+        raise AssertionError(f"{path} is missing: setup.py writes it from simdops.h's lists "
+                             "(list_decls.py); rebuild (python setup.py build_ext --inplace)")
+    with open(path, encoding="utf-8") as f:
         return f.read()
+
+
+@pytest.mark.parametrize("name", GENERATED)
+def test_generated_declarations_ship(name):
+    _read(name)
+
+
+@pytest.mark.parametrize("name", ["capi_types.pxd", "capi.pxd", "_typing.pyi"])
+def test_declarations_include_the_generated_lists(name):
+    wanted = {"capi_types.pxd": 'include "capi_types_lists.pxi"',
+              "capi.pxd": 'include "capi_lists.pxi"',
+              "_typing.pyi": "from simdops._typing_lists import Rounding as Rounding"}[name]
+    assert re.search(rf"^{re.escape(wanted)}$", _read(name), re.M), f"{name} lacks `{wanted}`"
+
+
+def _list_decls():
+    """list_decls.py of the source tree the tested package was built in, or None
+    (an installed wheel: no header to compare with)."""
+    if os.path.abspath(PACKAGE) != os.path.join(ROOT, "src", "simdops"):
+        return None
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("list_decls", os.path.join(ROOT, "list_decls.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", GENERATED)
+def test_generated_declarations_are_the_headers_lists(name):
+    decls = _list_decls()
+    if decls is None:
+        pytest.skip("not the source tree's package: no header to compare with")
+    assert _read(name) == decls.expected()[name], (
+        f"src/simdops/{name} is stale: simdops.h's lists changed since setup.py wrote it; "
+        "rebuild (python setup.py build_ext --inplace)")
 
 
 def _pxd_enum(text, enum):
@@ -57,15 +100,15 @@ def test_op_message_names():
 
 
 def test_capi_types_op_enum_is_the_op_list():
-    _compare(_pxd_enum(_read("capi_types.pxd"), "simdops_op"),
-             _core.op_members() + ["SIMDOPS_OP_COUNT"], "capi_types.pxd's simdops_op")
+    _compare(_pxd_enum(_read("capi_types_lists.pxi"), "simdops_op"),
+             _core.op_members() + ["SIMDOPS_OP_COUNT"], "capi_types_lists.pxi's simdops_op")
 
 
 def test_capi_op_constants_are_the_op_list():
-    declared = re.findall(r'^\s+const op_t (\w+) "(\w+)"', _read("capi.pxd"), re.M)
+    declared = re.findall(r'^\s+const op_t (\w+) "(\w+)"', _read("capi_lists.pxi"), re.M)
     for short, c_name in declared:
-        assert "SIMDOPS_" + short == c_name, f"capi.pxd names {c_name} {short}"
-    _compare([c for _, c in declared], _core.op_members(), "capi.pxd's op_t constants")
+        assert "SIMDOPS_" + short == c_name, f"capi_lists.pxi names {c_name} {short}"
+    _compare([c for _, c in declared], _core.op_members(), "capi_lists.pxi's op_t constants")
 
 
 def test_every_op_accepts_some_dtype():
@@ -91,16 +134,17 @@ def test_rounding_codes_run_from_zero():
 
 
 def test_capi_types_rounding_enum_is_the_family_list():
-    _compare(_pxd_enum(_read("capi_types.pxd"), "simdops_rounding"),
+    _compare(_pxd_enum(_read("capi_types_lists.pxi"), "simdops_rounding"),
              _core._rounding_members() + ["SIMDOPS_ROUNDING_COUNT"],
-             "capi_types.pxd's simdops_rounding")
+             "capi_types_lists.pxi's simdops_rounding")
 
 
 def test_capi_rounding_constants_are_the_family_list():
-    declared = re.findall(r'^\s+enum: (ROUNDING_\w+) "(\w+)"', _read("capi.pxd"), re.M)
+    declared = re.findall(r'^\s+enum: (ROUNDING_\w+) "(\w+)"', _read("capi_lists.pxi"), re.M)
     for short, c_name in declared:
-        assert "SIMDOPS_" + short == c_name, f"capi.pxd names {c_name} {short}"
-    _compare([c for _, c in declared], _core._rounding_members(), "capi.pxd's ROUNDING_ enums")
+        assert "SIMDOPS_" + short == c_name, f"capi_lists.pxi names {c_name} {short}"
+    _compare([c for _, c in declared], _core._rounding_members(),
+             "capi_lists.pxi's ROUNDING_ enums")
 
 
 def _stub_literal(name, alias):
@@ -117,8 +161,8 @@ def _stub_literal(name, alias):
 
 
 def test_stub_rounding_literal_is_the_array_families():
-    _compare(_stub_literal("_typing.pyi", "Rounding"), _array_roundings(),
-             "_typing.pyi's Rounding")
+    _compare(_stub_literal("_typing_lists.pyi", "Rounding"), _array_roundings(),
+             "_typing_lists.pyi's Rounding")
 
 
 @pytest.mark.parametrize("stub", ["_core.pyi", "dask.pyi"])

@@ -1,10 +1,15 @@
 """Types shared by the simdops stubs (stub-only module)."""
 import array
 import mmap
-from typing import Any, Literal, Protocol, SupportsIndex, TypeAlias
+from typing import Any, Protocol, SupportsIndex, TypeAlias
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+
+# Rounding, quantize_down_int32's rounding= names: the families of C's SIMDOPS_ROUNDINGS
+# whose array_api column is 1, a Literal setup.py writes from the list (list_decls.py;
+# tests/test_lists.py checks it against _core.roundings()).
+from simdops._typing_lists import Rounding as Rounding
 
 class SupportsDLPack(Protocol):
     """A CPU tensor exported zero-copy through DLPack (torch, jax, cupy on CPU, ...)."""
@@ -18,6 +23,3 @@ Input: TypeAlias = ArrayLike | SupportsDLPack | memoryview[Any] | bytearray | ar
 Output: TypeAlias = NDArray[Any] | SupportsDLPack | memoryview[Any] | bytearray | array.array[Any] | mmap.mmap
 # A clip bound / shrink parameter: a Python or numpy number.
 Number: TypeAlias = float | int | np.floating[Any] | np.integer[Any] | SupportsIndex
-# quantize_down_int32's rounding= names: the families of C's SIMDOPS_ROUNDINGS whose
-# array_api column is 1 (tests/test_lists.py checks them against _core.roundings()).
-Rounding: TypeAlias = Literal["double", "double_ties_up", "single", "single_away"]

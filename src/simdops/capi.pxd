@@ -64,21 +64,6 @@ cdef extern from "simdops/simdops_capi.h" nogil:
     const dtype_t UINT64 "SIMDOPS_UINT64"
     const dtype_t INT64 "SIMDOPS_INT64"
 
-    const op_t OP_NONE "SIMDOPS_OP_NONE"
-    const op_t OP_CLIP "SIMDOPS_OP_CLIP"
-    const op_t OP_CLIP_SCALE_BIAS "SIMDOPS_OP_CLIP_SCALE_BIAS"
-    const op_t OP_SHRINK "SIMDOPS_OP_SHRINK"
-    const op_t OP_HARDMAX "SIMDOPS_OP_HARDMAX"
-    const op_t OP_REQUANT "SIMDOPS_OP_REQUANT"
-    const op_t OP_REQUANT_OUT "SIMDOPS_OP_REQUANT_OUT"
-    const op_t OP_QUANTIZE_LINEAR "SIMDOPS_OP_QUANTIZE_LINEAR"
-    const op_t OP_DEQUANTIZE_LINEAR "SIMDOPS_OP_DEQUANTIZE_LINEAR"
-    const op_t OP_QUANTIZED_ADD "SIMDOPS_OP_QUANTIZED_ADD"
-    const op_t OP_QUANTIZED_SUBTRACT "SIMDOPS_OP_QUANTIZED_SUBTRACT"
-    const op_t OP_QUANTIZED_MULTIPLY "SIMDOPS_OP_QUANTIZED_MULTIPLY"
-    const op_t OP_QBINARY_8BIT "SIMDOPS_OP_QBINARY_8BIT"
-    const op_t OP_INT8_MATMUL "SIMDOPS_OP_INT8_MATMUL"
-
     const status_t OK "SIMDOPS_OK"
     const status_t E_DTYPE "SIMDOPS_E_DTYPE"
     const status_t E_SHAPE "SIMDOPS_E_SHAPE"
@@ -156,12 +141,8 @@ cdef extern from "simdops/simdops_capi.h" nogil:
         const prepared_t *p, const int32_t *x, void *y, int64_t n, const int32_t *bias,
         const int32_t *multipliers, const int32_t *shifts, error_t *err)
 
-    # version 2: the requantization families (simdops.h: SIMDOPS_ROUNDING_*, SIMDOPS_FP_*)
-    enum: ROUNDING_DOUBLE "SIMDOPS_ROUNDING_DOUBLE"
-    enum: ROUNDING_DOUBLE_TIES_UP "SIMDOPS_ROUNDING_DOUBLE_TIES_UP"
-    enum: ROUNDING_SINGLE "SIMDOPS_ROUNDING_SINGLE"
-    enum: ROUNDING_FLOOR "SIMDOPS_ROUNDING_FLOOR"
-    enum: ROUNDING_SINGLE_AWAY "SIMDOPS_ROUNDING_SINGLE_AWAY"
+    # version 2: the requantization families (simdops.h: SIMDOPS_FP_*; the
+    # ROUNDING_* codes are in capi_lists.pxi, below)
     enum: FP_FLOAT64 "SIMDOPS_FP_FLOAT64"
     enum: FP_TIES_AWAY "SIMDOPS_FP_TIES_AWAY"
     enum: FP_ACL "SIMDOPS_FP_ACL"
@@ -213,6 +194,11 @@ cdef extern from "simdops/simdops_capi.h" nogil:
         dtype_t out_dtype, double scale, int64_t zero_point, const int64_t *min,
         const int64_t *max, int mode, const requant_fp_chain_t *chain, prepared_t *p,
         error_t *err)
+
+# The codes of simdops.h's lists under their short names, OP_<NAME> (op_t) for
+# each SIMDOPS_OP_LINES line and ROUNDING_<NAME> for each SIMDOPS_ROUNDINGS line:
+# setup.py writes them from the lists (list_decls.py).
+include "capi_lists.pxi"
 
 cdef extern from "simdops/simdops_capi.h":
     # Need the GIL. 0, or -1 with ImportError set (Cython raises it).

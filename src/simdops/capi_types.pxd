@@ -3,8 +3,11 @@
 # simdops.capi (the public C API for Cython extensions) gives them their short
 # names; simdops/_ext/_csimdops.pxd (the core extension's own declarations)
 # cimports them as they are. Edit a struct here, and only here, when simdops.h
-# changes it.
+# changes it. The enums of simdops.h's lists (simdops_op, simdops_rounding) are
+# in capi_types_lists.pxi, which setup.py writes from the lists (list_decls.py).
 from libc.stdint cimport int32_t, int64_t, uint64_t
+
+include "capi_types_lists.pxi"
 
 cdef extern from "simdops/simdops.h" nogil:
     int SIMDOPS_MAX_DIMS
@@ -22,34 +25,11 @@ cdef extern from "simdops/simdops.h" nogil:
         SIMDOPS_UINT64
         SIMDOPS_INT64
         SIMDOPS_DTYPE_COUNT
-    ctypedef enum simdops_op:
-        SIMDOPS_OP_NONE
-        SIMDOPS_OP_CLIP
-        SIMDOPS_OP_CLIP_SCALE_BIAS
-        SIMDOPS_OP_SHRINK
-        SIMDOPS_OP_HARDMAX
-        SIMDOPS_OP_REQUANT
-        SIMDOPS_OP_REQUANT_OUT
-        SIMDOPS_OP_QUANTIZE_LINEAR
-        SIMDOPS_OP_DEQUANTIZE_LINEAR
-        SIMDOPS_OP_QUANTIZED_ADD
-        SIMDOPS_OP_QUANTIZED_SUBTRACT
-        SIMDOPS_OP_QUANTIZED_MULTIPLY
-        SIMDOPS_OP_QBINARY_8BIT
-        SIMDOPS_OP_INT8_MATMUL
-        SIMDOPS_OP_COUNT
     ctypedef enum simdops_arithmetic:
         SIMDOPS_ARITH_TFLITE
         SIMDOPS_ARITH_XNNPACK
         SIMDOPS_ARITH_ONNXRUNTIME
         SIMDOPS_ARITH_COUNT
-    ctypedef enum simdops_rounding:
-        SIMDOPS_ROUNDING_DOUBLE
-        SIMDOPS_ROUNDING_DOUBLE_TIES_UP
-        SIMDOPS_ROUNDING_SINGLE
-        SIMDOPS_ROUNDING_FLOOR
-        SIMDOPS_ROUNDING_SINGLE_AWAY
-        SIMDOPS_ROUNDING_COUNT
     ctypedef enum simdops_status:
         SIMDOPS_OK
         SIMDOPS_E_DTYPE
