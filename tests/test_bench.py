@@ -87,6 +87,7 @@ _TORCH_PATHS = {p.name for p in (bench_torch_paths.TORCH_OP,
 
 
 def test_every_goal_row_is_produced(tmp_path, capsys):
+    bench_cases.load_plugins()   # their goal rows too (bench.main loads them: not yet, alone)
     goal_cases = {ref[0] for g in bench_goals.GOALS for ref in (g.subject, g.baseline)}
     rc, report = run(tmp_path, "--goals", "--repeat", "1", "--only", *sorted(goal_cases))
     assert rc == 0
@@ -120,7 +121,7 @@ def test_every_goal_row_is_produced(tmp_path, capsys):
             assert row["status"] == "SKIP (no onnxruntime)", (g.label, row["status"])
             continue
         assert row["status"] in ("PASS", "MISS", "REPORT") or \
-            row["status"].startswith(("BLOCKED (floor ", "BLOCKED (bound ")), \
+            row["status"].startswith(("BLOCKED (floor ", "BLOCKED (bound ", "TIE (A/A ")), \
             (g.label, row["status"])
         assert row["value"] > 0 and math.isfinite(row["value"])
     out = capsys.readouterr().out
