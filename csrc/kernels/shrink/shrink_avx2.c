@@ -83,8 +83,9 @@ static void f16_shrink__avx2(const void *x, void *y, size_t n, const simdops_shr
  * test when lo <= hi. Empty ranges (never made by params.c) take the scalar
  * loop. lt = 0 when x < neg_thr cannot hold (neg_thr is the type's minimum,
  * as for every unsigned shrink).
- * CLAMP_NONE: B >= 0 with sub_lo <= thr + 1 and add_hi >= neg_thr - 1 (every
- * usual shrink: B <= the type's span minus the threshold). A lane whose
+ * CLAMP_NONE: B >= 0 with sub_lo <= thr + 1 and add_hi >= neg_thr - 1, i.e.
+ * B <= thr + 1 unsigned, B <= thr + max + 1 signed (softshrink's B = thr and
+ * hardshrink's B = 0 among them). A lane whose
  * subtraction is kept has x > thr, so x >= thr + 1 >= sub_lo and sub_hi is the
  * type's maximum: its clamp is x itself; a lane whose addition is kept has
  * x <= neg_thr - 1 <= add_hi and add_lo the minimum: the same. Lanes of the
