@@ -17,10 +17,15 @@
  *   recip NT    non-temporal 64-byte stores
  *   recip pf    software prefetch PF_AHEAD bytes ahead of the loads
  *   recip x2    two blocks (8 vectors) a step: independent chains
- * and the same at 64K (in L2) for the compute rate. The variants are not exact
+ *   recip pf NT, traffic pf, traffic pf NT: the two changes together
+ * and the same at 64K (in L2) for the compute rate. The NT loops run only with
+ * y on a line boundary. tools/ql_ort_bound.py builds the traffic loops as a
+ * shared library (-DQL_BOUND_SHARED) and times them beside ONNX Runtime. The variants are not exact
  * kernels of the package (no tails, bench parameters only); they time where the
  * cycles go.
- *   Build: bash tools/cbench.sh OUTDIR     Run: OUTDIR/ql_bound [rounds] */
+ *   Build: bash tools/cbench.sh OUTDIR
+ *   Run:   OUTDIR/ql_bound [rounds=21] [prefetch distance, bytes=1024] [skew=0: x and y
+ *          this many bytes past a 64-byte boundary; numpy's arrays sit at 16] */
 #include <immintrin.h>
 #include <math.h>
 #include <stdint.h>
