@@ -75,11 +75,12 @@ HARDMAX_AXIS0_BOUND_SOURCE = (f"bound {HARDMAX_AXIS0_BOUND} (above the goal): to
 # arithmetic, so ORT's time over that loop's is the most any kernel can be ahead.
 # tools/ql_ort_bound.py times ORT (1 thread, I/O binding, as the bench), simdops and
 # tools/ql_bound.c's traffic loops interleaved in one process (thread time, medians of 31),
-# AVX-512 on AMD Zen 4: the fastest, software prefetch 1 KiB ahead and non-temporal stores,
-# 55.6-56.0 us (94 GB/s) where ORT takes 66.1-67.8 us (78 GB/s) and simdops 64.5-66.3 us:
-# ORT / traffic 1.19-1.21 (the plain traffic loop 0.94-0.96: ORT is at the bytes' speed).
-# The read alone with prefetch (no stores) is 1.66-1.69, but every QuantizeLinear writes y.
-QL_ORT_BOUND = 1.21
+# AVX-512 on AMD Zen 4, four runs (load 80 twice, 5 twice): the fastest, software prefetch
+# 1 KiB ahead and non-temporal stores, 51.7-56.0 us (94-101 GB/s) where ORT takes 65.1-69.3 us
+# (76-81 GB/s) and simdops 60.2-66.3 us: ORT / traffic 1.19-1.27 (the plain traffic loop
+# 0.94-0.99: ORT is at the bytes' speed). Bound: the highest run. The read alone with
+# prefetch (no stores) is 1.65-1.70, but every QuantizeLinear writes y.
+QL_ORT_BOUND = 1.27
 QL_ORT_BOUND_SOURCE = "bound: tools/ql_ort_bound.py (ORT / the fastest traffic loop), AVX-512 on AMD Zen 4"
 
 M = 1_048_576
