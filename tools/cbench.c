@@ -532,6 +532,14 @@ int main(int argc, char **argv)
         {"shrink f32 16M", SIMDOPS_FLOAT32, 1 << 24, do_shrink, 0.5, 0.5},
         {"clip f32 1M", SIMDOPS_FLOAT32, 1 << 20, do_clip, -1.0, 1.0},
         {"clip f32 16M", SIMDOPS_FLOAT32, 1 << 24, do_clip, -1.0, 1.0},
+        /* the 64K rows and the same calls at n=16 (the C call's fixed cost; integer
+         * shrink takes the bench's integer bias and threshold) */
+        {"shrink i8 64K", SIMDOPS_INT8, 1 << 16, do_shrink, 15, 31},
+        {"shrink i8 16", SIMDOPS_INT8, 16, do_shrink, 15, 31},
+        {"shrink f32 64K", SIMDOPS_FLOAT32, 1 << 16, do_shrink, 0.5, 0.5},
+        {"shrink f32 16", SIMDOPS_FLOAT32, 16, do_shrink, 0.5, 0.5},
+        {"clip f16 64K", SIMDOPS_FLOAT16, 1 << 16, do_clip, -0.75, 0.75},
+        {"clip f16 16", SIMDOPS_FLOAT16, 16, do_clip, -0.75, 0.75},
         {"vector-store copy f32 64K", SIMDOPS_FLOAT32, 1 << 16, do_vector_copy, 0, 0},
         {"vector-store copy f32 1M", SIMDOPS_FLOAT32, 1 << 20, do_vector_copy, 0, 0},
     };
@@ -548,6 +556,11 @@ int main(int argc, char **argv)
         c.a.kind = c.b.kind = SIMDOPS_NUM_FLOAT;
         c.a.f = ew[k].a;
         c.b.f = ew[k].b;
+        if (ew[k].dt == SIMDOPS_INT8) {
+            c.a.kind = c.b.kind = SIMDOPS_NUM_INT;
+            c.a.i = (int64_t)ew[k].a;
+            c.b.i = (int64_t)ew[k].b;
+        }
         c.bytes = (size_t)ew[k].n * simdops_dtype_size(ew[k].dt);
         bench_compare(ew[k].label, ew[k].f, do_copy, &c, rounds);
     }

@@ -7,7 +7,8 @@
 # tools/hm_axis0.c (hardmax axis 0's whole algorithms and their parts), tools/hm_stream.c
 # (hardmax along the last axis past the streaming threshold, x86), tools/qmul_bound.c
 # (the fp32 quantized multiply's instruction mixes against np.add's; x86-64 AVX-512),
-# tools/qb_tflite_mix.c (the 8-bit quantized adds' instruction mixes, x86-64 with AVX512-VNNI):
+# tools/qb_tflite_mix.c (the 8-bit quantized adds' instruction mixes, x86-64 with AVX512-VNNI),
+# tools/ql_bound.c (QuantizeLinear past L2 against the bytes it moves, x86-64 AVX-512):
 #   bash tools/cbench.sh [OUTDIR=/tmp/kb]   -> OUTDIR/cbench, OUTDIR/rqbench, OUTDIR/rq_exhaustive, OUTDIR/portbench, OUTDIR/hmbench, OUTDIR/hm_axis0
 set -euo pipefail
 OUT=${1:-/tmp/kb}
@@ -46,6 +47,10 @@ if [ "$(uname -m)" = x86_64 ]; then
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} -mavx512f -mavx512bw -mavx512dq -mavx512vl \
         "$HERE/tools/qmul_bound.c" -o "$OUT/qmul_bound"
+    # QuantizeLinear's time beyond L2 against the traffic alone (links the package's kernel)
+    # shellcheck disable=SC2086
+    $CC -O2 -g -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} -mavx512f -mavx512bw -mavx512dq -mavx512vl \
+        -I"$HERE/csrc/include" -I"$HERE/csrc" "$HERE/tools/ql_bound.c" $objs -o "$OUT/ql_bound" -lm -lpthread
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra ${CFLAGS_EXTRA:-} -mavx512f -mavx512bw -mavx512dq -mavx512vl \
         "$HERE/tools/qb_tflite_mix.c" -o "$OUT/qb_tflite_mix"
@@ -56,4 +61,4 @@ else
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra ${CFLAGS_EXTRA:-} "$HERE/tools/portbench.c" -o "$OUT/portbench"
 fi
-echo "built $OUT/cbench $OUT/rqbench $OUT/qlinear_sweep $OUT/rq_exhaustive $OUT/portbench (x86: $OUT/hmbench $OUT/hm_axis0 $OUT/hm_stream $OUT/qmul_bound $OUT/qb_tflite_mix)"
+echo "built $OUT/cbench $OUT/rqbench $OUT/qlinear_sweep $OUT/rq_exhaustive $OUT/portbench (x86: $OUT/hmbench $OUT/hm_axis0 $OUT/hm_stream $OUT/qmul_bound $OUT/ql_bound $OUT/qb_tflite_mix)"

@@ -373,6 +373,27 @@ void test_elementwise(const target *t)
             if (make_shrink(dt, numf(HALF_PAIRS[k][0]), numf(HALF_PAIRS[k][1]), &p))
                 ew_case(t, &p, all, 65536, rand_off(), rand_off(), rand_off());
     }
+    /* integer shrink with the subtraction's clamp (sub_lo = min + B) binding just
+     * above the threshold or just not: sub_lo - (thr + 1) in -2..2, B 3/4 of the
+     * span (signed: add_hi - (neg_thr - 1) the same distance, negated). The avx2
+     * kernels drop both clamps when neither can bind (CLAMP_NONE); a test one off
+     * would wrap x = thr + 1 (and x = neg_thr - 1) instead of saturating it. */
+    if (t->kind == K_SHRINK && !DT[dt].is_float && DT[dt].size <= 4) {
+        const int64_t lo = DT[dt].is_signed ? -(int64_t)sign_bit(DT[dt].size) : 0;
+        const int64_t hi = DT[dt].is_signed ? (int64_t)sign_bit(DT[dt].size) - 1
+                                            : (int64_t)mask_of(DT[dt].size);
+        const int64_t b = (hi - lo) - (hi - lo) / 4;
+        for (int d = -2; d <= 2; d++) {
+            const int64_t thr = lo + b - 1 - d;
+            if (thr < 0 || !make_shrink(dt, numi(b), numi(thr), &p))
+                continue;
+            ew_nearset(t->kind, dt, &p, &ns);
+            for (int rep = 0; rep < 4; rep++) {
+                gen_data(x, MAXN, dt, &MIXES[(size_t)(d + 2 + rep) % NMIX], &ns);
+                ew_case(t, &p, x, MAXN, rand_off(), rand_off(), rand_off());
+            }
+        }
+    }
     /* parameter sweep: special numbers against each other */
     for (int i = 0; i < NSPECIAL; i++) {
         for (int j = 0; j < 6; j++) {

@@ -82,12 +82,20 @@ static void f16_shrink__avx2(const void *x, void *y, size_t n, const simdops_shr
  * picks the form at entry; CLAMP_BOTH is min then max, the scalar's nested
  * test when lo <= hi. Empty ranges (never made by params.c) take the scalar
  * loop. lt = 0 when x < neg_thr cannot hold (neg_thr is the type's minimum,
- * as for every unsigned shrink). */
+ * as for every unsigned shrink).
+ * CLAMP_NONE: B >= 0 with sub_lo <= thr + 1 and add_hi >= neg_thr - 1, i.e.
+ * B <= thr + 1 unsigned, B <= thr + max + 1 signed (softshrink's B = thr and
+ * hardshrink's B = 0 among them). A lane whose
+ * subtraction is kept has x > thr, so x >= thr + 1 >= sub_lo and sub_hi is the
+ * type's maximum: its clamp is x itself; a lane whose addition is kept has
+ * x <= neg_thr - 1 <= add_hi and add_lo the minimum: the same. Lanes of the
+ * other branch are discarded by the masks, so no clamp is computed at all (two
+ * operations of eight a vector). */
 typedef struct shrink_int {
     __m256i thr, neg_thr, b, sub_lo, sub_hi, add_lo, add_hi;
 } shrink_int;
 
-enum { CLAMP_BOTH = 0, CLAMP_POS = 1, CLAMP_NEG = 2 };
+enum { CLAMP_BOTH = 0, CLAMP_POS = 1, CLAMP_NEG = 2, CLAMP_NONE = 3 };
 
 /* gt/lt: the masks of x > thr and x < neg_thr, or their complements (inv)
  * for unsigned types, which compare through min/max. */
@@ -95,13 +103,13 @@ enum { CLAMP_BOTH = 0, CLAMP_POS = 1, CLAMP_NEG = 2 };
     static inline __m256i name(__m256i x, const shrink_int *c, const int form, const int lt) \
     {                                                                                  \
         __m256i s = x, a = x, r;                                                       \
-        if (form != CLAMP_POS) s = vmin(s, c->sub_hi);                                 \
-        if (form != CLAMP_NEG) s = vmax(c->sub_lo, s);                                 \
+        if (form == CLAMP_BOTH || form == CLAMP_NEG) s = vmin(s, c->sub_hi);           \
+        if (form == CLAMP_BOTH || form == CLAMP_POS) s = vmax(c->sub_lo, s);           \
         s = vsub(s, c->b);                                                             \
         if (!lt)                                                                       \
             return inv ? _mm256_andnot_si256(GT(x, c->thr), s) : _mm256_and_si256(s, GT(x, c->thr)); \
-        if (form != CLAMP_NEG) a = vmin(a, c->add_hi);                                 \
-        if (form != CLAMP_POS) a = vmax(c->add_lo, a);                                 \
+        if (form == CLAMP_BOTH || form == CLAMP_POS) a = vmin(a, c->add_hi);           \
+        if (form == CLAMP_BOTH || form == CLAMP_NEG) a = vmax(c->add_lo, a);           \
         a = vadd(a, c->b);                                                             \
         r = inv ? _mm256_andnot_si256(LT(x, c->neg_thr), a) : _mm256_and_si256(a, LT(x, c->neg_thr)); \
         return inv ? _mm256_blendv_epi8(s, r, GT(x, c->thr)) : _mm256_blendv_epi8(r, s, GT(x, c->thr)); \
@@ -153,7 +161,9 @@ SHRINK_INT_V(u32_shrink_v, LE_U32, GE_U32, 1, _mm256_min_epu32, _mm256_max_epu32
  * compiles to its own loop); has_neg: whether the negative branch can occur. */
 #define SHRINK_INT_MAP_FORM(fn, esize, has_neg)                                          \
     do {                                                                                 \
-        if (form == CLAMP_POS)                                                           \
+        if (form == CLAMP_NONE)                                                          \
+            SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_NONE, has_neg);     \
+        else if (form == CLAMP_POS)                                                      \
             SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_POS, has_neg);      \
         else if (form == CLAMP_NEG)                                                      \
             SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_NEG, has_neg);      \
@@ -171,7 +181,10 @@ SHRINK_INT_V(u32_shrink_v, LE_U32, GE_U32, 1, _mm256_min_epu32, _mm256_max_epu32
             return;                                                                      \
         }                                                                                \
         if (p->sub_hi.field == (tmax) && p->add_lo.field == (tmin))                      \
-            form = CLAMP_POS;                                                            \
+            form = (int64_t)p->sub_lo.field <= (int64_t)p->thr.field + 1 &&              \
+                           (int64_t)p->add_hi.field >= (int64_t)p->neg_thr.field - 1     \
+                       ? CLAMP_NONE                                                      \
+                       : CLAMP_POS;                                                      \
         else if (p->sub_lo.field == (tmin) && p->add_hi.field == (tmax))                 \
             form = CLAMP_NEG;                                                            \
         c.thr = set1((ST)p->thr.field);                                                  \
