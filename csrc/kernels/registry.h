@@ -60,6 +60,11 @@ enum simdops_internal_family {
  * where that op supports the dtype. */
 typedef struct simdops_kernel_table {
     const char *isa;
+    /* 1: this table's double-rounding and ties-up per-channel entries honour
+     * simdops_requant_channels.period (the vectors restart every period
+     * elements), so the driver may run a span in one call; set by the tier's
+     * register function, not inherited (a child's own entries may not) */
+    int requant_pc_restarts;
 #define SIMDOPS_X_FIELD(field, type, slots, kind, op, test) type field[slots];
     SIMDOPS_KERNEL_ENTRIES(SIMDOPS_X_FIELD)
 #undef SIMDOPS_X_FIELD

@@ -146,6 +146,13 @@ void test_requant(const target *t);     /* test_requant.c */
 /* test_requant.c: the float32 fast path's domain, inputs near its boundaries
  * (double rounding's entries, or ties_up: the ties-up family's) */
 void test_requant_fast_domain(const target *t, int ties_up);
+/* test_requant.c's draws: parameters in (now and then just outside) the float32
+ * fast path's domain, and an x near one of p's rounding boundaries */
+void fast_rq_params(int out, simdops_requant_params *p);
+int32_t near_boundary(const simdops_requant_params *p, int ties_up, int in_range);
+/* test_requant_restarts.c: the per-channel entries' long calls whose vectors
+ * restart every ch->period elements (tables with requant_pc_restarts) */
+void test_requant_pc_restarts(const target *t, int ties_up);
 /* test_requant_single_fast.c: single rounding's (family SIMDOPS_ROUNDING_SINGLE or
  * _SINGLE_AWAY) float32 fast path's domain, per tensor or (pc) per channel */
 void test_requant_single_fast(const target *t, int family, int pc);

@@ -22,7 +22,14 @@
 #include "requant_register.h"
 
 #define RQ_AVX512_KERNELS(X) RQ_KERNELS(X) RQ_TIES_UP_KERNELS(X)
-RQ_DEFINE_REGISTER_WITH_FAMILIES(RQ_AVX512_KERNELS)
+static SIMDOPS_DEFINE_REGISTER(requant_gemmlowp, RQ_AVX512_KERNELS)
+/* this tier's per-channel entries (double rounding, ties-up: rqf_pc_kernel)
+ * restart their arrays every ch->period elements themselves */
+int requant_register__avx512(simdops_kernel_table *t)
+{
+    t->requant_pc_restarts = 1;
+    return requant_gemmlowp_register__avx512(t) && requant_families_register__avx512(t);
+}
 
 #else
 SIMDOPS_TIER_NOT_COMPILED(requant, avx512)
