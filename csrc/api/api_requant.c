@@ -46,8 +46,8 @@ typedef struct requant_ctx {
      * 0: the arrays hold one period, and a call ends where it wraps. */
     int line_calls;
     /* 1: the per-channel kernel restarts its vectors every period elements
-     * itself (the float families', and the fixed-point ones on a table with
-     * requant_pc_restarts): one call per span after the head */
+     * itself (the float families', and the fixed-point entries the kernel
+     * table marks, requant_pc_restarts): one call per span after the head */
     int restarts;
     size_t out_size;
 } requant_ctx;
@@ -318,9 +318,7 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
     kt = simdops_current_kernels();
     c.kernel = simdops_requant_kernel(kt, family, slot);
     c.kernel_pc = simdops_requant_pc_kernel(kt, family, slot);
-    c.restarts = family == SIMDOPS_ROUNDING_FP ||
-                 (kt->requant_pc_restarts && (family == SIMDOPS_ROUNDING_DOUBLE ||
-                                              family == SIMDOPS_ROUNDING_DOUBLE_TIES_UP));
+    c.restarts = simdops_requant_pc_restarts(kt, family, slot);
     if ((s = simdops_input_view(x, y, &xin, &tmp[0], err)))
         return s;
     if (bias) {

@@ -289,7 +289,6 @@ void test_requant_fast_domain(const target *t, int ties_up)
     simdops_requant_params p;
     if (rq_pc_kind(t->kind)) {
         test_requant_pc_fast_domain(t, ties_up);
-        test_requant_pc_restarts(t, ties_up);
         return;
     }
     memset(&p, 0, sizeof p);
