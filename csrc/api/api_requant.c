@@ -318,7 +318,9 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
     kt = simdops_current_kernels();
     c.kernel = simdops_requant_kernel(kt, family, slot);
     c.kernel_pc = simdops_requant_pc_kernel(kt, family, slot);
-    c.restarts = simdops_requant_pc_restarts(kt, family, slot);
+    /* asked only of a call with per-channel vectors (the flag serves nothing else) */
+    c.restarts =
+        (multipliers || shifts || scales) && simdops_requant_pc_restarts(kt, family, slot);
     if ((s = simdops_input_view(x, y, &xin, &tmp[0], err)))
         return s;
     if (bias) {
