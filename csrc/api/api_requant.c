@@ -48,6 +48,10 @@ typedef struct requant_ctx {
      * loads are whole lines too.
      * 0: the arrays hold one period, and a call ends where it wraps. */
     int line_calls;
+    /* 1: the per-channel kernel restarts its vectors every period elements
+     * itself (the float families', and the fixed-point entries the kernel
+     * table marks, requant_pc_restarts): one call per span after the head */
+    int restarts;
     size_t out_size;
 } requant_ctx;
 
@@ -77,10 +81,10 @@ static void requant_row(const void *xv, void *yv, size_t n, size_t k0, const voi
     char *y = (char *)yv;
     size_t at = k0 % c->channels;
     const int whole_lines = c->period == SIZE_MAX || c->line_calls;
-    /* the float per-channel kernels restart their vectors themselves: after the
-     * head, one call for the whole span (a call per period cost them 3-4%) */
-    const int restarts = c->line_calls && c->per_channel &&
-                         c->params.family == SIMDOPS_ROUNDING_FP;
+    /* kernels that restart their vectors themselves: after the head, one call
+     * for the whole span (a call per period cost the float ones 3-4%, the
+     * AVX-512 double-rounding one ~8% of a 256x256 call) */
+    const int restarts = c->line_calls && c->per_channel && c->restarts;
     if (whole_lines && n >= RQ_LINE_CALLS_MIN && (uintptr_t)x % 4 == 0) {
         size_t head = (64 - (uintptr_t)x % 64) % 64 / 4;
         if (head) {
@@ -336,6 +340,9 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
     kt = simdops_current_kernels();
     c.kernel = simdops_requant_kernel(kt, family, slot);
     c.kernel_pc = simdops_requant_pc_kernel(kt, family, slot);
+    /* asked only of a call with per-channel vectors (the flag serves nothing else) */
+    c.restarts =
+        (multipliers || shifts || scales) && simdops_requant_pc_restarts(kt, family, slot);
     if ((s = simdops_input_view(x, y, &xin, &tmp[0], err)))
         return s;
     if (bias) {

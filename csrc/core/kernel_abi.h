@@ -115,7 +115,10 @@ typedef struct simdops_requant_channels {
     size_t period;        /* float families: when nonzero, element i reads scale[i %
                            * period] and bias[i % period] (the vectors restart every
                            * period elements: a long call over rows of repeated
-                           * vectors); 0: scale[i], bias[i] */
+                           * vectors); 0: scale[i], bias[i]. The fixed-point
+                           * families' entries the kernel table marks
+                           * (requant_pc_restarts) the same, every array and the
+                           * bias; other kernels get 0 */
     /* derived only, double rounding and ties-up: the AVX-512 fast path's float32 constants
      * per element (mu and h, rq_fast_params.h, K = 16) and the call's window
      * half-width, base and Tc; fast_mult NULL when a channel or the call is

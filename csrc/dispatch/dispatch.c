@@ -143,13 +143,19 @@ simdops_any_fn simdops_kernel_get(const simdops_kernel_table *t, int e, int slot
 
 /* ------------------------------------------------------------------ building */
 
-/* Entries a tier leaves NULL are inherited from its parent. */
+/* Entries a tier leaves NULL are inherited from its parent, a requant entry
+ * with its restart flag (the flag describes the kernel, so it goes where the
+ * kernel goes). */
 static void inherit(simdops_kernel_table *t, const simdops_kernel_table *below)
 {
 #define SIMDOPS_X_INHERIT(field, type, slots, kind, op, test)                                         \
     for (int k = 0; k < (slots); k++)                                                             \
-        if (!t->field[k])                                                                         \
-            t->field[k] = below->field[k];
+        if (!t->field[k]) {                                                                       \
+            t->field[k] = below->field[k];                                                        \
+            if (SIMDOPS_KE_RQ_##field && k < SIMDOPS_RQ_COUNT)                                   \
+                t->requant_pc_restarts[SIMDOPS_KE_##field][k] =                                   \
+                    below->requant_pc_restarts[SIMDOPS_KE_##field][k];                            \
+        }
     SIMDOPS_KERNEL_ENTRIES(SIMDOPS_X_INHERIT)
 #undef SIMDOPS_X_INHERIT
 }

@@ -55,16 +55,6 @@ enum simdops_internal_family {
     SIMDOPS_INTERNAL_FAMILIES_WITH(SIMDOPS_X_FAMILY_ENTRIES, X)
 #define SIMDOPS_KERNEL_ENTRIES(X) SIMDOPS_OP_KERNEL_ENTRIES(X) SIMDOPS_FAMILY_KERNEL_ENTRIES(X)
 
-/* One table per ISA. A NULL entry means "not provided by this tier"; dispatch
- * fills it from the tier below, so every entry of a built table is callable
- * where that op supports the dtype. */
-typedef struct simdops_kernel_table {
-    const char *isa;
-#define SIMDOPS_X_FIELD(field, type, slots, kind, op, test) type field[slots];
-    SIMDOPS_KERNEL_ENTRIES(SIMDOPS_X_FIELD)
-#undef SIMDOPS_X_FIELD
-} simdops_kernel_table;
-
 /* Entry numbers, in list order: SIMDOPS_KE_clip, ... */
 enum simdops_kernel_entry {
 #define SIMDOPS_X_KE(field, type, slots, kind, op, test) SIMDOPS_KE_##field,
@@ -72,6 +62,25 @@ enum simdops_kernel_entry {
 #undef SIMDOPS_X_KE
     SIMDOPS_KE_COUNT
 };
+
+/* One table per ISA. A NULL entry means "not provided by this tier"; dispatch
+ * fills it from the tier below, so every entry of a built table is callable
+ * where that op supports the dtype. */
+typedef struct simdops_kernel_table {
+    const char *isa;
+    /* [entry][slot] 1: that per-channel requant entry honours
+     * simdops_requant_channels.period (its arrays and bias restart every period
+     * elements), so the driver may run a span in one call. Set beside the entry
+     * by the register function that registers a restarting kernel
+     * (SIMDOPS_X_MARK_RESTARTS), and inherited with the entry: a tier's own
+     * entry starts at 0, so the flag is always its kernel's. The float family
+     * (requant_fp_pc) restarts on every tier and is not marked. */
+    unsigned char requant_pc_restarts[SIMDOPS_KE_COUNT][SIMDOPS_RQ_COUNT];
+#define SIMDOPS_X_FIELD(field, type, slots, kind, op, test) type field[slots];
+    SIMDOPS_KERNEL_ENTRIES(SIMDOPS_X_FIELD)
+#undef SIMDOPS_X_FIELD
+} simdops_kernel_table;
+
 /* ------------------------------------------------------------------ tiers
  * X(name, tier it inherits from, built for this architecture (0/1),
  *   CPU support test on `const simdops_cpu *c`) -- lowest first; a tier is
@@ -168,10 +177,24 @@ enum simdops_kernel_entry_is_rq {
 #define SIMDOPS_SLOT_OF(entry, tag)                                                               \
     (SIMDOPS_KE_RQ_##entry ? (int)SIMDOPS_RQ_SLOT_##tag : (int)SIMDOPS_DT_##tag)
 #define SIMDOPS_X_REGISTER(entry, tag) t->entry[SIMDOPS_SLOT_OF(entry, tag)] = SIMDOPS_KERNEL_NAME(tag, entry);
+/* in a register function: entry (a per-channel requant entry the same function
+ * registers) restarts every ch->period elements, for tag's output type */
+#define SIMDOPS_X_MARK_RESTARTS(entry, tag)                                                       \
+    t->requant_pc_restarts[SIMDOPS_KE_##entry][SIMDOPS_SLOT_OF(entry, tag)] = 1;
 #define SIMDOPS_DEFINE_REGISTER(op, LIST)                                                         \
     int SIMDOPS_CAT(op##_register__, SIMDOPS_TIER)(simdops_kernel_table * t)                     \
     {                                                                                             \
         LIST(SIMDOPS_X_REGISTER)                                                                  \
+        return 1;                                                                                 \
+    }
+/* SIMDOPS_DEFINE_REGISTER that also marks the per-channel requant entries of
+ * RESTARTS (a sublist of LIST's pairs) as restarting every ch->period elements
+ * (simdops_kernel_table.requant_pc_restarts) */
+#define SIMDOPS_DEFINE_REGISTER_RESTARTING(op, LIST, RESTARTS)                                    \
+    int SIMDOPS_CAT(op##_register__, SIMDOPS_TIER)(simdops_kernel_table * t)                     \
+    {                                                                                             \
+        LIST(SIMDOPS_X_REGISTER)                                                                  \
+        RESTARTS(SIMDOPS_X_MARK_RESTARTS)                                                         \
         return 1;                                                                                 \
     }
 /* A tiered source's register function for a tier whose instructions this target

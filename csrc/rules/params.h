@@ -81,6 +81,10 @@ int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int roundi
 simdops_requant_fn simdops_requant_kernel(const simdops_kernel_table *t, int family, int slot);
 simdops_requant_pc_fn simdops_requant_pc_kernel(const simdops_kernel_table *t, int family,
                                                 int slot);
+/* 1 when t's per-channel kernel of family and slot restarts its arrays and bias
+ * every ch->period elements (the float family's always do; the others as the
+ * table's requant_pc_restarts says) */
+int simdops_requant_pc_restarts(const simdops_kernel_table *t, int family, int slot);
 
 /* The private layout behind simdops_prepared. */
 typedef struct simdops_prepared_impl {

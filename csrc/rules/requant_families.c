@@ -177,6 +177,19 @@ simdops_requant_pc_fn simdops_requant_pc_kernel(const simdops_kernel_table *t, i
     return NULL;
 }
 
+int simdops_requant_pc_restarts(const simdops_kernel_table *t, int family, int slot)
+{
+    if (family == SIMDOPS_ROUNDING_FP)
+        return 1;
+    switch (family) {
+#define SIMDOPS_X_FAMILY_RESTARTS(name, code, py, api, lo, hi, pt, pc)                           \
+    case code: return t->requant_pc_restarts[SIMDOPS_KE_##pc][slot];
+        SIMDOPS_ROUNDINGS(SIMDOPS_X_FAMILY_RESTARTS)
+#undef SIMDOPS_X_FAMILY_RESTARTS
+    }
+    return 0;
+}
+
 /* Both requant prepare forms: bounded != 0 takes min/max as bounds that
  * always clamp (min == max included), else as simdops_requant_params_init. */
 static int prepare_requant(simdops_dtype out_dtype, int64_t multiplier, int64_t shift,

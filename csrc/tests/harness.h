@@ -146,9 +146,28 @@ void test_requant(const target *t);     /* test_requant.c */
 /* test_requant.c: the float32 fast path's domain, inputs near its boundaries
  * (double rounding's entries, or ties_up: the ties-up family's) */
 void test_requant_fast_domain(const target *t, int ties_up);
+/* test_requant.c's draws: parameters in (now and then just outside) the float32
+ * fast path's domain, and an x near one of p's rounding boundaries */
+void fast_rq_params(int out, simdops_requant_params *p);
+int32_t near_boundary(const simdops_requant_params *p, int ties_up, int in_range);
+/* test_requant_restarts.c: a fixed-point family's per-channel entry's long
+ * calls whose arrays and bias restart every ch->period elements (the entries
+ * the kernel table marks, requant_pc_restarts; nothing for the others) */
+void test_requant_pc_restarts(const target *t, int family);
+/* test_requant_families.c's draws: a shift of the family's range, parameters,
+ * an input (near the single rounding's ties; scale: the float family's) */
+int32_t fam_shift(int family);
+void fam_params(int family, int out, simdops_requant_params *p);
+int32_t fam_input(const simdops_requant_params *p, float scale);
 /* test_requant_single_fast.c: single rounding's (family SIMDOPS_ROUNDING_SINGLE or
  * _SINGLE_AWAY) float32 fast path's domain, per tensor or (pc) per channel */
 void test_requant_single_fast(const target *t, int family, int pc);
+/* ... and its draws: a multiplier, a total shift t = 31 + shift (mostly in
+ * [32, 62]), an x with x*m/2^t near a tie, parameters of the fast path's domain */
+int32_t sf_multiplier(void);
+int sf_total_shift(void);
+int32_t sf_near_tie(int32_t m, int t, const simdops_requant_params *p, int in_range);
+void sf_params(int family, int out, simdops_requant_params *p);
 /* test_requant_fold.c: the call's fold of power-of-two chains (simdops_requant_fold_chain)
  * on a float entry, per tensor or (pc) per channel, against the scalar tier's steps */
 void test_requant_fold_plan(const target *t, int pc);

@@ -199,7 +199,7 @@ static void random_rq_params(int out, simdops_requant_params *p, int *e)
 /* Parameters inside the AVX2/AVX-512 float32 fast path's domain
  * (rq_fast_x86.h): M > 0, a right shift of 1..23, a small offset, with now and
  * then a neighbour just outside it (e = 0 or 24, offsets past 65536). */
-static void fast_rq_params(int out, simdops_requant_params *p)
+void fast_rq_params(int out, simdops_requant_params *p)
 {
     static const int32_t MS[] = {1 << 30, INT32_MAX, 1518500250, 1125899907, (1 << 30) + 1};
     p->multiplier = chance(30) ? MS[below(5)] : (int32_t)((1u << 30) + below(1u << 30));
@@ -217,7 +217,7 @@ static void fast_rq_params(int out, simdops_requant_params *p)
  * edges), or near the float32 path's overflow (|x*M/2^(31+e)| ~ 2^17); in_range:
  * instead of the overflow, |k| up to 30,000 (beyond the bounds, unclamped, but
  * converted in range: AVX-512 clamps only after a lane out of range). */
-static int32_t near_boundary(const simdops_requant_params *p, int ties_up, int in_range)
+int32_t near_boundary(const simdops_requant_params *p, int ties_up, int in_range)
 {
     const int e = p->right_shift;
     const double scale = ldexp((double)p->multiplier, -31 - e); /* v per unit of x */

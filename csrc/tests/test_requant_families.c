@@ -40,7 +40,7 @@ static int32_t fam_multiplier(void)
     }
 }
 
-static int32_t fam_shift(int family)
+int32_t fam_shift(int family)
 {
     int32_t lo, hi;
     simdops_requant_shift_range(family, &lo, &hi);
@@ -65,7 +65,7 @@ static float fam_scale(void)
     return f;
 }
 
-static int32_t fam_input(const simdops_requant_params *p, float scale)
+int32_t fam_input(const simdops_requant_params *p, float scale)
 {
     uint32_t r = below(100);
     if (r < 25)
@@ -91,7 +91,7 @@ static int32_t fam_input(const simdops_requant_params *p, float scale)
     return (int32_t)below(200001) - 100000;
 }
 
-static void fam_params(int family, int out, simdops_requant_params *p)
+void fam_params(int family, int out, simdops_requant_params *p)
 {
     int32_t sh = fam_shift(family);
     int32_t a = RQ_LO[out] + (int32_t)below((uint32_t)(RQ_HI[out] - RQ_LO[out] + 1));
@@ -403,6 +403,8 @@ void test_requant_families(const target *t)
         printf("\n");
         return;
     }
+    if (pc && fam != SIMDOPS_ROUNDING_FP) /* the long calls (marked entries only) */
+        test_requant_pc_restarts(t, fam);
     if (fam == SIMDOPS_ROUNDING_DOUBLE) { /* its own test: the derived arrays, the flags */
         test_requant(t);
         return;

@@ -13,7 +13,7 @@
 
 static int32_t sf_s32(uint64_t bits) { return (int32_t)(uint32_t)bits; }
 
-static int32_t sf_multiplier(void)
+int32_t sf_multiplier(void)
 {
     static const int32_t M[] = {1 << 30, INT32_MAX, INT32_MIN, -(1 << 30), 1518500250,
                                 1099511628, 1,       -1,        (1 << 23) + 1};
@@ -21,7 +21,7 @@ static int32_t sf_multiplier(void)
 }
 
 /* a total shift: mostly in [32, 62], a power-of-two-ish scale now and then */
-static int sf_total_shift(void)
+int sf_total_shift(void)
 {
     if (chance(5))
         return 31;
@@ -31,7 +31,7 @@ static int sf_total_shift(void)
 }
 
 /* x with x*m/2^t within a few units of k + 1/2, k as the header says */
-static int32_t sf_near_tie(int32_t m, int t, const simdops_requant_params *p, int in_range)
+int32_t sf_near_tie(int32_t m, int t, const simdops_requant_params *p, int in_range)
 {
     double k, x0;
     if (m == 0)
@@ -48,7 +48,7 @@ static int32_t sf_near_tie(int32_t m, int t, const simdops_requant_params *p, in
     return sf_s32((uint64_t)((int64_t)x0 + (int64_t)below(7) - 3));
 }
 
-static void sf_params(int family, int out, simdops_requant_params *p)
+void sf_params(int family, int out, simdops_requant_params *p)
 {
     int t = sf_total_shift();
     int32_t a = RQ_LO[out] + (int32_t)below((uint32_t)(RQ_HI[out] - RQ_LO[out] + 1));

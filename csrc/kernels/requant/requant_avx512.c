@@ -22,7 +22,13 @@
 #include "requant_register.h"
 
 #define RQ_AVX512_KERNELS(X) RQ_KERNELS(X) RQ_TIES_UP_KERNELS(X)
-RQ_DEFINE_REGISTER_WITH_FAMILIES(RQ_AVX512_KERNELS)
+/* this tier's per-channel entries (double rounding, ties-up: rqf_pc_kernel)
+ * restart their arrays every ch->period elements themselves; floor's are
+ * avx2's, inherited with their flag */
+#define RQ_AVX512_RESTARTS(X)                                                          \
+    RQ_PC_KERNELS(X)                                                                   \
+    X(requant_ties_up_pc, u8) X(requant_ties_up_pc, i8) X(requant_ties_up_pc, i16)
+RQ_DEFINE_REGISTER_WITH_FAMILIES(RQ_AVX512_KERNELS, RQ_AVX512_RESTARTS)
 
 #else
 SIMDOPS_TIER_NOT_COMPILED(requant, avx512)

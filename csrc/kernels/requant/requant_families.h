@@ -263,6 +263,20 @@ RQF_INLINE void rqf_int_rest(const int32_t *x, void *y, size_t i, size_t n, cons
     }
 }
 
+/* rqf_int_rest over a whole call, per channel in pieces of ch->period
+ * elements when it is set (simdops_requant_stretch): each piece reads the
+ * arrays and bias from their start, as a call of the driver's per period did */
+RQF_INLINE void rqf_int_pieces(const int32_t *x, void *y, size_t n, const int32_t *bias,
+                               const simdops_requant_channels *ch,
+                               const simdops_requant_params *p, int out, int fam)
+{
+    const size_t es = simdops_requant_out_size(out);
+    for (size_t done = 0, m; done < n; done += m) {
+        m = ch ? simdops_requant_stretch(ch, n - done) : n;
+        rqf_int_rest(x + done, (char *)y + done * es, 0, m, bias, ch, p, out, fam);
+    }
+}
+
 /* A family's two entries (per tensor, per channel) for one output type, each a
  * call of fn(x, y, n, bias, ch, p, out, arg), ch NULL per tensor; arg is fn's
  * constant (a family, a rounding rule). Every tier's entries are these. */
@@ -284,6 +298,9 @@ RQF_INLINE void rqf_int_rest(const int32_t *x, void *y, size_t i, size_t n, cons
     RQF_ENTRIES(u8, SIMDOPS_RQ_U8, fam, fn, arg)                                       \
     RQF_ENTRIES(i8, SIMDOPS_RQ_I8, fam, fn, arg)                                       \
     RQF_ENTRIES(i16, SIMDOPS_RQ_I16, fam, fn, arg)
+/* a family's three per-channel entries, (entry, tag) pairs */
+#define RQF_PC_LIST(X, fam)                                                            \
+    X(requant_##fam##_pc, u8) X(requant_##fam##_pc, i8) X(requant_##fam##_pc, i16)
 /* a family's six entries as SIMDOPS_DEFINE_REGISTER's (entry, tag) pairs */
 #define RQF_LIST(X, fam)                                                               \
     X(requant_##fam, u8) X(requant_##fam, i8) X(requant_##fam, i16)                    \

@@ -322,10 +322,17 @@ static inline void rqf_single_entry(const int32_t *x, void *y, size_t n, const i
     (void)unused;
     if (rqfx_fast(x, y, n, bias, ch, p, out, RQF_SINGLE))
         return;
-    if (ch)
-        rqf_single_pc_kernel(x, y, n, bias, ch, p, out);
-    else
+    if (!ch) {
         rqf_single_kernel(x, y, n, bias, p, out);
+        return;
+    }
+    /* pieces of ch->period elements when it is set: the arrays and bias from
+     * their start in each, as a call of the driver's per period */
+    for (size_t done = 0, m; done < n; done += m) {
+        m = simdops_requant_stretch(ch, n - done);
+        rqf_single_pc_kernel(x + done, (char *)y + done * simdops_requant_out_size(out), m, bias,
+                             ch, p, out);
+    }
 }
 
 RQF_ENTRIES3(fp, rqf_fp_entry, 0)
@@ -333,7 +340,10 @@ RQF_ENTRIES3(single, rqf_single_entry, 0)
 RQF_ENTRIES3(single_away, rqfx_fast_run, RQF_SINGLE_AWAY)
 
 #define RQF_KERNELS(X) RQF_LIST(X, fp) RQF_LIST(X, single) RQF_LIST(X, single_away)
-SIMDOPS_DEFINE_REGISTER(requant_families, RQF_KERNELS)
+/* rqf_single_entry and rqfx_fast_run restart every ch->period elements (fp
+ * always does: not marked) */
+#define RQF_RESTARTS(X) RQF_PC_LIST(X, single) RQF_PC_LIST(X, single_away)
+SIMDOPS_DEFINE_REGISTER_RESTARTING(requant_families, RQF_KERNELS, RQF_RESTARTS)
 
 #else
 SIMDOPS_TIER_NOT_COMPILED(requant_families, avx2)

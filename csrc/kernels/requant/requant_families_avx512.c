@@ -284,7 +284,9 @@ RQF_ENTRIES3(single, rqfx_fast_run, RQF_SINGLE)
 RQF_ENTRIES3(single_away, rqfx_fast_run, RQF_SINGLE_AWAY)
 
 #define RQF_KERNELS(X) RQF_LIST(X, fp) RQF_LIST(X, single) RQF_LIST(X, single_away)
-SIMDOPS_DEFINE_REGISTER(requant_families, RQF_KERNELS)
+/* rqfx_fast_run restarts every ch->period elements (fp always does: not marked) */
+#define RQF_RESTARTS(X) RQF_PC_LIST(X, single) RQF_PC_LIST(X, single_away)
+SIMDOPS_DEFINE_REGISTER_RESTARTING(requant_families, RQF_KERNELS, RQF_RESTARTS)
 
 #else
 SIMDOPS_TIER_NOT_COMPILED(requant_families, avx512)

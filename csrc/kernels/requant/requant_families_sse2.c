@@ -21,7 +21,9 @@
 RQF_ENTRIES3(single, rqfx_run, RQF_SINGLE)
 RQF_ENTRIES3(single_away, rqfx_run, RQF_SINGLE_AWAY)
 #define RQF_KERNELS(X) RQF_LIST(X, single) RQF_LIST(X, single_away)
-SIMDOPS_DEFINE_REGISTER(requant_families, RQF_KERNELS)
+/* rqfx_run restarts every ch->period elements (rqfx_pieces) */
+#define RQF_RESTARTS(X) RQF_PC_LIST(X, single) RQF_PC_LIST(X, single_away)
+SIMDOPS_DEFINE_REGISTER_RESTARTING(requant_families, RQF_KERNELS, RQF_RESTARTS)
 
 #elif defined(RQFX_SSE41)
 SIMDOPS_TIER_NOT_COMPILED(requant_families, sse41)

@@ -223,10 +223,28 @@ RQ_INLINE size_t rqfx_loop(const int32_t *x, const int32_t *bias, unsigned char 
     return i;
 }
 
+/* A call of one flag variant: per channel in pieces of ch->period elements
+ * when it is set (simdops_requant_stretch; the arrays and bias from their start
+ * in each, as a call of the driver's per period), each piece's blocks, then its
+ * tail in the scalar arithmetic. */
+RQ_INLINE void rqfx_pieces(const int32_t *x, const int32_t *bias, unsigned char *y, size_t n,
+                           const simdops_requant_channels *ch, const simdops_requant_params *p,
+                           const rqfx_consts *c, int f, int out, int fam)
+{
+    const size_t es = simdops_requant_out_size(out);
+    for (size_t done = 0, m; done < n; done += m) {
+        m = ch ? simdops_requant_stretch(ch, n - done) : n;
+        rqf_int_rest(x + done, y + done * es,
+                     rqfx_loop(x + done, bias, y + done * es, m, ch, p, c, f, out), m, bias, ch,
+                     p, out, fam);
+    }
+}
+
 /* RQF_ENTRIES' function: fam RQF_SINGLE or RQF_SINGLE_AWAY (a constant), per
  * channel when ch; per-channel calls may bring the driver's derived arrays
  * (simdops_requant_channels_init_single: every channel raised to u >= 1 unless
- * ch->general; the raised pair gives either rounding the same quotient). */
+ * ch->general; the raised pair gives either rounding the same quotient), and a
+ * period (the arrays and bias restart every ch->period elements: rqfx_pieces). */
 RQ_INLINE void rqfx_run(const int32_t *x, void *yv, size_t n, const int32_t *bias,
                         const simdops_requant_channels *ch, const simdops_requant_params *p,
                         int out, int fam)
@@ -234,12 +252,11 @@ RQ_INLINE void rqfx_run(const int32_t *x, void *yv, size_t n, const int32_t *bia
     const int away = fam == RQF_SINGLE_AWAY ? RQFX_AWAY : 0, fl = rqfx_flags(p, out);
     unsigned char *y = (unsigned char *)yv;
     rqfx_consts c;
-    size_t i = 0;
     int kind;
 #define RQFX_CASE(flags)                                                               \
     case flags:                                                                        \
-        i = rqfx_loop(x, bias, y, n, ch, p, &c, (flags) | away, out);                  \
-        break;
+        rqfx_pieces(x, bias, y, n, ch, p, &c, (flags) | away, out, fam);               \
+        return;
 #define RQFX_CASES(flags)                                                              \
     RQFX_CASE(flags) RQFX_CASE((flags) | RQ_F_BIAS) RQFX_CASE((flags) | RQ_F_NOCLAMP)   \
     RQFX_CASE((flags) | RQ_F_BIAS | RQ_F_NOCLAMP)
@@ -260,7 +277,7 @@ RQ_INLINE void rqfx_run(const int32_t *x, void *yv, size_t n, const int32_t *bia
     }
 #undef RQFX_CASES
 #undef RQFX_CASE
-    rqf_int_rest(x, y, i, n, bias, ch, p, out, fam);
+    rqf_int_pieces(x, y, n, bias, ch, p, out, fam);
 }
 
 #if defined(RQ_X86_FAST) && RQ_X86_FAST
@@ -268,7 +285,8 @@ RQ_INLINE void rqfx_run(const int32_t *x, void *yv, size_t n, const int32_t *bia
 
 /* Single rounding (fam RQF_SINGLE or RQF_SINGLE_AWAY) through the exact float32
  * fast path (rq_fast_x86.h), per tensor or (AVX-512, the driver's arrays) per
- * channel, the tail in the scalar arithmetic: 1 when it ran the call, 0 when
+ * channel, in pieces of ch->period elements when it is set, the tails in the
+ * scalar arithmetic: 1 when it ran the call, 0 when
  * the path does not cover it (nothing done: the caller runs its integer kernel). */
 RQ_INLINE int rqfx_fast(const int32_t *x, void *yv, size_t n, const int32_t *bias,
                         const simdops_requant_channels *ch, const simdops_requant_params *p,
@@ -288,11 +306,20 @@ RQ_INLINE int rqfx_fast(const int32_t *x, void *yv, size_t n, const int32_t *bia
         i = rqf_run(x, y, n, bias, NULL, &c, &fc, out, noclamp, s);
     } else {
 #if RQV_LANES == 16
-        if (!ch->fast_mult)
+        /* pieces of ch->period elements when it is set (rqfx_pieces), the
+         * constants set up once for all of them */
+        const size_t piece = simdops_requant_stretch(ch, n), es = simdops_requant_out_size(out);
+        if (!ch->fast_mult || piece < (size_t)RQ_BLOCK)
             return 0;
         rqf_pc_init(&fc, ch);
         rq_consts_init(&c.base, p);
-        i = rqf_run(x, y, n, bias, ch, &c, &fc, out, noclamp, s | RQF_S_PC);
+        for (size_t done = 0, m; done < n; done += m) {
+            m = piece < n - done ? piece : n - done;
+            i = rqf_run(x + done, y + done * es, m, bias, ch, &c, &fc, out, noclamp,
+                        s | RQF_S_PC);
+            rqf_int_rest(x + done, y + done * es, i, m, bias, ch, p, out, fam);
+        }
+        return 1;
 #else
         return 0; /* per channel the fast path is AVX-512's (arrays built for K = 16) */
 #endif

@@ -22,8 +22,17 @@
     X(requant_ties_up, u8) X(requant_ties_up, i8) X(requant_ties_up, i16)              \
     X(requant_ties_up_pc, u8) X(requant_ties_up_pc, i8) X(requant_ties_up_pc, i16)
 
-#define RQ_DEFINE_REGISTER_WITH_FAMILIES(LIST)                                         \
-    static SIMDOPS_DEFINE_REGISTER(requant_gemmlowp, LIST)                             \
+/* the rules' per-channel entries (requant_x86_rules.h's rqr_pc_kernel restarts
+ * every ch->period elements), and a list of none */
+#define RQ_RULE_PC_KERNELS(X)                                                          \
+    X(requant_ties_up_pc, u8) X(requant_ties_up_pc, i8) X(requant_ties_up_pc, i16)     \
+    X(requant_floor_pc, u8) X(requant_floor_pc, i8) X(requant_floor_pc, i16)
+#define RQ_NO_KERNELS(X)
+
+/* LIST registered, RESTARTS (a sublist) marked as restarting every ch->period
+ * elements (the kernel table's requant_pc_restarts) */
+#define RQ_DEFINE_REGISTER_WITH_FAMILIES(LIST, RESTARTS)                               \
+    static SIMDOPS_DEFINE_REGISTER_RESTARTING(requant_gemmlowp, LIST, RESTARTS)        \
     int SIMDOPS_CAT(requant_register__, SIMDOPS_TIER)(simdops_kernel_table * t)        \
     {                                                                                  \
         return SIMDOPS_CAT(requant_gemmlowp_register__, SIMDOPS_TIER)(t) &&           \

@@ -219,8 +219,27 @@ RQ_INLINE void rqr_kernel(const int32_t *x, void *yv, size_t n, const int32_t *b
         rqr_tail(x, bias, y, i, n, NULL, &c, rule, out);
 }
 
+/* A per-channel call of one flag variant in pieces of ch->period elements when
+ * it is set (simdops_requant_stretch; the arrays and bias from their start in
+ * each, as a call of the driver's per period): each piece's blocks, then its
+ * tail. */
+RQ_INLINE void rqr_pc_pieces(const int32_t *x, const int32_t *bias, unsigned char *y, size_t n,
+                             const simdops_requant_channels *ch, const rqr_consts *c, int f,
+                             int rule, int out)
+{
+    const size_t es = simdops_requant_out_size(out);
+    for (size_t done = 0, m, i; done < n; done += m) {
+        m = simdops_requant_stretch(ch, n - done);
+        i = rqr_loop(x + done, bias, y + done * es, m, ch, c, f, out);
+        if (i < m)
+            rqr_tail(x + done, bias, y + done * es, i, m, ch, c, rule, out);
+    }
+}
+
 /* Per channel, rule RQR_TIES_UP_PC or RQR_FLOOR_PC; the ties-up rule reads the
- * driver's derived arrays when ch has them (ch->half: see rqr_pc_vec). */
+ * driver's derived arrays when ch has them (ch->half: see rqr_pc_vec); with
+ * ch->period set the arrays and bias restart every period elements
+ * (rqr_pc_pieces). */
 RQ_INLINE void rqr_pc_kernel(const int32_t *x, void *yv, size_t n, const int32_t *bias,
                              const simdops_requant_channels *ch,
                              const simdops_requant_params *p, int rule, int out, int32_t tlo,
@@ -229,7 +248,6 @@ RQ_INLINE void rqr_pc_kernel(const int32_t *x, void *yv, size_t n, const int32_t
     unsigned char *y = (unsigned char *)yv;
     int f = (p->min == tlo && p->max == thi ? RQ_F_NOCLAMP : 0) | (bias ? RQ_F_BIAS : 0);
     rqr_consts c;
-    size_t i = 0;
     rqr_consts_init(&c, p);
     if (rule == RQR_TIES_UP_PC)
         f |= ch->half ? RQ_F_DERIVED | (ch->general ? RQ_F_GENERAL : 0) : RQ_F_GENERAL;
@@ -237,8 +255,8 @@ RQ_INLINE void rqr_pc_kernel(const int32_t *x, void *yv, size_t n, const int32_t
 #define RQR_PC_CASE(flags)                                                             \
     case flags:                                                                        \
         if (rule == RQR_TIES_UP_PC)                                                    \
-            i = rqr_loop(x, bias, y, n, ch, &c, (flags) | RQR_TIES_UP_PC, out);        \
-        break;
+            rqr_pc_pieces(x, bias, y, n, ch, &c, (flags) | RQR_TIES_UP_PC, rule, out); \
+        return;
 #define RQR_PC_CASES(flags)                                                            \
     RQR_PC_CASE(flags)                                                                 \
     RQR_PC_CASE((flags) | RQ_F_BIAS)                                                   \
@@ -250,20 +268,18 @@ RQ_INLINE void rqr_pc_kernel(const int32_t *x, void *yv, size_t n, const int32_t
 #undef RQR_PC_CASES
 #undef RQR_PC_CASE
     case 0:
-        i = rqr_loop(x, bias, y, n, ch, &c, RQR_FLOOR_PC, out);
-        break;
+        rqr_pc_pieces(x, bias, y, n, ch, &c, RQR_FLOOR_PC, rule, out);
+        return;
     case RQ_F_BIAS:
-        i = rqr_loop(x, bias, y, n, ch, &c, RQ_F_BIAS | RQR_FLOOR_PC, out);
-        break;
+        rqr_pc_pieces(x, bias, y, n, ch, &c, RQ_F_BIAS | RQR_FLOOR_PC, rule, out);
+        return;
     case RQ_F_NOCLAMP:
-        i = rqr_loop(x, bias, y, n, ch, &c, RQ_F_NOCLAMP | RQR_FLOOR_PC, out);
-        break;
+        rqr_pc_pieces(x, bias, y, n, ch, &c, RQ_F_NOCLAMP | RQR_FLOOR_PC, rule, out);
+        return;
     case RQ_F_BIAS | RQ_F_NOCLAMP:
-        i = rqr_loop(x, bias, y, n, ch, &c, RQ_F_BIAS | RQ_F_NOCLAMP | RQR_FLOOR_PC, out);
-        break;
+        rqr_pc_pieces(x, bias, y, n, ch, &c, RQ_F_BIAS | RQ_F_NOCLAMP | RQR_FLOOR_PC, rule, out);
+        return;
     }
-    if (i < n)
-        rqr_tail(x, bias, y, i, n, ch, &c, rule, out);
 }
 
 #endif

@@ -489,35 +489,50 @@ RQ_INLINE void rqr_fast_kernel(const int32_t *x, void *yv, size_t n, const int32
 }
 
 #if RQV_LANES == 16
-/* Per channel, either rule, when the driver built its arrays (every channel and
- * the call covered; ch->fast_mult set); the tail and other calls go to the
- * integer kernel. */
+/* Per channel, either rule: the fast path's blocks when the driver built its
+ * arrays (every channel and the call covered; ch->fast_mult set), the integer
+ * kernel for the rest. With ch->period set (the driver's long calls, kernel
+ * table's requant_pc_restarts) the arrays and bias restart every period
+ * elements: the call runs as pieces of period elements, each exactly what a
+ * call of the driver's per period computes (the same blocks from the arrays'
+ * start, the same integer tail), so the results are the per-piece calls' bits;
+ * the constants are set up once and no call or channel struct per piece. */
 RQ_INLINE void rqf_pc_kernel(const int32_t *x, void *yv, size_t n, const int32_t *bias,
                              const simdops_requant_channels *ch,
                              const simdops_requant_params *p, int out, int32_t tlo, int32_t thi,
                              int s)
 {
     unsigned char *y = (unsigned char *)yv;
+    const size_t es = simdops_requant_out_size(out);
+    const size_t piece = ch->period && ch->period < n ? ch->period : n;
+    const int fast = ch->fast_mult && piece >= (size_t)RQ_BLOCK;
+    const int noclamp = rq_flags(p, tlo, thi) & RQ_F_NOCLAMP;
     rqf_consts fc;
     rqr_consts c;
-    size_t i = 0;
-    simdops_requant_channels rest;
-    if (ch->fast_mult && n >= (size_t)RQ_BLOCK) {
+    if (fast) {
         rqf_pc_init(&fc, ch);
         rqr_consts_init(&c, p);
-        i = rqf_run(x, y, n, bias, ch, &c, &fc, out, rq_flags(p, tlo, thi) & RQ_F_NOCLAMP,
-                    s | RQF_S_PC);
+    } else { /* not read: set for the compiler's sake */
+        memset(&fc, 0, sizeof fc);
+        memset(&c, 0, sizeof c);
     }
-    if (i == n)
-        return;
-    rest = simdops_requant_channels_at(ch, i);
-    x += i;
-    y += i * simdops_requant_out_size(out);
-    bias = bias ? bias + i : NULL;
-    if (s & RQF_S_TIES)
-        rqr_pc_kernel(x, y, n - i, bias, &rest, p, RQR_TIES_UP_PC, out, tlo, thi);
-    else
-        rq_pc_kernel(x, y, n - i, bias, &rest, p, out, tlo, thi);
+    for (size_t done = 0; done < n;) {
+        const size_t m = piece < n - done ? piece : n - done;
+        size_t i = fast ? rqf_run(x, y, m, bias, ch, &c, &fc, out, noclamp, s | RQF_S_PC) : 0;
+        if (i < m) {
+            simdops_requant_channels rest = simdops_requant_channels_at(ch, i);
+            rest.period = 0;
+            if (s & RQF_S_TIES)
+                rqr_pc_kernel(x + i, y + i * es, m - i, bias ? bias + i : NULL, &rest, p,
+                              RQR_TIES_UP_PC, out, tlo, thi);
+            else
+                rq_pc_kernel(x + i, y + i * es, m - i, bias ? bias + i : NULL, &rest, p, out,
+                             tlo, thi);
+        }
+        x += m;
+        y += m * es;
+        done += m;
+    }
 }
 
 RQ_INLINE void rq_pc_fast_kernel(const int32_t *x, void *yv, size_t n, const int32_t *bias,
