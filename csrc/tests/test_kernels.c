@@ -91,16 +91,22 @@ void test_rules(long *pass, long *fail);      /* test_rules.c */
  * pages: name the entry that was running, then fail. */
 static char g_running[160] = "(outside the kernel tests)";
 
+/* from a signal handler: write(2) only (async-signal-safe), then exit 1 */
+static void fail_running(const char *head, size_t len)
+{
+    fflush(stdout);
+    if (write(2, head, len) < 0 || write(2, g_running, strlen(g_running)) < 0 ||
+        write(2, "\n", 1) < 0)
+        _exit(1);
+    _exit(1);
+}
+
 static void on_fault(int sig)
 {
     static const char head[] = "FAIL memory fault (a read or write past a buffer end hit a guard "
                                "page) in ";
     (void)sig;
-    fflush(stdout);
-    if (write(2, head, sizeof(head) - 1) < 0 || write(2, g_running, strlen(g_running)) < 0 ||
-        write(2, "\n", 1) < 0)
-        _exit(1);
-    _exit(1);
+    fail_running(head, sizeof(head) - 1);
 }
 
 /* A kernel that never returns (a loop whose count wrapped) would hang the harness, and CI
@@ -113,11 +119,7 @@ static void on_alarm(int sig)
 {
     static const char head[] = "FAIL hang: past the per-entry time limit (--entry-timeout) in ";
     (void)sig;
-    fflush(stdout);
-    if (write(2, head, sizeof(head) - 1) < 0 || write(2, g_running, strlen(g_running)) < 0 ||
-        write(2, "\n", 1) < 0)
-        _exit(1);
-    _exit(1);
+    fail_running(head, sizeof(head) - 1);
 }
 #define ARM_ENTRY_WATCHDOG() alarm(g_entry_seconds)
 #else
