@@ -76,6 +76,20 @@ typedef struct simdops_requant_params {
 
 /* Contiguous 1-D kernels. n may be 0; x and y may be the same pointer; no
  * alignment is assumed by SIMD kernels (scalar ones need element alignment). */
+
+/* A unary elementwise op whose parameters are up to SIMDOPS_UNARY_PARAMS numbers of x's
+ * own type (float16 widened in .f32, as everywhere), converted by its entry's rule (NaN
+ * refused). Ops of this shape share this signature and the C harness's test
+ * (csrc/tests/test_unary.c: every slot drawn from x's type, NaN excepted), as XNNPACK's
+ * vunary kernels share theirs, so such an op adds neither. An op whose kernels rely on
+ * an invariant among its parameters, or that takes NaN or another type's numbers, has
+ * its own signature and test (clip, shrink). */
+enum { SIMDOPS_UNARY_PARAMS = 4 };
+typedef struct simdops_unary_params {
+    simdops_value v[SIMDOPS_UNARY_PARAMS];
+} simdops_unary_params;
+typedef void (*simdops_unary_fn)(const void *x, void *y, size_t n, const simdops_unary_params *p);
+
 typedef void (*simdops_clip_fn)(const void *x, void *y, size_t n, const simdops_clip_params *p);
 typedef void (*simdops_shrink_fn)(const void *x, void *y, size_t n,
                                   const simdops_shrink_params *p);

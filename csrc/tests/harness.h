@@ -143,6 +143,10 @@ size_t rand_off(void);
 SIMDOPS_KERNEL_ENTRIES(HARNESS_X_DECLARE_TEST)
 #undef HARNESS_X_DECLARE_TEST
 void test_requant(const target *t);     /* test_requant.c */
+/* test_unary.c: the simdops_unary_fn entries (an entry line's test column names it), and
+ * its check on a kernel of its own and a mutant of that (every run) */
+void test_unary(const target *t);
+void test_unary_selfcheck(void);
 /* test_requant.c: the float32 fast path's domain, inputs near its boundaries
  * (double rounding's entries, or ties_up: the ties-up family's) */
 void test_requant_fast_domain(const target *t, int ties_up);

@@ -200,6 +200,7 @@ int main(int argc, char **argv)
     if (!only) {
         test_qlow_tiers();
         simdops_test_public_api(&g_pass, &g_fail);
+        test_unary_selfcheck();
     }
 
     for (int ti = 0; ti < ntiers; ti++) {
