@@ -52,7 +52,7 @@ int simdops_run_same_dtype(const simdops_tensor *x, const simdops_tensor *y, sim
         simdops_##op##_fn kernel;                                                                 \
         const simdops_##op##_params *params;                                                      \
     } op##_ctx;                                                                                   \
-    static void op##_row(const void *x, void *y, size_t n, size_t k0, const void *ctx)           \
+    static inline void op##_row(const void *x, void *y, size_t n, size_t k0, const void *ctx)    \
     {                                                                                             \
         const op##_ctx *c = (const op##_ctx *)ctx;                                                \
         (void)k0;                                                                                 \
@@ -60,6 +60,7 @@ int simdops_run_same_dtype(const simdops_tensor *x, const simdops_tensor *y, sim
     }
 ELEMENTWISE_ROW(clip)
 ELEMENTWISE_ROW(shrink)
+ELEMENTWISE_ROW(unary) /* every op of the simdops_unary_fn shape (inline: unused until one is) */
 
 static int run_clip(const simdops_clip_params *p, int scale_bias, const simdops_tensor *x,
                     const simdops_tensor *y, simdops_error *err)
