@@ -152,6 +152,12 @@ for case_id, name, args in (
     register_path(case_id, Path(FLOOR, _floor(name, args)))
 register_path("requant_fp32_pc/int32/4096x256",
               Path(NCHW_FLOOR, _floor("requantize_fp32", _nchw_args)))
+# numpy's call plus C's validated 1-D call over the 16 elements, with no parameter read, looked
+# up or prepared: what the loop's own work (the memo of prepared parameters) adds is the ufunc
+# row less this one
+KERNEL_FLOOR = "ufunc floor (1-D kernel call, no parameter work)"
+register_path("requant_fp32/int32/16",
+              Path(KERNEL_FLOOR, _floor("requantize_fp32", _requant_fp32_args, "_kernel_floor_")))
 register_path("requant_fp32_pc/int32/4096x256",
               Path(NCHW_KERNEL_FLOOR, _floor("requantize_fp32", _nchw_args, "_kernel_floor_")))
 
@@ -171,6 +177,10 @@ for case_id, what in ((f"clip/float32/{M}", "clip float32"),
                       (f"requant_fp32/int32/{M}", "requantize_fp32")):
     register_goal(Goal(f"ufunc {what} 1M elements, time vs the function's",
                        (case_id, UFUNC), (case_id, "simdops"), 1.05, "time"))
+register_goal(Goal("ufunc requantize_fp32 n=16: numpy's call of the same registration running "
+                   "the 1-D kernel with no parameter work, time vs the function's",
+                   ("requant_fp32/int32/16", KERNEL_FLOOR), ("requant_fp32/int32/16", "simdops"),
+                   None, "time", "a report: the n=16 row less its loop's own work"))
 # The NCHW row's floor is numpy's iteration with the kernel run per plane (64 calls of 16,384
 # elements through the 1-D entry, one handle prepared once, no parameter read): numpy calls a
 # loop once per plane, so no loop makes fewer kernel calls, and this one does no parameter work.
