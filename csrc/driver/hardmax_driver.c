@@ -186,7 +186,7 @@ static int vertical(const simdops_kernel_table *kt, const simdops_tensor *x,
  * generic loop's runs (all of a run's rows scanned, then its zeros and ones:
  * the same runs, so the same writes), with the rows stepped by one stride and
  * each answer stored straight into the run. The generic loop's work per row
- * (the odometer, a call into the run's bookkeeping, its checks) cost ~4% of
+ * (the odometer, a call into the run's bookkeeping, its checks) cost ~6% of
  * hardmax 1024x1024 float32 (docs/performance.md). */
 static void rows_adjacent(const simdops_kernel_table *kt, const char *x, int64_t row_sx, char *y,
                           size_t rows, size_t nr, simdops_dtype dtype)
