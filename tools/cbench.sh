@@ -3,7 +3,8 @@
 # requant check tools/rq_exhaustive.c) against the
 # C harness objects (the same flags as the package), and tools/portbench.c (the
 # instruction issue rates; x86-64 with AVX-512 flags of its own, no package code):
-# and tools/hmbench.c (hardmax's row-scan variants; it compiles the AVX2 kernel file in),
+# and tools/hmbench.c (hardmax's row-scan variants; it compiles the AVX2 kernel file in), tools/hm_l3.c
+# (hardmax 1024x1024's AVX-512 scan designs and write orders; the AVX-512 kernel file compiled in),
 # tools/hm_axis0.c (hardmax axis 0's whole algorithms and their parts), tools/hm_stream.c
 # (hardmax along the last axis past the streaming threshold, x86), tools/qmul_bound.c
 # (the fp32 quantized multiply's instruction mixes against np.add's; x86-64 AVX-512),
@@ -57,8 +58,12 @@ if [ "$(uname -m)" = x86_64 ]; then
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} -mavx2 -mf16c -I"$HERE/csrc/include" \
         -I"$HERE/csrc" "$HERE/tools/hmbench.c" -o "$OUT/hmbench"
+    # hardmax 1024x1024 in L3 with the AVX-512 row scan's designs (compiles that kernel file in)
+    # shellcheck disable=SC2086
+    $CC -O2 -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} -mavx512f -mavx512bw -mavx512dq -mavx512vl \
+        -mavx2 -mf16c -I"$HERE/csrc/include" -I"$HERE/csrc" "$HERE/tools/hm_l3.c" -o "$OUT/hm_l3"
 else
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra ${CFLAGS_EXTRA:-} "$HERE/tools/portbench.c" -o "$OUT/portbench"
 fi
-echo "built $OUT/cbench $OUT/rqbench $OUT/qlinear_sweep $OUT/rq_exhaustive $OUT/portbench (x86: $OUT/hmbench $OUT/hm_axis0 $OUT/hm_stream $OUT/qmul_bound $OUT/ql_bound $OUT/qb_tflite_mix)"
+echo "built $OUT/cbench $OUT/rqbench $OUT/qlinear_sweep $OUT/rq_exhaustive $OUT/portbench (x86: $OUT/hmbench $OUT/hm_l3 $OUT/hm_axis0 $OUT/hm_stream $OUT/qmul_bound $OUT/ql_bound $OUT/qb_tflite_mix)"

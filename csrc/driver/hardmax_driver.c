@@ -182,6 +182,31 @@ static int vertical(const simdops_kernel_table *kt, const simdops_tensor *x,
     return SIMDOPS_OK;
 }
 
+/* Rows along a contiguous axis with the rows of y adjacent, in cache: the
+ * generic loop's runs (all of a run's rows scanned, then its zeros and ones:
+ * the same runs, so the same writes), with the rows stepped by one stride and
+ * each answer stored straight into the run. The generic loop's work per row
+ * (the odometer, a call into the run's bookkeeping, its checks) cost ~6% of
+ * hardmax 1024x1024 float32 (docs/performance.md). */
+static void rows_adjacent(const simdops_kernel_table *kt, const char *x, int64_t row_sx, char *y,
+                          size_t rows, size_t nr, simdops_dtype dtype)
+{
+    simdops_argmax_row_fn row = kt->argmax_row[dtype];
+    size_t es = simdops_dtype_size(dtype), row_bytes = nr * es;
+    zero_run run;
+    simdops_hm_run_init(&run, row_bytes, es, rows, 0);
+    for (size_t k0 = 0; k0 < rows; k0 += run.max_rows) {
+        size_t nb = rows - k0 < run.max_rows ? rows - k0 : run.max_rows;
+        const char *xk = x + (int64_t)k0 * row_sx;
+        for (size_t k = 0; k < nb; k++, xk += row_sx)
+            run.one[k] = k * row_bytes + row(xk, nr) * es;
+        run.y = y + k0 * row_bytes;
+        run.rows = nb;
+        simdops_hm_run_flush(&run, dtype, 0);
+    }
+    simdops_hm_run_free(&run);
+}
+
 int simdops_hardmax_run(const simdops_kernel_table *kt, const simdops_tensor *x,
                         const simdops_tensor *y, const int *reduced)
 {
@@ -218,6 +243,13 @@ int simdops_hardmax_run(const simdops_kernel_table *kt, const simdops_tensor *x,
             simdops_hm_stream_fence(stream);
             return SIMDOPS_OK;
         }
+    }
+    /* one contiguous reduced axis, y's rows adjacent, in cache */
+    if (!stream && r.n == 1 && r.sx[0] == (int64_t)es && r.sy[0] == (int64_t)es && kept.n <= 1 &&
+        (kept.n == 0 || kept.sy[0] == nr * (int64_t)es)) {
+        rows_adjacent(kt, (const char *)x->data, kept.n ? kept.sx[0] : 0, (char *)y->data,
+                      (size_t)(kept.n ? kept.shape[0] : 1), (size_t)nr, x->dtype);
+        return SIMDOPS_OK;
     }
     {
         /* One reduced row per group, read in place or gathered. */

@@ -131,6 +131,11 @@ HM_COLS(hm_f64x8, double)
 #define HB_MNONE ((__mmask16)0)
 #define HB_MOR(a, b) ((__mmask16)((a) | (b)))
 #define HB_MANY(m) ((m) != 0)
+/* NaN evidence: the lanes where every pair so far was ordered, one masked
+ * compare per pair (mask & ordered(a, b)); a NaN clears its lane for good */
+#define HB_NAN_INIT ((__mmask16)0xffff)
+#define HB_NAN_ACC(u, a, b) _mm512_mask_cmp_ps_mask(u, a, b, _CMP_ORD_Q)
+#define HB_NAN_SEEN(u0, u1) (((u0) & (u1)) != 0xffff)
 #define HB_EQBITS(p, m) ((unsigned)HB_EQ(_mm512_loadu_ps(p), m))
 #define HB_VMAX(v) hm_f32x16_VMAX(v)
 #define HB_ISET1(i) _mm512_set1_epi32(i)

@@ -63,23 +63,50 @@
 #define HB_CAT(a, b) HB_CAT_(a, b)
 #define HB_FN(name) HB_CAT(HB_PREFIX, name)
 
-/* four vectors from p: their max (a tree) and NaN evidence into *u */
-static inline HB_V HB_FN(quad)(const float *p, HB_M *u)
+/* Each vector of a block loaded once: the max and the unordered compare both
+ * read it, and GCC folded it into both as memory operands (7 loads per 4
+ * vectors in the row scan's loop), which on hardmax 1024x1024 kept the load
+ * ports, not L3, the limit. An empty asm that takes the vector in a register
+ * ends the folding (no instruction). */
+#if defined(__GNUC__) || defined(__clang__)
+#define HB_IN_REG(v) __asm__("" : "+v"(v))
+#else
+#define HB_IN_REG(v) ((void)0)
+#endif
+
+/* NaN evidence, kept in two accumulators (one per pair of vectors of a quad,
+ * so neither chain is longer than one operation per block): by default the OR
+ * of unordered compares (NaN seen where a lane is set); a tier may define its
+ * own three (avx512: the lanes where every pair was ordered, one masked
+ * compare per pair and no separate OR). */
+#ifndef HB_NAN_INIT
+#define HB_NAN_INIT HB_MNONE
+#define HB_NAN_ACC(u, a, b) HB_MOR(u, HB_UNORD(a, b))
+#define HB_NAN_SEEN(u0, u1) HB_MANY(HB_MOR(u0, u1))
+#endif
+
+/* four vectors from p: their max (a tree) and NaN evidence into *u0, *u1 */
+static inline HB_V HB_FN(quad)(const float *p, HB_M *u0, HB_M *u1)
 {
     HB_V v0 = HB_LOAD(p), v1 = HB_LOAD(p + HB_W);
     HB_V v2 = HB_LOAD(p + 2 * HB_W), v3 = HB_LOAD(p + 3 * HB_W);
-    *u = HB_MOR(*u, HB_MOR(HB_UNORD(v0, v1), HB_UNORD(v2, v3)));
+    HB_IN_REG(v0);
+    HB_IN_REG(v1);
+    HB_IN_REG(v2);
+    HB_IN_REG(v3);
+    *u0 = HB_NAN_ACC(*u0, v0, v1);
+    *u1 = HB_NAN_ACC(*u1, v2, v3);
     return HB_MAX(HB_MAX(v0, v1), HB_MAX(v2, v3));
 }
 
-/* lane-wise max of the 64-float block at p, NaN evidence into *u */
-static inline HB_V HB_FN(block)(const float *p, HB_M *u)
+/* lane-wise max of the 64-float block at p, NaN evidence into *u0, *u1 */
+static inline HB_V HB_FN(block)(const float *p, HB_M *u0, HB_M *u1)
 {
 #if HB_W == 16
-    return HB_FN(quad)(p, u);
+    return HB_FN(quad)(p, u0, u1);
 #elif HB_W == 8
-    HB_V a = HB_FN(quad)(p, u);
-    return HB_MAX(a, HB_FN(quad)(p + 32, u));
+    HB_V a = HB_FN(quad)(p, u0, u1);
+    return HB_MAX(a, HB_FN(quad)(p + 32, u0, u1));
 #else
 #error "hardmax_f32_body.h: HB_W must be 8 or 16"
 #endif
@@ -115,50 +142,78 @@ static inline void HB_FN(stream4)(simdops_hm_lines *s)
     }
 }
 
-/* The row scan, written once: HB_FN(row) runs it with s NULL (the branch folds
- * away: always inlined), HB_FN(row_stream) with y's lines to stream. */
+/* The row scan's state between blocks: per lane the largest block max (best)
+ * and the first block start that reached it (idx), the running block start
+ * (cur), NaN evidence (u0, u1) and the next block's start (i). */
+typedef struct {
+    HB_V best;
+    HB_I idx, cur;
+    HB_M u0, u1;
+    size_t i;
+} HB_FN(scan_state);
+
 #if defined(_MSC_VER) && !defined(__clang__)
 #define HB_SCAN_INLINE static __forceinline
 #else
 #define HB_SCAN_INLINE static inline __attribute__((always_inline))
 #endif
+
+/* the head block at x[0..64), n >= 64: the blocks after it start on a vector
+ * boundary (when x is 4-byte aligned): x at 16 bytes past a line (numpy's large
+ * buffers) made every other load split a line, 86 us against 56 us aligned at
+ * 1024x1024 (avx2) */
+HB_SCAN_INLINE void HB_FN(scan_init)(HB_FN(scan_state) *t, const float *x)
+{
+    size_t a = (uintptr_t)x % 4 ? 0 : (size_t)((0u - (uintptr_t)x) & (4 * HB_W - 1)) / 4;
+    t->u0 = t->u1 = HB_NAN_INIT;
+    t->idx = HB_ISET1(0);
+    t->i = a ? a : 64;
+    t->best = HB_FN(block)(x, &t->u0, &t->u1);
+    t->cur = HB_ISET1((int32_t)t->i - 64);
+}
+
+/* the block at x + t->i (t->i <= n - 64) */
+HB_SCAN_INLINE void HB_FN(scan_step)(HB_FN(scan_state) *t, const float *x)
+{
+    HB_V m = HB_FN(block)(x + t->i, &t->u0, &t->u1);
+    t->cur = HB_IADD(t->cur, HB_ISET1(64));
+    t->idx = HB_ISEL(t->idx, HB_GT(m, t->best), t->cur);
+    t->best = HB_MAX(m, t->best);
+    t->i += 64;
+}
+
+/* once t->i > n - 64: the last block at n - 64 if the blocks so far end before
+ * n, then the answer */
+HB_SCAN_INLINE size_t HB_FN(scan_finish)(HB_FN(scan_state) *t, const float *x, size_t n)
+{
+    size_t last = n - 64, end = t->i > 64 ? t->i : 64, i; /* the blocks so far cover [0, end) */
+    HB_V mx;
+    if (end < n) {
+        HB_V m = HB_FN(block)(x + last, &t->u0, &t->u1);
+        t->idx = HB_ISEL(t->idx, HB_GT(m, t->best), HB_ISET1((int32_t)last));
+        t->best = HB_MAX(m, t->best);
+    }
+    if (HB_NAN_SEEN(t->u0, t->u1))
+        return HB_FIND_NAN(x, n, t->best);
+    mx = HB_VMAX(t->best);
+    i = (size_t)(uint32_t)HB_IREDUCE_MIN(HB_ISEL(HB_ISET1(INT32_MAX), HB_EQ(t->best, mx), t->idx));
+    return i + hm_ctz64(HB_FN(eq64)(x + i, mx)); /* not 0: the block holds mx */
+}
+
+/* The row scan, written once: HB_FN(row) runs it with s NULL (the branch folds
+ * away: always inlined), HB_FN(row_stream) with y's lines to stream. */
 HB_SCAN_INLINE size_t HB_FN(row_scan)(const float *x, size_t n, simdops_hm_lines *s)
 {
-    HB_M u = HB_MNONE;
-    HB_V best, m, mx;
-    HB_I idx = HB_ISET1(0), cur;
-    const HB_I step = HB_ISET1(64);
-    size_t i, last, a, end;
+    HB_FN(scan_state) t;
     if (n < 64 || n > (size_t)INT32_MAX)
         return HB_SHORT_ROW(x, n);
-    last = n - 64;
-    /* the blocks after the first start on a vector boundary (when x is 4-byte
-     * aligned): x at 16 bytes past a line (numpy's large buffers) made every
-     * other load split a line, 86 us against 56 us aligned at 1024x1024 (avx2) */
-    a = (uintptr_t)x % 4 ? 0 : (size_t)((0u - (uintptr_t)x) & (4 * HB_W - 1)) / 4;
-    i = a ? a : 64;
-    end = 64;
-    best = HB_FN(block)(x, &u);
-    cur = HB_ISET1((int32_t)i - 64);
-    for (; i <= last; i += 64) {
-        m = HB_FN(block)(x + i, &u);
-        cur = HB_IADD(cur, step);
-        idx = HB_ISEL(idx, HB_GT(m, best), cur);
-        best = HB_MAX(m, best);
-        end = i + 64;
+    HB_FN(scan_init)(&t, x);
+    while (t.i <= n - 64) {
+        HB_FN(scan_step)(&t, x);
         if (s)
             HB_FN(stream4)(s);
     }
-    if (end < n) {
-        m = HB_FN(block)(x + last, &u);
-        idx = HB_ISEL(idx, HB_GT(m, best), HB_ISET1((int32_t)last));
-        best = HB_MAX(m, best);
-    }
-    if (HB_MANY(u))
-        return HB_FIND_NAN(x, n, best);
-    mx = HB_VMAX(best);
-    i = (size_t)(uint32_t)HB_IREDUCE_MIN(HB_ISEL(HB_ISET1(INT32_MAX), HB_EQ(best, mx), idx));
-    return i + hm_ctz64(HB_FN(eq64)(x + i, mx)); /* not 0: the block holds mx */
+    return HB_FN(scan_finish)(&t, x, n);
 }
 
 static inline size_t HB_FN(row)(const float *x, size_t n)
