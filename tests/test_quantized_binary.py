@@ -205,6 +205,45 @@ def test_against_reference_every_tier(op, arith, dtype):
             np.testing.assert_array_equal(got, want, err_msg=f"{isa} {op} {arith} {s} {z}")
 
 
+def test_repeated_numbers_and_one_step_changes():
+    """A call reuses the derived parameters of this thread's previous call when every
+    model number is the same: calls that differ from the one before in one number by
+    the least step (the next float32 scale, a zero point or bound +-1, the op, the
+    arithmetic, the dtype) must each match the reference, and a refused call after an
+    accepted one with the same scales is still refused."""
+    rng = np.random.default_rng(7)
+    base = dict(op="add", arith="onnxruntime", dtype=np.int8, s=[0.0417, 0.0388, 0.0712],
+                z=[-3, 5, -1], mn=None, mx=None)
+    up = lambda v: float(np.nextafter(np.float32(v), np.float32(1)))  # noqa: E731
+    steps = [lambda c, k=k: c["s"].__setitem__(k, up(c["s"][k])) for k in range(3)]
+    steps += [lambda c, k=k: c["z"].__setitem__(k, c["z"][k] + 1) for k in range(3)]
+    steps += [lambda c: c.update(mn=-100), lambda c: c.update(mx=90),
+              lambda c: c.update(op="multiply"), lambda c: c.update(arith="xnnpack"),
+              lambda c: c.update(arith="tflite"), lambda c: c.update(dtype=np.uint8, z=[3, 5, 1])]
+    for step in steps:
+        for cfg in (dict(base, s=list(base["s"]), z=list(base["z"])), None):
+            if cfg is None:
+                cfg = dict(base, s=list(base["s"]), z=list(base["z"]))
+                step(cfg)
+            lo, hi = RANGES[cfg["dtype"]]
+            a = rng.integers(lo, hi + 1, 200).astype(cfg["dtype"])
+            b = rng.integers(lo, hi + 1, 200).astype(cfg["dtype"])
+            s, z = cfg["s"], cfg["z"]
+            want = np.array([reference(cfg["op"], cfg["arith"], int(x), s[0], z[0], int(y), s[1],
+                                       z[1], s[2], z[2],
+                                       lo if cfg["mn"] is None else cfg["mn"],
+                                       hi if cfg["mx"] is None else cfg["mx"], cfg["dtype"])
+                             for x, y in zip(a, b)], dtype=cfg["dtype"])
+            for _ in range(2):
+                got = FUNCS[cfg["op"]](a, s[0], z[0], b, s[1], z[1], s[2], z[2],
+                                       arithmetic=cfg["arith"], min=cfg["mn"], max=cfg["mx"])
+                np.testing.assert_array_equal(got, want, err_msg=str(cfg))
+    a = np.zeros(8, np.int8)
+    simdops.quantized_add(a, 0.05, 0, a, 0.05, 0, 0.1, 0, arithmetic="xnnpack")
+    with pytest.raises(ValueError):
+        simdops.quantized_add(a, 0.05, 0, a, 0.05, 0, 0.1, 0, arithmetic="xnnpack", min=5, max=4)
+
+
 @pytest.mark.parametrize("arith", ["tflite", "xnnpack", "onnxruntime"])
 def test_broadcast_forms_against_reference(arith):
     """Per-channel vector along the last axis, a column, a scalar: every element

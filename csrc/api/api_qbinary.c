@@ -92,7 +92,8 @@ static int run(const simdops_prepared_impl *impl, const simdops_tensor *a,
                const simdops_tensor *b, const simdops_tensor *y, simdops_error *err)
 {
     simdops_dtype dtype = (simdops_dtype)impl->dtype;
-    simdops_tensor ain, bin;
+    simdops_tensor acopy, bcopy; /* filled only for an input that overlaps y */
+    const simdops_tensor *ain, *bin;
     void *atmp = NULL, *btmp = NULL;
     qbinary_ctx c;
     int s;
@@ -114,16 +115,16 @@ static int run(const simdops_prepared_impl *impl, const simdops_tensor *a,
     memset(&c, 0, sizeof(c));
     c.params = impl->u.qbinary;
     c.kernel = kernel_of(simdops_current_kernels(), c.params.kind, dtype);
-    if ((s = simdops_input_view(a, y, &ain, &atmp, err))) {
+    if ((s = simdops_input_ref(a, y, &acopy, &ain, &atmp, err))) {
         err->arg = SIMDOPS_ARG_A;
         return s;
     }
-    if ((s = simdops_input_view(b, y, &bin, &btmp, err))) {
+    if ((s = simdops_input_ref(b, y, &bcopy, &bin, &btmp, err))) {
         err->arg = SIMDOPS_ARG_B;
         free(atmp);
         return s;
     }
-    simdops_binary_elementwise(&ain, &bin, y, qbinary_row, &c);
+    simdops_binary_elementwise(ain, bin, y, qbinary_row, &c);
     free(atmp);
     free(btmp);
     return SIMDOPS_OK;

@@ -122,6 +122,19 @@ int simdops_input_view(const simdops_tensor *x, const simdops_tensor *y, simdops
     return SIMDOPS_OK;
 }
 
+int simdops_input_ref(const simdops_tensor *x, const simdops_tensor *y, simdops_tensor *copy,
+                      const simdops_tensor **xp, void **tmp, simdops_error *err)
+{
+    *tmp = NULL;
+    *xp = x;
+    if (simdops_may_overlap(x, y) && !(x->dtype == y->dtype && simdops_same_layout(x, y))) {
+        if (simdops_contiguous_copy(x, copy, tmp))
+            return simdops_fail(err, SIMDOPS_R_NOMEM, SIMDOPS_ARG_X);
+        *xp = copy;
+    }
+    return SIMDOPS_OK;
+}
+
 int simdops_param_view(const simdops_tensor *v, const simdops_tensor *y, int arg,
                        simdops_tensor *vin, void **tmp, simdops_error *err)
 {

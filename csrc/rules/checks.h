@@ -37,6 +37,11 @@ int simdops_check_within(const simdops_tensor *t, const void *base, size_t len, 
  * when x overlaps y other than as the same layout of the same dtype. */
 int simdops_input_view(const simdops_tensor *x, const simdops_tensor *y, simdops_tensor *xin,
                        void **tmp, simdops_error *err);
+/* The same choice without copying the view (a simdops_tensor is ~1 KB: two
+ * such copies were a measurable part of a small call): *xp = x itself, or
+ * copy filled as simdops_input_view would fill *xin. */
+int simdops_input_ref(const simdops_tensor *x, const simdops_tensor *y, simdops_tensor *copy,
+                      const simdops_tensor **xp, void **tmp, simdops_error *err);
 
 /* A parameter tensor read while y is written (per-channel scales and zero
  * points): *vin = v, or a contiguous copy of v (to free via *tmp) when their

@@ -14,6 +14,65 @@ cdef extern from *:
     """
     const char *const simdops_py_arith_names[]
 
+cdef extern from *:
+    """
+    /* This thread's last prepared quantized binary handle and what it was prepared
+     * from: a model calls an op with the same numbers again and again, and the
+     * derivation (validation, QuantizeMultiplier, the ratios) was ~5% of a small
+     * call. The key is the args' bytes (_qb_args zeroes them first), the dtype and
+     * the floating-point environment the derivation rounds in (MXCSR without its
+     * sticky flags on x86: rounding mode, FTZ, DAZ; elsewhere the rounding mode),
+     * so a hit is exactly what simdops_prepare_qbinary would return. A refused
+     * call is not remembered (it prepares again and raises the same error). */
+    #include <string.h>
+    #if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || defined(_M_IX86)
+    #include <xmmintrin.h>
+    #define SIMDOPS_PY_QB_FPENV() (_mm_getcsr() & ~0x3Fu)
+    #else
+    #include <fenv.h>
+    #define SIMDOPS_PY_QB_FPENV() ((unsigned)fegetround())
+    #endif
+    #if defined(_MSC_VER)
+    #define SIMDOPS_PY_QB_TLS __declspec(thread)
+    #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+    #define SIMDOPS_PY_QB_TLS _Thread_local
+    #else
+    #define SIMDOPS_PY_QB_TLS __thread
+    #endif
+    typedef struct simdops_py_qb_memo {
+        int valid;
+        simdops_dtype dtype;
+        unsigned fpenv;
+        simdops_qbinary_args args;
+        simdops_prepared prep;
+    } simdops_py_qb_memo;
+    static SIMDOPS_PY_QB_TLS simdops_py_qb_memo simdops_py_qb_last;
+
+    static int simdops_py_prepare_qbinary(simdops_dtype dtype, const simdops_qbinary_args *q,
+                                          simdops_prepared *p, simdops_error *err)
+    {
+        simdops_py_qb_memo *m = &simdops_py_qb_last;
+        const unsigned fpenv = SIMDOPS_PY_QB_FPENV();
+        int s;
+        if (m->valid && m->dtype == dtype && m->fpenv == fpenv &&
+            !memcmp(&m->args, q, sizeof(*q))) {
+            *p = m->prep;
+            return 0;
+        }
+        s = simdops_prepare_qbinary(dtype, q, p, err);
+        if (s == 0) {
+            m->dtype = dtype;
+            m->fpenv = fpenv;
+            m->args = *q;
+            m->prep = *p;
+            m->valid = 1;
+        }
+        return s;
+    }
+    """
+    int simdops_py_prepare_qbinary(simdops_dtype dtype, const simdops_qbinary_args *q,
+                                   simdops_prepared *p, simdops_error *err) nogil
+
 cdef dict _ARITHMETICS = {(<bytes>simdops_py_arith_names[k]).decode(): k
                           for k in range(<int>SIMDOPS_ARITH_COUNT)}
 cdef dict _QB_OPS = {"add": SIMDOPS_OP_QUANTIZED_ADD, "subtract": SIMDOPS_OP_QUANTIZED_SUBTRACT,
@@ -111,7 +170,7 @@ cdef object _qbinary(int op, object a, object a_scale, object a_zero_point, obje
     else:
         ob = _buf(out, "out", True)
     with nogil:
-        status = simdops_prepare_qbinary(ab.t.dtype, &q, &prep, &err)
+        status = simdops_py_prepare_qbinary(ab.t.dtype, &q, &prep, &err)
         if status == 0:
             status = simdops_qbinary_prepared(&prep, &ab.t, &bb.t, &ob.t, &err)
     if status:
