@@ -310,12 +310,13 @@ int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int roundi
 static int chain_value(double v, int arg, int divides, int mode, float *f, double *d,
                        simdops_error *err)
 {
-    if (!isfinite(v) || (!(mode & SIMDOPS_FP_FLOAT64) && !isfinite(simdops_f32_from_f64(v)))) {
+    const float v32 = simdops_f32_from_f64(v); /* once: an out-of-line call */
+    if (!isfinite(v) || (!(mode & SIMDOPS_FP_FLOAT64) && !isfinite(v32))) {
         simdops_fail(err, SIMDOPS_R_NOT_FINITE_SCALE, arg);
         err->fvalue = v;
         return err->status;
     }
-    *f = simdops_f32_from_f64(v);
+    *f = v32;
     *d = v;
     /* a divisor that is zero in the working precision (float32 flushes tiny ones) */
     if (divides && ((mode & SIMDOPS_FP_FLOAT64) ? v == 0.0 : *f == 0.0f)) {

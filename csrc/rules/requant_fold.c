@@ -72,9 +72,9 @@ int simdops_requant_fold_chain(simdops_requant_params *p, const int32_t *bias,
          * hi * smax < 2^96 (lo, hi: the smaller and larger of |pre| and |c|, powers of
          * two; a step not there is 1) are smin >= 2^-126 / lo and smax < 2^96 / hi,
          * exactly (a float32 times a power of two is exact in double here, and so are
-         * the quotients). With the scales inside it, rqc_fold_pow2 at smin = smax =
-         * 2^-126 / lo (inside too: hi * 2^-126 / lo < 2^96 once lo >= 2^-126 and
-         * hi < 2^96, which it tests) tests the rest and gives the fold. The caller's
+         * the quotients). With the scales inside it, rqc_fold_pow2 at smin = smax = 1
+         * (inside too: 2^-126 / lo <= 1 < 2^96 / hi once lo >= 2^-126 and hi < 2^96,
+         * tested here; no division) tests the rest and gives the fold. The caller's
          * known range [floor, 1) lies inside the window when 2^-126 / lo <= floor, that is
          * lo >= 2^-126 / floor (exact: powers of two; 1 <= 2^96 / hi holds already),
          * and then the scales need no scan of their own. */
@@ -89,7 +89,7 @@ int simdops_requant_fold_chain(simdops_requant_params *p, const int32_t *bias,
         if (!(known && lo >= 0x1p-126 / (double)SIMDOPS_RQ_SCALE_FLOOR) &&
             !scales_within(scales, n, 0x1p-126 / lo, 0x1p96 / hi))
             return 0;
-        if (!rqc_fold_pow2(p, bias, 0x1p-126 / lo, 0x1p-126 / lo, &q))
+        if (!rqc_fold_pow2(p, bias, 1.0, 1.0, &q))
             return 0;
     }
     if (rqc_fold_plain(&q, scales != NULL)) {
