@@ -136,3 +136,59 @@ def test_per_channel_fold_to_scaled_scales(shape):
         x[::2, ::3] = ((2 * m + 1) * 2.0 ** (k - 1) / c).astype(np.int32)
         for out in ("int8", "uint8", "int16"):
             check(x, s, 5 if out != "uint8" else 120, out, pre, post, div)
+
+
+def ref_steps(x, scale, zp, lo, hi, pre=None, post=None, div=None):
+    """ref_chain with each multiplier optional: a step not given does not run."""
+    with np.errstate(all="ignore"):
+        v = x.astype(F)
+        if pre is not None:
+            v = v * F(pre)
+        v = v * np.asarray(scale, F)
+        if post is not None:
+            v = v * F(post)
+        if div is not None:
+            v = v / F(div)
+    v = v.astype(np.float64)
+    r = np.rint(np.clip(v, lo - zp, hi - zp)) + zp
+    return np.where(np.isnan(v), lo, r).astype(np.int64)
+
+
+# one step alone: pre_scale, post_scale or post_divide (folded as the other one = 1)
+ONE_STEP = [(1.0, None, None), (0.5, None, None), (2.0**-20, None, None), (None, 2.0, None),
+            (None, None, 4.0), (None, 2.0**40, None), (-0.25, None, None)]
+
+
+@pytest.mark.thread_unsafe
+@pytest.mark.parametrize("pre,post,div", ONE_STEP)
+@pytest.mark.parametrize("per_channel", [False, True])
+def test_one_step_chain_matches_the_steps(pre, post, div, per_channel):
+    x = inputs(6, 256)
+    scale = (np.linspace(1 / 1200, 1 / 800, 256).astype(F) if per_channel else 1 / 1000)
+    kw = {k: v for k, v in (("pre_scale", pre), ("post_scale", post), ("post_divide", div))
+          if v is not None}
+    want = ref_steps(x, scale, 3, -128, 127, pre, post, div)
+    for isa in simdops.available_isas():
+        with simdops.use_isa(isa):
+            got = simdops.requantize_fp32(x, scale, 3, out_dtype="int8", **kw)
+        np.testing.assert_array_equal(got, want, err_msg=f"{isa} {kw} pc={per_channel}")
+
+
+@pytest.mark.thread_unsafe
+def test_fold_floor_boundary_per_channel():
+    """pre = 2^-63, post = 2^126 (c = 2^63): scales in [2^-64, 2^-63) lie above the scale
+    check's floor 2^-64 but below the fold's window (2^-126 / 2^-63), so the call must
+    scan them and keep the steps: at x = 1, s = 2^-64 (1 + 2^-23) the steps give 1/2 -> 0
+    (a subnormal product), one multiplier 1/2 + 2^-24 -> 1. Scales of 2^-62 and up fold."""
+    x = np.ones((3, 64), np.int32)
+    x[1] = np.arange(64) - 32
+    for base in (2.0**-64, 2.0**-62):
+        s = (F(base) * (F(1) + np.arange(64, dtype=F) % 4 * F(2.0**-23))).astype(F)
+        want = ref_steps(x, s, 0, -128, 127, 2.0**-63, 2.0**126)
+        for isa in simdops.available_isas():
+            with simdops.use_isa(isa):
+                got = simdops.requantize_fp32(x, s, 0, out_dtype="int8", pre_scale=2.0**-63,
+                                              post_scale=2.0**126)
+            np.testing.assert_array_equal(got, want, err_msg=f"{isa} base={base}")
+    assert ref_steps(np.ones(1, np.int32), np.array([F(2.0**-64) * F(1 + 2.0**-23)]), 0,
+                     -128, 127, 2.0**-63, 2.0**126)[0] == 0  # the case that tells them apart

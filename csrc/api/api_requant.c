@@ -295,12 +295,14 @@ int simdops_requant_check_shifts(const int32_t *shift, int64_t n, simdops_error 
 /* A float chain folded once for the call (simdops_requant_fold_chain) where the fold is
  * exact: the kernel called is then requantize_fp32's default, with *scales (n, or NULL
  * per tensor) replaced by their products by c when the fold leaves a multiplier c per
- * channel (in buf when they fit, else in memory *mem gets), and *below_one for them. */
+ * channel (in buf when they fit, else in memory *mem gets), and *below_one for them.
+ * known: every |scale| in [SIMDOPS_RQ_SCALE_FLOOR, 1), as the caller's check found. */
 static int fold_chain(simdops_requant_params *p, const int32_t *bias, const float **scales,
-                      int64_t n, int *below_one, float *buf, void **mem, simdops_error *err)
+                      int64_t n, int known, int *below_one, float *buf, void **mem,
+                      simdops_error *err)
 {
     float c;
-    if (simdops_requant_fold_chain(p, bias, *scales, n, &c) != 2)
+    if (simdops_requant_fold_chain(p, bias, *scales, n, known, &c) != 2)
         return SIMDOPS_OK;
     if (n > RQ_FOLD_STACK && !(buf = *mem = malloc((size_t)n * sizeof(float))))
         return simdops_fail(err, SIMDOPS_R_NOMEM, SIMDOPS_ARG_SCALE);
@@ -321,7 +323,7 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
     const int32_t *mult = NULL, *shift = NULL;
     const float *scale_v = NULL;
     const double *scale64_v = NULL;
-    int scales_below_one = 0;
+    int scales_below_one = 0, scales_known = 0;
     void *tmp[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     int32_t stack[RQ_STACK_WORDS + 16];
     float fold_stack[RQ_FOLD_STACK];
@@ -390,9 +392,20 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
         if ((s = channel_vector(scales, SIMDOPS_ARG_SCALE, SIMDOPS_FLOAT32, x, y,
                                 (const void **)&scale_v, &tmp[5], err)))
             goto done;
-        if ((s = simdops_requant_check_scales(scale_v, x->shape[x->ndim - 1],
-                                              &scales_below_one, err)))
+        /* a chain's multipliers (a fold's candidate): the check's pass also tells
+         * whether the scales lie where the fold needs no scan of them */
+        if (family == SIMDOPS_ROUNDING_FP &&
+            (c.params.fp_mode &
+             (SIMDOPS_RQ_FP_PRE | SIMDOPS_RQ_FP_POST_MUL | SIMDOPS_RQ_FP_POST_DIV))) {
+            int above_floor;
+            if ((s = simdops_requant_check_scales_floor(scale_v, x->shape[x->ndim - 1],
+                                                        &scales_below_one, &above_floor, err)))
+                goto done;
+            scales_known = scales_below_one && above_floor;
+        } else if ((s = simdops_requant_check_scales(scale_v, x->shape[x->ndim - 1],
+                                                     &scales_below_one, err))) {
             goto done;
+        }
     }
     if (multipliers || shifts) {
         int64_t channels = x->shape[x->ndim - 1];
@@ -410,7 +423,7 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
     }
     if (family == SIMDOPS_ROUNDING_FP && !scale64_v &&
         (s = fold_chain(&c.params, bias_v, &scale_v, scale_v ? x->shape[x->ndim - 1] : 0,
-                        &scales_below_one, fold_stack, &tmp[6], err)))
+                        scales_known, &scales_below_one, fold_stack, &tmp[6], err)))
         goto done;
     if (setup_channels(&c, &xin, bias_v, mult, shift, scale_v, scale64_v, scales_below_one, stack,
                        &tmp[4])) {

@@ -54,15 +54,26 @@ int simdops_requant_check_shift_for(int family, int64_t shift, int64_t index, si
  * float(acc) * scale reaches 2^31, which lets float kernels skip a clamp. */
 int simdops_requant_check_scales(const float *scale, int64_t n, int *below_one,
                                  simdops_error *err);
+/* The floor of simdops_requant_check_scales_floor: a power of two, far below the
+ * scales in use (oneDNN's 1e-3..1e-6), far above the fold's lowest bound (2^-126 / lo,
+ * requant_fold.c) for the multipliers in use */
+#define SIMDOPS_RQ_SCALE_FLOOR 0x1p-64f
+/* simdops_requant_check_scales, and *above_floor: whether every |scale[k]| >= the floor
+ * (no zero). below_one and above_floor not NULL. */
+int simdops_requant_check_scales_floor(const float *scale, int64_t n, int *below_one,
+                                       int *above_floor, simdops_error *err);
 /* A float chain's plan for one call (requant_fold.c, rq_chain_fold.h): oneDNN's
- * power-of-two pre and post multipliers folded where the fold is exact for every int32
- * input, per tensor (scales NULL) or per channel (n finite float32 scales; bias:
- * whether a float32 bias is there, with SIMDOPS_RQ_FP_FLOAT_BIAS set in p). 0: p kept;
- * 1: p rewritten to requantize_fp32's default (the per-tensor scale times c, the
- * scales as they are); 2 (per channel): p the default to run on the scales times *c,
- * a power of two (every product exact and normal). */
+ * power-of-two pre and post multipliers (either or both) folded where the fold is exact
+ * for every int32 input, per tensor (scales NULL) or per channel (n finite float32
+ * scales; bias: whether a float32 bias is there, with SIMDOPS_RQ_FP_FLOAT_BIAS set in
+ * p). known: 1 when the caller knows every |scales[k]| in [SIMDOPS_RQ_SCALE_FLOOR, 1)
+ * (simdops_requant_check_scales_floor), which spares the scales' scan where that range
+ * lies inside the fold's; else 0. 0: p kept; 1: p rewritten to requantize_fp32's
+ * default (the per-tensor scale times c, the scales as they are); 2 (per channel): p
+ * the default to run on the scales times *c, a power of two (every product exact and
+ * normal). */
 int simdops_requant_fold_chain(simdops_requant_params *p, const int32_t *bias,
-                               const float *scales, int64_t n, float *c);
+                               const float *scales, int64_t n, int known, float *c);
 /* Per-channel float scales given as doubles, for the float families' kernels,
  * which read float32: each rounded once to float32 (nearest even). Under
  * SIMDOPS_FP_FLOAT64 (the scales widened exactly) a value float32 does not hold

@@ -131,6 +131,19 @@ int simdops_requant_scales_from_f64(const double *src, int64_t n, int mode, floa
     return SIMDOPS_OK;
 }
 
+/* The first scale that is not finite, as the error (there is one: the caller's scan said so) */
+static int first_not_finite(const float *scale, int64_t n, simdops_error *err)
+{
+    for (int64_t k = 0; k < n; k++)
+        if (!isfinite(scale[k])) {
+            simdops_fail(err, SIMDOPS_R_NOT_FINITE_SCALE, SIMDOPS_ARG_SCALE);
+            err->fvalue = scale[k];
+            err->index = k;
+            return err->status;
+        }
+    return SIMDOPS_OK; /* not reached */
+}
+
 int simdops_requant_check_scales(const float *scale, int64_t n, int *below_one,
                                  simdops_error *err)
 {
@@ -144,15 +157,34 @@ int simdops_requant_check_scales(const float *scale, int64_t n, int *below_one,
         not_below_one |= largest_below_one - bits;
     }
     if (not_finite >> 31)
-        for (int64_t k = 0; k < n; k++)
-            if (!isfinite(scale[k])) {
-                simdops_fail(err, SIMDOPS_R_NOT_FINITE_SCALE, SIMDOPS_ARG_SCALE);
-                err->fvalue = scale[k];
-                err->index = k;
-                return err->status;
-            }
+        return first_not_finite(scale, n, err);
     if (below_one)
         *below_one = !(not_below_one >> 31);
+    return SIMDOPS_OK;
+}
+
+/* simdops_requant_check_scales's pass with one more difference per scale: m - floor
+ * wraps (top bit set) exactly when m < floor's bits, zero included; one pass where a
+ * second one (the fold's own window scan) cost a 256-channel call ~25 ns */
+int simdops_requant_check_scales_floor(const float *scale, int64_t n, int *below_one,
+                                       int *above_floor, simdops_error *err)
+{
+    const uint32_t largest_finite = 0x7f7fffffu, largest_below_one = 0x3f7fffffu;
+    uint32_t floor_bits, not_finite = 0, not_below_one = 0, below_floor = 0;
+    const float floor = SIMDOPS_RQ_SCALE_FLOOR;
+    memcpy(&floor_bits, &floor, sizeof floor_bits);
+    for (int64_t k = 0; k < n; k++) {
+        uint32_t bits;
+        memcpy(&bits, &scale[k], sizeof bits);
+        bits &= 0x7fffffffu;
+        not_finite |= largest_finite - bits;
+        not_below_one |= largest_below_one - bits;
+        below_floor |= bits - floor_bits;
+    }
+    if (not_finite >> 31)
+        return first_not_finite(scale, n, err);
+    *below_one = !(not_below_one >> 31);
+    *above_floor = !(below_floor >> 31);
     return SIMDOPS_OK;
 }
 
@@ -278,12 +310,13 @@ int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int roundi
 static int chain_value(double v, int arg, int divides, int mode, float *f, double *d,
                        simdops_error *err)
 {
-    if (!isfinite(v) || (!(mode & SIMDOPS_FP_FLOAT64) && !isfinite(simdops_f32_from_f64(v)))) {
+    const float v32 = simdops_f32_from_f64(v); /* once: an out-of-line call */
+    if (!isfinite(v) || (!(mode & SIMDOPS_FP_FLOAT64) && !isfinite(v32))) {
         simdops_fail(err, SIMDOPS_R_NOT_FINITE_SCALE, arg);
         err->fvalue = v;
         return err->status;
     }
-    *f = simdops_f32_from_f64(v);
+    *f = v32;
     *d = v;
     /* a divisor that is zero in the working precision (float32 flushes tiny ones) */
     if (divides && ((mode & SIMDOPS_FP_FLOAT64) ? v == 0.0 : *f == 0.0f)) {

@@ -54,13 +54,14 @@ static int scales_within(const float *scale, int64_t n, double lo, double hi)
 }
 
 int simdops_requant_fold_chain(simdops_requant_params *p, const int32_t *bias,
-                               const float *scales, int64_t n, float *c)
+                               const float *scales, int64_t n, int known, float *c)
 {
     const int m = p->fp_mode;
+    const int post_bits = SIMDOPS_RQ_FP_POST_MUL | SIMDOPS_RQ_FP_POST_DIV;
     simdops_requant_params q;
-    /* a candidate: both multipliers, float32 precision (the only one the default has) */
-    if (!(m & SIMDOPS_RQ_FP_PRE) || !(m & (SIMDOPS_RQ_FP_POST_MUL | SIMDOPS_RQ_FP_POST_DIV)) ||
-        (m & (SIMDOPS_FP_FLOAT64 | SIMDOPS_FP_ACL)))
+    /* a candidate: a multiplier (either or both), float32 precision (the only one the
+     * default has) */
+    if (!(m & (SIMDOPS_RQ_FP_PRE | post_bits)) || (m & (SIMDOPS_FP_FLOAT64 | SIMDOPS_FP_ACL)))
         return 0;
     if (!scales) {
         const double s = fabs((double)p->scale); /* the kernels' per-tensor bounds */
@@ -69,19 +70,26 @@ int simdops_requant_fold_chain(simdops_requant_params *p, const int32_t *bias,
     } else {
         /* rqc_fold_pow2's bounds on the scales as a window: lo * smin >= 2^-126 and
          * hi * smax < 2^96 (lo, hi: the smaller and larger of |pre| and |c|, powers of
-         * two) are smin >= 2^-126 / lo and smax < 2^96 / hi, exactly (a float32 times a
-         * power of two is exact in double here, and so are the quotients). With the
-         * scales inside it, rqc_fold_pow2 at smin = smax = 2^-126 / lo (inside too:
-         * hi * 2^-126 / lo < 2^96 once lo >= 2^-126 and hi < 2^96, which it tests) tests
-         * the rest and gives the fold. */
-        const double pre = fabs((double)p->pre_scale), post = fabs((double)p->post);
+         * two; a step not there is 1) are smin >= 2^-126 / lo and smax < 2^96 / hi,
+         * exactly (a float32 times a power of two is exact in double here, and so are
+         * the quotients). With the scales inside it, rqc_fold_pow2 at smin = smax = 1
+         * (inside too: 2^-126 / lo <= 1 < 2^96 / hi once lo >= 2^-126 and hi < 2^96,
+         * tested here; no division) tests the rest and gives the fold. The caller's
+         * known range [floor, 1) lies inside the window when 2^-126 / lo <= floor, that is
+         * lo >= 2^-126 / floor (exact: powers of two; 1 <= 2^96 / hi holds already),
+         * and then the scales need no scan of their own. */
+        const double pre = (m & SIMDOPS_RQ_FP_PRE) ? fabs((double)p->pre_scale) : 1.0;
+        const double post = (m & post_bits) ? fabs((double)p->post) : 1.0;
         if (!rqc_pow2(pre) || !rqc_pow2(post))
             return 0;
         const double cm = (m & SIMDOPS_RQ_FP_POST_DIV) ? pre / post : pre * post; /* |c| */
         const double lo = pre < cm ? pre : cm, hi = pre > cm ? pre : cm;
-        if (!(lo >= 0x1p-126 && hi < 0x1p96) ||
-            !scales_within(scales, n, 0x1p-126 / lo, 0x1p96 / hi) ||
-            !rqc_fold_pow2(p, bias, 0x1p-126 / lo, 0x1p-126 / lo, &q))
+        if (!(lo >= 0x1p-126 && hi < 0x1p96))
+            return 0;
+        if (!(known && lo >= 0x1p-126 / (double)SIMDOPS_RQ_SCALE_FLOOR) &&
+            !scales_within(scales, n, 0x1p-126 / lo, 0x1p96 / hi))
+            return 0;
+        if (!rqc_fold_pow2(p, bias, 1.0, 1.0, &q))
             return 0;
     }
     if (rqc_fold_plain(&q, scales != NULL)) {

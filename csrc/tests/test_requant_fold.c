@@ -4,7 +4,9 @@
  * per channel with c != 1, on the scales times c) against the scalar tier's chain run
  * step by step on the parameters as prepared. The multipliers and scales are drawn at
  * the fold's bounds (rqc_fold_pow2: |pre|, |c|, |pre| smin, |c| smin >= 2^-126, and
- * 2^31 times each of |pre|, |c|, |pre| smax, |c| smax below 2^127), on both sides, with
+ * 2^31 times each of |pre|, |c|, |pre| smax, |c| smax below 2^127; a step not there is
+ * 1) and at the end of the range the driver's scale check lets it skip the scales' scan
+ * (SIMDOPS_RQ_SCALE_FLOOR), on both sides, chains of both steps and of one, with
  * inputs of magnitude 1 (where a subnormal step would round differently), the int32
  * extremes (where a step would overflow) and ties of the output. */
 #include "harness.h"
@@ -82,25 +84,38 @@ static void fold_case(const target *t, int pc, size_t n)
     p.pre64 = p.pre_scale;
     p.post64 = p.post;
     p.fp_mode = SIMDOPS_RQ_FP_PRE | (chance(50) ? SIMDOPS_RQ_FP_POST_MUL : SIMDOPS_RQ_FP_POST_DIV);
-    const float cf = (p.fp_mode & SIMDOPS_RQ_FP_POST_DIV) ? p.pre_scale / p.post
-                                                          : p.pre_scale * p.post;
-    p.scale = fold_scale(p.pre_scale, isfinite(cf) && cf != 0.0f ? cf : 1.0f);
-    p.scale64 = p.scale;
+    /* a quarter pre_scale alone, a quarter post_scale / post_divide alone (a step not
+     * there: a multiplier 1 to the fold) */
+    switch (below(4)) {
+    case 0: p.fp_mode = SIMDOPS_RQ_FP_PRE; break;
+    case 1: p.fp_mode &= ~SIMDOPS_RQ_FP_PRE; break;
+    default: break;
+    }
     /* a quarter of the cases at one bound, scales on both sides of it: L, pre = 2^-126 and
      * c = 1 (the window's lower end is |s| >= 1; at A = 1 and s = 1/2 + 2^-24 the steps'
      * subnormal product rounds to 1/2 -> 0, the fold's to 1); U, pre = 2^95 and c = 2^-25
      * (the upper end is |s| < 2: from 2 on 2^31 * 2^95 * s reaches infinity -> max where
-     * the fold's 2^6 * s is 128..1024, inside int16) */
-    const int bound = chance(25) ? 1 + (int)below(2) : 0;
+     * the fold's 2^6 * s is 128..1024, inside int16); F, pre = 2^-63 and c = 2^63, every
+     * scale in [2^-64, 2^-63), inside the floor's range [2^-64, 1) but below the window's
+     * lower end 2^-63 (the known range spares the scan only from lo >= 2^-62): at A = 1
+     * and s = 2^-64 (1 + 2^-23) the steps' subnormal 2^-127 (1 + 2^-23) rounds to 2^-127,
+     * times 2^126 is 1/2 -> 0, the fold's 1/2 + 2^-24 -> 1 */
+    const int bound = chance(25) ? 1 + (int)below(3) : 0;
     if (bound) {
-        p.pre_scale = bound == 1 ? 0x1p-126f : 0x1p95f;
-        p.post = bound == 1 ? 0x1p126f : 0x1p-120f;
+        p.pre_scale = bound == 1 ? 0x1p-126f : bound == 2 ? 0x1p95f : 0x1p-63f;
+        p.post = bound == 1 ? 0x1p126f : bound == 2 ? 0x1p-120f : 0x1p126f;
         p.pre64 = p.pre_scale;
         p.post64 = p.post;
         p.fp_mode = SIMDOPS_RQ_FP_PRE | SIMDOPS_RQ_FP_POST_MUL;
     }
+    const float pre1 = (p.fp_mode & SIMDOPS_RQ_FP_PRE) ? p.pre_scale : 1.0f;
+    const float post1 =
+        (p.fp_mode & (SIMDOPS_RQ_FP_POST_MUL | SIMDOPS_RQ_FP_POST_DIV)) ? p.post : 1.0f;
+    const float cf = (p.fp_mode & SIMDOPS_RQ_FP_POST_DIV) ? pre1 / post1 : pre1 * post1;
+    p.scale = fold_scale(pre1, isfinite(cf) && cf != 0.0f ? cf : 1.0f);
+    p.scale64 = p.scale;
     for (size_t i = 0; i < n; i++) {
-        scale[i] = chance(50) ? p.scale : fold_scale(p.pre_scale, cf != 0.0f ? cf : 1.0f);
+        scale[i] = chance(50) ? p.scale : fold_scale(pre1, cf != 0.0f ? cf : 1.0f);
         x[i] = fold_input(pc ? scale[i] * cf : p.scale * cf);
         if (bound == 1 && (chance(50) || i == 0)) {
             scale[i] = (0.5f + (float)below(4) * 0x1p-24f) * (chance(70) ? 1.0f : 2.0f);
@@ -108,14 +123,24 @@ static void fold_case(const target *t, int pc, size_t n)
         } else if (bound == 2 && (chance(50) || i == 0)) {
             scale[i] = ldexpf(1.0f + (float)below(1u << 23) * 0x1p-23f, (int)below(4) - 1);
             x[i] = chance(70) ? (chance(50) ? INT32_MAX : INT32_MIN) : (int32_t)(uint32_t)rnd();
+        } else if (bound == 3) {
+            scale[i] = ldexpf(1.0f + (float)below(4) * 0x1p-23f, -64);
+            x[i] = chance(70) ? 1 : (int32_t)below(7) - 3;
         }
         if (i == 0 && bound)
             p.scale = p.scale64 = scale[0];
         bias[i] = chance(70) ? 0 : (int32_t)below(2001) - 1000;
     }
+    /* what the driver passes: whether the scales lie in [floor, 1) by the check's pass
+     * (simdops_requant_check_scales_floor); a quarter of the cases 0 (the fold's scan) */
+    int known = 0, below_one = 0, above_floor = 0;
+    simdops_error err;
+    if (pc && chance(75) &&
+        simdops_requant_check_scales_floor(scale, (int64_t)n, &below_one, &above_floor, &err) == 0)
+        known = below_one && above_floor;
     q = p;
     const int folded = simdops_requant_fold_chain(&q, with_bias ? bias : NULL, pc ? scale : NULL,
-                                                  (int64_t)n, &c);
+                                                  (int64_t)n, known, &c);
     memset(&ch, 0, sizeof ch);
     ch.scale = scale;
     chq = ch;
@@ -124,8 +149,7 @@ static void fold_case(const target *t, int pc, size_t n)
             scaled[i] = scale[i] * c;
     if (folded == 2)
         chq.scale = scaled;
-    int below_one = 0;
-    simdops_error err;
+    below_one = 0;
     if (pc && simdops_requant_check_scales(chq.scale, (int64_t)n, &below_one, &err) == 0)
         chq.scales_below_one = below_one;
     if (pc) {
@@ -143,9 +167,9 @@ static void fold_case(const target *t, int pc, size_t n)
             size_t i = 0;
             while (i + 1 < n && get_elem(want, i, os) == get_elem(got, i, os))
                 i++;
-            printf("  folded %d mode %d -> %d pre=%a post=%a scale=%a c=%a x[%zu]=%d s=%a "
-                   "want %llu got %llu\n",
-                   folded, p.fp_mode, q.fp_mode, (double)p.pre_scale, (double)p.post,
+            printf("  folded %d known %d mode %d -> %d pre=%a post=%a scale=%a c=%a x[%zu]=%d "
+                   "s=%a want %llu got %llu\n",
+                   folded, known, p.fp_mode, q.fp_mode, (double)p.pre_scale, (double)p.post,
                    (double)p.scale, (double)c, i, n ? x[i] : 0, n ? (double)scale[i] : 0.0,
                    n ? U(get_elem(want, i, os)) : 0ULL, n ? U(get_elem(got, i, os)) : 0ULL);
         }

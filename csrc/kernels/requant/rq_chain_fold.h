@@ -36,17 +36,23 @@ static inline int rqc_pow2(double v)
  * 1 <= |A| <= 2^31 and smin <= |s| <= smax, normal means |pre|, |c|, |pre| smin and
  * |c| smin >= 2^emin, and 2^31 times |pre|, |c|, |pre| smax and |c| smax below 2^emax
  * (then no rounding reaches infinity). No float bias (it lies between the steps or
- * before them, where |A + b| has no lower bound). Writes q (p with c as the pre
- * multiplier and no post step) and returns 1, else 0. */
+ * before them, where |A + b| has no lower bound). A chain with one of the two steps
+ * (pre_scale alone, or post_scale / post_divide alone) is the case pre = 1 or post = 1:
+ * a step that is not there is a product by 1, exact, so the chain with it added gives
+ * the same bits; the bounds above are then tested with that 1 as with any pre or post
+ * (pre = 1 still asks smin >= 2^emin and 2^31 smax < 2^emax, post = 1 gives c = pre).
+ * Writes q (p with c as the pre multiplier and no post step; no pre step when c = 1)
+ * and returns 1, else 0. */
 static inline int rqc_fold_pow2(const simdops_requant_params *p, const int32_t *bias,
                                 double smin, double smax, simdops_requant_params *q)
 {
     const int m = p->fp_mode, f64 = (m & SIMDOPS_FP_FLOAT64) != 0;
     const int post_bits = SIMDOPS_RQ_FP_POST_MUL | SIMDOPS_RQ_FP_POST_DIV;
-    const double pre = f64 ? p->pre64 : (double)p->pre_scale;
-    const double post = f64 ? p->post64 : (double)p->post;
+    /* a step not there: a multiplier 1 */
+    const double pre = !(m & SIMDOPS_RQ_FP_PRE) ? 1.0 : f64 ? p->pre64 : (double)p->pre_scale;
+    const double post = !(m & post_bits) ? 1.0 : f64 ? p->post64 : (double)p->post;
     const double emin = f64 ? 0x1p-1022 : 0x1p-126, top = (f64 ? 0x1p1023 : 0x1p127) / 0x1p31;
-    if (!(m & SIMDOPS_RQ_FP_PRE) || !(m & post_bits) || (bias && (m & SIMDOPS_RQ_FP_FLOAT_BIAS)) ||
+    if (!(m & (SIMDOPS_RQ_FP_PRE | post_bits)) || (bias && (m & SIMDOPS_RQ_FP_FLOAT_BIAS)) ||
         !rqc_pow2(pre) || !rqc_pow2(post))
         return 0;
     const double c = (m & SIMDOPS_RQ_FP_POST_DIV) ? pre / post : pre * post; /* exact */
@@ -55,7 +61,7 @@ static inline int rqc_fold_pow2(const simdops_requant_params *p, const int32_t *
     if (!(lo >= emin && lo * smin >= emin && hi < top && hi * smax < top)) /* NaN: no */
         return 0;
     *q = *p;
-    q->fp_mode = (m & ~post_bits) & (c == 1.0 ? ~SIMDOPS_RQ_FP_PRE : ~0);
+    q->fp_mode = (m & ~(post_bits | SIMDOPS_RQ_FP_PRE)) | (c == 1.0 ? 0 : SIMDOPS_RQ_FP_PRE);
     q->pre_scale = (float)c; /* exact: a power of two in float32's normal range */
     q->pre64 = c;
     return 1;
