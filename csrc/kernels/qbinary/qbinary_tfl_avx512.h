@@ -97,12 +97,26 @@ enum { QB_TFL_RUN = 64 };
         }                                                                                          \
     }
 
+/* 64 queued lanes' exact values by the body's int32 step (about 100 cycles for the 64,
+ * where the scalar element takes ~45 a lane) */
+#define QB_TFL_QUEUE_STEP(tag, qa, qb, qy, c)                                                      \
+    {                                                                                              \
+        qv_i32 wa[4], wb[4];                                                                       \
+        qv_widen4_##tag(qa, wa);                                                                   \
+        qv_widen4_##tag(qb, wb);                                                                   \
+        qv_narrow4_##tag(qy, qb_tfl_add_v(wa[0], wb[0], c), qb_tfl_add_v(wa[1], wb[1], c),        \
+                         qb_tfl_add_v(wa[2], wb[2], c), qb_tfl_add_v(wa[3], wb[3], c), (c)->lo,   \
+                         (c)->hi);                                                                 \
+    }
+
 /* The rows. Where y overlaps neither input (the common out= call) a block's flagged lanes
- * are only recorded, without a branch, and fixed after each run of QB_TFL_RUN blocks:
- * a branch on them (taken by ~9% of the blocks with the benchmark's scales) mispredicted
- * often enough to cost half the rows' time (1M elements: 77 us with it, 38 us with the
- * fix-ups left out). Where y is a or b, a flagged block's inputs are copied before y is
- * written, and its lanes fixed from the copy. */
+ * are only recorded, without a branch, and fixed after each run of QB_TFL_RUN blocks: one
+ * or two lanes of a block queued and computed 64 at a time (QB_TFL_QUEUE_STEP), more by
+ * the block's own int32 step. A branch on them (taken by ~9% of the blocks with the
+ * benchmark's scales) mispredicted often enough to cost half the rows' time (1M elements:
+ * 77 us with it, 38 us with the fix-ups left out, 64 us now). Where y is a or b, a
+ * flagged block's inputs are copied before y is written, and its lanes fixed from the
+ * copy (QB_TFL_FIX). */
 #define QB_TFL_ADD_LOOP(tag, T, LOBYTES, PACK, EP, CLAMP)                                          \
     static QB_VNNI_TARGET size_t qb_tfl_add_pairs_##tag##_##CLAMP(                                 \
         const qb_xnn_io *io, T *y, size_t n, const qb_tfl_plan *tp, const qb_xnn_plan *pl,        \
@@ -125,21 +139,51 @@ enum { QB_TFL_RUN = 64 };
         (void)lo, (void)hi;                                                                        \
         if (!qb_overlaps(y, n * sizeof(T), a, n * io->sa * sizeof(T)) &&                           \
             !qb_overlaps(y, n * sizeof(T), b, n * io->sb * sizeof(T))) {                           \
+            T qa[64], qb[64], qy[64]; /* the queued lanes' inputs and values */                \
+            size_t qat[64];           /* and their places in y */                              \
+            int m = 0;                                                                             \
+            memset(qa, 0, sizeof(qa)); /* the lanes past m of a last, partial step */              \
+            memset(qb, 0, sizeof(qb));                                                             \
             while (i + 64 <= n) {                                                                  \
                 uint64_t flags[QB_TFL_RUN], flagged = 0;                                           \
                 const size_t i0 = i;                                                               \
                 const size_t end = n - i >= 64 * (size_t)QB_TFL_RUN ? i + 64 * (size_t)QB_TFL_RUN  \
                                                                     : n;                           \
                 for (size_t k = 0; i + 64 <= end; i += 64, k++) {                                  \
-                    QB_TFL_BLOCK(LOBYTES, PACK, EP, CLAMP, a, b, i, &st_, q, fl)                     \
+                    QB_TFL_BLOCK(LOBYTES, PACK, EP, CLAMP, a, b, i, &st_, q, fl)                   \
                     _mm512_storeu_si512((void *)(y + i), q);                                       \
                     flags[k] = fl;                                                                 \
                     flagged |= (uint64_t)(fl != 0) << k;                                           \
                 }                                                                                  \
                 for (; flagged; flagged &= flagged - 1) {                                          \
                     const int k = qb_tfl_ctz64(flagged);                                           \
-                    QB_TFL_FIX(tag, T, a, b, y, i0 + 64 * (size_t)k, &st_, flags[k], c, p)          \
+                    const size_t ib = i0 + 64 * (size_t)k;                                         \
+                    uint64_t fk = flags[k];                                                        \
+                    const uint64_t f2 = fk & (fk - 1);                                             \
+                    if (f2 & (f2 - 1)) { /* three or more: the whole block */                      \
+                        QB_TFL_FIX(tag, T, a, b, y, ib, &st_, fk, c, p)                            \
+                        continue;                                                                  \
+                    }                                                                              \
+                    do { /* one or two lanes into the queue */                                     \
+                        const int bit = qb_tfl_ctz64(fk);                                          \
+                        const size_t e = ib + (size_t)QB_TFL_ELEM(bit >> 4, bit & 15);             \
+                        qa[m] = a[e * st_.sa];                                                     \
+                        qb[m] = b[e * st_.sb];                                                     \
+                        qat[m] = e;                                                                \
+                        if (++m == 64) {                                                           \
+                            QB_TFL_QUEUE_STEP(tag, qa, qb, qy, c);                                 \
+                            for (int j = 0; j < 64; j++)                                           \
+                                y[qat[j]] = qy[j];                                                 \
+                            m = 0;                                                                 \
+                        }                                                                          \
+                        fk &= fk - 1;                                                              \
+                    } while (fk);                                                                  \
                 }                                                                                  \
+            }                                                                                      \
+            if (m) {                                                                               \
+                QB_TFL_QUEUE_STEP(tag, qa, qb, qy, c);                                             \
+                for (int j = 0; j < m; j++)                                                        \
+                    y[qat[j]] = qy[j];                                                             \
             }                                                                                      \
             return i;                                                                              \
         }                                                                                          \
