@@ -144,30 +144,13 @@ static int first_not_finite(const float *scale, int64_t n, simdops_error *err)
     return SIMDOPS_OK; /* not reached */
 }
 
-int simdops_requant_check_scales(const float *scale, int64_t n, int *below_one,
-                                 simdops_error *err)
-{
-    const uint32_t largest_finite = 0x7f7fffffu, largest_below_one = 0x3f7fffffu;
-    uint32_t not_finite = 0, not_below_one = 0;
-    for (int64_t k = 0; k < n; k++) {
-        uint32_t bits;
-        memcpy(&bits, &scale[k], sizeof bits);
-        bits &= 0x7fffffffu;
-        not_finite |= largest_finite - bits;
-        not_below_one |= largest_below_one - bits;
-    }
-    if (not_finite >> 31)
-        return first_not_finite(scale, n, err);
-    if (below_one)
-        *below_one = !(not_below_one >> 31);
-    return SIMDOPS_OK;
-}
-
-/* simdops_requant_check_scales's pass with one more difference per scale: m - floor
- * wraps (top bit set) exactly when m < floor's bits, zero included; one pass where a
- * second one (the fold's own window scan) cost a 256-channel call ~25 ns */
-int simdops_requant_check_scales_floor(const float *scale, int64_t n, int *below_one,
-                                       int *above_floor, simdops_error *err)
+/* One pass over the scales' magnitude bits: each test is a difference whose top bit is set
+ * exactly when the bits are past the bound (no branch, no min / max chain). With
+ * above_floor, one more difference: m - floor wraps exactly when m < floor's bits, zero
+ * included (one pass where a second one, the fold's own window scan, cost a 256-channel
+ * call ~25 ns); inlined twice, the plain check's loop keeps none of it. */
+static inline int check_scales_pass(const float *scale, int64_t n, int *below_one,
+                                    int *above_floor, simdops_error *err)
 {
     const uint32_t largest_finite = 0x7f7fffffu, largest_below_one = 0x3f7fffffu;
     uint32_t floor_bits, not_finite = 0, not_below_one = 0, below_floor = 0;
@@ -179,13 +162,28 @@ int simdops_requant_check_scales_floor(const float *scale, int64_t n, int *below
         bits &= 0x7fffffffu;
         not_finite |= largest_finite - bits;
         not_below_one |= largest_below_one - bits;
-        below_floor |= bits - floor_bits;
+        if (above_floor)
+            below_floor |= bits - floor_bits;
     }
     if (not_finite >> 31)
         return first_not_finite(scale, n, err);
-    *below_one = !(not_below_one >> 31);
-    *above_floor = !(below_floor >> 31);
+    if (below_one)
+        *below_one = !(not_below_one >> 31);
+    if (above_floor)
+        *above_floor = !(below_floor >> 31);
     return SIMDOPS_OK;
+}
+
+int simdops_requant_check_scales(const float *scale, int64_t n, int *below_one,
+                                 simdops_error *err)
+{
+    return check_scales_pass(scale, n, below_one, NULL, err);
+}
+
+int simdops_requant_check_scales_floor(const float *scale, int64_t n, int *below_one,
+                                       int *above_floor, simdops_error *err)
+{
+    return check_scales_pass(scale, n, below_one, above_floor, err);
 }
 
 simdops_requant_fn simdops_requant_kernel(const simdops_kernel_table *t, int family, int slot)
