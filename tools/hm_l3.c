@@ -29,31 +29,8 @@
  *                 calls per step; "rowzero" zeroes each row of y with plain
  *                 zmm stores before the next row's scan; "stosb64K" zeroes
  *                 64 KiB of y after each 16 rows */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
 #include "kernels/hardmax/hardmax_avx512.c"
-
-enum { ROWS = 1024, COLS = 1024 };
-
-static float *X, *Y;
-static size_t AT[ROWS];
-static volatile size_t SINK;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static void ones(void)
-{
-    for (int r = 0; r < ROWS; r++)
-        Y[(size_t)r * COLS + AT[r]] = 1.0f;
-}
+#include "hm_tool.h"
 
 /* the kernel before (max + two unordered compares per block), kept here */
 static size_t scan_max(const float *x, size_t n)
@@ -266,7 +243,6 @@ static void scan_range_pair(const float *x0, const float *x1, size_t n, size_t *
     }
 }
 
-static void v_copy(void) { memcpy(Y, X, sizeof(float) * ROWS * COLS); }
 static void v_zero(void) { memset(Y, 0, sizeof(float) * ROWS * COLS); }
 static void v_read(void)
 {
@@ -356,15 +332,9 @@ static void v_hm_pairs(void)
     ones();
 }
 
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv)
 {
-    struct { const char *name; void (*fn)(void); } v[] = {
+    const hm_variant v[] = {
         {"memcpy", v_copy},           {"read (max-reduce)", v_read},
         {"memset y", v_zero},         {"scan max", v_scan_max},
         {"scan now", v_scan_cur},     {"hardmax scan max", v_hm_max},
@@ -374,13 +344,9 @@ int main(int argc, char **argv)
         {"scan range no tail", v_scan_notail}, {"scan range pairs", v_scan_pair},
     };
     int nv = (int)(sizeof v / sizeof v[0]), rounds = argc > 1 ? atoi(argv[1]) : 200;
-    double *t = calloc((size_t)rounds * nv, sizeof(double)), *col = calloc((size_t)rounds, sizeof(double));
     size_t off = argc > 2 ? (size_t)atoi(argv[2]) : 16;
-    X = (float *)((char *)aligned_alloc(4096, sizeof(float) * ROWS * COLS + 4096) + off);
-    Y = (float *)((char *)aligned_alloc(4096, sizeof(float) * ROWS * COLS + 4096) + off);
-    srand(1);
-    for (size_t i = 0; i < (size_t)ROWS * COLS; i++)
-        X[i] = (float)rand() / (float)RAND_MAX * 2 - 1;
+    char title[160];
+    hm_setup(off);
     for (int r = 0; r < ROWS; r++) /* the variants agree with the scalar rule */
         if (scan_max(X + (size_t)r * COLS, COLS) != hm_f32s_row(X + (size_t)r * COLS, COLS) ||
             hm_f32z_row(X + (size_t)r * COLS, COLS) != hm_f32s_row(X + (size_t)r * COLS, COLS) ||
@@ -389,39 +355,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "row %d differs\n", r);
             return 1;
         }
-    for (int w = 0; w < 5; w++)
-        for (int k = 0; k < nv; k++)
-            v[k].fn();
-    for (int r = 0; r < rounds; r++) {
-        int order[64];
-        for (int j = 0; j < nv; j++)
-            order[j] = j;
-        for (int j = nv - 1; j > 0; j--) { /* a new random order each round */
-            int q = rand() % (j + 1), tmp = order[j];
-            order[j] = order[q];
-            order[q] = tmp;
-        }
-        for (int j = 0; j < nv; j++) {
-            int k = order[j];
-            double t0 = now();
-            v[k].fn();
-            t[r * nv + k] = now() - t0;
-        }
-    }
-    printf("x, y %zu bytes past a line; hardmax 1024x1024 float32 (avx512), %d rounds "
-           "(median us; memcpy/variant per round: median [q1, q3])\n", off, rounds);
-    for (int k = 0; k < nv; k++) {
-        double med, q1, q3;
-        for (int r = 0; r < rounds; r++)
-            col[r] = t[r * nv + k];
-        qsort(col, (size_t)rounds, sizeof(double), cmpd);
-        med = col[rounds / 2];
-        for (int r = 0; r < rounds; r++)
-            col[r] = t[r * nv] / t[r * nv + k];
-        qsort(col, (size_t)rounds, sizeof(double), cmpd);
-        q1 = col[rounds / 4];
-        q3 = col[3 * rounds / 4];
-        printf("  %-24s %8.1f us   %.3f [%.3f, %.3f]\n", v[k].name, med * 1e6, col[rounds / 2], q1, q3);
-    }
+    snprintf(title, sizeof title, "x, y %zu bytes past a line; hardmax 1024x1024 float32 (avx512)", off);
+    hm_run(v, nv, rounds, 1, title);
     return 0;
 }

@@ -19,31 +19,8 @@
  *   each variant: all rows scanned, one memset of y, then the ones (the
  *   driver's order in cache); "fused" zeroes each row right after its scan;
  *   "nt" writes the zeros with non-temporal stores. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
 #include "kernels/hardmax/hardmax_avx2.c"
-
-enum { ROWS = 1024, COLS = 1024, MAXV = 16 };
-
-static float *X, *Y;
-static size_t AT[ROWS];
-static volatile size_t SINK;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static void ones(void)
-{
-    for (int r = 0; r < ROWS; r++)
-        Y[(size_t)r * COLS + AT[r]] = 1.0f;
-}
+#include "hm_tool.h"
 
 static void nt_zero(float *y, size_t n) /* y aligned to 32 bytes, else memset */
 {
@@ -62,7 +39,6 @@ static void nt_zero(float *y, size_t n) /* y aligned to 32 bytes, else memset */
 }
 
 
-static void v_copy(void) { memcpy(Y, X, sizeof(float) * ROWS * COLS); }
 static void v_read(void)
 {
     size_t s = 0;
@@ -106,15 +82,9 @@ static void v_new_pair(void) /* two rows' scans interleaved by the out-of-order 
     ones();
 }
 
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv)
 {
-    struct { const char *name; void (*fn)(void); } v[] = {
+    const hm_variant v[] = {
         {"memcpy", v_copy},          {"read (max-reduce)", v_read},
         {"scan old chunks", v_scan_old}, {"scan 4K chunks", v_scan_new},
         {"hardmax old chunks", v_old},   {"hardmax 4K chunks", v_new},
@@ -123,14 +93,10 @@ int main(int argc, char **argv)
         {"scan blocks", v_scan_blk},     {"hardmax blocks", v_blk},
     };
     int nv = (int)(sizeof v / sizeof v[0]), rounds = argc > 1 ? atoi(argv[1]) : 200;
-    double *t = calloc((size_t)rounds * nv, sizeof(double)), col[4096];
     /* argv[2]: bytes past a 64-byte line for x and y (numpy's large buffers: 16) */
     size_t off = argc > 2 ? (size_t)atoi(argv[2]) : 0;
-    X = (float *)((char *)aligned_alloc(64, sizeof(float) * ROWS * COLS + 64) + off);
-    Y = (float *)((char *)aligned_alloc(64, sizeof(float) * ROWS * COLS + 64) + off);
-    srand(1);
-    for (size_t i = 0; i < (size_t)ROWS * COLS; i++)
-        X[i] = (float)rand() / (float)RAND_MAX * 2 - 1;
+    char title[160];
+    hm_setup(off);
     for (int r = 0; r < ROWS; r++) /* the variants agree with the scalar rule */
         if (hm_f32x8_row_chunked(X + (size_t)r * COLS, COLS, 64) != hm_f32s_row(X + (size_t)r * COLS, COLS) ||
             hm_f32x8_row_chunked(X + (size_t)r * COLS, COLS, 1024) != hm_f32s_row(X + (size_t)r * COLS, COLS) ||
@@ -138,31 +104,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "row %d differs\n", r);
             return 1;
         }
-    for (int w = 0; w < 5; w++)
-        for (int k = 0; k < nv; k++)
-            v[k].fn();
-    for (int r = 0; r < rounds; r++)
-        for (int j = 0; j < nv; j++) {
-            int k = (j + r) % nv;
-            double t0 = now();
-            v[k].fn();
-            t[r * nv + k] = now() - t0;
-        }
-    printf("x, y %zu bytes past a line; ", off);
-    printf("hardmax 1024x1024 float32 variants, %d rounds (median us; memcpy/variant per round: "
-           "median [q1, q3])\n", rounds);
-    for (int k = 0; k < nv; k++) {
-        double med, q1, q3;
-        for (int r = 0; r < rounds; r++)
-            col[r] = t[r * nv + k];
-        qsort(col, (size_t)rounds, sizeof(double), cmpd);
-        med = col[rounds / 2];
-        for (int r = 0; r < rounds; r++)
-            col[r] = t[r * nv] / t[r * nv + k];
-        qsort(col, (size_t)rounds, sizeof(double), cmpd);
-        q1 = col[rounds / 4];
-        q3 = col[3 * rounds / 4];
-        printf("  %-24s %8.1f us   %.3f [%.3f, %.3f]\n", v[k].name, med * 1e6, col[rounds / 2], q1, q3);
-    }
+    snprintf(title, sizeof title, "x, y %zu bytes past a line; hardmax 1024x1024 float32 variants", off);
+    hm_run(v, nv, rounds, 0, title);
     return 0;
 }

@@ -92,7 +92,7 @@ for f in "$CSRC"/kernels/*/*.c; do
     isa=$(basename "${f%.c}")
     add "$f" "${isa##*_}"
 done
-for f in "$HERE"/harness.c "$HERE"/test_*.c; do  # the harness: shared parts, kernels, public C API, thread pool
+for f in "$HERE"/harness*.c "$HERE"/test_*.c; do  # the harness: shared parts, kernels, public C API, thread pool
     add "$f" ""
 done
 

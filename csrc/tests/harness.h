@@ -143,6 +143,15 @@ size_t rand_off(void);
 SIMDOPS_KERNEL_ENTRIES(HARNESS_X_DECLARE_TEST)
 #undef HARNESS_X_DECLARE_TEST
 void test_requant(const target *t);     /* test_requant.c */
+/* harness_ew.c: one call of an elementwise entry (clip's, shrink's or the unary shape's
+ * params at p, by t->kind) against t->ref's output, out of place (x at xoff, y at yoff)
+ * and in place (at ioff) with canaries and an untouched input ... */
+void ew_case(const target *t, const void *p, const unsigned char *x, size_t n, size_t xoff,
+             size_t yoff, size_t ioff);
+/* ... and through the strided driver (its streaming path when the call passes
+ * simdops_stream_threshold) */
+void stream_case(const target *t, const void *p, const unsigned char *x, size_t n, size_t xoff,
+                 size_t yoff);
 /* test_unary.c: the simdops_unary_fn entries (an entry line's test column names it), and
  * its check on a kernel of its own and a mutant of that (every run) */
 void test_unary(const target *t);

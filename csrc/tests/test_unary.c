@@ -2,13 +2,15 @@
  * entries whose SIMDOPS_KERNEL_ENTRIES line names test_unary) against the scalar tier.
  * Every parameter slot is drawn from x's type (edges, small values, random bits; never a
  * NaN: such an op's rule refuses it), and the data from the same mixes as clip's, with
- * values next to the parameters: every length to MAXN, byte offsets, in place and out of
- * place, canaries and an unmodified input.
+ * values next to the parameters: every length to MAXN, byte offsets 0..63, in place and out
+ * of place, canaries and an unmodified input (harness_ew.c's ew_case), and rows through the
+ * strided driver's streaming path (stream_case).
  *
  * test_unary_selfcheck() runs the test once on a kernel written here, against itself and
  * against a mutant of it, so the test is exercised and shown able to fail on every build,
  * whether or not an op of the shape exists yet. */
 #include "harness.h"
+#include "driver/strided.h" /* simdops_stream_threshold */
 
 enum { PARAM_DRAWS = 12 };
 
@@ -46,61 +48,45 @@ static void draw_params(int dt, simdops_unary_params *p, nearset *ns)
     }
 }
 
-static void print_params(int dt, const simdops_unary_params *p)
-{
-    if (!printing())
-        return;
-    printf("  params (bits):");
-    for (int k = 0; k < SIMDOPS_UNARY_PARAMS; k++)
-        printf(" %#llx", U(value_bits(dt, p->v[k])));
-    printf("\n");
-}
-
-static void call(void (*fn)(void), const void *x, void *y, size_t n, const simdops_unary_params *p)
-{
-    ((simdops_unary_fn)fn)(x, y, n, p);
-}
-
 void test_unary(const target *t)
 {
-    const int dt = t->idx, es = DT[dt].size;
+    const int dt = t->idx;
+    unsigned char x[MAXN * 8];
+    simdops_unary_params p;
+    nearset ns;
+    /* every length, out of place and in place, random offsets */
     for (int d = 0; d < PARAM_DRAWS; d++) {
-        simdops_unary_params p;
-        nearset ns;
         draw_params(dt, &p, &ns);
         for (size_t n = 0; n <= MAXN; n++) {
-            const size_t bytes = n * (size_t)es;
-            const size_t xoff = adjust_off(t, rand_off(), es), yoff = adjust_off(t, rand_off(), es);
-            unsigned char *x = alloc_buf(bytes), *want = alloc_buf(bytes);
-            unsigned char *xb = alloc_buf(xoff + bytes), *yb = alloc_buf(yoff + bytes + TRAIL);
             gen_data(x, n, dt, &MIXES[(n + (size_t)d) % NMIX], &ns);
-            call(t->ref, x, want, n, &p);
-            if (bytes)
-                memcpy(xb + xoff, x, bytes);
-            memset(yb, CANARY, yoff + bytes + TRAIL);
-            call(t->fn, xb + xoff, yb + yoff, n, &p);
-            if (memcmp(yb + yoff, want, bytes) == 0 && canary_ok(yb, 0, yoff) &&
-                canary_ok(yb, yoff + bytes, yoff + bytes + TRAIL) &&
-                memcmp(xb + xoff, x, bytes) == 0) {
-                g_pass++;
-            } else {
-                fail_head(t, "out-of-place", n, xoff, yoff);
-                report_diff(x, want, yb + yoff, n, es, es);
-                print_params(dt, &p);
-            }
-            call(t->fn, xb + xoff, xb + xoff, n, &p); /* in place */
-            if (memcmp(xb + xoff, want, bytes) == 0) {
-                g_pass++;
-            } else {
-                fail_head(t, "in-place", n, xoff, xoff);
-                report_diff(x, want, xb + xoff, n, es, es);
-                print_params(dt, &p);
-            }
-            free_buf(x);
-            free_buf(want);
-            free_buf(xb);
-            free_buf(yb);
+            ew_case(t, &p, x, n, rand_off(), rand_off(), rand_off());
         }
+    }
+    /* every byte offset 0..63 of input and output on a few lengths */
+    {
+        static const size_t LENS[] = {7, 40, 130};
+        for (size_t li = 0; li < 3; li++)
+            for (size_t off = 0; off < 64; off++) {
+                draw_params(dt, &p, &ns);
+                gen_data(x, LENS[li], dt, &MIXES[off % NMIX], &ns);
+                ew_case(t, &p, x, LENS[li], off, (off * 29 + 7) & 63, (off + 32) & 63);
+            }
+    }
+    /* rows past the stream threshold (lowered to 1 KiB here): the driver's
+     * non-temporal path, blocks and a tail */
+    {
+        enum { STREAM_ROW_BYTES = 3 * 16384 + 4096 + 200 };
+        static unsigned char xs[STREAM_ROW_BYTES + 64];
+        const size_t saved = simdops_stream_threshold;
+        simdops_stream_threshold = 1024;
+        for (int rep = 0; rep < 3; rep++) {
+            draw_params(dt, &p, &ns);
+            gen_data(xs, STREAM_ROW_BYTES / (size_t)DT[dt].size - (size_t)rep, dt,
+                     &MIXES[(size_t)rep % NMIX], &ns);
+            stream_case(t, &p, xs, STREAM_ROW_BYTES / (size_t)DT[dt].size - (size_t)rep,
+                        rand_off(), rep ? rand_off() : 0);
+        }
+        simdops_stream_threshold = saved;
     }
 }
 
@@ -136,7 +122,7 @@ void test_unary_selfcheck(void)
     long same = 0, mutant = 0;
     for (size_t k = 0; k < sizeof(DTS) / sizeof(DTS[0]); k++) {
         const int dt = DTS[k];
-        target t = {"harness", "test_unary self-check", DT[dt].name, 0, dt, 1,
+        target t = {"harness", "test_unary self-check", DT[dt].name, K_COUNT, dt, 1,
                     (void (*)(void))replace_ref, (void (*)(void))replace_ref};
         long f0 = g_fail, p0 = g_pass;
         int printed = g_printed;
