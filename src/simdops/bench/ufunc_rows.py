@@ -3,7 +3,8 @@ of the case whose simdops call computes the same bits, so the two alternate in t
 rounds (timing.py) and the goal rows compare like with like:
 
 - per call, 16 elements: the ufunc's time <= 1.5x the function's (clip, shrink, hardmax,
-  quantize_down_int32, requantize_fp32);
+  quantize_down_int32, requantize_fp32), the function called with the ufunc's arguments
+  (the path FUNCTION, not the case's own call: see _CALLS);
 - 1M elements: within 5% (time <= 1.05x);
 - per-channel requant over axis 1 of NCHW (the ufunc, scale of shape (C, 1, 1), no copy)
   against the function's per-channel requant over the last axis, same element count:
