@@ -82,7 +82,7 @@ def _importable(module):
 
 
 # the paths of simdops.bench.torch_paths: they need torch (CI's ASan venv has none)
-_TORCH_PATHS = {p.name for p in (bench_torch_paths.TORCH_OP,
+_TORCH_PATHS = {p.name for p in (bench_torch_paths.TORCH_OP, bench_torch_paths.AA_PATH,
                                  *bench_torch_paths.COMPOSITE_PATHS.values())}
 
 
@@ -412,10 +412,22 @@ def test_goal_tie_is_measured_by_its_aa_pair():
     assert rows["b"]["status"] == "MISS" and abs(rows["b"]["aa"] - 1 / 1.01) < 1e-12
     assert rows["c"]["status"] == "PASS"
     assert rows["d"]["status"].startswith("TIE (A/A 1.04")     # faster A/A: the same spread
-    # only the rows that run the default's kernel carry a pair (oneDNN's, at the bench's
-    # steps whose product is 1)
+    # a time row: the subject's time over the baseline's, against the A/A pair's distance
+    # e 1.03 (aa 1.04): TIE; f 1.03 (aa 0.99): MISS; g 0.98: PASS whatever the pair
+    cases = [case("e", fn=1.0, ch=1.03, aa=1.04), case("f", fn=1.0, ch=1.03, aa=0.99),
+             case("g", fn=1.0, ch=0.98, aa=1.2)]
+    goals = [goal_rows.Goal(c, (c, "ch"), (c, "fn"), 1.0, "time", same_kernel=(c, "aa"))
+             for c in "efg"]
+    rows = {r["label"]: r for r in goal_rows.evaluate(cases, "avx512", goals)}
+    assert rows["e"]["status"] == "TIE (A/A 1.04)" and rows["e"]["aa"] == 1.04
+    assert rows["f"]["status"] == "MISS"
+    assert rows["g"]["status"] == "PASS"
+    # the rows that carry a pair: those that run the default's kernel (oneDNN's, at the
+    # bench's steps whose product is 1), and the torch.compile row, whose two sides do the
+    # same work by construction
     paired = [g for g in goal_rows.GOALS if g.same_kernel is not None]
-    assert paired and all("oneDNN" in g.label for g in paired)
+    assert paired and all("oneDNN" in g.label or "torch.compile less a trivial" in g.label
+                          for g in paired)
 
 
 def test_lowbit_cases_agree_with_their_runtime_paths():
