@@ -147,8 +147,7 @@ static int first_not_finite(const float *scale, int64_t n, simdops_error *err)
 /* One pass over the scales' magnitude bits: each test is a difference whose top bit is set
  * exactly when the bits are past the bound (no branch, no min / max chain). With
  * above_floor, one more difference: m - floor wraps exactly when m < floor's bits, zero
- * included (one pass where a second one, the fold's own window scan, cost a 256-channel
- * call ~25 ns); inlined twice, the plain check's loop keeps none of it. */
+ * included. The general pass, for arrays the window pass below refuses. */
 static inline int check_scales_pass(const float *scale, int64_t n, int *below_one,
                                     int *above_floor, simdops_error *err)
 {
@@ -174,15 +173,49 @@ static inline int check_scales_pass(const float *scale, int64_t n, int *below_on
     return SIMDOPS_OK;
 }
 
+/* Whether every |scale[k]| lies in [SIMDOPS_RQ_SCALE_FLOOR, 1): the scales in use (a
+ * layer's per-channel scales are 1e-2..1e-6). Such an array is finite, below one and above
+ * the floor at once, all three answers of the general pass, from one unsigned test per
+ * scale with the general pass's two differences and two ORs (so a call asking for the
+ * floor pays no more than one that does not): with lb the floor's bits (0x1f800000), span
+ * 1.0's bits less lb (0x20000000) and m a magnitude's bits (<= 0x7fffffff), d = m - lb
+ * wraps to >= 2^32 - lb (top bit set) when m < lb; when m >= 1.0's bits, span - 1 - d
+ * wraps to >= 2^32 + span - 1 - (0x7fffffff - lb) = 2^32 - 0x40800000 (top bit set);
+ * inside, both lie in [0, span) (top bit clear). Infinity and NaN lie above 1.0's bits. */
+static inline int scales_in_window(const float *scale, int64_t n)
+{
+    const float floor = SIMDOPS_RQ_SCALE_FLOOR, one = 1.0f;
+    uint32_t lb, hb, bad = 0;
+    memcpy(&lb, &floor, sizeof lb);
+    memcpy(&hb, &one, sizeof hb);
+    const uint32_t span = hb - lb;
+    for (int64_t k = 0; k < n; k++) {
+        uint32_t bits;
+        memcpy(&bits, &scale[k], sizeof bits);
+        const uint32_t d = (bits & 0x7fffffffu) - lb;
+        bad |= d | (span - 1 - d);
+    }
+    return !(bad >> 31);
+}
+
 int simdops_requant_check_scales(const float *scale, int64_t n, int *below_one,
                                  simdops_error *err)
 {
+    if (scales_in_window(scale, n)) {
+        if (below_one)
+            *below_one = 1;
+        return SIMDOPS_OK;
+    }
     return check_scales_pass(scale, n, below_one, NULL, err);
 }
 
 int simdops_requant_check_scales_floor(const float *scale, int64_t n, int *below_one,
                                        int *above_floor, simdops_error *err)
 {
+    if (scales_in_window(scale, n)) {
+        *below_one = *above_floor = 1;
+        return SIMDOPS_OK;
+    }
     return check_scales_pass(scale, n, below_one, above_floor, err);
 }
 
