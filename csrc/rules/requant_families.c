@@ -105,13 +105,7 @@ int simdops_requant_params_init(simdops_dtype out, int64_t multiplier, int64_t s
     return SIMDOPS_OK;
 }
 
-/* One branch-free pass over the magnitudes' bit patterns (it vectorises with
- * the baseline's integer ops; a per-channel call of 256 scales spent more here
- * than in a 256-element kernel call): for a magnitude m, (limit - m) wraps to a
- * value with the top bit set exactly when m > limit, so OR-ing those differences
- * tells whether any scale is not finite (m > the largest finite float's) and
- * whether any is not below one (m > the float below 1.0's). Only an array that
- * fails is searched again, for its first offender. */
+/* Per-channel scales given as doubles, each rounded once to float32 (params.h) */
 int simdops_requant_scales_from_f64(const double *src, int64_t n, int mode, float *dst,
                                     simdops_error *err)
 {
