@@ -169,13 +169,15 @@ static inline int check_scales_pass(const float *scale, int64_t n, int *below_on
 
 /* Whether every |scale[k]| lies in [SIMDOPS_RQ_SCALE_FLOOR, 1): the scales in use (a
  * layer's per-channel scales are 1e-2..1e-6). Such an array is finite, below one and above
- * the floor at once, all three answers of the general pass, from one unsigned test per
- * scale with the general pass's two differences and two ORs (so a call asking for the
- * floor pays no more than one that does not): with lb the floor's bits (0x1f800000), span
- * 1.0's bits less lb (0x20000000) and m a magnitude's bits (<= 0x7fffffff), d = m - lb
- * wraps to >= 2^32 - lb (top bit set) when m < lb; when m >= 1.0's bits, span - 1 - d
- * wraps to >= 2^32 + span - 1 - (0x7fffffff - lb) = 2^32 - 0x40800000 (top bit set);
- * inside, both lie in [0, span) (top bit clear). Infinity and NaN lie above 1.0's bits. */
+ * the floor at once, all three answers of the general pass, from one subtract and one OR a
+ * scale: with lb the floor's bits (0x1f800000) and m a magnitude's bits (<= 0x7fffffff),
+ * d = m - lb (wrapping) lies in [0, span), span = 1.0's bits less lb, exactly when m is in
+ * the window (m < lb wraps d to >= 2^32 - lb > span; infinity and NaN lie above 1.0's
+ * bits). span is 64 binades of 2^23 bits, 2^29, a power of two: then every d < span iff
+ * the OR of all d < span (an OR of numbers under a power of two stays under it, and one at
+ * or above it sets a bit at or above it). A floor whose span is not a power of two takes
+ * the two-sided test per scale (d and span - 1 - d, both under 2^31 inside; the compiler
+ * keeps one loop, the test being constant). */
 static inline int scales_in_window(const float *scale, int64_t n)
 {
     const float floor = SIMDOPS_RQ_SCALE_FLOOR, one = 1.0f;
@@ -183,6 +185,14 @@ static inline int scales_in_window(const float *scale, int64_t n)
     memcpy(&lb, &floor, sizeof lb);
     memcpy(&hb, &one, sizeof hb);
     const uint32_t span = hb - lb;
+    if (!(span & (span - 1))) {
+        for (int64_t k = 0; k < n; k++) {
+            uint32_t bits;
+            memcpy(&bits, &scale[k], sizeof bits);
+            bad |= (bits & 0x7fffffffu) - lb;
+        }
+        return bad < span;
+    }
     for (int64_t k = 0; k < n; k++) {
         uint32_t bits;
         memcpy(&bits, &scale[k], sizeof bits);

@@ -5,7 +5,8 @@
  * status, the first non-finite scale's index, *below_one and *above_floor. Arrays of 0 to
  * 300 scales drawn at the window's edges (the floor and the float below it, 1.0 and the
  * float below it, zeros, subnormals, infinities, NaNs, both signs) at every position.
- * Two mutants of the window pass, one float wider at either end, must fail. */
+ * Three mutants of the window pass must fail: one float wider at either end, and its
+ * one-sided form's threshold one high (arrays of one value, 1.0 among them, catch it). */
 #include "harness.h"
 #include "rules/params.h"
 
@@ -109,6 +110,27 @@ static int mutant_window(const float *scale, int64_t n, uint32_t lo_more, uint32
     return simdops_requant_check_scales_floor(scale, n, below_one, above_floor, err);
 }
 
+/* the window pass's one-sided form (its span a power of two) with its threshold one high:
+ * an OR of exactly span (every scale 1.0, or 1.0 and the floor) passes as inside */
+static int mutant_or_threshold(const float *scale, int64_t n, int *below_one, int *above_floor,
+                               simdops_error *err)
+{
+    const float floor = SIMDOPS_RQ_SCALE_FLOOR, one = 1.0f;
+    uint32_t lb, hb, bad = 0;
+    memcpy(&lb, &floor, sizeof lb);
+    memcpy(&hb, &one, sizeof hb);
+    for (int64_t k = 0; k < n; k++) {
+        uint32_t bits;
+        memcpy(&bits, &scale[k], sizeof bits);
+        bad |= (bits & 0x7fffffffu) - lb;
+    }
+    if (bad <= hb - lb) {
+        *below_one = *above_floor = 1;
+        return SIMDOPS_OK;
+    }
+    return simdops_requant_check_scales_floor(scale, n, below_one, above_floor, err);
+}
+
 static int mutant_low(const float *scale, int64_t n, int *below_one, int *above_floor,
                       simdops_error *err)
 {
@@ -131,23 +153,26 @@ void test_requant_scale_check(void)
     } checks[] = {{"check_scales_floor", check_floor, 0},
                   {"check_scales", check_plain, 0},
                   {"mutant: window one float below the floor", mutant_low, 1},
-                  {"mutant: window one float past 1.0", mutant_high, 1}};
+                  {"mutant: window one float past 1.0", mutant_high, 1},
+                  {"mutant: the one-sided window's threshold one high", mutant_or_threshold, 1}};
     float *scale = (float *)(void *)alloc_buf(MAXN * sizeof(float));
-    long wrong[4] = {0, 0, 0, 0}, cases = 0;
+    long wrong[5] = {0, 0, 0, 0, 0}, cases = 0;
     for (int c = 0; c < CASES; c++) {
         const int64_t n = c < 8 ? c : (int64_t)below(MAXN + 1);
         /* mostly scales in use, with one or a few edge values among them (the window's
          * answer turns on a single element), now and then all drawn at the edges */
-        const int all_edges = chance(10);
+        const int all_edges = chance(10), one_value = !all_edges && chance(5);
+        const float v = edge_scale();
         for (int64_t k = 0; k < n; k++)
-            scale[k] = all_edges ? edge_scale() : (float)(1 + below(100000)) * 1e-7f;
-        for (int e = (int)below(3); e > 0 && n > 0 && !all_edges; e--)
+            scale[k] = one_value ? (chance(50) ? v : -v)
+                       : all_edges ? edge_scale() : (float)(1 + below(100000)) * 1e-7f;
+        for (int e = (int)below(3); e > 0 && n > 0 && !all_edges && !one_value; e--)
             scale[below((uint32_t)n)] = edge_scale();
         cases++;
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 5; i++)
             wrong[i] += !agrees(checks[i].fn, scale, n);
     }
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         const int ok = checks[i].mutant ? wrong[i] > 0 : wrong[i] == 0;
         if (ok) {
             g_pass++;
@@ -159,6 +184,6 @@ void test_requant_scale_check(void)
         }
     }
     printf("test_requant_scale_check: %ld arrays; the checks agree with the reference on all; "
-           "mutants caught on %ld and %ld\n", cases, wrong[2], wrong[3]);
+           "mutants caught on %ld, %ld and %ld\n", cases, wrong[2], wrong[3], wrong[4]);
     free_buf(scale);
 }
