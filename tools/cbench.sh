@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the C micro-benchmarks tools/cbench.c and tools/rqbench.c (and the exhaustive
+# Builds the C micro-benchmarks tools/cbench.c, tools/rqbench.c, tools/rqcall.c and
+# tools/rq_chain_call.c (and the exhaustive
 # requant check tools/rq_exhaustive.c) against the
 # C harness objects (the same flags as the package), and tools/portbench.c (the
 # instruction issue rates; x86-64 with AVX-512 flags of its own, no package code):
@@ -17,7 +18,7 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 CC=${CC:-cc}
 bash "$HERE/csrc/tests/build.sh" "$OUT" >/dev/null
 objs=$(ls "$OUT"/obj/*.o | grep -v '/tests__test_')  # the harness's objects but its tests (build.sh names objects by path)
-for tool in cbench rqbench rqcall qlinear_sweep rq_exhaustive lowbit_sweep qlow_stream_bench; do
+for tool in cbench rqbench rqcall rq_chain_call qlinear_sweep rq_exhaustive lowbit_sweep qlow_stream_bench; do
     # shellcheck disable=SC2086
     $CC -O2 -g -Wall -Wextra ${CFLAGS_EXTRA:-} -I"$HERE/csrc/include" -I"$HERE/csrc" "$HERE/tools/$tool.c" \
         $objs -o "$OUT/$tool" -lm -lpthread

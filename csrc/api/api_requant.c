@@ -392,11 +392,11 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
         if ((s = channel_vector(scales, SIMDOPS_ARG_SCALE, SIMDOPS_FLOAT32, x, y,
                                 (const void **)&scale_v, &tmp[5], err)))
             goto done;
-        /* a chain's multipliers (a fold's candidate): the check's pass also tells
-         * whether the scales lie where the fold needs no scan of them */
-        if (family == SIMDOPS_ROUNDING_FP &&
-            (c.params.fp_mode &
-             (SIMDOPS_RQ_FP_PRE | SIMDOPS_RQ_FP_POST_MUL | SIMDOPS_RQ_FP_POST_DIV))) {
+        /* the float families' one pass: it also tells whether the scales lie where a
+         * chain's fold needs no scan of them. Asked of every float call, not only of a
+         * chain's, so the default and a chain that folds to it run the same check (the
+         * floor's test is one more subtract and OR a vector of scales) */
+        if (family == SIMDOPS_ROUNDING_FP) {
             int above_floor;
             if ((s = simdops_requant_check_scales_floor(scale_v, x->shape[x->ndim - 1],
                                                         &scales_below_one, &above_floor, err)))

@@ -105,13 +105,7 @@ int simdops_requant_params_init(simdops_dtype out, int64_t multiplier, int64_t s
     return SIMDOPS_OK;
 }
 
-/* One branch-free pass over the magnitudes' bit patterns (it vectorises with
- * the baseline's integer ops; a per-channel call of 256 scales spent more here
- * than in a 256-element kernel call): for a magnitude m, (limit - m) wraps to a
- * value with the top bit set exactly when m > limit, so OR-ing those differences
- * tells whether any scale is not finite (m > the largest finite float's) and
- * whether any is not below one (m > the float below 1.0's). Only an array that
- * fails is searched again, for its first offender. */
+/* Per-channel scales given as doubles, each rounded once to float32 (params.h) */
 int simdops_requant_scales_from_f64(const double *src, int64_t n, int mode, float *dst,
                                     simdops_error *err)
 {
@@ -147,8 +141,7 @@ static int first_not_finite(const float *scale, int64_t n, simdops_error *err)
 /* One pass over the scales' magnitude bits: each test is a difference whose top bit is set
  * exactly when the bits are past the bound (no branch, no min / max chain). With
  * above_floor, one more difference: m - floor wraps exactly when m < floor's bits, zero
- * included (one pass where a second one, the fold's own window scan, cost a 256-channel
- * call ~25 ns); inlined twice, the plain check's loop keeps none of it. */
+ * included. The general pass, for arrays the window pass below refuses. */
 static inline int check_scales_pass(const float *scale, int64_t n, int *below_one,
                                     int *above_floor, simdops_error *err)
 {
@@ -174,15 +167,59 @@ static inline int check_scales_pass(const float *scale, int64_t n, int *below_on
     return SIMDOPS_OK;
 }
 
+/* Whether every |scale[k]| lies in [SIMDOPS_RQ_SCALE_FLOOR, 1): the scales in use (a
+ * layer's per-channel scales are 1e-2..1e-6). Such an array is finite, below one and above
+ * the floor at once, all three answers of the general pass, from one subtract and one OR a
+ * scale: with lb the floor's bits (0x1f800000) and m a magnitude's bits (<= 0x7fffffff),
+ * d = m - lb (wrapping) lies in [0, span), span = 1.0's bits less lb, exactly when m is in
+ * the window (m < lb wraps d to >= 2^32 - lb > span; infinity and NaN lie above 1.0's
+ * bits). span is 64 binades of 2^23 bits, 2^29, a power of two: then every d < span iff
+ * the OR of all d < span (an OR of numbers under a power of two stays under it, and one at
+ * or above it sets a bit at or above it). A floor whose span is not a power of two takes
+ * the two-sided test per scale (d and span - 1 - d, both under 2^31 inside; the compiler
+ * keeps one loop, the test being constant). */
+static inline int scales_in_window(const float *scale, int64_t n)
+{
+    const float floor = SIMDOPS_RQ_SCALE_FLOOR, one = 1.0f;
+    uint32_t lb, hb, bad = 0;
+    memcpy(&lb, &floor, sizeof lb);
+    memcpy(&hb, &one, sizeof hb);
+    const uint32_t span = hb - lb;
+    if (!(span & (span - 1))) {
+        for (int64_t k = 0; k < n; k++) {
+            uint32_t bits;
+            memcpy(&bits, &scale[k], sizeof bits);
+            bad |= (bits & 0x7fffffffu) - lb;
+        }
+        return bad < span;
+    }
+    for (int64_t k = 0; k < n; k++) {
+        uint32_t bits;
+        memcpy(&bits, &scale[k], sizeof bits);
+        const uint32_t d = (bits & 0x7fffffffu) - lb;
+        bad |= d | (span - 1 - d);
+    }
+    return !(bad >> 31);
+}
+
 int simdops_requant_check_scales(const float *scale, int64_t n, int *below_one,
                                  simdops_error *err)
 {
+    if (scales_in_window(scale, n)) {
+        if (below_one)
+            *below_one = 1;
+        return SIMDOPS_OK;
+    }
     return check_scales_pass(scale, n, below_one, NULL, err);
 }
 
 int simdops_requant_check_scales_floor(const float *scale, int64_t n, int *below_one,
                                        int *above_floor, simdops_error *err)
 {
+    if (scales_in_window(scale, n)) {
+        *below_one = *above_floor = 1;
+        return SIMDOPS_OK;
+    }
     return check_scales_pass(scale, n, below_one, above_floor, err);
 }
 

@@ -184,6 +184,9 @@ void sf_params(int family, int out, simdops_requant_params *p);
 /* test_requant_fold.c: the call's fold of power-of-two chains (simdops_requant_fold_chain)
  * on a float entry, per tensor or (pc) per channel, against the scalar tier's steps */
 void test_requant_fold_plan(const target *t, int pc);
+/* test_requant_scale_check.c: the float families' per-channel scale check (its window
+ * pass and the general pass) against float comparisons, and two mutants of the window */
+void test_requant_scale_check(void);
 void test_qlow_tiers(void);              /* test_qlow.c: the low-bit table, every tier */
 void test_qlow_simd_tiers(void);         /* test_qlow_simd.c: the SIMD tiers' edges (ties, guard starts) */
 

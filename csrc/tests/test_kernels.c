@@ -201,6 +201,7 @@ int main(int argc, char **argv)
         test_qlow_tiers();
         simdops_test_public_api(&g_pass, &g_fail);
         test_unary_selfcheck();
+        test_requant_scale_check();
     }
 
     for (int ti = 0; ti < ntiers; ti++) {
