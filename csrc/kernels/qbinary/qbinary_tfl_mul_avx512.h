@@ -21,19 +21,23 @@
  *   unclamped case; |F| >= 2^31 converts to INT32_MIN, flagged).
  * What differs from the requant kernels: only where y comes from. float(p)
  * is exact (|p| < 2^24), and the product itself is exact: a + oa and b + ob
- * lie in [-510, 510] (int16), vpmullw and vpmulhw give the int32 product's
- * two halves, the unpacks put them together (in-lane order; the vpermt2w
- * that takes each J's high word puts the elements back in order). |r| <=
- * 2^30 + 1 and |o| <= 255 (the rules' offsets; rqf_window refuses |o| >
- * 65536): r + o does not wrap, as the reference's wrap32 does not.
+ * lie in [-510, 510] (int16); b + ob is put in the even words of one vector
+ * (0 in the odd ones) and in the odd words of another (masked adds), so
+ * vpmaddwd against a + oa gives each even element's product alone in one
+ * vector and each odd element's in the other (one nonzero term a dword, so
+ * exact in int32); the vpermt2w that takes each J's high word
+ * interleaves them back into element order. |r| <= 2^30 + 1 and |o| <= 255
+ * (the rules' offsets; rqf_window refuses |o| > 65536): r + o does not wrap,
+ * as the reference's wrap32 does not.
  *
- * Per 64 elements: 4 widening loads, 4 vpaddw (the offsets), 2 vpmullw + 2
- * vpmulhw, 4 unpacks, 4 x (vpsrad + vpternlogd for c_s by p's sign,
- * vcvtdq2ps, vfmadd, vcvtps2dq, vptestnmd), 2 vpermt2w (the high words, in
- * element order), packsswb / packuswb, vpermq, the bounds when not the
- * type's own, the store: ~43 vector operations where the int32 step takes
- * ~75. A block with a flagged lane (about 2a / 2^16 of the lanes with
- * scales that put no exact ties near the window; up to all of them where
+ * Per 64 elements: 4 widening loads, 2 vpaddw (a's offset), 4 masked vpaddw
+ * (b's, even and odd words), 4 vpmaddwd, 4 x (vpsrad + vpternlogd for c_s by
+ * p's sign, vcvtdq2ps, vfmadd, vcvtps2dq, vptestnmd), 2 vpermt2w (the high
+ * words, in element order), packsswb / packuswb, vpermq, the bounds when not
+ * the type's own, the store: ~43 vector operations where the int32 step
+ * takes ~75 (vpmullw / vpmulhw and four unpacks for the products measured
+ * ~10% slower). A block with a flagged lane (about 2a / 2^16 of the lanes
+ * with scales that put no exact ties near the window; up to all of them where
  * many products land on ties) is computed again by the int32 step before
  * it is stored, so y may be a or b. */
 #include "qbinary_tfl_mul_plan.h"
@@ -48,12 +52,13 @@ static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i
                                     QB_RN);
 }
 
-/* word i = 8 L + k of the high words of (lo, hi), the unpacks' dwords: k < 4 from lo's
- * dword 4 L + k, else hi's dword 4 L + k - 4 (word 32 + ...): element order again */
+/* word i of the high words of (even, odd), the products of the even and the odd
+ * elements: i even from even's dword i / 2 (word i + 1), i odd from odd's dword
+ * (i - 1) / 2 (word 32 + i): element order again */
 #define QB_TMF_HIGH_WORDS                                                                          \
-    _mm512_setr_epi32(0x00030001, 0x00070005, 0x00230021, 0x00270025, 0x000B0009, 0x000F000D,      \
-                      0x002B0029, 0x002F002D, 0x00130011, 0x00170015, 0x00330031, 0x00370035,      \
-                      0x001B0019, 0x001F001D, 0x003B0039, 0x003F003D)
+    _mm512_setr_epi32(0x00210001, 0x00230003, 0x00250005, 0x00270007, 0x00290009, 0x002B000B,      \
+                      0x002D000D, 0x002F000F, 0x00310011, 0x00330013, 0x00350015, 0x00370017,      \
+                      0x00390019, 0x003B001B, 0x003D001D, 0x003F001F)
 
 /* one loop per bounds (kept, or the type's own: the packs saturate to it) */
 #define QB_TMF_LOOP(tag, T, WIDEN, PACK, EP, CLAMP)                                                \
@@ -79,11 +84,14 @@ static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i
             __m512i w[2], q;                                                                       \
             __mmask16 fl = 0;                                                                      \
             for (int h = 0; h < 2; h++) {                                                          \
+                /* b + ob in the even words, 0 in the odd ones, and the other way round: \
+                 * vpmaddwd then gives each even (odd) element's product alone */         \
                 const __m512i xa = _mm512_add_epi16(WIDEN(a + (i + 32 * h) * sa), oa);             \
-                const __m512i xb = _mm512_add_epi16(WIDEN(b + (i + 32 * h) * sb), ob);             \
-                const __m512i pl = _mm512_mullo_epi16(xa, xb), ph = _mm512_mulhi_epi16(xa, xb);   \
-                const __m512i j0 = qb_tmf_convert(_mm512_unpacklo_epi16(pl, ph), mu, cpos, cneg);  \
-                const __m512i j1 = qb_tmf_convert(_mm512_unpackhi_epi16(pl, ph), mu, cpos, cneg);  \
+                const __m512i wb = WIDEN(b + (i + 32 * h) * sb);                                   \
+                const __m512i be = _mm512_maskz_add_epi16(0x55555555u, wb, ob);                    \
+                const __m512i bo = _mm512_maskz_add_epi16(0xAAAAAAAAu, wb, ob);                    \
+                const __m512i j0 = qb_tmf_convert(_mm512_madd_epi16(xa, be), mu, cpos, cneg);      \
+                const __m512i j1 = qb_tmf_convert(_mm512_madd_epi16(xa, bo), mu, cpos, cneg);      \
                 fl |= _mm512_testn_epi32_mask(j0, win) | _mm512_testn_epi32_mask(j1, win);         \
                 w[h] = _mm512_permutex2var_epi16(j0, high, j1);                                    \
             }                                                                                      \
