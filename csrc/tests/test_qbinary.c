@@ -336,14 +336,15 @@ static int tmf_flagged(const qb_tmf_plan *tp, int32_t x)
  * unit from a rounding boundary, on the side that p's sign picks, so a window
  * narrower than the proof's a (the mutant QB_TMF_WINDOW_DIV = 2) leaves the
  * negative ones wrong. Counts the flagged pairs by the plan's own arithmetic
- * (the rows' int32 recompute runs); fails when the plan is never taken or no
- * pair was ever flagged. */
+ * (the rows' int32 recompute runs); fails when the plan is never taken, one of
+ * its three forms (the sign spread, the product picking c+ / c- with or without
+ * a moved output offset) never, or no pair was ever flagged. */
 static void qbinary_tfl_mul_plans(const target *t)
 {
     simdops_qbinary_params p;
     const int u8 = t->idx == SIMDOPS_UINT8;
     const int32_t tlo = u8 ? 0 : -128, thi = u8 ? 255 : 127;
-    long taken = 0, flagged = 0;
+    long taken = 0, flagged = 0, forms[3] = {0, 0, 0};
     for (int tries = 0; tries < 80; tries++) {
         qb_tmf_plan tp;
         if (!random_params(t, &p))
@@ -353,7 +354,9 @@ static void qbinary_tfl_mul_plans(const target *t)
             p.y_shift = 1 + (int32_t)below(8);
             p.left_shift = 0;
         }
-        qb_tmf_plan_init(&tp, &p);
+        qb_tmf_plan_init(&tp, &p, u8);
+        if (tp.ok)
+            forms[tp.pick ? (tp.zp_add ? 1 : 2) : 0]++;
         if (!tp.ok)
             continue;
         taken++;
@@ -362,12 +365,15 @@ static void qbinary_tfl_mul_plans(const target *t)
                 flagged += tmf_flagged(&tp, (a + p.a_offset) * (b + p.b_offset));
         qbinary_all_pairs(t, &p);
     }
-    if (!taken || !flagged) {
-        fail_head(t, "TFLite multiply plan: not taken or no pair flagged", (size_t)taken, 0, 0);
+    if (!taken || !flagged || !forms[0] || !forms[1] || !forms[2]) {
+        fail_head(t, "TFLite multiply plan: not taken, a form never taken or no pair flagged",
+                  (size_t)taken, 0, 0);
     } else {
         g_pass++;
         if (printing() && g_verbose)
-            printf("tflite multiply plan: %ld parameter sets, %ld pairs flagged\n", taken, flagged);
+            printf("tflite multiply plan: %ld parameter sets (sign spread %ld, picked with an "
+                   "offset moved %ld, picked %ld), %ld pairs flagged\n",
+                   taken, forms[0], forms[1], forms[2], flagged);
     }
 }
 
