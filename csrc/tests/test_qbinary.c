@@ -353,6 +353,8 @@ static void qbinary_tfl_mul_plans(const target *t)
             p.y_mult = (1 << 30) + (int32_t)below(64);
             p.y_shift = 1 + (int32_t)below(8);
             p.left_shift = 0;
+            if (tries % 4 == 1) /* an offset the pick form takes as it is */
+                p.y_offset = u8 || chance(50) ? 1 : -2;
         }
         qb_tmf_plan_init(&tp, &p, u8);
         if (tp.ok)

@@ -63,6 +63,9 @@ static inline uint32_t qb_tmf_bits(float f)
  * saturated or not, and r + o both clamp to hi (lo). */
 static inline void qb_tmf_plan_init(qb_tmf_plan *pl, const simdops_qbinary_params *p, int is_u8)
 {
+    /* the offsets tried, o itself where it is one of them (no add) or last; the first
+     * that fits is taken, so the usual call (o in {0, -1}, e <= 7) derives one set of
+     * constants (the per-channel runs call this once every 8,192 elements) */
     static const int32_t others[4] = {1, -2, 2, -3};
     const int32_t tlo = is_u8 ? 0 : -128, thi = is_u8 ? 255 : 127;
     const int64_t xa = (int64_t)(-(tlo + p->a_offset) > thi + p->a_offset ? -(tlo + p->a_offset)
@@ -72,23 +75,22 @@ static inline void qb_tmf_plan_init(qb_tmf_plan *pl, const simdops_qbinary_param
     memset(pl, 0, sizeof(*pl));
     if (p->a_offset < -255 || p->a_offset > 255 || p->b_offset < -255 || p->b_offset > 255)
         return;
-    if (!qb_tmf_consts(pl, p, p->y_offset, p->lo, p->hi))
-        return;
-    pl->ok = 1;
-    if (xa * xb > 65535)
-        return;
-    for (int k = -1; k < 4; k++) {
-        const int32_t o = k < 0 ? p->y_offset : others[k], d = p->y_offset - o;
-        qb_tmf_plan q;
-        memset(&q, 0, sizeof q);
-        if (qb_tmf_consts(&q, p, o, p->lo - d, p->hi - d) &&
-            !((qb_tmf_bits(q.cpos) ^ qb_tmf_bits(q.cneg)) & 0xFFFFu)) {
-            *pl = q;
-            pl->ok = pl->pick = 1;
-            pl->zp_add = d;
-            return;
+    if (xa * xb <= 65535)
+        for (int k = 0; k < 5; k++) {
+            const int32_t o = k < 4 ? others[k] : p->y_offset, d = p->y_offset - o;
+            qb_tmf_plan q;
+            if (k == 4 && (o == 1 || o == -2 || o == 2 || o == -3))
+                break; /* tried already */
+            memset(&q, 0, sizeof q);
+            if (qb_tmf_consts(&q, p, o, p->lo - d, p->hi - d) &&
+                !((qb_tmf_bits(q.cpos) ^ qb_tmf_bits(q.cneg)) & 0xFFFFu)) {
+                *pl = q;
+                pl->ok = pl->pick = 1;
+                pl->zp_add = d;
+                return;
+            }
         }
-    }
+    pl->ok = qb_tmf_consts(pl, p, p->y_offset, p->lo, p->hi);
 }
 
 #endif
