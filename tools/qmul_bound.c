@@ -20,6 +20,8 @@
  *            products, per 16 vpsrad + vpternlogd (c+ / c- by the sign),
  *            vcvtdq2ps, vfmadd, vcvtps2dq, vptestnmd, the high words by
  *            vpermt2w, packsswb, vpermq: ~43 operations
+ *   tfl-pick the rows' pick form: vpternlogd on the product itself (no
+ *            vpsrad), 2 vpaddsw for the moved output offset: ~41
  *   tfl-core the same without the sign pick and the window test: the
  *            product, one convert / fma / convert a 16 and the narrowing,
  *            what any float form of the exact result computes (~31)
@@ -145,9 +147,11 @@ __attribute__((target("avx512vbmi"))) static void row_fpw_madd(void)
 }
 
 /* TFLite's multiply (qbinary_tfl_mul_avx512.h's loop, L1 rows): exact = 1 the
- * rows' mix, 0 without the sign pick and the window test */
-static void row_tfl(int exact)
+ * rows' mix, 2 their pick form, 0 without the sign pick and the window test
+ * (inlined into each call, so exact is a constant there) */
+static inline __attribute__((always_inline)) void row_tfl(int exact)
 {
+    const __m512i zadd = _mm512_set1_epi16(-3);
     const __m512i oa = _mm512_set1_epi16(3), ob = _mm512_set1_epi16(-5);
     const __m512 mu = _mm512_set1_ps(1489.5f);
     const __m512i cpos = _mm512_castps_si512(_mm512_set1_ps(-31743.5f));
@@ -168,9 +172,11 @@ static void row_tfl(int exact)
             const __m512i bo = _mm512_maskz_add_epi16(0xAAAAAAAAu, wb, ob);
             __m512i p[2] = {_mm512_madd_epi16(xa, be), _mm512_madd_epi16(xa, bo)}, j[2];
             for (int k = 0; k < 2; k++) {
-                const __m512 cs = exact ? _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
-                                              _mm512_srai_epi32(p[k], 31), cneg, cpos, 0xCA))
-                                        : _mm512_castsi512_ps(cpos);
+                const __m512 cs = exact == 2 ? _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
+                                                   p[k], cneg, cpos, 0xCA))
+                                  : exact ? _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
+                                                _mm512_srai_epi32(p[k], 31), cneg, cpos, 0xCA))
+                                          : _mm512_castsi512_ps(cpos);
                 j[k] = _mm512_cvt_roundps_epi32(
                     _mm512_fmadd_round_ps(_mm512_cvtepi32_ps(p[k]), mu, cs,
                                           _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC),
@@ -179,6 +185,8 @@ static void row_tfl(int exact)
                     fl |= _mm512_testn_epi32_mask(j[k], win);
             }
             w[h] = _mm512_permutex2var_epi16(j[0], high, j[1]);
+            if (exact == 2)
+                w[h] = _mm512_adds_epi16(w[h], zadd);
         }
         if (fl) /* never with these rows' data: counted, not taken */
             Y[i] ^= 1;
@@ -218,6 +226,8 @@ static double cycles_per_64(int which, long reps, double hz)
                 row_tfl(1);
             else if (which == 7)
                 row_tfl(0);
+            else if (which == 8)
+                row_tfl(2);
             else
                 row_float();
             __asm__ volatile("" ::: "memory");
@@ -232,12 +242,13 @@ static double cycles_per_64(int which, long reps, double hz)
 int main(int argc, char **argv)
 {
     const long reps = argc > 1 ? atol(argv[1]) : 200000;
-    static const char *names[8] = {"add (np.add's loop)", "fpw (the rows, XNNPACK form)",
+    static const char *names[9] = {"add (np.add's loop)", "fpw (the rows, XNNPACK form)",
                                    "fpw without zero points", "float stage only",
                                    "fpw, even/odd by shifts", "fpw, vpmaddwd even/odd",
-                                   "tfl (TFLite's rows)", "tfl-core (no sign, no window)"};
-    static const int ops[8] = {3, 35, 29, 19, 35, 33, 43, 31};
-    double hz, c[8];
+                                   "tfl (TFLite's rows)", "tfl-core (no sign, no window)",
+                                   "tfl-pick (the rows' pick form)"};
+    static const int ops[9] = {3, 35, 29, 19, 35, 33, 43, 31, 41};
+    double hz, c[9];
     if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw")) {
         printf("qmul_bound: needs AVX-512 F+BW\n");
         return 0;
@@ -249,9 +260,9 @@ int main(int argc, char **argv)
     }
     hz = cycles_per_second();
     printf("clock %.2f GHz (dependent adds)\n", hz * 1e-9);
-    for (int w = 0; w < 8; w++)
+    for (int w = 0; w < 9; w++)
         c[w] = cycles_per_64(w, reps, hz);
-    for (int w = 0; w < 8; w++)
+    for (int w = 0; w < 9; w++)
         printf("%-30s %3d ops / 64   %6.2f cycles / 64   %.2f of add's speed\n", names[w], ops[w], c[w],
                c[0] / c[w]);
     return 0;
