@@ -9,6 +9,7 @@
 # tools/hm_axis0.c (hardmax axis 0's whole algorithms and their parts), tools/hm_stream.c
 # (hardmax along the last axis past the streaming threshold, x86), tools/qmul_bound.c
 # (the fp32 quantized multiply's instruction mixes against np.add's; x86-64 AVX-512),
+# tools/qmul_tflite_bench.c (the TFLite 8-bit multiply kernel against a vpaddb loop and the fp32 multiply),
 # tools/qb_tflite_mix.c (the 8-bit quantized adds' instruction mixes, x86-64 with AVX512-VNNI),
 # tools/ql_bound.c (QuantizeLinear past L2 against the bytes it moves, x86-64 AVX-512):
 #   bash tools/cbench.sh [OUTDIR=/tmp/kb]   -> OUTDIR/cbench, OUTDIR/rqbench, OUTDIR/rq_exhaustive, OUTDIR/portbench, OUTDIR/hmbench, OUTDIR/hm_axis0
@@ -18,7 +19,7 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 CC=${CC:-cc}
 bash "$HERE/csrc/tests/build.sh" "$OUT" >/dev/null
 objs=$(ls "$OUT"/obj/*.o | grep -v '/tests__test_')  # the harness's objects but its tests (build.sh names objects by path)
-for tool in cbench rqbench rqcall rq_chain_call qlinear_sweep rq_exhaustive lowbit_sweep qlow_stream_bench; do
+for tool in cbench rqbench rqcall rq_chain_call qlinear_sweep rq_exhaustive lowbit_sweep qlow_stream_bench qmul_tflite_bench; do
     # shellcheck disable=SC2086
     $CC -O2 -g -Wall -Wextra ${CFLAGS_EXTRA:-} -I"$HERE/csrc/include" -I"$HERE/csrc" "$HERE/tools/$tool.c" \
         $objs -o "$OUT/$tool" -lm -lpthread

@@ -15,6 +15,16 @@
  *   madd     products by vpmaddwd against b's even / odd words (zeroed by
  *            the masked zero-point subtraction), no unpacks, one vpermb
  *            (AVX512-VBMI) to order the bytes: 33 operations
+ *   tfl      TFLite's multiply, the AVX-512 rows of qbinary_tfl_mul_avx512.h
+ *            (their flagged-block branch never taken): the vpmaddwd
+ *            products, per 16 vpsrad + vpternlogd (c+ / c- by the sign),
+ *            vcvtdq2ps, vfmadd, vcvtps2dq, vptestnmd, the high words by
+ *            vpermt2w, packsswb, vpermq: ~43 operations
+ *   tfl-pick the rows' pick form: vpternlogd on the product itself (no
+ *            vpsrad), 2 vpaddsw for the moved output offset: ~41
+ *   tfl-core the same without the sign pick and the window test: the
+ *            product, one convert / fma / convert a 16 and the narrowing,
+ *            what any float form of the exact result computes (~31)
  * Zen 4 runs these mixes at 3-4 vector operations a cycle: the cycles follow
  * the operation count, not one port.
  * The clock comes from a dependent chain of integer adds (1 cycle each).
@@ -136,6 +146,54 @@ __attribute__((target("avx512vbmi"))) static void row_fpw_madd(void)
     }
 }
 
+/* TFLite's multiply (qbinary_tfl_mul_avx512.h's loop, L1 rows): exact = 1 the
+ * rows' mix, 2 their pick form, 0 without the sign pick and the window test
+ * (inlined into each call, so exact is a constant there) */
+static inline __attribute__((always_inline)) void row_tfl(int exact)
+{
+    const __m512i zadd = _mm512_set1_epi16(-3);
+    const __m512i oa = _mm512_set1_epi16(3), ob = _mm512_set1_epi16(-5);
+    const __m512 mu = _mm512_set1_ps(1489.5f);
+    const __m512i cpos = _mm512_castps_si512(_mm512_set1_ps(-31743.5f));
+    const __m512i cneg = _mm512_castps_si512(_mm512_set1_ps(-33791.5f));
+    const __m512i win = _mm512_set1_epi32(0xFFF8);
+    const __m512i high = _mm512_setr_epi32(0x00210001, 0x00230003, 0x00250005, 0x00270007, 0x00290009,
+                                           0x002B000B, 0x002D000D, 0x002F000F, 0x00310011, 0x00330013,
+                                           0x00350015, 0x00370017, 0x00390019, 0x003B001B, 0x003D001D,
+                                           0x003F001F);
+    const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+    for (int i = 0; i < ROW; i += 64) {
+        __m512i w[2];
+        __mmask16 fl = 0;
+        for (int h = 0; h < 2; h++) {
+            const __m512i xa = _mm512_add_epi16(WIDEN(A + i + 32 * h), oa);
+            const __m512i wb = WIDEN(B + i + 32 * h);
+            const __m512i be = _mm512_maskz_add_epi16(0x55555555u, wb, ob);
+            const __m512i bo = _mm512_maskz_add_epi16(0xAAAAAAAAu, wb, ob);
+            __m512i p[2] = {_mm512_madd_epi16(xa, be), _mm512_madd_epi16(xa, bo)}, j[2];
+            for (int k = 0; k < 2; k++) {
+                const __m512 cs = exact == 2 ? _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
+                                                   p[k], cneg, cpos, 0xCA))
+                                  : exact ? _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
+                                                _mm512_srai_epi32(p[k], 31), cneg, cpos, 0xCA))
+                                          : _mm512_castsi512_ps(cpos);
+                j[k] = _mm512_cvt_roundps_epi32(
+                    _mm512_fmadd_round_ps(_mm512_cvtepi32_ps(p[k]), mu, cs,
+                                          _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC),
+                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+                if (exact)
+                    fl |= _mm512_testn_epi32_mask(j[k], win);
+            }
+            w[h] = _mm512_permutex2var_epi16(j[0], high, j[1]);
+            if (exact == 2)
+                w[h] = _mm512_adds_epi16(w[h], zadd);
+        }
+        if (fl) /* never with these rows' data: counted, not taken */
+            Y[i] ^= 1;
+        _mm512_store_si512((void *)(Y + i), _mm512_permutexvar_epi64(order, _mm512_packs_epi16(w[0], w[1])));
+    }
+}
+
 static void row_float(void)
 {
     const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
@@ -164,6 +222,12 @@ static double cycles_per_64(int which, long reps, double hz)
                 row_fpw_eo();
             else if (which == 5)
                 row_fpw_madd();
+            else if (which == 6)
+                row_tfl(1);
+            else if (which == 7)
+                row_tfl(0);
+            else if (which == 8)
+                row_tfl(2);
             else
                 row_float();
             __asm__ volatile("" ::: "memory");
@@ -178,11 +242,13 @@ static double cycles_per_64(int which, long reps, double hz)
 int main(int argc, char **argv)
 {
     const long reps = argc > 1 ? atol(argv[1]) : 200000;
-    static const char *names[6] = {"add (np.add's loop)", "fpw (the rows, XNNPACK form)",
+    static const char *names[9] = {"add (np.add's loop)", "fpw (the rows, XNNPACK form)",
                                    "fpw without zero points", "float stage only",
-                                   "fpw, even/odd by shifts", "fpw, vpmaddwd even/odd"};
-    static const int ops[6] = {3, 35, 29, 19, 35, 33};
-    double hz, c[6];
+                                   "fpw, even/odd by shifts", "fpw, vpmaddwd even/odd",
+                                   "tfl (TFLite's rows)", "tfl-core (no sign, no window)",
+                                   "tfl-pick (the rows' pick form)"};
+    static const int ops[9] = {3, 35, 29, 19, 35, 33, 43, 31, 41};
+    double hz, c[9];
     if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw")) {
         printf("qmul_bound: needs AVX-512 F+BW\n");
         return 0;
@@ -194,9 +260,9 @@ int main(int argc, char **argv)
     }
     hz = cycles_per_second();
     printf("clock %.2f GHz (dependent adds)\n", hz * 1e-9);
-    for (int w = 0; w < 6; w++)
+    for (int w = 0; w < 9; w++)
         c[w] = cycles_per_64(w, reps, hz);
-    for (int w = 0; w < 6; w++)
+    for (int w = 0; w < 9; w++)
         printf("%-30s %3d ops / 64   %6.2f cycles / 64   %.2f of add's speed\n", names[w], ops[w], c[w],
                c[0] / c[w]);
     return 0;

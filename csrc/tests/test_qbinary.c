@@ -10,6 +10,7 @@
 #include "rules/qbinary.h"
 #include "kernels/qbinary/qbinary_xnn_plan.h"
 #include "kernels/qbinary/qbinary_tfl_plan.h"
+#include "kernels/qbinary/qbinary_tfl_mul_plan.h"
 
 
 /* The op and arithmetics an entry runs. */
@@ -317,6 +318,67 @@ static void qbinary_tfl_plans(const target *t)
     }
 }
 
+/* Whether the AVX-512 TFLite multiply rows flag the product x (the plan's float
+ * arithmetic in scalar: fmaf and rintf round to nearest here, as the rows'
+ * embedded rounding; out of int32: INT32_MIN, flagged). */
+static int tmf_flagged(const qb_tmf_plan *tp, int32_t x)
+{
+    const float f = fmaf((float)x, tp->mu, x < 0 ? tp->cneg : tp->cpos);
+    const int32_t j = f >= -2147483648.0f && f < 2147483648.0f ? (int32_t)rintf(f) : INT32_MIN;
+    return ((uint32_t)j & tp->window) == 0;
+}
+
+/* TFLite's 8-bit multiply, the AVX-512 rows' plan (qbinary_tfl_mul_plan.h):
+ * parameter sets it takes meet the all-pairs row (every input pair, so every
+ * lane of the window, flagged or not), random ones and ones built to sit on
+ * the window: M = 2^30 + d (d < 64, below float's precision at 2^30) puts the
+ * products with p + sgn(p) = 2^e mod 2^(e+1) a distance p d 2^(16-31-e) < 1
+ * unit from a rounding boundary, on the side that p's sign picks, so a window
+ * narrower than the proof's a (the mutant QB_TMF_WINDOW_DIV = 2) leaves the
+ * negative ones wrong. Counts the flagged pairs by the plan's own arithmetic
+ * (the rows' int32 recompute runs); fails when the plan is never taken, one of
+ * its three forms (the sign spread, the product picking c+ / c- with or without
+ * a moved output offset) never, or no pair was ever flagged. */
+static void qbinary_tfl_mul_plans(const target *t)
+{
+    simdops_qbinary_params p;
+    const int u8 = t->idx == SIMDOPS_UINT8;
+    const int32_t tlo = u8 ? 0 : -128, thi = u8 ? 255 : 127;
+    long taken = 0, flagged = 0, forms[3] = {0, 0, 0};
+    for (int tries = 0; tries < 80; tries++) {
+        qb_tmf_plan tp;
+        if (!random_params(t, &p))
+            continue;
+        if (tries % 2) { /* on the window */
+            p.y_mult = (1 << 30) + (int32_t)below(64);
+            p.y_shift = 1 + (int32_t)below(8);
+            p.left_shift = 0;
+            if (tries % 4 == 1) /* an offset the pick form takes as it is */
+                p.y_offset = u8 || chance(50) ? 1 : -2;
+        }
+        qb_tmf_plan_init(&tp, &p, u8);
+        if (tp.ok)
+            forms[tp.pick ? (tp.zp_add ? 1 : 2) : 0]++;
+        if (!tp.ok)
+            continue;
+        taken++;
+        for (int32_t a = tlo; a <= thi; a++)
+            for (int32_t b = tlo; b <= thi; b++)
+                flagged += tmf_flagged(&tp, (a + p.a_offset) * (b + p.b_offset));
+        qbinary_all_pairs(t, &p);
+    }
+    if (!taken || !flagged || !forms[0] || !forms[1] || !forms[2]) {
+        fail_head(t, "TFLite multiply plan: not taken, a form never taken or no pair flagged",
+                  (size_t)taken, 0, 0);
+    } else {
+        g_pass++;
+        if (printing() && g_verbose)
+            printf("tflite multiply plan: %ld parameter sets (sign spread %ld, picked with an "
+                   "offset moved %ld, picked %ld), %ld pairs flagged\n",
+                   taken, forms[0], forms[1], forms[2], flagged);
+    }
+}
+
 void test_qbinary(const target *t)
 {
     simdops_qbinary_params p;
@@ -325,6 +387,8 @@ void test_qbinary(const target *t)
         qbinary_fp_mul_edges(t);
     if (t->kind == SIMDOPS_KE_qadd_tflite && DT[t->idx].size == 1)
         qbinary_tfl_plans(t);
+    if (t->kind == SIMDOPS_KE_qmul_tflite && DT[t->idx].size == 1)
+        qbinary_tfl_mul_plans(t);
     if (t->kind == SIMDOPS_KE_qadd_xnnpack && DT[t->idx].size == 1)
         qbinary_xnn_plans(t);
     if (DT[t->idx].size == 1)

@@ -7,8 +7,9 @@
  * instruction (vfmadd: fmaf's bits only while MXCSR rounds to nearest, fmaf
  * following the caller's mode), so under any other mode that entry runs the
  * scalar element for the whole row. XNNPACK's add has rows of its own
- * (qbinary_xnn_avx512.h), and so has the fp32 multiply (int16 products,
- * qbinary_fpmul_avx512.h). int16 inherits avx2's (scalar) kernels. */
+ * (qbinary_xnn_avx512.h), and so have the fp32 multiply (int16 products,
+ * qbinary_fpmul_avx512.h) and TFLite's add and multiply (windows:
+ * qbinary_tfl_avx512.h, qbinary_tfl_mul_avx512.h). int16 inherits avx2's (scalar) kernels. */
 #include "kernels/registry.h"
 #include "kernels/vec/isa.h"
 
@@ -54,9 +55,13 @@ static inline qv_i32 qv_ort_add(qv_i32 a, qv_i32 b, qv_ort ra, qv_ort rb, qv_ort
 /* TFLite's add: the linear form with a window on VNNI CPUs, its rows and
  * kernel after the body's (qbinary_tfl_avx512.h) */
 #define QV_OWN_TFL_ADD_ROWS
+/* TFLite's multiply: the requant fast path's float form with a window on the
+ * exact int16 products (qbinary_tfl_mul_avx512.h) */
+#define QV_OWN_TFL_MUL_ROWS
 
 #include "qbinary_body.h"
 #include "qbinary_tfl_avx512.h"
+#include "qbinary_tfl_mul_avx512.h"
 SIMDOPS_DEFINE_REGISTER(qbinary, QBINARY_BODY_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(qbinary, avx512)

@@ -207,12 +207,21 @@ QB_ROWS_ONLY(qadd_tflite, u8, uint8_t, qb_tfl_add_v, QB_INT_VECTORS)
 #else
 #define QB_TFL_ADD_ENTRY(X) X(qadd_tflite, qb_tfl_add_v, qb_tflite_add_one, QB_INT_VECTORS)
 #endif
+/* TFLite's multiply: likewise where the tier defines QV_OWN_TFL_MUL_ROWS (its
+ * rows fall back on qb_rows_qmul_tflite_<tag> and qb_tfl_mul_v) */
+#ifdef QV_OWN_TFL_MUL_ROWS
+QB_ROWS_ONLY(qmul_tflite, i8, int8_t, qb_tfl_mul_v, QB_INT_VECTORS)
+QB_ROWS_ONLY(qmul_tflite, u8, uint8_t, qb_tfl_mul_v, QB_INT_VECTORS)
+#define QB_TFL_MUL_ENTRY(X)
+#else
+#define QB_TFL_MUL_ENTRY(X) X(qmul_tflite, qb_tfl_mul_v, qb_tflite_mul_one, QB_INT_VECTORS)
+#endif
 #define QB_BODY_ENTRIES(X)                                                                         \
     QB_XNN_ENTRY(X)                                                                                \
     QB_FPMUL_ENTRY(X)                                                                              \
     QB_TFL_ADD_ENTRY(X)                                                                            \
-    X(qadd_ort, qb_ort_add_v, qb_ort_add_vv, QV_ORT_VECTORS)                                      \
-    X(qmul_tflite, qb_tfl_mul_v, qb_tflite_mul_one, QB_INT_VECTORS)
+    QB_TFL_MUL_ENTRY(X)                                                                            \
+    X(qadd_ort, qb_ort_add_v, qb_ort_add_vv, QV_ORT_VECTORS)
 #define QB_BODY_TYPES(entry, STEP, ONE, VECTORS)                                                   \
     QB_VECTOR_ROWS(entry, i8, int8_t, STEP, ONE, VECTORS)                                          \
     QB_VECTOR_ROWS(entry, u8, uint8_t, STEP, ONE, VECTORS)
