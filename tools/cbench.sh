@@ -19,7 +19,7 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 CC=${CC:-cc}
 bash "$HERE/csrc/tests/build.sh" "$OUT" >/dev/null
 objs=$(ls "$OUT"/obj/*.o | grep -v '/tests__test_')  # the harness's objects but its tests (build.sh names objects by path)
-for tool in cbench rqbench rqcall rq_chain_call qlinear_sweep rq_exhaustive lowbit_sweep qlow_stream_bench qmul_tflite_bench; do
+for tool in cbench rqbench rqcall rq_chain_call qlinear_sweep rq_exhaustive lowbit_sweep qlow_stream_bench qmul_tflite_bench qb_bcast_calls; do
     # shellcheck disable=SC2086
     $CC -O2 -g -Wall -Wextra ${CFLAGS_EXTRA:-} -I"$HERE/csrc/include" -I"$HERE/csrc" "$HERE/tools/$tool.c" \
         $objs -o "$OUT/$tool" -lm -lpthread

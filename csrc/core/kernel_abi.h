@@ -241,6 +241,20 @@ typedef struct simdops_qbinary_params {
     float y_offset_f;           /* FP_MUL: a zero point added in float before rounding (ONNX
                                  * Runtime; y_offset is then 0), 0 for XNNPACK */
     int32_t ort;                /* FP_MUL: the parameters are ONNX Runtime's (names only) */
+    /* TFLITE_ADD, 8-bit: the AVX-512 rows' plan of the fields above, derived once by
+     * simdops_qbinary_params_init (kernels/qbinary/qbinary_tfl_plan.h, qb_tfl_rows_derive),
+     * so a call the driver splits into many kernel calls (a per-channel broadcast: one
+     * per 8 KiB of the repeated row) does not derive it again in each. A kernel takes it
+     * only when derived names its own type, else derives it itself: whoever changes a
+     * field above after the init clears derived. */
+    struct {
+        int32_t derived;     /* 0 not derived; 1 for int8, 2 for uint8 */
+        int32_t pairs;       /* 1: the pair rows run; 0: the plan is refused (int32 rows) */
+        int32_t shift;       /* S: y = V >> S */
+        uint32_t window;     /* bits w..S-1: a lane whose V has none is recomputed */
+        uint32_t pair_bias;  /* V's bias with the pairs' constant */
+        uint32_t q_ab, r_ab; /* the split multipliers as the rows' dwords: b's high, a's low */
+    } tfl;
 } simdops_qbinary_params;
 
 /* Broadcast form of one row: 0 both vectors; 1 a is one element (a[0] for

@@ -1,4 +1,4 @@
-/* The checks the public-API tests share (test_api.c, test_api_hostile.c):
+/* The checks the public-API tests share (test_api.c, test_api_hostile.c, test_api_qbinary.c):
  * pass/fail counting into one pair of counters (test_api.c's entry point
  * sets them, then runs test_api_hostile.c's tests), a bad call's status +
  * reason name + message words, 1-D views. Define API_EXPECT_LABEL (the FAIL
@@ -13,6 +13,7 @@
 
 extern long *simdops_test_api_pass, *simdops_test_api_fail; /* test_api.c */
 void simdops_test_api_hostile(void);                        /* test_api_hostile.c */
+void simdops_test_api_qbinary(void);                        /* test_api_qbinary.c */
 
 static void expect(int ok, const char *what)
 {

@@ -404,4 +404,5 @@ void simdops_test_public_api(long *pass, long *fail)
     test_big_number_helper();
     test_oversized_views(); /* before the fix, hardmax crashed here */
     simdops_test_api_hostile();
+    simdops_test_api_qbinary();
 }

@@ -287,7 +287,9 @@ static void qbinary_fp_mul_edges(const target *t)
  * the window, flagged or not); and among them, pairs whose V lies in the
  * window, i.e. the rows' scalar recompute runs, counted by the plan's own
  * arithmetic (in int64). Fails when the plan is never taken or no pair was
- * ever flagged: the fallback would go untested. */
+ * ever flagged: the fallback would go untested. The plan is taken as the
+ * parameters' init derived it (p->tfl), not derived (the kernel derives it),
+ * and derived for the other 8-bit type (the kernel must not take it). */
 static void qbinary_tfl_plans(const target *t)
 {
     simdops_qbinary_params p;
@@ -308,6 +310,18 @@ static void qbinary_tfl_plans(const target *t)
                 flagged += ((uint32_t)v & tp.window) == 0;
             }
         qbinary_all_pairs(t, &p);
+        {
+            simdops_qbinary_params own = p, other = p, fresh = p;
+            qb_tfl_rows_derive(&fresh, u8);
+            if (p.tfl.derived != 1 + u8 || memcmp(&fresh.tfl, &p.tfl, sizeof(p.tfl)))
+                fail_head(t, "TFLite add plan: not the one the parameters' init derives", 0, 0, 0);
+            else
+                g_pass++;
+            own.tfl.derived = 0;
+            qb_tfl_rows_derive(&other, !u8);
+            qbinary_all_pairs(t, &own);
+            qbinary_all_pairs(t, &other);
+        }
     }
     if (!taken || !flagged) {
         fail_head(t, "TFLite add plan: not taken or no pair flagged", (size_t)taken, 0, 0);

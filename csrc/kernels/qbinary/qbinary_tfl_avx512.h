@@ -1,6 +1,7 @@
 /* TFLite's 8-bit add on AVX512-VNNI CPUs (qbinary_avx512.c includes this
  * after qbinary_body.h, whose int32 rows and step it falls back on): the
- * qadd_tflite kernels, 64 elements a step. The call's plan (qbinary_tfl_plan.h) turns the
+ * qadd_tflite kernels, 64 elements a step. The parameters' plan (qbinary_tfl_plan.h,
+ * derived once a parameter set into p->tfl, or here when it was not) turns the
  * reference's three SRDHM / RDBPOT stages into one linear form V = a Ma + b Mb
  * + bias, computed exactly by XNNPACK's pair form (one vpdpbusd and one
  * vpdpwssd a 16, qbinary_xnn_plan.h's split of each multiplier), and a
@@ -119,18 +120,15 @@ enum { QB_TFL_RUN = 64 };
  * copy (QB_TFL_FIX). */
 #define QB_TFL_ADD_LOOP(tag, T, LOBYTES, PACK, EP, CLAMP)                                          \
     static QB_VNNI_TARGET size_t qb_tfl_add_pairs_##tag##_##CLAMP(                                 \
-        const qb_xnn_io *io, T *y, size_t n, const qb_tfl_plan *tp, const qb_xnn_plan *pl,        \
-        const qb_consts *c, const simdops_qbinary_params *p)                                      \
+        const qb_xnn_io *io, T *y, size_t n, const qb_consts *c, const simdops_qbinary_params *p) \
     {                                                                                              \
-        const __m512i bias = _mm512_set1_epi32((int32_t)pl->pair_bias);                            \
-        const __m512i qm = _mm512_set1_epi32((int32_t)(((uint32_t)(uint16_t)pl->q_b << 16) |       \
-                                                       (uint16_t)pl->q_a));                        \
-        const __m512i rm = _mm512_set1_epi32((int32_t)(((uint32_t)(uint8_t)pl->r_b << 16) |        \
-                                                       (uint8_t)pl->r_a));                         \
+        const __m512i bias = _mm512_set1_epi32((int32_t)p->tfl.pair_bias);                         \
+        const __m512i qm = _mm512_set1_epi32((int32_t)p->tfl.q_ab);                                \
+        const __m512i rm = _mm512_set1_epi32((int32_t)p->tfl.r_ab);                                \
         const __m512i x80 = _mm512_set1_epi8((char)0x80);                                          \
-        const __m512i win = _mm512_set1_epi32((int32_t)tp->window);                                \
+        const __m512i win = _mm512_set1_epi32((int32_t)p->tfl.window);                             \
         const __m512i lo = _mm512_set1_epi8((char)p->lo), hi = _mm512_set1_epi8((char)p->hi);     \
-        const __m128i sh = _mm_cvtsi32_si128(tp->S);                                               \
+        const __m128i sh = _mm_cvtsi32_si128(p->tfl.shift);                                        \
         const T *a = (const T *)io->a, *b = (const T *)io->b;                                      \
         /* the strides in a local the stores to y (char-typed for int8) cannot alias: else   \
          * reloaded from *io after every store */                                               \
@@ -210,29 +208,24 @@ enum { QB_TFL_RUN = 64 };
     static inline size_t qb_tfl_rows_##tag(const T *a, const T *b, T *y, size_t n, int form,      \
                                            const simdops_qbinary_params *p)                       \
     {                                                                                              \
-        qb_tfl_plan tp;                                                                            \
-        qb_xnn_plan pl;                                                                            \
-        simdops_qbinary_params lin;                                                                \
+        const int32_t tlo = IS_U8 ? 0 : -128, thi = IS_U8 ? 255 : 127;                            \
+        simdops_qbinary_params own; /* parameters not derived for this type: derived here */      \
         qb_consts c;                                                                               \
         qb_xnn_io io;                                                                              \
         if (n < 64)                                                                                \
             return 0;                                                                              \
-        qb_tfl_plan_init(&tp, p, IS_U8);                                                           \
-        if (!tp.ok || !qb_cpu_vnni())                                                              \
-            return qb_rows_qadd_tflite_##tag(a, b, y, n, form, p);                                 \
-        lin = *p; /* the linear form as XNNPACK's parameters: the split, the pair bias */          \
-        lin.a_mult = tp.ma;                                                                        \
-        lin.b_mult = tp.mb;                                                                        \
-        lin.bias = tp.bias;                                                                        \
-        lin.shift = tp.S;                                                                          \
-        lin.y_offset = 0;                                                                          \
-        qb_xnn_plan_init(&pl, &lin, IS_U8);                                                        \
-        if (!pl.pairs)                                                                             \
+        if (p->tfl.derived != 1 + IS_U8) {                                                         \
+            own = *p;                                                                              \
+            qb_tfl_rows_derive(&own, IS_U8);                                                       \
+            p = &own;                                                                              \
+        }                                                                                          \
+        if (!p->tfl.pairs || !qb_cpu_vnni())                                                       \
             return qb_rows_qadd_tflite_##tag(a, b, y, n, form, p);                                 \
         qb_consts_init(&c, p);                                                                     \
         qb_xnn_io_init(&io, a, b, form);                                                           \
-        return pl.clamp ? qb_tfl_add_pairs_##tag##_1(&io, y, n, &tp, &pl, &c, p)                   \
-                        : qb_tfl_add_pairs_##tag##_0(&io, y, n, &tp, &pl, &c, p);                  \
+        /* the type's own bounds: the packs saturate to them, the min / max left out */          \
+        return p->lo <= tlo && p->hi >= thi ? qb_tfl_add_pairs_##tag##_0(&io, y, n, &c, p)         \
+                                            : qb_tfl_add_pairs_##tag##_1(&io, y, n, &c, p);        \
     }                                                                                              \
     QB_FORM_KERNEL(qadd_tflite, tag, T, qb_tflite_add_one, qb_tfl_rows_##tag)
 QB_TFL_ADD_TYPE(i8, int8_t, packs_epi16, epi8, 0)
