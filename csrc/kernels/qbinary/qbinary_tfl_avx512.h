@@ -69,12 +69,23 @@ enum { QB_TFL_RUN = 64 };
             q = _mm512_min_##EP(_mm512_max_##EP(q, lo), hi);                                       \
     }
 
-/* The exact values of block i's flagged lanes fl (fl != 0) over y's block: one or two
- * lanes by the scalar element, more by the body's int32 step for the whole 64. The
- * inputs must still be intact: the caller has copied them (y may be a or b) or y
- * overlaps neither. Straight-line for the usual one lane (a second is rare, three or
- * more rarer): a loop over the set bits, and a popcount loop before it, mispredicted
- * about as often as the branch the deferral removed. */
+/* 64 lanes' exact values by the body's int32 step (about 100 cycles for the 64, where
+ * the scalar element takes ~45 a lane): 64 queued lanes, or a block with three or more
+ * flagged lanes. qa and qb point at 64 elements each (a one-element input's 64-byte
+ * copy serves as its block). */
+#define QB_TFL_STEP64(tag, qa, qb, qy, c)                                                          \
+    {                                                                                              \
+        qv_i32 wa[4], wb[4];                                                                       \
+        qv_widen4_##tag(qa, wa);                                                                   \
+        qv_widen4_##tag(qb, wb);                                                                   \
+        qv_narrow4_##tag(qy, qb_tfl_add_v(wa[0], wb[0], c), qb_tfl_add_v(wa[1], wb[1], c),        \
+                         qb_tfl_add_v(wa[2], wb[2], c), qb_tfl_add_v(wa[3], wb[3], c), (c)->lo,   \
+                         (c)->hi);                                                                 \
+    }
+
+/* The exact values of block i's flagged lanes fl (fl != 0) over y's block, where y may
+ * be a or b (the caller has copied the block's inputs first): one or two lanes by the
+ * scalar element, more by QB_TFL_STEP64 for the whole 64. */
 #define QB_TFL_LANE(T, a, b, y, i, io, bit, p)                                                     \
     {                                                                                              \
         const size_t e_ = (size_t)QB_TFL_ELEM((bit) >> 4, (bit) & 15);                             \
@@ -89,31 +100,14 @@ enum { QB_TFL_RUN = 64 };
             if (f2_)                                                                               \
                 QB_TFL_LANE(T, a, b, y, i, io, qb_tfl_ctz64(f2_), p)                               \
         } else {                                                                                   \
-            qv_i32 wa[4], wb[4];                                                                   \
-            qv_widen4_##tag(a + (i) * (io)->sa, wa);                                               \
-            qv_widen4_##tag(b + (i) * (io)->sb, wb);                                               \
-            qv_narrow4_##tag(y + (i), qb_tfl_add_v(wa[0], wb[0], c),                               \
-                             qb_tfl_add_v(wa[1], wb[1], c), qb_tfl_add_v(wa[2], wb[2], c),        \
-                             qb_tfl_add_v(wa[3], wb[3], c), (c)->lo, (c)->hi);                     \
+            QB_TFL_STEP64(tag, a + (i) * (io)->sa, b + (i) * (io)->sb, y + (i), c)                 \
         }                                                                                          \
-    }
-
-/* 64 queued lanes' exact values by the body's int32 step (about 100 cycles for the 64,
- * where the scalar element takes ~45 a lane) */
-#define QB_TFL_QUEUE_STEP(tag, qa, qb, qy, c)                                                      \
-    {                                                                                              \
-        qv_i32 wa[4], wb[4];                                                                       \
-        qv_widen4_##tag(qa, wa);                                                                   \
-        qv_widen4_##tag(qb, wb);                                                                   \
-        qv_narrow4_##tag(qy, qb_tfl_add_v(wa[0], wb[0], c), qb_tfl_add_v(wa[1], wb[1], c),        \
-                         qb_tfl_add_v(wa[2], wb[2], c), qb_tfl_add_v(wa[3], wb[3], c), (c)->lo,   \
-                         (c)->hi);                                                                 \
     }
 
 /* The rows. Where y overlaps neither input (the common out= call) a block's flagged lanes
  * are only recorded, without a branch, and fixed after each run of QB_TFL_RUN blocks: one
- * or two lanes of a block queued and computed 64 at a time (QB_TFL_QUEUE_STEP), more by
- * the block's own int32 step. A branch on them (taken by ~9% of the blocks with the
+ * or two lanes of a block queued and computed 64 at a time, more by the block's own
+ * int32 step (both QB_TFL_STEP64). A branch on them (taken by ~9% of the blocks with the
  * benchmark's scales) mispredicted often enough to cost half the rows' time (1M elements:
  * 77 us with it, 38 us with the fix-ups left out, 64 us now). Where y is a or b, a
  * flagged block's inputs are copied before y is written, and its lanes fixed from the
@@ -159,7 +153,7 @@ enum { QB_TFL_RUN = 64 };
                     uint64_t fk = flags[k];                                                        \
                     const uint64_t f2 = fk & (fk - 1);                                             \
                     if (f2 & (f2 - 1)) { /* three or more: the whole block */                      \
-                        QB_TFL_FIX(tag, T, a, b, y, ib, &st_, fk, c, p)                            \
+                        QB_TFL_STEP64(tag, a + ib * st_.sa, b + ib * st_.sb, y + ib, c)            \
                         continue;                                                                  \
                     }                                                                              \
                     do { /* one or two lanes into the queue */                                     \
@@ -169,7 +163,7 @@ enum { QB_TFL_RUN = 64 };
                         qb[m] = b[e * st_.sb];                                                     \
                         qat[m] = e;                                                                \
                         if (++m == 64) {                                                           \
-                            QB_TFL_QUEUE_STEP(tag, qa, qb, qy, c);                                 \
+                            QB_TFL_STEP64(tag, qa, qb, qy, c);                                 \
                             for (int j = 0; j < 64; j++)                                           \
                                 y[qat[j]] = qy[j];                                                 \
                             m = 0;                                                                 \
@@ -179,7 +173,7 @@ enum { QB_TFL_RUN = 64 };
                 }                                                                                  \
             }                                                                                      \
             if (m) {                                                                               \
-                QB_TFL_QUEUE_STEP(tag, qa, qb, qy, c);                                             \
+                QB_TFL_STEP64(tag, qa, qb, qy, c);                                             \
                 for (int j = 0; j < m; j++)                                                        \
                     y[qat[j]] = qy[j];                                                             \
             }                                                                                      \
