@@ -253,6 +253,30 @@ def test_rounds_vary_each_implementations_predecessor():
     assert all(len(p) >= 3 for p in predecessors.values()), predecessors
 
 
+def test_round_orders_follow_the_runs_seed():
+    """The rounds' orders come from the run's seed: the same seed repeats them, another seed
+    (or none: a fresh one each run) gives other orders, so a position bias does not repeat
+    from run to run."""
+    import random
+    from simdops.bench.timing import Impl, time_impls
+
+    def orders(rng):
+        ran = []
+        impls = [Impl(name, (lambda name=name: ran.append(name))) for name in "abcdef"]
+        time_impls(impls, 12, 0.0, rng)
+        return ran[-12 * len(impls):]
+    assert orders(random.Random(5)) == orders(random.Random(5))
+    assert orders(random.Random(5)) != orders(random.Random(6))
+    assert len({tuple(orders(None)) for _ in range(3)}) > 1
+
+
+def test_the_seed_is_recorded_and_taken(tmp_path):
+    rc, report = run(tmp_path, "--only", "clip/float32/1000", "--seed", "77")
+    assert rc == 0 and report["settings"]["order_seed"] == 77
+    rc, report = run(tmp_path, "--only", "clip/float32/1000")
+    assert rc == 0 and isinstance(report["settings"]["order_seed"], int)
+
+
 def test_list_prints_the_selected_cases_without_measuring(capsys):
     assert bench.main(["--quick", "--sizes", "1000", "--list"]) == 0
     out, err = capsys.readouterr()

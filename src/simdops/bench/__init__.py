@@ -20,6 +20,7 @@ The benchmark is split into modules with one job each:
 import argparse
 import json
 import os
+import random
 import shlex
 import sys
 import time
@@ -94,6 +95,10 @@ def add_arguments(parser):
     parser.add_argument("--sample-time", type=float, metavar="SECONDS",
                         help="minimum length of one timed sample (default 0.002 quick, "
                              "0.004 full)")
+    parser.add_argument("--seed", type=int, metavar="N",
+                        help="seed of the shuffled order of each round's timings (default: a "
+                             "fresh one each run, printed in the JSON settings; the same seed "
+                             "repeats a run's orders)")
     parser.add_argument("--json", metavar="FILE",
                         help="write every raw number and the machine description to FILE "
                              "('-': to stdout; the table then goes to stderr)")
@@ -153,13 +158,15 @@ def _measure(args, isas, selected):
     progress = Progress([estimated_seconds(c.nbytes, per_case, repeat, sample_time)
                          for c in selected])
     rng = np.random.default_rng(20240601)
+    seed = args.seed if getattr(args, "seed", None) is not None else random.randrange(2 ** 32)
+    order_rng = random.Random(seed)
     load_start = machine.loadavg()
     started = time.perf_counter()
     results = []
     for case in selected:
         progress.start(case.label)
         results.append(runner.run_case(case, isas, args.threads, torch, rng, repeat,
-                                       sample_time))
+                                       sample_time, order_rng))
         progress.finish()
 
     info = machine.machine_info(isas, torch, load_start)
@@ -172,6 +179,7 @@ def _measure(args, isas, selected):
         "machine": info,
         "settings": {"command": _command(args), "quick": args.quick, "goals": args.goals,
                      "sizes": args.sizes, "repeat": repeat, "sample_time": sample_time,
+                     "order_seed": seed,
                      "threads": list(args.threads) if args.threads else None,
                      "threads_shown": bool(args.threads) or any(c.threads for c in selected),
                      "statistic": "min",

@@ -68,7 +68,7 @@ def _as_bytes(result):
     return np.array(result, copy=True, order="C").view(np.uint8)
 
 
-def run_case(case, isas, threads, torch, rng, repeat, sample_time):
+def run_case(case, isas, threads, torch, rng, repeat, sample_time, order_rng=None):
     """The result record of one case (the JSON "cases" entries)."""
     x, out, p = case.arrays(rng)
     impls = build_impls(case, x, out, p, isas, threads, torch)
@@ -84,7 +84,7 @@ def run_case(case, isas, threads, torch, rng, repeat, sample_time):
                      bool(np.array_equal(got, reference)))
               for name, got in outputs.items()}
 
-    samples, numbers = time_impls(impls, repeat, sample_time)
+    samples, numbers = time_impls(impls, repeat, sample_time, order_rng)
     default_threads = simdops.get_num_threads() if threads_supported() else None
     results = {}
     for imp in impls:

@@ -6,7 +6,9 @@ all of them alike). The order is shuffled rather than rotated: a rotation keeps 
 implementation behind the same predecessor in every round, and an implementation that always
 runs right after a slow baseline (numpy's and ONNX Runtime's AVX-512 code, whose caches and
 clock it inherits) measured float32 shrink at 1M 0.55-0.60 of np.copyto where it measures
-0.94 after anything else. A sample loops the call until it lasts at least the sample time, with
+0.94 after anything else. The orders come from the run's own seed (`--seed`; a fresh one
+each run unless given, recorded in the JSON settings), so a position bias that survives the
+shuffle does not repeat from run to run; the same seed repeats a run's orders. A sample loops the call until it lasts at least the sample time, with
 time.perf_counter and the garbage collector off; a result keeps the per-call time of every
 round, and the report uses the minimum (the median is kept too)."""
 import contextlib
@@ -64,8 +66,10 @@ def _loop(fn, number):
     return time.perf_counter() - start
 
 
-def time_impls(impls, repeat, sample_time):
-    """({name: [seconds per call, one per round]}, {name: calls per sample})."""
+def time_impls(impls, repeat, sample_time, order_rng=None):
+    """({name: [seconds per call, one per round]}, {name: calls per sample}). order_rng: the
+    random.Random whose shuffles order the rounds (the run's, seeded by --seed; None: a fresh
+    one)."""
     numbers = {}
     for imp in impls:
         with imp.context():
@@ -75,7 +79,7 @@ def time_impls(impls, repeat, sample_time):
                 _loop(imp.fn, numbers[imp.name])                    # warm-up at full length
     samples = {imp.name: [] for imp in impls}
     order = list(impls)
-    shuffle = random.Random(len(impls) * 7919 + repeat).shuffle   # the same orders every run
+    shuffle = (order_rng or random.Random()).shuffle
     gc_enabled = gc.isenabled()
     gc.disable()
     try:
