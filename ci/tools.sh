@@ -43,6 +43,8 @@ RQ_EXHAUSTIVE_FAMILY=single,away RQ_EXHAUSTIVE_SETS=0,4,6,9 "$out/rq_exhaustive"
 "$PY" -m simdops bench --tiers --quick --repeat 1 --sample-time 0.001 | sed -n '/^tier check/,$p'
 # the instruction issue rates behind docs/performance.md's bounds (a few seconds; reported)
 "$out/portbench" 5000000
+# the 64K shrink / clip rows' steps against the copy, L1 and the bench's size (reported)
+if [ -x "$out/ew_cache_bound" ]; then "$out/ew_cache_bound" 0.25; fi
 # Per tier: each tier that has kernels of its own against its parent, in cache (64K,
 # 1M) and beyond it (16M), with cbench's interleaved ratio to memcpy. Reported, not a
 # pass/fail test (shared machines are noisy). A tier this machine lacks is said so.

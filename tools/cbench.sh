@@ -11,7 +11,8 @@
 # (the fp32 quantized multiply's instruction mixes against np.add's; x86-64 AVX-512),
 # tools/qmul_tflite_bench.c (the TFLite 8-bit multiply kernel against a vpaddb loop and the fp32 multiply),
 # tools/qb_tflite_mix.c (the 8-bit quantized adds' instruction mixes, x86-64 with AVX512-VNNI),
-# tools/ql_bound.c (QuantizeLinear past L2 against the bytes it moves, x86-64 AVX-512):
+# tools/ql_bound.c (QuantizeLinear past L2 against the bytes it moves, x86-64 AVX-512),
+# tools/ew_cache_bound.c (the 64K shrink / clip rows' steps against the copy, x86-64 AVX-512):
 #   bash tools/cbench.sh [OUTDIR=/tmp/kb]   -> OUTDIR/cbench, OUTDIR/rqbench, OUTDIR/rq_exhaustive, OUTDIR/portbench, OUTDIR/hmbench, OUTDIR/hm_axis0
 set -euo pipefail
 OUT=${1:-/tmp/kb}
@@ -47,6 +48,10 @@ if [ "$(uname -m)" = x86_64 ]; then
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} -mavx512f -mavx512bw -mavx512dq -mavx512vl -mf16c \
         "$HERE/tools/portbench.c" -o "$OUT/portbench"
+    # the in-cache shrink / clip rows' steps against the copy (x86-64 AVX-512, no package code)
+    # shellcheck disable=SC2086
+    $CC -O2 -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} -mavx512f -mavx512bw -mavx512dq -mavx512vl \
+        -mavx2 "$HERE/tools/ew_cache_bound.c" -o "$OUT/ew_cache_bound"
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra -ffp-contract=off ${CFLAGS_EXTRA:-} -mavx512f -mavx512bw -mavx512dq -mavx512vl \
         "$HERE/tools/qmul_bound.c" -o "$OUT/qmul_bound"
@@ -68,4 +73,4 @@ else
     # shellcheck disable=SC2086
     $CC -O2 -Wall -Wextra ${CFLAGS_EXTRA:-} "$HERE/tools/portbench.c" -o "$OUT/portbench"
 fi
-echo "built $OUT/cbench $OUT/rqbench $OUT/qlinear_sweep $OUT/rq_exhaustive $OUT/portbench (x86: $OUT/hmbench $OUT/hm_l3 $OUT/hm_axis0 $OUT/hm_stream $OUT/qmul_bound $OUT/ql_bound $OUT/qb_tflite_mix)"
+echo "built $OUT/cbench $OUT/rqbench $OUT/qlinear_sweep $OUT/rq_exhaustive $OUT/portbench (x86: $OUT/hmbench $OUT/hm_l3 $OUT/hm_axis0 $OUT/hm_stream $OUT/qmul_bound $OUT/ql_bound $OUT/qb_tflite_mix $OUT/ew_cache_bound)"

@@ -246,6 +246,25 @@ void test_elementwise(const target *t)
             if (make_shrink(dt, numf(HALF_PAIRS[k][0]), numf(HALF_PAIRS[k][1]), &p))
                 ew_case(t, &p, all, 65536, rand_off(), rand_off(), rand_off());
     }
+    /* float16 clip over every half, for bounds of each of the avx512 kernel's forms
+     * (clip_avx512.c): the masked mins (bounds of both signs, halves or between two,
+     * +-0, beyond the half range), the range compares (lo = +0, hi = -0, lo > hi, NaN
+     * bounds) and the key-space fallback (hi < 0, lo > 0) */
+    if (t->kind == K_CLIP && dt == SIMDOPS_FLOAT16) {
+        static const double CLIP_HALF_PAIRS[][2] = {
+            {-1.0, 1.0},       {-0.75, 0.75},     {-0.7501, 0.7499}, {-0.7499, 0.7501},
+            {-0.0, 0.0},       {-1e-8, 3.0e-8},   {-3.4e38, 3.4e38}, {-INFINITY, INFINITY},
+            {-65520.0, 65519.99}, {-6.1e-5, 5.96e-8}, {0.0, 6.0},     {-0.0, -0.0},
+            {0.0, 0.0},        {1.0, -1.0},       {-1.0, NAN},       {NAN, 1.0},
+            {NAN, NAN},        {-2.0, -1.0},      {5.96e-8, 1.0},    {0.5, 0.25}};
+        static unsigned char all[65536 * 2];
+        for (size_t i = 0; i < 65536; i++)
+            put_elem(all, i, 2, i);
+        for (size_t k = 0; k < sizeof(CLIP_HALF_PAIRS) / sizeof(CLIP_HALF_PAIRS[0]); k++)
+            if (make_clip(dt, 0, numf(CLIP_HALF_PAIRS[k][0]), numf(CLIP_HALF_PAIRS[k][1]), 1.0f,
+                          0.0f, &p))
+                ew_case(t, &p, all, 65536, rand_off(), rand_off(), rand_off());
+    }
     /* integer shrink with the subtraction's clamp (sub_lo = min + B) binding just
      * above the threshold or just not: sub_lo - (thr + 1) in -2..2, B 3/4 of the
      * span (signed: add_hi - (neg_thr - 1) the same distance, negated). The avx2

@@ -10,6 +10,7 @@
 #define SIMDOPS_TIER avx2
 #include "kernels/vec/avx2.h"
 #include "kernels/shrink/shrink_body.h"
+#include "kernels/shrink/shrink_int_form.h"
 
 /* float16: x -/+ b in float32 with one rounding to half (vcvtps2ph, which
  * bounds these kernels). Lanes of neither branch come out as +0 from the
@@ -76,26 +77,11 @@ static void f16_shrink__avx2(const void *x, void *y, size_t n, const simdops_shr
     }
 }
 
-/* Integers: y = gt ? clamp(x, sub_lo, sub_hi) - B : lt ? clamp(x, add_lo, add_hi) + B : 0,
- * wrapping. With params.c's bounds only one side of each clamp can bind
- * (B >= 0: sub's lower and add's upper; B < 0: the other two), so a kernel
- * picks the form at entry; CLAMP_BOTH is min then max, the scalar's nested
- * test when lo <= hi. Empty ranges (never made by params.c) take the scalar
- * loop. lt = 0 when x < neg_thr cannot hold (neg_thr is the type's minimum,
- * as for every unsigned shrink).
- * CLAMP_NONE: B >= 0 with sub_lo <= thr + 1 and add_hi >= neg_thr - 1, i.e.
- * B <= thr + 1 unsigned, B <= thr + max + 1 signed (softshrink's B = thr and
- * hardshrink's B = 0 among them). A lane whose
- * subtraction is kept has x > thr, so x >= thr + 1 >= sub_lo and sub_hi is the
- * type's maximum: its clamp is x itself; a lane whose addition is kept has
- * x <= neg_thr - 1 <= add_hi and add_lo the minimum: the same. Lanes of the
- * other branch are discarded by the masks, so no clamp is computed at all (two
- * operations of eight a vector). */
+/* Integers: the clamp forms of shrink_int_form.h, on 256-bit vectors (two
+ * operations of eight a vector saved by CLAMP_NONE). */
 typedef struct shrink_int {
     __m256i thr, neg_thr, b, sub_lo, sub_hi, add_lo, add_hi;
 } shrink_int;
-
-enum { CLAMP_BOTH = 0, CLAMP_POS = 1, CLAMP_NEG = 2, CLAMP_NONE = 3 };
 
 /* gt/lt: the masks of x > thr and x < neg_thr, or their complements (inv)
  * for unsigned types, which compare through min/max. */
@@ -136,27 +122,6 @@ SHRINK_INT_V(u8_shrink_v, LE_U8, GE_U8, 1, _mm256_min_epu8, _mm256_max_epu8, _mm
 SHRINK_INT_V(u16_shrink_v, LE_U16, GE_U16, 1, _mm256_min_epu16, _mm256_max_epu16, _mm256_add_epi16, _mm256_sub_epi16)
 SHRINK_INT_V(u32_shrink_v, LE_U32, GE_U32, 1, _mm256_min_epu32, _mm256_max_epu32, _mm256_add_epi32, _mm256_sub_epi32)
 
-/* The scalar reference's loop, for parameters whose clamp ranges are empty. */
-#define SHRINK_INT_SCALAR(T, UT, field)                                                \
-    do {                                                                               \
-        const T *xs = (const T *)x;                                                    \
-        T *ys = (T *)y;                                                                \
-        for (size_t i = 0; i < n; i++) {                                               \
-            T v = xs[i];                                                               \
-            if (v > p->thr.field) {                                                    \
-                v = v < p->sub_lo.field ? p->sub_lo.field                              \
-                                        : (v > p->sub_hi.field ? p->sub_hi.field : v); \
-                ys[i] = (T)(UT)((UT)v - (UT)p->bias.field);                            \
-            } else if (v < p->neg_thr.field) {                                         \
-                v = v < p->add_lo.field ? p->add_lo.field                              \
-                                        : (v > p->add_hi.field ? p->add_hi.field : v); \
-                ys[i] = (T)(UT)((UT)v + (UT)p->bias.field);                            \
-            } else {                                                                   \
-                ys[i] = 0;                                                             \
-            }                                                                          \
-        }                                                                              \
-    } while (0)
-
 /* The loop of one clamp form (a constant for the vector function, so each form
  * compiles to its own loop); has_neg: whether the negative branch can occur. */
 #define SHRINK_INT_MAP_FORM(fn, esize, has_neg)                                          \
@@ -175,18 +140,11 @@ SHRINK_INT_V(u32_shrink_v, LE_U32, GE_U32, 1, _mm256_min_epu32, _mm256_max_epu32
     static void name(const void *x, void *y, size_t n, const simdops_shrink_params *p)   \
     {                                                                                    \
         shrink_int c;                                                                    \
-        int form = CLAMP_BOTH;                                                           \
-        if (p->sub_lo.field > p->sub_hi.field || p->add_lo.field > p->add_hi.field) {    \
+        const int form = SHRINK_INT_FORM_OF(p, field, tmin, tmax);                       \
+        if (form == SHRINK_INT_EMPTY) {                                                  \
             SHRINK_INT_SCALAR(T, UT, field);                                             \
             return;                                                                      \
         }                                                                                \
-        if (p->sub_hi.field == (tmax) && p->add_lo.field == (tmin))                      \
-            form = (int64_t)p->sub_lo.field <= (int64_t)p->thr.field + 1 &&              \
-                           (int64_t)p->add_hi.field >= (int64_t)p->neg_thr.field - 1     \
-                       ? CLAMP_NONE                                                      \
-                       : CLAMP_POS;                                                      \
-        else if (p->sub_lo.field == (tmin) && p->add_hi.field == (tmax))                 \
-            form = CLAMP_NEG;                                                            \
         c.thr = set1((ST)p->thr.field);                                                  \
         c.neg_thr = set1((ST)p->neg_thr.field);                                          \
         c.b = set1((ST)p->bias.field);                                                   \

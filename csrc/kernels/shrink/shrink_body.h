@@ -11,7 +11,8 @@
  * Headers with VEC_HAS_FLOAT_BITS (integer compares on a float vector's bits:
  * vec_abs_K, vec_xor_K, vec_or_K, vec_gt_bits_K(a, b) comparing a and b as
  * signed integers, vec_blend_K(m, v, rest) = m ? v : rest, vec_keep_K(m, v)
- * = m ? v : +0.0, VEC_DAZ() true when denormals read as zero) also get the
+ * = m ? v : +0.0, vec_keep_signed_K(m, v, x, mag) = m ? v | (x's sign bit) : +0.0
+ * with mag = vec_abs_K(x), VEC_DAZ() true when denormals read as zero) also get the
  * cheaper forms the usual parameters allow; see float_shrink_form. */
 #ifndef SIMDOPS_TIER
 #error "define SIMDOPS_TIER and include the tier's vector header before shrink_body.h"
@@ -66,14 +67,14 @@ static enum shrink_form float_shrink_form(double t, double nt, double bias)
     static inline vec_##K K##_shrink_mag_min_v(vec_##K x, vec_##K thr_bits, vec_##K b)       \
     {                                                                                        \
         const vec_##K mag = vec_abs_##K(x);                                                  \
-        const vec_##K r = vec_or_##K(vec_min_##K(vec_sub_##K(mag, b), mag), vec_xor_##K(x, mag)); \
-        return vec_keep_##K(vec_gt_bits_##K(mag, thr_bits), r);                              \
+        const vec_##K r = vec_min_##K(vec_sub_##K(mag, b), mag);                              \
+        return vec_keep_signed_##K(vec_gt_bits_##K(mag, thr_bits), r, x, mag);                \
     }                                                                                        \
     static inline vec_##K K##_shrink_mag_max_v(vec_##K x, vec_##K thr_bits, vec_##K b)       \
     {                                                                                        \
         const vec_##K mag = vec_abs_##K(x);                                                  \
-        const vec_##K r = vec_or_##K(vec_max_##K(vec_sub_##K(mag, b), mag), vec_xor_##K(x, mag)); \
-        return vec_keep_##K(vec_gt_bits_##K(mag, thr_bits), r);                              \
+        const vec_##K r = vec_max_##K(vec_sub_##K(mag, b), mag);                              \
+        return vec_keep_signed_##K(vec_gt_bits_##K(mag, thr_bits), r, x, mag);                \
     }
 VEC_FLOAT_KINDS(SHRINK_BODY_FORMS, ~)
 #undef SHRINK_BODY_FORMS

@@ -70,7 +70,11 @@ VEC_AVX2_FLOAT(f64, __m256d, pd)
         return _mm256_castsi256_##SUF(                                                         \
             _mm256_cmpgt_##ISUF(_mm256_cast##SUF##_si256(a), _mm256_cast##SUF##_si256(b)));    \
     }                                                                                          \
-    static inline vec_##K vec_keep_##K(vmask_##K m, vec_##K v) { return _mm256_and_##SUF(v, m); }
+    static inline vec_##K vec_keep_##K(vmask_##K m, vec_##K v) { return _mm256_and_##SUF(v, m); } \
+    static inline vec_##K vec_keep_signed_##K(vmask_##K m, vec_##K v, vec_##K x, vec_##K mag)  \
+    {                                                                                          \
+        return vec_keep_##K(m, _mm256_or_##SUF(v, _mm256_xor_##SUF(x, mag)));                 \
+    }
 VEC_AVX2_FLOAT_BITS(f32, ps, epi32, _mm256_set1_epi32(0x7fffffff))
 VEC_AVX2_FLOAT_BITS(f64, pd, epi64, _mm256_set1_epi64x(INT64_MAX))
 #undef VEC_AVX2_FLOAT_BITS

@@ -1,8 +1,11 @@
 /* The vector vocabulary of vec_map.h for AVX-512 (F+BW+VL+DQ): 64-byte
  * vectors, opmask compares, tails as one masked load and store (faults are
- * suppressed on masked-off lanes, so nothing past the row is touched), stores
- * aligned to 64 bytes on rows of 1024 bytes and more. Include only inside
- * #if SIMDOPS_COMPILE_AVX512. */
+ * suppressed on masked-off lanes, so nothing past the row is touched), loads
+ * aligned to 64 bytes on rows of 1024 bytes and more (VEC_ALIGN_LOADS: with x
+ * and y on different offsets in their lines, the line-split loads cost more
+ * than the line-split stores: float32 shrink of 64K elements in L2 took 3.1
+ * cycles per 64 bytes with x 16 bytes off a line against 2.0 with y off,
+ * tools/ew_cache_bound.c). Include only inside #if SIMDOPS_COMPILE_AVX512. */
 #ifndef SIMDOPS_VEC_AVX512_H
 #define SIMDOPS_VEC_AVX512_H
 
@@ -10,6 +13,7 @@
 #include "kernels/vec/avx512_util.h"
 #define VEC_ALIGN_BYTES 64u
 #define VEC_ALIGN_MIN_BYTES 1024u
+#define VEC_ALIGN_LOADS 1
 #include "kernels/vec/vec_map.h"
 
 #define VEC_AVX512_OP(op, SUF) _mm512_##op##_##SUF
@@ -50,15 +54,22 @@ VEC_AVX512_FLOAT(f64, __m512d, __mmask8, pd)
 /* Float bits as integers, for shrink_body.h's sign-magnitude forms. */
 #define VEC_HAS_FLOAT_BITS 1
 #define VEC_DAZ() ((_mm_getcsr() & SIMDOPS_MXCSR_DAZ) != 0)
-#define VEC_AVX512_FLOAT_BITS(K, SUF, ISUF, ABS)                                               \
+#define VEC_AVX512_FLOAT_BITS(K, SUF, ISUF, ABS, SIGN)                                               \
     VEC_FLOAT_BITS_OPS(K, VEC_AVX512_OP, SUF, _mm512_castsi512_##SUF(ABS))                     \
     static inline vmask_##K vec_gt_bits_##K(vec_##K a, vec_##K b)                              \
     {                                                                                          \
         return _mm512_cmpgt_##ISUF##_mask(_mm512_cast##SUF##_si512(a), _mm512_cast##SUF##_si512(b)); \
     }                                                                                          \
-    static inline vec_##K vec_keep_##K(vmask_##K m, vec_##K v) { return _mm512_maskz_mov_##SUF(m, v); }
-VEC_AVX512_FLOAT_BITS(f32, ps, epi32, _mm512_set1_epi32(0x7fffffff))
-VEC_AVX512_FLOAT_BITS(f64, pd, epi64, _mm512_set1_epi64(INT64_MAX))
+    static inline vec_##K vec_keep_##K(vmask_##K m, vec_##K v) { return _mm512_maskz_mov_##SUF(m, v); } \
+    /* m ? v | (x's sign) : +0.0 in one zeroing ternlog (A | B & C: 0xF8); mag unused */      \
+    static inline vec_##K vec_keep_signed_##K(vmask_##K m, vec_##K v, vec_##K x, vec_##K mag)  \
+    {                                                                                          \
+        (void)mag;                                                                             \
+        return _mm512_castsi512_##SUF(_mm512_maskz_ternarylogic_##ISUF(                        \
+            m, _mm512_cast##SUF##_si512(v), _mm512_cast##SUF##_si512(x), SIGN, 0xF8));         \
+    }
+VEC_AVX512_FLOAT_BITS(f32, ps, epi32, _mm512_set1_epi32(0x7fffffff), _mm512_set1_epi32(INT32_MIN))
+VEC_AVX512_FLOAT_BITS(f64, pd, epi64, _mm512_set1_epi64(INT64_MAX), _mm512_set1_epi64(INT64_MIN))
 #undef VEC_AVX512_FLOAT_BITS
 
 #define VEC_MINMAX_KINDS VEC_ALL_KINDS

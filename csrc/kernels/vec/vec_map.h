@@ -23,7 +23,7 @@
  * the header has min/max for, and each float kind. Before including this
  * file a header may define VEC_ALIGN_BYTES and VEC_ALIGN_MIN_BYTES: rows of
  * at least the latter bytes first run a head that aligns the stores to the
- * former (undefined: no head). */
+ * former (undefined: no head), or the loads when it defines VEC_ALIGN_LOADS. */
 #ifndef SIMDOPS_VEC_MAP_H
 #define SIMDOPS_VEC_MAP_H
 
@@ -35,11 +35,18 @@
  * the tail run FN on zero-padded vectors whose padding is never stored, so
  * every element goes through the same FN. */
 /* Long rows first store a head that aligns y to VEC_ALIGN_BYTES (when
- * y is off by whole elements): a split-line store costs a second access. */
+ * y is off by whole elements): a split-line store costs a second access;
+ * or x, where the header defines VEC_ALIGN_LOADS (split-line loads cost
+ * that tier more). */
+#if defined(VEC_ALIGN_LOADS)
+#define VEC_ALIGN_PTR_ mx_
+#else
+#define VEC_ALIGN_PTR_ my_
+#endif
 #if defined(VEC_ALIGN_BYTES)
 #define VEC_MAP_HEAD_(K, FN, ...)                                                         \
     if (mn_ * me_ >= VEC_ALIGN_MIN_BYTES) {                                               \
-        size_t h_ = (size_t)(0u - (uintptr_t)my_) & (VEC_ALIGN_BYTES - 1u);               \
+        size_t h_ = (size_t)(0u - (uintptr_t)VEC_ALIGN_PTR_) & (VEC_ALIGN_BYTES - 1u);    \
         if (h_ != 0 && h_ % me_ == 0) {                                                   \
             h_ /= me_;                                                                    \
             vec_store_tail_##K(my_, FN(vec_load_tail_##K(mx_, h_), __VA_ARGS__), h_);     \

@@ -149,7 +149,9 @@ for _goal in (
       for n, goal in ((65_536, 0.5), (M, 0.6))),
     Goal("shrink float32 n=1,048,576 vs np.copyto",
          (f"shrink/float32/{M}", "simdops"), (f"shrink/float32/{M}", COPY), 0.95),
-    # in cache, where AVX2 runs out of issue slots (float16 shrink has its own row above)
+    # in cache, where AVX2 runs out of issue slots (float16 shrink has its own row above);
+    # float64's 64K (512 KiB in, 512 KiB out: L2's size) runs at a vector-store copy's
+    # speed, 0.74-0.95 of np.copyto's rep movsb by where out sits (docs/performance.md)
     *(Goal(f"shrink {dt} n=65,536 vs np.copyto",
            (f"shrink/{dt}/65536", "simdops"), (f"shrink/{dt}/65536", COPY), 0.85)
       for dt in ("float32", "uint8", "int8", "int16", "int32", "float64")),

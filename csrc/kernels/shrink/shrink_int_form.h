@@ -1,0 +1,74 @@
+/* Integer shrink's clamp forms, shared by the avx2 and avx512 kernels (and the
+ * scalar loop they fall back to): y = gt ? clamp(x, sub_lo, sub_hi) - B : lt ?
+ * clamp(x, add_lo, add_hi) + B : 0, wrapping. With params.c's bounds only one
+ * side of each clamp can bind (B >= 0: sub's lower and add's upper; B < 0: the
+ * other two), so a kernel picks the form at entry; CLAMP_BOTH is min then max,
+ * the scalar's nested test when lo <= hi. Empty ranges (never made by params.c)
+ * take the scalar loop (SHRINK_INT_EMPTY). lt = 0 when x < neg_thr cannot hold
+ * (neg_thr is the type's minimum, as for every unsigned shrink).
+ * CLAMP_NONE: B >= 0 with sub_lo <= thr + 1 and add_hi >= neg_thr - 1, i.e.
+ * B <= thr + 1 unsigned, B <= thr + max + 1 signed (softshrink's B = thr and
+ * hardshrink's B = 0 among them). A lane whose subtraction is kept has
+ * x > thr, so x >= thr + 1 >= sub_lo and sub_hi is the type's maximum: its
+ * clamp is x itself; a lane whose addition is kept has x <= neg_thr - 1 <=
+ * add_hi and add_lo the minimum: the same. Lanes of the other branch are
+ * discarded by the masks, so no clamp is computed at all.
+ * SHRINK_NONE_SLACK (1: the proof's) is the harness's mutant: 2 lets x = thr + 1
+ * (and neg_thr - 1) wrap instead of saturating, which test_elementwise.c's
+ * binding-clamp sweep catches (bash csrc/tests/build.sh OUT -DSHRINK_NONE_SLACK=2). */
+#ifndef SIMDOPS_SHRINK_INT_FORM_H
+#define SIMDOPS_SHRINK_INT_FORM_H
+
+#include <stdint.h>
+
+#ifndef SHRINK_NONE_SLACK
+#define SHRINK_NONE_SLACK 1
+#endif
+
+enum { CLAMP_BOTH = 0, CLAMP_POS = 1, CLAMP_NEG = 2, CLAMP_NONE = 3, SHRINK_INT_EMPTY = 4 };
+
+/* the form of one call's parameters (as int64: every shrink type up to 32 bits fits) */
+static inline int shrink_int_form(int64_t thr, int64_t neg_thr, int64_t sub_lo, int64_t sub_hi,
+                                  int64_t add_lo, int64_t add_hi, int64_t tmin, int64_t tmax)
+{
+    if (sub_lo > sub_hi || add_lo > add_hi)
+        return SHRINK_INT_EMPTY;
+    if (sub_hi == tmax && add_lo == tmin)
+        return sub_lo <= thr + SHRINK_NONE_SLACK && add_hi >= neg_thr - SHRINK_NONE_SLACK
+                   ? CLAMP_NONE
+                   : CLAMP_POS;
+    if (sub_lo == tmin && add_hi == tmax)
+        return CLAMP_NEG;
+    return CLAMP_BOTH;
+}
+
+/* The scalar reference's loop, for parameters whose clamp ranges are empty (x, y, n
+ * and p are the kernel's arguments). */
+#define SHRINK_INT_SCALAR(T, UT, field)                                                \
+    do {                                                                               \
+        const T *xs = (const T *)x;                                                    \
+        T *ys = (T *)y;                                                                \
+        for (size_t i = 0; i < n; i++) {                                               \
+            T v = xs[i];                                                               \
+            if (v > p->thr.field) {                                                    \
+                v = v < p->sub_lo.field ? p->sub_lo.field                              \
+                                        : (v > p->sub_hi.field ? p->sub_hi.field : v); \
+                ys[i] = (T)(UT)((UT)v - (UT)p->bias.field);                            \
+            } else if (v < p->neg_thr.field) {                                         \
+                v = v < p->add_lo.field ? p->add_lo.field                              \
+                                        : (v > p->add_hi.field ? p->add_hi.field : v); \
+                ys[i] = (T)(UT)((UT)v + (UT)p->bias.field);                            \
+            } else {                                                                   \
+                ys[i] = 0;                                                             \
+            }                                                                          \
+        }                                                                              \
+    } while (0)
+
+/* shrink_int_form of a kernel's parameters p, type T with limits tmin..tmax */
+#define SHRINK_INT_FORM_OF(p, field, tmin, tmax)                                                \
+    shrink_int_form((int64_t)(p)->thr.field, (int64_t)(p)->neg_thr.field,                      \
+                    (int64_t)(p)->sub_lo.field, (int64_t)(p)->sub_hi.field,                    \
+                    (int64_t)(p)->add_lo.field, (int64_t)(p)->add_hi.field, (int64_t)(tmin),   \
+                    (int64_t)(tmax))
+
+#endif
