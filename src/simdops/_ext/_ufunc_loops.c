@@ -91,6 +91,7 @@ UF_INLINE int uf_param_loop(PyArrayMethod_Context *ctx, char *const *data, const
     const int yop = s.nparams + 1;
     npy_intp n = dims[0], i = 0, end, xsize, ysize;
     const simdops_prepared *p;
+    uf_memo_table *memo = &uf_memo;
     simdops_error err;
     simdops_tensor x, y;
     uf_at a;
@@ -108,7 +109,7 @@ UF_INLINE int uf_param_loop(PyArrayMethod_Context *ctx, char *const *data, const
         end = uf_run_end(data, strides, d, 1, s.nparams, i, n);
         for (k = 0; k < s.nparams; k++)
             a.v[k] = UF_AT(k + 1, i);
-        if (!(p = uf_prepare_cached(s, &a, d, &err)))
+        if (!(p = uf_prepare_cached(s, &a, d, memo, &err)))
             return a.op ? uf_fail(a.op, &err) : uf_no_op();
         if (uf_short_contiguous(end - i, strides[0], xsize, strides[yop], ysize)) {
             if (s.run_1d(p, UF_AT(0, i), UF_AT(yop, i), end - i, &err))

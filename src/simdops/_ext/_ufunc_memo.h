@@ -10,6 +10,12 @@
 
 #include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#include <xmmintrin.h>
+#define UF_HAVE_MXCSR 1
+#else
+#include <fenv.h>
+#endif
 
 #if defined(__GNUC__)
 #define UF_INLINE static inline __attribute__((always_inline))
@@ -64,13 +70,17 @@ typedef struct uf_prepare_key {
                                * descriptors numpy makes native (the default resolver), so it
                                * stands for xt, yt and the parameters' types */
     uint64_t v[3];            /* the parameters' bytes, zero-padded to 8 */
+    uint64_t fp_env;          /* uf_fp_env(): C's conversions of a parameter to x's type
+                               * round in the current rounding mode ((float)0.1 under
+                               * FE_DOWNWARD is one ulp below nearest's), so a handle prepared
+                               * under one mode is not the handle of another */
 } uf_prepare_key;             /* 8-byte fields only: built and compared as whole words (a key
                                * built with 4-byte stores and compared with 8-byte loads
                                * stalled store forwarding on every call) */
 
 /* 4-way sets picked by a hash of the parameters: 64 different prepares (a 64-channel NCHW
  * layer) fit with few evictions, where one slot per hash value lost ~40% of them to
- * collisions. 256 entries of 176 bytes: 45 KB per thread that calls a ufunc. */
+ * collisions. 256 entries of 184 bytes: 46 KB per thread that calls a ufunc. */
 #define UF_MEMO_SETS 64       /* a power of two */
 #define UF_MEMO_WAYS 4
 
@@ -113,7 +123,19 @@ UF_INLINE uint64_t uf_param_bits(const char *v, npy_intp size)
 UF_INLINE int uf_same_key(const uf_prepare_key *a, const uf_prepare_key *b)
 {
     return a->caller == b->caller && a->method == b->method && a->v[0] == b->v[0] &&
-           a->v[1] == b->v[1] && a->v[2] == b->v[2];
+           a->v[1] == b->v[1] && a->v[2] == b->v[2] && a->fp_env == b->fp_env;
+}
+
+/* What of the FP environment a prepare's result can depend on: on x86 MXCSR less its status
+ * flags (the rounding mode, flush-to-zero and denormals-are-zero: a conversion's rounding and
+ * a subnormal result; one stmxcsr), elsewhere the rounding mode (fegetround). */
+UF_INLINE uint64_t uf_fp_env(void)
+{
+#if defined(UF_HAVE_MXCSR)
+    return _mm_getcsr() & ~0x3Fu;
+#else
+    return (uint64_t)(unsigned)fegetround();
+#endif
 }
 
 /* x's, y's and the parameters' simdops types, from the descriptors (once per loop call, and
@@ -130,11 +152,14 @@ UF_INLINE void uf_read_types(const uf_shape s, uf_at *a, PyArray_Descr *const *d
     a->typed = 1;
 }
 
-/* The handle of a's parameters, in this thread's memo (a hit, or C's prepare stored there):
- * valid until the loop's next call of this function. a->op is read here on a miss; NULL when
- * the loop's caller is no ufunc of this module. */
+/* The handle of a's parameters, in this thread's memo m (&uf_memo, taken once per loop call:
+ * each use of a thread-local in a shared library is a __tls_get_addr call, and the loop made
+ * two per run). A hit, or C's prepare stored there: valid until the loop's next call of this
+ * function. a->op is read here on a miss; NULL when the loop's caller is no ufunc of this
+ * module. */
 UF_INLINE const simdops_prepared *uf_prepare_cached(const uf_shape s, uf_at *a,
-                                                    PyArray_Descr *const *d, simdops_error *err)
+                                                    PyArray_Descr *const *d, uf_memo_table *m,
+                                                    simdops_error *err)
 {
     uf_prepare_key key;
     uf_memo_set *set;
@@ -144,14 +169,15 @@ UF_INLINE const simdops_prepared *uf_prepare_cached(const uf_shape s, uf_at *a,
     key.caller = a->caller;
     key.method = a->method;
     key.v[0] = key.v[1] = key.v[2] = 0;
+    key.fp_env = uf_fp_env();
     for (k = 0; k < s.nparams; k++)
         key.v[k] = uf_param_bits(a->v[k], PyDataType_ELSIZE(d[k + 1])); /* <= 8 bytes */
-    slot = uf_memo.last ? uf_memo.last->after : NULL;
+    slot = m->last ? m->last->after : NULL;
     if (slot && slot->key.caller && uf_same_key(&key, &slot->key))
         goto found;
     h = (key.v[0] ^ (key.v[1] * 0x9E3779B97F4A7C15u) ^ (key.v[2] * 0xC2B2AE3D27D4EB4Fu)) *
         0x9E3779B97F4A7C15u;
-    set = &uf_memo.set[(h >> 58) & (UF_MEMO_SETS - 1)];
+    set = &m->set[(h >> 58) & (UF_MEMO_SETS - 1)];
     for (k = 0; k < UF_MEMO_WAYS; k++)
         if (set->way[k].key.caller && uf_same_key(&key, &set->way[k].key)) {
             slot = &set->way[k];
@@ -167,9 +193,9 @@ UF_INLINE const simdops_prepared *uf_prepare_cached(const uf_shape s, uf_at *a,
     slot->key = key;
     set->next = (set->next + 1) % UF_MEMO_WAYS;
 found:
-    if (uf_memo.last)
-        uf_memo.last->after = slot;
-    uf_memo.last = slot;
+    if (m->last)
+        m->last->after = slot;
+    m->last = slot;
     return &slot->prepared;
 }
 
