@@ -163,9 +163,9 @@ int simdops_requant_1d(const simdops_prepared *p, const int32_t *x, void *y, int
     SIMDOPS_ENTRY(err, SIMDOPS_OP_REQUANT);
     if ((s = requant_1d_checks(p, x, y, n, bias, &impl, err)))
         return s;
-    if (impl.u.requant.family == SIMDOPS_ROUNDING_FP) {
-        float c; /* per tensor: folded (a power-of-two chain) to the default, or kept */
-        simdops_requant_fold_chain(&impl.u.requant, bias, NULL, 0, 0, &c);
+    if (impl.u.requant.fold) {
+        float c; /* per tensor: the prepared fold (a power-of-two chain) to the default */
+        simdops_requant_fold_apply(&impl.u.requant, NULL, 0, 0, &c);
     }
     simdops_requant_kernel(simdops_current_kernels(), impl.u.requant.family,
                            simdops_dtype_rows[impl.dtype].requant_slot)(x, y, (size_t)n, bias,

@@ -29,7 +29,7 @@
  * bytes past a line, and a vector load across two lines costs two. Below it
  * the second call would cost more than the split loads it saves. */
 #define RQ_LINE_CALLS_MIN 1024
-/* Channels whose scales times a folded chain's c (simdops_requant_fold_chain) are
+/* Channels whose scales times a folded chain's c (simdops_requant_fold_apply) are
  * copied to the caller's stack; more go to memory */
 #define RQ_FOLD_STACK 1024
 
@@ -292,17 +292,17 @@ int simdops_requant_check_shifts(const int32_t *shift, int64_t n, simdops_error 
     return check_shifts_for(SIMDOPS_ROUNDING_DOUBLE, shift, n, err);
 }
 
-/* A float chain folded once for the call (simdops_requant_fold_chain) where the fold is
- * exact: the kernel called is then requantize_fp32's default, with *scales (n, or NULL
- * per tensor) replaced by their products by c when the fold leaves a multiplier c per
- * channel (in buf when they fit, else in memory *mem gets), and *below_one for them.
- * known: every |scale| in [SIMDOPS_RQ_SCALE_FLOOR, 1), as the caller's check found. */
-static int fold_chain(simdops_requant_params *p, const int32_t *bias, const float **scales,
-                      int64_t n, int known, int *below_one, float *buf, void **mem,
-                      simdops_error *err)
+/* A float chain's fold, made when the handle was prepared (simdops_requant_fold_prepare),
+ * applied to the call where it is exact (simdops_requant_fold_apply): the kernel called
+ * is then requantize_fp32's default, with *scales (n, or NULL per tensor) replaced by
+ * their products by c when the fold leaves a multiplier c per channel (in buf when they
+ * fit, else in memory *mem gets), and *below_one for them. known: every |scale| in
+ * [SIMDOPS_RQ_SCALE_FLOOR, 1), as the caller's check found. */
+static int fold_chain(simdops_requant_params *p, const float **scales, int64_t n, int known,
+                      int *below_one, float *buf, void **mem, simdops_error *err)
 {
     float c;
-    if (simdops_requant_fold_chain(p, bias, *scales, n, known, &c) != 2)
+    if (simdops_requant_fold_apply(p, *scales, n, known, &c) != 2)
         return SIMDOPS_OK;
     if (n > RQ_FOLD_STACK && !(buf = *mem = malloc((size_t)n * sizeof(float))))
         return simdops_fail(err, SIMDOPS_R_NOMEM, SIMDOPS_ARG_SCALE);
@@ -421,9 +421,10 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
         if ((s = check_shifts_for(family, shift, channels, err)))
             goto done;
     }
-    if (family == SIMDOPS_ROUNDING_FP && !scale64_v &&
-        (s = fold_chain(&c.params, bias_v, &scale_v, scale_v ? x->shape[x->ndim - 1] : 0,
-                        scales_known, &scales_below_one, fold_stack, &tmp[6], err)))
+    /* no fold with a float32 bias (it lies between the chain's steps) */
+    if (c.params.fold && !(c.params.fp_mode & SIMDOPS_RQ_FP_FLOAT_BIAS) && !scale64_v &&
+        (s = fold_chain(&c.params, &scale_v, scale_v ? x->shape[x->ndim - 1] : 0, scales_known,
+                        &scales_below_one, fold_stack, &tmp[6], err)))
         goto done;
     if (setup_channels(&c, &xin, bias_v, mult, shift, scale_v, scale64_v, scales_below_one, stack,
                        &tmp[4])) {

@@ -59,7 +59,24 @@ typedef struct simdops_requant_params {
      * fp_mode say which steps run), in float32 and as given (SIMDOPS_FP_FLOAT64) */
     float pre_scale, post, offset_f;
     double pre64, post64, offset64;
+    /* oneDNN's power-of-two chain folded once, when the handle is prepared
+     * (simdops_requant_fold_prepare, rules/requant_fold.c): SIMDOPS_RQ_FOLD_* bits, and
+     * what a call applies in place of the chain's steps. The kernels never read these. */
+    int32_t fold;
+    float fold_scale;            /* per tensor: the default's scale, c * scale */
+    float fold_c;                /* per channel: c, the scales' multiplier (FOLD_C) */
+    uint32_t fold_lb, fold_span; /* per channel: the window of |scale[k]|'s bits */
 } simdops_requant_params;
+
+/* fold's bits: per tensor the chain is requantize_fp32's default on fold_scale
+ * (FOLD_TENSOR); per channel it is the default on the scales (times fold_c under FOLD_C)
+ * when every |scale[k]|'s bits b have b - fold_lb < fold_span (FOLD_CHANNELS), a test the
+ * call skips when its scales lie in [SIMDOPS_RQ_SCALE_FLOOR, 1) and FOLD_KNOWN says that
+ * range lies inside the window. No fold with a float32 bias (it lies between the steps). */
+#define SIMDOPS_RQ_FOLD_TENSOR 1
+#define SIMDOPS_RQ_FOLD_CHANNELS 2
+#define SIMDOPS_RQ_FOLD_KNOWN 4
+#define SIMDOPS_RQ_FOLD_C 8
 
 /* fp_mode's internal flags (above the public SIMDOPS_FP_* ones): which chain steps
  * run. SIMDOPS_RQ_FP_FLOAT_BIAS: the bias vector holds float32 bits. */

@@ -62,18 +62,20 @@ int simdops_requant_check_scales(const float *scale, int64_t n, int *below_one,
  * (no zero). below_one and above_floor not NULL. */
 int simdops_requant_check_scales_floor(const float *scale, int64_t n, int *below_one,
                                        int *above_floor, simdops_error *err);
-/* A float chain's plan for one call (requant_fold.c, rq_chain_fold.h): oneDNN's
- * power-of-two pre and post multipliers (either or both) folded where the fold is exact
- * for every int32 input, per tensor (scales NULL) or per channel (n finite float32
- * scales; bias: whether a float32 bias is there, with SIMDOPS_RQ_FP_FLOAT_BIAS set in
- * p). known: 1 when the caller knows every |scales[k]| in [SIMDOPS_RQ_SCALE_FLOOR, 1)
+/* A float chain's plan (requant_fold.c, rq_chain_fold.h): oneDNN's power-of-two pre and
+ * post multipliers (either or both) folded where the fold is exact for every int32
+ * input. simdops_requant_fold_prepare, once per handle: p's fold fields
+ * (SIMDOPS_RQ_FOLD_*) from its chain and scale. simdops_requant_fold_apply, per call with
+ * no float32 bias: per tensor (scales NULL) or per channel (n finite float32 scales).
+ * known: 1 when the caller knows every |scales[k]| in [SIMDOPS_RQ_SCALE_FLOOR, 1)
  * (simdops_requant_check_scales_floor), which spares the scales' scan where that range
  * lies inside the fold's; else 0. 0: p kept; 1: p rewritten to requantize_fp32's
  * default (the per-tensor scale times c, the scales as they are); 2 (per channel): p
  * the default to run on the scales times *c, a power of two (every product exact and
  * normal). */
-int simdops_requant_fold_chain(simdops_requant_params *p, const int32_t *bias,
-                               const float *scales, int64_t n, int known, float *c);
+void simdops_requant_fold_prepare(simdops_requant_params *p);
+int simdops_requant_fold_apply(simdops_requant_params *p, const float *scales, int64_t n,
+                               int known, float *c);
 /* Per-channel float scales given as doubles, for the float families' kernels,
  * which read float32: each rounded once to float32 (nearest even). Under
  * SIMDOPS_FP_FLOAT64 (the scales widened exactly) a value float32 does not hold

@@ -345,7 +345,10 @@ int simdops_prepare_requant_rounding_clamped(simdops_dtype out_dtype, int roundi
 static int chain_value(double v, int arg, int divides, int mode, float *f, double *d,
                        simdops_error *err)
 {
-    const float v32 = simdops_f32_from_f64(v); /* once: an out-of-line call */
+    /* simdops_f32_from_f64 inline (an out-of-line call per chain step was ~14
+     * instructions): inside float32's range the conversion rounds to nearest */
+    const float v32 = fabs(v) < 340282356779733661637539395458142568448.0 ? (float)v
+                                                                          : simdops_f32_from_f64(v);
     if (!isfinite(v) || (!(mode & SIMDOPS_FP_FLOAT64) && !isfinite(v32))) {
         simdops_fail(err, SIMDOPS_R_NOT_FINITE_SCALE, arg);
         err->fvalue = v;
@@ -366,6 +369,15 @@ static int prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t zer
                               const int64_t *min, const int64_t *max, int mode,
                               const simdops_requant_fp_chain *chain, simdops_prepared *p,
                               simdops_error *err);
+
+/* One given step of the chain: chain_value, and its bit into *mode on success. */
+static int chain_step(double v, int arg, int divides, int bit, int *mode, float *f, double *d,
+                      simdops_error *err)
+{
+    const int s = chain_value(v, arg, divides, *mode, f, d, err);
+    *mode |= s ? 0 : bit;
+    return s;
+}
 
 int simdops_prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t zero_point,
                                const int64_t *min, const int64_t *max, int mode,
@@ -438,34 +450,25 @@ static int prepare_requant_fp(simdops_dtype out_dtype, double scale, int64_t zer
                          &impl.u.requant.scale64, err)))
         return s;
     impl.u.requant.family = SIMDOPS_ROUNDING_FP;
-    if (chain) {
+    if (has_chain) {
+        /* the chain's steps in order, each given one checked and stored (its error first) */
         simdops_requant_params *q = &impl.u.requant;
-        /* the chain's steps in order: given?, value, argument, divides, where, mode bit */
-        const struct {
-            int given;
-            double v;
-            int arg, divides;
-            float *f;
-            double *d;
-            int bit;
-        } steps[] = {
-            {chain->has_pre_scale, chain->pre_scale, SIMDOPS_ARG_PRE_SCALE, 0, &q->pre_scale,
-             &q->pre64, SIMDOPS_RQ_FP_PRE},
-            {chain->has_post_scale, chain->post_scale, SIMDOPS_ARG_POST_SCALE, 0, &q->post,
-             &q->post64, SIMDOPS_RQ_FP_POST_MUL},
-            {chain->has_post_divisor, chain->post_divisor, SIMDOPS_ARG_POST_DIVIDE, 1, &q->post,
-             &q->post64, SIMDOPS_RQ_FP_POST_DIV},
-            {chain->has_offset, chain->offset, SIMDOPS_ARG_OFFSET, 0, &q->offset_f, &q->offset64,
-             SIMDOPS_RQ_FP_OFFSET},
-        };
-        for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
-            if (!steps[i].given)
-                continue;
-            if ((s = chain_value(steps[i].v, steps[i].arg, steps[i].divides, mode, steps[i].f,
-                                 steps[i].d, err)))
-                return s;
-            mode |= steps[i].bit;
-        }
+        if ((chain->has_pre_scale &&
+             (s = chain_step(chain->pre_scale, SIMDOPS_ARG_PRE_SCALE, 0, SIMDOPS_RQ_FP_PRE,
+                             &mode, &q->pre_scale, &q->pre64, err))) ||
+            (chain->has_post_scale &&
+             (s = chain_step(chain->post_scale, SIMDOPS_ARG_POST_SCALE, 0,
+                             SIMDOPS_RQ_FP_POST_MUL, &mode, &q->post, &q->post64, err))) ||
+            (chain->has_post_divisor &&
+             (s = chain_step(chain->post_divisor, SIMDOPS_ARG_POST_DIVIDE, 1,
+                             SIMDOPS_RQ_FP_POST_DIV, &mode, &q->post, &q->post64, err))) ||
+            (chain->has_offset &&
+             (s = chain_step(chain->offset, SIMDOPS_ARG_OFFSET, 0, SIMDOPS_RQ_FP_OFFSET, &mode,
+                             &q->offset_f, &q->offset64, err))))
+            return s;
+        q->fp_mode = mode;
+        /* oneDNN's powers of two folded here, once, not by every call */
+        simdops_requant_fold_prepare(q);
     }
     impl.u.requant.fp_mode = mode;
     simdops_prepared_store(p, &impl, SIMDOPS_OP_REQUANT, out_dtype);

@@ -181,7 +181,7 @@ int32_t sf_multiplier(void);
 int sf_total_shift(void);
 int32_t sf_near_tie(int32_t m, int t, const simdops_requant_params *p, int in_range);
 void sf_params(int family, int out, simdops_requant_params *p);
-/* test_requant_fold.c: the call's fold of power-of-two chains (simdops_requant_fold_chain)
+/* test_requant_fold.c: the fold of power-of-two chains (simdops_requant_fold_prepare, _apply)
  * on a float entry, per tensor or (pc) per channel, against the scalar tier's steps */
 void test_requant_fold_plan(const target *t, int pc);
 /* test_requant_scale_check.c: the float families' per-channel scale check (its window

@@ -1,5 +1,6 @@
 /* Kernel harness: the call's fold of oneDNN's power-of-two chains
- * (simdops_requant_fold_chain, rules/requant_fold.c), which the drivers apply before
+ * (simdops_requant_fold_prepare once per handle, simdops_requant_fold_apply per call,
+ * rules/requant_fold.c), which the drivers apply before
  * they pick a kernel: a tier's default float entry run on the folded parameters (and,
  * per channel with c != 1, on the scales times c) against the scalar tier's chain run
  * step by step on the parameters as prepared. The multipliers and scales are drawn at
@@ -138,9 +139,11 @@ static void fold_case(const target *t, int pc, size_t n)
     if (pc && chance(75) &&
         simdops_requant_check_scales_floor(scale, (int64_t)n, &below_one, &above_floor, &err) == 0)
         known = below_one && above_floor;
+    /* the handle's fold, made once (prepare), then the call's (apply): an int32 bias or
+     * none (the driver applies no fold with a float32 one) */
+    simdops_requant_fold_prepare(&p);
     q = p;
-    const int folded = simdops_requant_fold_chain(&q, with_bias ? bias : NULL, pc ? scale : NULL,
-                                                  (int64_t)n, known, &c);
+    const int folded = simdops_requant_fold_apply(&q, pc ? scale : NULL, (int64_t)n, known, &c);
     memset(&ch, 0, sizeof ch);
     ch.scale = scale;
     chq = ch;

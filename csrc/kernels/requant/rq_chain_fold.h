@@ -1,10 +1,10 @@
 /* oneDNN's chain of power-of-two multipliers folded to fewer steps, and to
  * requantize_fp32's default where only the scale is left: the tests and the proof,
- * in portable C. Two users: the driver (api_requant.c, api_1d.c) folds a prepared
- * chain once per call before it picks a kernel, so a folded chain runs the default's
- * entry, code and all; the x86 chain kernels (rq_chain_avx2.h, rq_chain_avx512.h)
- * fold what reaches them (the kernel table's own callers, and the partial folds to
- * one multiplier). */
+ * in portable C. Two users: the prepared handle (rules/requant_fold.c) folds a chain
+ * once, when it is prepared, so a call of a folded chain runs the default's entry, code
+ * and all, after a test or two; the x86 chain kernels (rq_chain_avx2.h,
+ * rq_chain_avx512.h) fold what reaches them (the kernel table's own callers, and the
+ * partial folds to one multiplier). */
 #ifndef SIMDOPS_RQ_CHAIN_FOLD_H
 #define SIMDOPS_RQ_CHAIN_FOLD_H
 
@@ -41,27 +41,70 @@ static inline int rqc_pow2(double v)
  * a step that is not there is a product by 1, exact, so the chain with it added gives
  * the same bits; the bounds above are then tested with that 1 as with any pre or post
  * (pre = 1 still asks smin >= 2^emin and 2^31 smax < 2^emax, post = 1 gives c = pre).
- * Writes q (p with c as the pre multiplier and no post step; no pre step when c = 1)
- * and returns 1, else 0. */
-static inline int rqc_fold_pow2(const simdops_requant_params *p, const int32_t *bias,
-                                double smin, double smax, simdops_requant_params *q)
+ * The test, in two parts: rqc_chain_c, of the multipliers alone (both powers of two,
+ * |pre| and |c| >= 2^emin, 2^31 |pre| and 2^31 |c| < 2^emax: writes c = pre * post, or
+ * pre / post, and lo, hi, the smaller and larger of |pre| and |c|, and returns 1, else
+ * 0), and rqc_scales_fit, of the scales' bounds against lo and hi; rqc_fold_c, both:
+ * writes c and returns 1 when the chain folds for every scale in [smin, smax], else 0. */
+static inline int rqc_chain_c_in(const simdops_requant_params *p, int f64, double *c_out,
+                                 double *lo_out, double *hi_out)
 {
-    const int m = p->fp_mode, f64 = (m & SIMDOPS_FP_FLOAT64) != 0;
+    const int m = p->fp_mode;
     const int post_bits = SIMDOPS_RQ_FP_POST_MUL | SIMDOPS_RQ_FP_POST_DIV;
     /* a step not there: a multiplier 1 */
     const double pre = !(m & SIMDOPS_RQ_FP_PRE) ? 1.0 : f64 ? p->pre64 : (double)p->pre_scale;
     const double post = !(m & post_bits) ? 1.0 : f64 ? p->post64 : (double)p->post;
     const double emin = f64 ? 0x1p-1022 : 0x1p-126, top = (f64 ? 0x1p1023 : 0x1p127) / 0x1p31;
-    if (!(m & (SIMDOPS_RQ_FP_PRE | post_bits)) || (bias && (m & SIMDOPS_RQ_FP_FLOAT_BIAS)) ||
-        !rqc_pow2(pre) || !rqc_pow2(post))
+    if (!(m & (SIMDOPS_RQ_FP_PRE | post_bits)) || !rqc_pow2(pre) || !rqc_pow2(post))
         return 0;
     const double c = (m & SIMDOPS_RQ_FP_POST_DIV) ? pre / post : pre * post; /* exact */
     const double lo = fabs(pre) < fabs(c) ? fabs(pre) : fabs(c);
     const double hi = fabs(pre) > fabs(c) ? fabs(pre) : fabs(c);
-    if (!(lo >= emin && lo * smin >= emin && hi < top && hi * smax < top)) /* NaN: no */
+    if (!(lo >= emin && hi < top))
+        return 0;
+    *c_out = c;
+    *lo_out = lo;
+    *hi_out = hi;
+    return 1;
+}
+
+/* rqc_chain_c_in in p's precision (f64: SIMDOPS_FP_FLOAT64 set; a caller that knows it
+ * passes the constant, and the other precision's branches go) */
+static inline int rqc_chain_c(const simdops_requant_params *p, double *c_out, double *lo_out,
+                              double *hi_out)
+{
+    return rqc_chain_c_in(p, (p->fp_mode & SIMDOPS_FP_FLOAT64) != 0, c_out, lo_out, hi_out);
+}
+
+/* The rest of the fold's bounds, on the scales: |pre| smin, |c| smin >= 2^emin and 2^31
+ * |pre| smax, 2^31 |c| smax < 2^emax, with lo, hi from rqc_chain_c (NaN: no). */
+static inline int rqc_scales_fit(double lo, double hi, double smin, double smax, int f64)
+{
+    const double emin = f64 ? 0x1p-1022 : 0x1p-126, top = (f64 ? 0x1p1023 : 0x1p127) / 0x1p31;
+    return lo * smin >= emin && hi * smax < top;
+}
+
+static inline int rqc_fold_c(const simdops_requant_params *p, double smin, double smax,
+                             double *c_out)
+{
+    double lo, hi;
+    return rqc_chain_c(p, c_out, &lo, &hi) &&
+           rqc_scales_fit(lo, hi, smin, smax, (p->fp_mode & SIMDOPS_FP_FLOAT64) != 0);
+}
+
+/* rqc_fold_c's fold as parameters: writes q (p with c as the pre multiplier and no post
+ * step; no pre step when c = 1) and returns 1, else 0 (no fold with a float32 bias, which
+ * lies between the steps or before them, where |A + b| has no lower bound). */
+static inline int rqc_fold_pow2(const simdops_requant_params *p, const int32_t *bias,
+                                double smin, double smax, simdops_requant_params *q)
+{
+    const int post_bits = SIMDOPS_RQ_FP_POST_MUL | SIMDOPS_RQ_FP_POST_DIV;
+    double c;
+    if ((bias && (p->fp_mode & SIMDOPS_RQ_FP_FLOAT_BIAS)) || !rqc_fold_c(p, smin, smax, &c))
         return 0;
     *q = *p;
-    q->fp_mode = (m & ~(post_bits | SIMDOPS_RQ_FP_PRE)) | (c == 1.0 ? 0 : SIMDOPS_RQ_FP_PRE);
+    q->fp_mode = (p->fp_mode & ~(post_bits | SIMDOPS_RQ_FP_PRE)) |
+                 (c == 1.0 ? 0 : SIMDOPS_RQ_FP_PRE);
     q->pre_scale = (float)c; /* exact: a power of two in float32's normal range */
     q->pre64 = c;
     return 1;
