@@ -310,8 +310,9 @@ static void plan_of_kind(int32_t kind, simdops_dtype dt, simdops_qbinary_params 
  * stored plan is the one derived afresh (tag and bytes), and the all-pairs row meets
  * the kernel with the slot as stored, cleared (the kernel derives it), holding the
  * other 8-bit type's plan of p, and holding another kind's plan (a parameter set of
- * that kind's): the kernel must take neither. The mutant QB_PLAN_MUTANT_ANY_KIND (the
- * kind not checked) reads another kind's layout and fails here. */
+ * that kind's): the kernel must take neither (the test it uses, QB_PLAN_STORED, is
+ * asked too). The mutant QB_PLAN_MUTANT_ANY_KIND (the kind not checked) reads another
+ * kind's layout and fails here. */
 static void qbinary_stored_plan(const target *t, const simdops_qbinary_params *p)
 {
     static const int32_t kinds[3] = {SIMDOPS_QB_TFLITE_ADD, SIMDOPS_QB_TFLITE_MUL,
@@ -319,7 +320,7 @@ static void qbinary_stored_plan(const target *t, const simdops_qbinary_params *p
     const int u8 = t->idx == SIMDOPS_UINT8;
     simdops_qbinary_params fresh = *p, none = *p, other = *p;
     qb_plan_store(&fresh, u8);
-    if (p->plan.derived != SIMDOPS_QB_PLAN_TAG(p->kind, u8) ||
+    if (p->plan.derived != SIMDOPS_QB_PLAN_TAG(p->kind, u8) || !QB_PLAN_STORED(p, p->kind, u8) ||
         memcmp(&fresh.plan, &p->plan, sizeof(p->plan)))
         fail_head(t, "stored plan: not the one the parameters' init derives", 0, 0, 0);
     else
@@ -328,6 +329,8 @@ static void qbinary_stored_plan(const target *t, const simdops_qbinary_params *p
     none.plan.derived = 0;
     qbinary_all_pairs(t, &none);
     qb_plan_store(&other, !u8);
+    if (QB_PLAN_STORED(&other, p->kind, u8))
+        fail_head(t, "stored plan: the other type's plan taken", 0, 0, 0);
     qbinary_all_pairs(t, &other);
     for (int k = 0; k < 3; k++) {
         simdops_qbinary_params q, wrong = *p;
@@ -339,6 +342,12 @@ static void qbinary_stored_plan(const target *t, const simdops_qbinary_params *p
             continue;
         }
         wrong.plan = q.plan;
+        /* the kernels' test itself (the TFLite multiply's rows would also survive some
+         * wrong plans: constants that flag every lane send it to the exact int32 step) */
+        if (QB_PLAN_STORED(&wrong, p->kind, u8))
+            fail_head(t, "stored plan: another kind's plan taken", (size_t)k, 0, 0);
+        else
+            g_pass++;
         qbinary_all_pairs(t, &wrong);
     }
 }
