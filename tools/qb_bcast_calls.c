@@ -1,4 +1,5 @@
-/* TFLite's 8-bit add per kernel call: what a per-channel broadcast of a
+/* TFLite's 8-bit add (or, by the second argument, "tfl-mul": TFLite's multiply,
+ * "xnn-add": XNNPACK's add) per kernel call: what a per-channel broadcast of a
  * (4096, 256) or (256, 256) int8 input costs against the same-shape call,
  * taken apart. Thread CPU time, interleaved rounds, medians (bench_util.h):
  *   api same      simdops_qbinary on two (n,) vectors (the bench's same-shape row)
@@ -8,7 +9,7 @@
  *   kernel 256    ... as calls of 256 (one row each)
  * so "kernel 8192" - "kernel once" is what the kernel's per-call setup costs the
  * broadcast call, and "api bcast" - "kernel 8192" what the driver adds.
- *   bash tools/cbench.sh OUT && OUT/qb_bcast_calls */
+ *   bash tools/cbench.sh OUT && OUT/qb_bcast_calls [rounds] [tfl-add|tfl-mul|xnn-add] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,8 @@ int main(int argc, char **argv)
     const size_t sizes[] = {65536, 1048576};
     simdops_error err;
     int rounds = argc > 1 ? atoi(argv[1]) : ROUNDS;
+    const char *which = argc > 2 ? argv[2] : "tfl-add";
+    const int mul = !strcmp(which, "tfl-mul"), xnn = !strcmp(which, "xnn-add");
     rounds = bench_clamp_rounds(rounds);
     for (int s = 0; s < 2; s++) {
         job j;
@@ -97,8 +100,8 @@ int main(int argc, char **argv)
         }
         memcpy(j.bv, j.b, 256);
         /* the bench's model numbers (src/simdops/bench/ops_qbinary.py) */
-        j.args.op = SIMDOPS_OP_QUANTIZED_ADD;
-        j.args.arithmetic = SIMDOPS_ARITH_TFLITE;
+        j.args.op = mul ? SIMDOPS_OP_QUANTIZED_MULTIPLY : SIMDOPS_OP_QUANTIZED_ADD;
+        j.args.arithmetic = xnn ? SIMDOPS_ARITH_XNNPACK : SIMDOPS_ARITH_TFLITE;
         j.args.a_scale = simdops_float_number(0.0417);
         j.args.b_scale = simdops_float_number(0.0388);
         j.args.y_scale = simdops_float_number(0.0712);
@@ -108,7 +111,9 @@ int main(int argc, char **argv)
         memset(&err, 0, sizeof(err));
         if (simdops_qbinary_params_init(SIMDOPS_INT8, &j.args, &j.p, &err) != SIMDOPS_OK)
             return 1;
-        j.k = simdops_current_kernels()->qadd_tflite[SIMDOPS_INT8];
+        j.k = mul   ? simdops_current_kernels()->qmul_tflite[SIMDOPS_INT8]
+              : xnn ? simdops_current_kernels()->qadd_xnnpack[SIMDOPS_INT8]
+                    : simdops_current_kernels()->qadd_tflite[SIMDOPS_INT8];
         for (int r = 0; r < rounds; r++)
             for (int c = 0; c < 5; c++) {
                 job *jj = &j;

@@ -25,6 +25,14 @@
  *   tfl-core the same without the sign pick and the window test: the
  *            product, one convert / fma / convert a 16 and the narrowing,
  *            what any float form of the exact result computes (~31)
+ *   ort      ONNX Runtime's add, the AVX-512 rows' mix (qbinary_body.h's step with
+ *            qbinary_avx512.c's qv_ort_add): per 16 two vpmovsxbd, two vcvtdq2ps,
+ *            two vfmadd (b rb + F, then a ra + t), one vcvtps2dq; packssdw x2,
+ *            packsswb, vpermd, the bounds (vpmaxsb, vpminsb), store: 35
+ *   ort-core the same without the bounds (the type's own: the packs saturate
+ *            to them): 33, what the arithmetic needs in this form
+ *   madd-shuf the vpmaddwd form with vpshufb + vpermq in place of vpermb (no
+ *            AVX512-VBMI): 34
  * Zen 4 runs these mixes at 3-4 vector operations a cycle: the cycles follow
  * the operation count, not one port.
  * The clock comes from a dependent chain of integer adds (1 cycle each).
@@ -194,6 +202,51 @@ static inline __attribute__((always_inline)) void row_tfl(int exact)
     }
 }
 
+
+/* ONNX Runtime's add: fl(a ra + fl(b rb + F)) rounded to nearest even, saturated
+ * (clamp 1: the rows' bounds as well) */
+static inline __attribute__((always_inline)) void row_ort(int clamp)
+{
+    const __m512 ra = _mm512_set1_ps(0.0417f / 0.0712f), rb = _mm512_set1_ps(0.0388f / 0.0712f);
+    const __m512 fx = _mm512_set1_ps(1.0f - (3.0f * 0.0417f - 5.0f * 0.0388f) / 0.0712f);
+    const __m512i unlane = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    const __m512i lo = _mm512_set1_epi8(-100), hi = _mm512_set1_epi8(100);
+    for (int i = 0; i < ROW; i += 64) {
+        __m512i r[4], q;
+        for (int k = 0; k < 4; k++) {
+            const __m512 fa = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_load_si128((const __m128i *)(const void *)(A + i + 16 * k))));
+            const __m512 fb = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_load_si128((const __m128i *)(const void *)(B + i + 16 * k))));
+            const __m512 t = _mm512_fmadd_round_ps(fb, rb, fx, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+            r[k] = _mm512_cvt_roundps_epi32(_mm512_fmadd_round_ps(fa, ra, t, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC),
+                                            _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        }
+        q = _mm512_permutexvar_epi32(unlane, _mm512_packs_epi16(_mm512_packs_epi32(r[0], r[1]), _mm512_packs_epi32(r[2], r[3])));
+        if (clamp)
+            q = _mm512_min_epi8(_mm512_max_epi8(q, lo), hi);
+        _mm512_store_si512((void *)(Y + i), q);
+    }
+}
+
+/* the vpmaddwd form (row_fpw_madd) without AVX512-VBMI: after the packs each 128-bit
+ * lane L holds, per 8 bytes, elements 8L + (0, 2, 4, 6, 1, 3, 5, 7) of one half; one
+ * vpshufb puts each 8 in order, one vpermq the 64-bit pieces */
+static void row_fpw_madd_shuf(void)
+{
+    const __m512i za = _mm512_set1_epi16(3), zb = _mm512_set1_epi16(-5), zp = _mm512_set1_epi16(7);
+    const __m512 s = _mm512_set1_ps(0.0123f);
+    const __m512i inlane = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15));
+    const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+    for (int i = 0; i < ROW; i += 64) {
+        __m512i w[2];
+        for (int h = 0; h < 2; h++) {
+            const __m512i a = _mm512_sub_epi16(WIDEN(A + i + 32 * h), za), b = WIDEN(B + i + 32 * h);
+            const __m512i be = _mm512_maskz_sub_epi16(0x55555555u, b, zb), bo = _mm512_maskz_sub_epi16(0xAAAAAAAAu, b, zb);
+            w[h] = _mm512_adds_epi16(_mm512_packs_epi32(CVT(_mm512_madd_epi16(a, be)), CVT(_mm512_madd_epi16(a, bo))), zp);
+        }
+        _mm512_store_si512((void *)(Y + i), _mm512_permutexvar_epi64(order, _mm512_shuffle_epi8(_mm512_packs_epi16(w[0], w[1]), inlane)));
+    }
+}
+
 static void row_float(void)
 {
     const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
@@ -228,6 +281,12 @@ static double cycles_per_64(int which, long reps, double hz)
                 row_tfl(0);
             else if (which == 8)
                 row_tfl(2);
+            else if (which == 9)
+                row_ort(1);
+            else if (which == 10)
+                row_ort(0);
+            else if (which == 11)
+                row_fpw_madd_shuf();
             else
                 row_float();
             __asm__ volatile("" ::: "memory");
@@ -242,13 +301,15 @@ static double cycles_per_64(int which, long reps, double hz)
 int main(int argc, char **argv)
 {
     const long reps = argc > 1 ? atol(argv[1]) : 200000;
-    static const char *names[9] = {"add (np.add's loop)", "fpw (the rows, XNNPACK form)",
+    enum { ROWS = 12 };
+    static const char *names[ROWS] = {"add (np.add's loop)", "fpw (the rows, XNNPACK form)",
                                    "fpw without zero points", "float stage only",
                                    "fpw, even/odd by shifts", "fpw, vpmaddwd even/odd",
                                    "tfl (TFLite's rows)", "tfl-core (no sign, no window)",
-                                   "tfl-pick (the rows' pick form)"};
-    static const int ops[9] = {3, 35, 29, 19, 35, 33, 43, 31, 41};
-    double hz, c[9];
+                                   "tfl-pick (the rows' pick form)", "ort (ONNX Runtime add's rows)",
+                                   "ort-core (no bounds)", "fpw, vpmaddwd, vpshufb+vpermq"};
+    static const int ops[ROWS] = {3, 35, 29, 19, 35, 33, 43, 31, 41, 35, 33, 34};
+    double hz, c[ROWS];
     if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw")) {
         printf("qmul_bound: needs AVX-512 F+BW\n");
         return 0;
@@ -260,9 +321,9 @@ int main(int argc, char **argv)
     }
     hz = cycles_per_second();
     printf("clock %.2f GHz (dependent adds)\n", hz * 1e-9);
-    for (int w = 0; w < 9; w++)
+    for (int w = 0; w < ROWS; w++)
         c[w] = cycles_per_64(w, reps, hz);
-    for (int w = 0; w < 9; w++)
+    for (int w = 0; w < ROWS; w++)
         printf("%-30s %3d ops / 64   %6.2f cycles / 64   %.2f of add's speed\n", names[w], ops[w], c[w],
                c[0] / c[w]);
     return 0;

@@ -241,6 +241,35 @@ enum simdops_qbinary_kind {
     SIMDOPS_QB_ORT_ADD = 4,
     SIMDOPS_QB_KIND_COUNT = 5
 };
+/* The AVX-512 rows' plans of the 8-bit kinds (the kernels' headers in kernels/qbinary
+ * derive them and say what each field means: qbinary_tfl_plan.h, qbinary_tfl_mul_plan.h,
+ * qbinary_xnn_plan.h), stored in the parameters' one plan slot below. */
+typedef struct simdops_qb_tfl_add_plan { /* TFLITE_ADD: the linear form's pair rows */
+    uint8_t pairs;       /* 1: the pair rows run; 0: the plan is refused (int32 rows) */
+    uint8_t shift;       /* S: y = V >> S */
+    uint32_t window;     /* bits w..S-1: a lane whose V has none is recomputed */
+    uint32_t pair_bias;  /* V's bias with the pairs' constant */
+    uint32_t q_ab, r_ab; /* the split multipliers as the rows' dwords: b's high, a's low */
+} simdops_qb_tfl_add_plan;
+typedef struct simdops_qb_tfl_mul_plan { /* TFLITE_MUL: the float form with a window */
+    uint8_t ok;
+    uint8_t pick;         /* 1: c+ / c- picked by vpternlogd on the product itself */
+    int16_t zp_add;       /* with pick: o - o', added to the high words (int16, saturating) */
+    float mu, cpos, cneg; /* rq_fast_x86.h's mu, c+ + a and c- + a (K = 16) for offset o' */
+    uint32_t window;      /* bits w..15: a lane is flagged when J has none */
+} simdops_qb_tfl_mul_plan;
+typedef struct simdops_qb_xnn_add_plan { /* XNNPACK_ADD: which rows, their constants */
+    uint8_t fold, clamp, pairs, high;
+    uint32_t bias;      /* the vpmulld rows' bias (+ zp 2^s when folded) */
+    uint32_t pair_bias; /* the pair rows' bias: bias + the pairs' constant */
+    int16_t q_a, q_b;   /* the multipliers' split m = 257 q + r (|q| < 2^13) */
+    int8_t r_a, r_b;
+} simdops_qb_xnn_add_plan;
+/* The plans are packed (bytes and halves) so that the parameters with their plan slot
+ * fit the prepared handle (rules/params.c's size check). */
+/* the plan slot's derived value for a kind and an 8-bit type (never 0) */
+#define SIMDOPS_QB_PLAN_TAG(kind, is_u8) (1 + 2 * (int32_t)(kind) + ((is_u8) ? 1 : 0))
+
 typedef struct simdops_qbinary_params {
     int32_t kind;
     int32_t a_offset, b_offset; /* TFLITE_*: -zero points; FP_MUL, XNNPACK: zero points */
@@ -258,20 +287,21 @@ typedef struct simdops_qbinary_params {
     float y_offset_f;           /* FP_MUL: a zero point added in float before rounding (ONNX
                                  * Runtime; y_offset is then 0), 0 for XNNPACK */
     int32_t ort;                /* FP_MUL: the parameters are ONNX Runtime's (names only) */
-    /* TFLITE_ADD, 8-bit: the AVX-512 rows' plan of the fields above, derived once by
-     * simdops_qbinary_params_init (kernels/qbinary/qbinary_tfl_plan.h, qb_tfl_rows_derive),
-     * so a call the driver splits into many kernel calls (a per-channel broadcast: one
-     * per 8 KiB of the repeated row) does not derive it again in each. A kernel takes it
-     * only when derived names its own type, else derives it itself: whoever changes a
-     * field above after the init clears derived. */
+    /* The AVX-512 rows' plan of the fields above for this kind and an 8-bit type
+     * (TFLITE_ADD, TFLITE_MUL, XNNPACK_ADD; kernels/qbinary/qbinary_plan.h), derived once by
+     * simdops_qbinary_params_init, so a call the driver splits into many kernel calls (a
+     * per-channel broadcast: one per 8 KiB of the repeated row) does not derive it again in
+     * each. One slot for every kind: a kernel takes it only when derived names its own kind
+     * and type (SIMDOPS_QB_PLAN_TAG), else derives it itself; whoever changes a field above
+     * after the init clears derived. */
     struct {
-        int32_t derived;     /* 0 not derived; 1 for int8, 2 for uint8 */
-        int32_t pairs;       /* 1: the pair rows run; 0: the plan is refused (int32 rows) */
-        int32_t shift;       /* S: y = V >> S */
-        uint32_t window;     /* bits w..S-1: a lane whose V has none is recomputed */
-        uint32_t pair_bias;  /* V's bias with the pairs' constant */
-        uint32_t q_ab, r_ab; /* the split multipliers as the rows' dwords: b's high, a's low */
-    } tfl;
+        int32_t derived; /* 0 not derived; else SIMDOPS_QB_PLAN_TAG(kind, is_u8) */
+        union {
+            simdops_qb_tfl_add_plan tfl_add;
+            simdops_qb_tfl_mul_plan tfl_mul;
+            simdops_qb_xnn_add_plan xnn_add;
+        } u;
+    } plan;
 } simdops_qbinary_params;
 
 /* Broadcast form of one row: 0 both vectors; 1 a is one element (a[0] for

@@ -9,7 +9,7 @@
 
 #include "core/dtype.h"
 #include "core/errors.h"
-#include "kernels/qbinary/qbinary_tfl_plan.h"
+#include "kernels/qbinary/qbinary_plan.h"
 #include "rules/params.h"
 #include "rules/qbinary.h"
 #include "rules/rules.h"
@@ -309,9 +309,8 @@ int simdops_qbinary_params_init(simdops_dtype dtype, const simdops_qbinary_args 
     p->lo = (int32_t)lo;
     p->hi = (int32_t)hi;
     /* the AVX-512 rows' plan once here, not in each kernel call of a split call */
-    if (st == SIMDOPS_OK && p->kind == SIMDOPS_QB_TFLITE_ADD &&
-        (dtype == SIMDOPS_INT8 || dtype == SIMDOPS_UINT8))
-        qb_tfl_rows_derive(p, dtype == SIMDOPS_UINT8);
+    if (st == SIMDOPS_OK && (dtype == SIMDOPS_INT8 || dtype == SIMDOPS_UINT8))
+        qb_plan_store(p, dtype == SIMDOPS_UINT8);
     return st;
 }
 

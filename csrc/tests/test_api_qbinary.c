@@ -2,7 +2,7 @@
  * every available tier, with a per-channel vector broadcast along the last axis:
  * the driver's periodic path (one input a tile of repeated rows, the other and y
  * one long row, so a call makes several kernel calls of up to 8 KiB each, their
- * parameters derived once, kernel_abi.h's tfl), b broadcast and a broadcast, out
+ * parameters derived once, kernel_abi.h's plan slot), b broadcast and a broadcast, out
  * aliasing the full-shape input, 1 or 2 threads. Each result is compared with the
  * scalar tier's kernel over the broadcast inputs written out in full (the
  * reference), and for TFLite's 8-bit add the elements whose V lies in the AVX-512
@@ -15,7 +15,7 @@
 #include "core/kernel_abi.h"
 #include "dispatch/dispatch.h"
 #include "driver/threadpool.h"
-#include "kernels/qbinary/qbinary_tfl_plan.h"
+#include "kernels/qbinary/qbinary_plan.h"
 #include "kernels/registry.h"
 #include "rules/qbinary.h"
 
@@ -90,7 +90,7 @@ static void bcast_case(const simdops_qbinary_args *args, simdops_dtype dt, size_
         goto done;
     }
     scalar_kernel(p.kind, dt)(fa, fb, want, n, SIMDOPS_QB_VV, &p);
-    if (p.kind == SIMDOPS_QB_TFLITE_ADD && p.tfl.pairs) { /* the rows' window, as they test it */
+    if (p.kind == SIMDOPS_QB_TFLITE_ADD && p.plan.u.tfl_add.pairs) { /* the rows' window, as they test it */
         qb_tfl_plan tp;
         qb_tfl_plan_init(&tp, &p, dt == SIMDOPS_UINT8);
         for (size_t i = 0; i < n; i++) {

@@ -4,13 +4,12 @@
  * binades, zero points at and inside the type's ends, activation bounds),
  * inputs with the type's extremes (saturation), every length 0..MAXN, the three
  * broadcast forms, any byte offsets, in place (y == a, y == b), canaries after
- * y and guard pages around every buffer. */
+ * y and guard pages around every buffer. The AVX-512 rows' plans have their own rows
+ * (test_qbinary_plans.c). */
 #include "harness.h"
 
 #include "rules/qbinary.h"
-#include "kernels/qbinary/qbinary_xnn_plan.h"
-#include "kernels/qbinary/qbinary_tfl_plan.h"
-#include "kernels/qbinary/qbinary_tfl_mul_plan.h"
+#include "test_qbinary.h"
 
 
 /* The op and arithmetics an entry runs. */
@@ -49,7 +48,7 @@ static int64_t random_zp(int64_t lo, int64_t hi)
 }
 
 /* Parameters the entry's runtimes accept (a few tries; 0 when none came). */
-static int random_params(const target *t, simdops_qbinary_params *p)
+int qbinary_random_params(const target *t, simdops_qbinary_params *p)
 {
     const simdops_dtype_row *r = &simdops_dtype_rows[t->idx];
     for (int tries = 0; tries < 100; tries++) {
@@ -140,7 +139,7 @@ static void qbinary_case(const target *t, const simdops_qbinary_params *p, size_
  * index, b the high one), and each one-element form over all 256 values of the
  * other input, for a few parameter sets: a table or a float shortcut that is
  * wrong for one pair cannot pass. */
-static void qbinary_all_pairs(const target *t, const simdops_qbinary_params *p)
+void qbinary_all_pairs(const target *t, const simdops_qbinary_params *p)
 {
     enum { N = 65536 };
     unsigned char *ab = alloc_buf(N), *bb = alloc_buf(N), *wb = alloc_buf(N), *gb = alloc_buf(N);
@@ -206,9 +205,9 @@ static void qbinary_rounding_modes(const target *t)
     for (unsigned rc = 1; rc < 4; rc++) {
         _mm_setcsr((saved & ~0x6000u) | (rc << 13));
         for (int rep = 0; rep < 40; rep++)
-            if (random_params(t, &p))
+            if (qbinary_random_params(t, &p))
                 qbinary_case(t, &p, 64 + below(MAXN - 63), (int)below(3), 0);
-        if (DT[t->idx].size == 1 && random_params(t, &p))
+        if (DT[t->idx].size == 1 && qbinary_random_params(t, &p))
             qbinary_all_pairs(t, &p);
         _mm_setcsr(saved);
     }
@@ -216,43 +215,6 @@ static void qbinary_rounding_modes(const target *t)
 #else
 static void qbinary_rounding_modes(const target *t) { (void)t; }
 #endif
-
-/* XNNPACK's 8-bit add: every combination of the rows' plan (qbinary_xnn_plan.h:
- * zero point folded or not, bounds kept or the type's own, multipliers that
- * split for the pair rows or not: a_mult moved to 128 mod 257; the pair rows'
- * high words or not) meets the
- * all-pairs row, so each loop of every tier is compared with scalar; a
- * combination never reached fails. */
-static void qbinary_xnn_plans(const target *t)
-{
-    simdops_qbinary_params p;
-    int hit[16] = {0}, missing = 0;
-    for (int tries = 0; tries < 4000; tries++) {
-        qb_xnn_plan pl;
-        int c;
-        if (!random_params(t, &p))
-            continue;
-        if (chance(30))
-            p.a_mult += (int32_t)(((128 - (int64_t)p.a_mult) % 257 + 257) % 257);
-        if (chance(30)) { /* one bound the type's own, the other perhaps not */
-            if (chance(50))
-                p.lo = (int32_t)DT[t->idx].lo;
-            else
-                p.hi = (int32_t)DT[t->idx].hi;
-        }
-        qb_xnn_plan_init(&pl, &p, t->idx == SIMDOPS_UINT8);
-        c = 8 * pl.high + 4 * pl.fold + 2 * pl.clamp + pl.pairs;
-        if (hit[c]++ < 2)
-            qbinary_all_pairs(t, &p);
-    }
-    for (int c = 0; c < 16; c++)
-        /* high only with pairs; pairs without high always fold */
-        missing += !hit[c] && !(c >= 8 && !(c & 1)) && !(c < 8 && (c & 1) && !(c & 4));
-    if (missing)
-        fail_head(t, "XNNPACK add plans not all reached", (size_t)missing, 0, 0);
-    else
-        g_pass++;
-}
 
 /* The fp32 multiply's parameters at and beyond what the AVX-512 int16 rows
  * take (qbinary_fpmul_avx512.h, qb_fpw_ok: |scale| <= 4096 unless the integer
@@ -265,7 +227,7 @@ static void qbinary_fp_mul_edges(const target *t)
     static const float S[] = {4096.0f, 4097.0f, 8256.0f, 33000.0f, 40000.0f, 1e6f, 1e30f};
     simdops_qbinary_params p;
     for (int rep = 0; rep < 24; rep++) {
-        if (!random_params(t, &p))
+        if (!qbinary_random_params(t, &p))
             continue;
         p.scale = chance(50) ? S[below(7)] : -S[below(7)];
         if (chance(70))
@@ -279,117 +241,6 @@ static void qbinary_fp_mul_edges(const target *t)
         if (chance(30))
             p.b_offset = chance(50) ? -255 : 256;
         qbinary_all_pairs(t, &p);
-    }
-}
-
-/* TFLite's 8-bit add, the AVX-512 rows' plan (qbinary_tfl_plan.h): parameter
- * sets it takes meet the all-pairs row (every input pair, so every lane of
- * the window, flagged or not); and among them, pairs whose V lies in the
- * window, i.e. the rows' scalar recompute runs, counted by the plan's own
- * arithmetic (in int64). Fails when the plan is never taken or no pair was
- * ever flagged: the fallback would go untested. The plan is taken as the
- * parameters' init derived it (p->tfl), not derived (the kernel derives it),
- * and derived for the other 8-bit type (the kernel must not take it). */
-static void qbinary_tfl_plans(const target *t)
-{
-    simdops_qbinary_params p;
-    const int u8 = t->idx == SIMDOPS_UINT8;
-    const int32_t tlo = u8 ? 0 : -128, thi = u8 ? 255 : 127;
-    long taken = 0, flagged = 0;
-    for (int tries = 0; tries < 60; tries++) {
-        qb_tfl_plan tp;
-        if (!random_params(t, &p))
-            continue;
-        qb_tfl_plan_init(&tp, &p, u8);
-        if (!tp.ok)
-            continue;
-        taken++;
-        for (int32_t a = tlo; a <= thi; a++)
-            for (int32_t b = tlo; b <= thi; b++) {
-                int64_t v = (int64_t)a * tp.ma + (int64_t)b * tp.mb + tp.bias;
-                flagged += ((uint32_t)v & tp.window) == 0;
-            }
-        qbinary_all_pairs(t, &p);
-        {
-            simdops_qbinary_params own = p, other = p, fresh = p;
-            qb_tfl_rows_derive(&fresh, u8);
-            if (p.tfl.derived != 1 + u8 || memcmp(&fresh.tfl, &p.tfl, sizeof(p.tfl)))
-                fail_head(t, "TFLite add plan: not the one the parameters' init derives", 0, 0, 0);
-            else
-                g_pass++;
-            own.tfl.derived = 0;
-            qb_tfl_rows_derive(&other, !u8);
-            qbinary_all_pairs(t, &own);
-            qbinary_all_pairs(t, &other);
-        }
-    }
-    if (!taken || !flagged) {
-        fail_head(t, "TFLite add plan: not taken or no pair flagged", (size_t)taken, 0, 0);
-    } else {
-        g_pass++;
-        if (printing() && g_verbose)
-            printf("tflite add plan: %ld parameter sets, %ld pairs flagged\n", taken, flagged);
-    }
-}
-
-/* Whether the AVX-512 TFLite multiply rows flag the product x (the plan's float
- * arithmetic in scalar: fmaf and rintf round to nearest here, as the rows'
- * embedded rounding; out of int32: INT32_MIN, flagged). */
-static int tmf_flagged(const qb_tmf_plan *tp, int32_t x)
-{
-    const float f = fmaf((float)x, tp->mu, x < 0 ? tp->cneg : tp->cpos);
-    const int32_t j = f >= -2147483648.0f && f < 2147483648.0f ? (int32_t)rintf(f) : INT32_MIN;
-    return ((uint32_t)j & tp->window) == 0;
-}
-
-/* TFLite's 8-bit multiply, the AVX-512 rows' plan (qbinary_tfl_mul_plan.h):
- * parameter sets it takes meet the all-pairs row (every input pair, so every
- * lane of the window, flagged or not), random ones and ones built to sit on
- * the window: M = 2^30 + d (d < 64, below float's precision at 2^30) puts the
- * products with p + sgn(p) = 2^e mod 2^(e+1) a distance p d 2^(16-31-e) < 1
- * unit from a rounding boundary, on the side that p's sign picks, so a window
- * narrower than the proof's a (the mutant QB_TMF_WINDOW_DIV = 2) leaves the
- * negative ones wrong. Counts the flagged pairs by the plan's own arithmetic
- * (the rows' int32 recompute runs); fails when the plan is never taken, one of
- * its three forms (the sign spread, the product picking c+ / c- with or without
- * a moved output offset) never, or no pair was ever flagged. */
-static void qbinary_tfl_mul_plans(const target *t)
-{
-    simdops_qbinary_params p;
-    const int u8 = t->idx == SIMDOPS_UINT8;
-    const int32_t tlo = u8 ? 0 : -128, thi = u8 ? 255 : 127;
-    long taken = 0, flagged = 0, forms[3] = {0, 0, 0};
-    for (int tries = 0; tries < 80; tries++) {
-        qb_tmf_plan tp;
-        if (!random_params(t, &p))
-            continue;
-        if (tries % 2) { /* on the window */
-            p.y_mult = (1 << 30) + (int32_t)below(64);
-            p.y_shift = 1 + (int32_t)below(8);
-            p.left_shift = 0;
-            if (tries % 4 == 1) /* an offset the pick form takes as it is */
-                p.y_offset = u8 || chance(50) ? 1 : -2;
-        }
-        qb_tmf_plan_init(&tp, &p, u8);
-        if (tp.ok)
-            forms[tp.pick ? (tp.zp_add ? 1 : 2) : 0]++;
-        if (!tp.ok)
-            continue;
-        taken++;
-        for (int32_t a = tlo; a <= thi; a++)
-            for (int32_t b = tlo; b <= thi; b++)
-                flagged += tmf_flagged(&tp, (a + p.a_offset) * (b + p.b_offset));
-        qbinary_all_pairs(t, &p);
-    }
-    if (!taken || !flagged || !forms[0] || !forms[1] || !forms[2]) {
-        fail_head(t, "TFLite multiply plan: not taken, a form never taken or no pair flagged",
-                  (size_t)taken, 0, 0);
-    } else {
-        g_pass++;
-        if (printing() && g_verbose)
-            printf("tflite multiply plan: %ld parameter sets (sign spread %ld, picked with an "
-                   "offset moved %ld, picked %ld), %ld pairs flagged\n",
-                   taken, forms[0], forms[1], forms[2], flagged);
     }
 }
 
@@ -407,16 +258,16 @@ void test_qbinary(const target *t)
         qbinary_xnn_plans(t);
     if (DT[t->idx].size == 1)
         for (int rep = 0; rep < 24; rep++)
-            if (random_params(t, &p))
+            if (qbinary_random_params(t, &p))
                 qbinary_all_pairs(t, &p);
     for (size_t n = 0; n <= MAXN; n++)
         for (int rep = 0; rep < 6; rep++) {
-            if (!random_params(t, &p))
+            if (!qbinary_random_params(t, &p))
                 continue;
             qbinary_case(t, &p, n, (int)below(3), chance(20) ? 1 + (int)below(2) : 0);
         }
     /* long rows: whole vectors of every width plus tails */
     for (int rep = 0; rep < 200; rep++)
-        if (random_params(t, &p))
+        if (qbinary_random_params(t, &p))
             qbinary_case(t, &p, 64 + below(MAXN - 63), (int)below(3), 0);
 }

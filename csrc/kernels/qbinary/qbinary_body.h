@@ -146,6 +146,19 @@ static inline qv_i32 qb_ort_add_v(qv_i32 a, qv_i32 b, const qb_consts *c)
 #define QB_BLOCK(STEP, tag)                                                                        \
     qv_narrow4_##tag(y + i, STEP(va[0], vb[0], &c), STEP(va[1], vb[1], &c),                       \
                      STEP(va[2], vb[2], &c), STEP(va[3], vb[3], &c), c.lo, c.hi)
+/* Two-vector rows whose bounds are the type's own narrow without the clamp where the
+ * tier has that narrowing (QV_NARROW_UNCLAMPED: AVX-512); elsewhere never taken */
+#ifdef QV_NARROW_UNCLAMPED
+#define QB_TYPE_BOUNDS_i8(p) ((p)->lo <= -128 && (p)->hi >= 127)
+#define QB_TYPE_BOUNDS_u8(p) ((p)->lo <= 0 && (p)->hi >= 255)
+#define QB_BLOCK_NC(STEP, tag)                                                                     \
+    qv_narrow4_nc_##tag(y + i, STEP(va[0], vb[0], &c), STEP(va[1], vb[1], &c),                    \
+                        STEP(va[2], vb[2], &c), STEP(va[3], vb[3], &c))
+#else
+#define QB_TYPE_BOUNDS_i8(p) 0
+#define QB_TYPE_BOUNDS_u8(p) 0
+#define QB_BLOCK_NC(STEP, tag) QB_BLOCK(STEP, tag)
+#endif
 #define QB_ROWS_ONLY(entry, tag, T, STEP, VECTORS)                                                 \
     static inline size_t qb_rows_##entry##_##tag(const T *a, const T *b, T *y, size_t n, int form, \
                                                  const simdops_qbinary_params *p)                 \
@@ -167,6 +180,13 @@ static inline qv_i32 qb_ort_add_v(qv_i32 a, qv_i32 b, const qb_consts *c)
             for (; i + QB_STEP <= n; i += QB_STEP) {                                               \
                 qv_widen4_##tag(a + i, va);                                                        \
                 QB_BLOCK(STEP, tag);                                                               \
+            }                                                                                      \
+        } else if (QB_TYPE_BOUNDS_##tag(p)) {                                                      \
+            /* the type's own bounds: the packs saturate to them (no min / max) */            \
+            for (; i + QB_STEP <= n; i += QB_STEP) {                                               \
+                qv_widen4_##tag(a + i, va);                                                        \
+                qv_widen4_##tag(b + i, vb);                                                        \
+                QB_BLOCK_NC(STEP, tag);                                                            \
             }                                                                                      \
         } else                                                                                     \
             for (; i + QB_STEP <= n; i += QB_STEP) {                                               \

@@ -1,7 +1,7 @@
 /* TFLite's 8-bit add on AVX512-VNNI CPUs (qbinary_avx512.c includes this
  * after qbinary_body.h, whose int32 rows and step it falls back on): the
  * qadd_tflite kernels, 64 elements a step. The parameters' plan (qbinary_tfl_plan.h,
- * derived once a parameter set into p->tfl, or here when it was not) turns the
+ * derived once a parameter set into p->plan, qbinary_plan.h, or here when it was not) turns the
  * reference's three SRDHM / RDBPOT stages into one linear form V = a Ma + b Mb
  * + bias, computed exactly by XNNPACK's pair form (one vpdpbusd and one
  * vpdpwssd a 16, qbinary_xnn_plan.h's split of each multiplier), and a
@@ -13,7 +13,7 @@
  * full of ties costs about what the int32 rows cost). Every other lane is
  * V >> S, narrowed by the packs as the reference's clamp to the type. A call
  * the plan refuses, or a CPU without VNNI, takes the int32 rows. */
-#include "qbinary_tfl_plan.h"
+#include "qbinary_plan.h"
 
 /* element of dword l (bit l of the accumulator's mask) of P_j: the pair
  * rows' order, 16 (l / 4) + 4 j + l % 4 */
@@ -114,15 +114,16 @@ enum { QB_TFL_RUN = 64 };
  * copy (QB_TFL_FIX). */
 #define QB_TFL_ADD_LOOP(tag, T, LOBYTES, PACK, EP, CLAMP)                                          \
     static QB_VNNI_TARGET size_t qb_tfl_add_pairs_##tag##_##CLAMP(                                 \
-        const qb_xnn_io *io, T *y, size_t n, const qb_consts *c, const simdops_qbinary_params *p) \
+        const qb_xnn_io *io, T *y, size_t n, const qb_consts *c, const simdops_qbinary_params *p, \
+        const simdops_qb_tfl_add_plan *tp)                                                         \
     {                                                                                              \
-        const __m512i bias = _mm512_set1_epi32((int32_t)p->tfl.pair_bias);                         \
-        const __m512i qm = _mm512_set1_epi32((int32_t)p->tfl.q_ab);                                \
-        const __m512i rm = _mm512_set1_epi32((int32_t)p->tfl.r_ab);                                \
+        const __m512i bias = _mm512_set1_epi32((int32_t)tp->pair_bias);                         \
+        const __m512i qm = _mm512_set1_epi32((int32_t)tp->q_ab);                                \
+        const __m512i rm = _mm512_set1_epi32((int32_t)tp->r_ab);                                \
         const __m512i x80 = _mm512_set1_epi8((char)0x80);                                          \
-        const __m512i win = _mm512_set1_epi32((int32_t)p->tfl.window);                             \
+        const __m512i win = _mm512_set1_epi32((int32_t)tp->window);                             \
         const __m512i lo = _mm512_set1_epi8((char)p->lo), hi = _mm512_set1_epi8((char)p->hi);     \
-        const __m128i sh = _mm_cvtsi32_si128(p->tfl.shift);                                        \
+        const __m128i sh = _mm_cvtsi32_si128(tp->shift);                                        \
         const T *a = (const T *)io->a, *b = (const T *)io->b;                                      \
         /* the strides in a local the stores to y (char-typed for int8) cannot alias: else   \
          * reloaded from *io after every store */                                               \
@@ -203,23 +204,23 @@ enum { QB_TFL_RUN = 64 };
                                            const simdops_qbinary_params *p)                       \
     {                                                                                              \
         const int32_t tlo = IS_U8 ? 0 : -128, thi = IS_U8 ? 255 : 127;                            \
-        simdops_qbinary_params own; /* parameters not derived for this type: derived here */      \
+        simdops_qb_tfl_add_plan own; /* parameters not derived for this type: derived here */ \
+        const simdops_qb_tfl_add_plan *tp = &p->plan.u.tfl_add;                                    \
         qb_consts c;                                                                               \
         qb_xnn_io io;                                                                              \
         if (n < 64)                                                                                \
             return 0;                                                                              \
-        if (p->tfl.derived != 1 + IS_U8) {                                                         \
-            own = *p;                                                                              \
-            qb_tfl_rows_derive(&own, IS_U8);                                                       \
-            p = &own;                                                                              \
+        if (!QB_PLAN_STORED(p, SIMDOPS_QB_TFLITE_ADD, IS_U8)) {                                    \
+            qb_tfl_rows_derive(&own, p, IS_U8);                                                    \
+            tp = &own;                                                                             \
         }                                                                                          \
-        if (!p->tfl.pairs || !qb_cpu_vnni())                                                       \
+        if (!tp->pairs || !qb_cpu_vnni())                                                          \
             return qb_rows_qadd_tflite_##tag(a, b, y, n, form, p);                                 \
         qb_consts_init(&c, p);                                                                     \
         qb_xnn_io_init(&io, a, b, form);                                                           \
         /* the type's own bounds: the packs saturate to them, the min / max left out */          \
-        return p->lo <= tlo && p->hi >= thi ? qb_tfl_add_pairs_##tag##_0(&io, y, n, &c, p)         \
-                                            : qb_tfl_add_pairs_##tag##_1(&io, y, n, &c, p);        \
+        return p->lo <= tlo && p->hi >= thi ? qb_tfl_add_pairs_##tag##_0(&io, y, n, &c, p, tp)     \
+                                            : qb_tfl_add_pairs_##tag##_1(&io, y, n, &c, p, tp);    \
     }                                                                                              \
     QB_FORM_KERNEL(qadd_tflite, tag, T, qb_tflite_add_one, qb_tfl_rows_##tag)
 QB_TFL_ADD_TYPE(i8, int8_t, packs_epi16, epi8, 0)

@@ -43,7 +43,7 @@
  * with scales that put no exact ties near the window; up to all of them where
  * many products land on ties) is computed again by the int32 step before
  * it is stored, so y may be a or b. */
-#include "qbinary_tfl_mul_plan.h"
+#include "qbinary_plan.h"
 
 /* J of 16 int32 products: RN_int(RN(float(x) mu + c_s)), c_s = c- where x < 0
  * (vpternlogd 0xCA: a ? b : c bitwise; a = x's sign spread by vpsrad, or with
@@ -137,18 +137,24 @@ static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i
         static const loop_fn loops[6] = {qb_tmf_rows_##tag##_00, qb_tmf_rows_##tag##_01,           \
                                          qb_tmf_rows_##tag##_02, qb_tmf_rows_##tag##_10,           \
                                          qb_tmf_rows_##tag##_11, qb_tmf_rows_##tag##_12};          \
-        qb_tmf_plan tp;                                                                            \
+        /* the parameters' plan (qbinary_plan.h), or derived here where they hold none \
+         * for this kind and type */                                                          \
+        qb_tmf_plan own;                                                                           \
+        const qb_tmf_plan *tp = &p->plan.u.tfl_mul;                                                \
         qb_consts c;                                                                               \
         qb_xnn_io io;                                                                              \
         if (n < 64)                                                                                \
             return 0;                                                                              \
-        qb_tmf_plan_init(&tp, p, THI == 255);                                                      \
-        if (!tp.ok)                                                                                \
+        if (!QB_PLAN_STORED(p, SIMDOPS_QB_TFLITE_MUL, THI == 255)) {                               \
+            qb_tmf_plan_init(&own, p, THI == 255);                                                 \
+            tp = &own;                                                                             \
+        }                                                                                          \
+        if (!tp->ok)                                                                               \
             return qb_rows_qmul_tflite_##tag(a, b, y, n, form, p);                                 \
         qb_consts_init(&c, p);                                                                     \
         qb_xnn_io_init(&io, a, b, form);                                                           \
         return loops[3 * !(p->lo <= TLO && p->hi >= THI) +                                         \
-                     (tp.pick ? (tp.zp_add ? 1 : 2) : 0)](&io, y, n, &tp, &c, p);                  \
+                     (tp->pick ? (tp->zp_add ? 1 : 2) : 0)](&io, y, n, tp, &c, p);                 \
     }                                                                                              \
     QB_FORM_KERNEL(qmul_tflite, tag, T, qb_tflite_mul_one, qb_tmf_rows_##tag)
 QB_TMF_TYPE(i8, int8_t, packs_epi16, epi8, -128, 127)

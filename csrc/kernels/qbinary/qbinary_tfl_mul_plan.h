@@ -21,13 +21,8 @@
 #define QB_TMF_WINDOW_DIV 1
 #endif
 
-typedef struct qb_tmf_plan {
-    int ok;
-    int pick;             /* 1: c+ / c- picked by vpternlogd on the product itself */
-    int32_t zp_add;       /* with pick: o - o', added to the high words (int16, saturating) */
-    float mu, cpos, cneg; /* rq_fast_x86.h's mu, c+ + a and c- + a (K = 16) for offset o' */
-    uint32_t window;      /* bits w..15: a lane is flagged when J has none */
-} qb_tmf_plan;
+/* kernel_abi.h holds the type: the parameters store it (their plan slot) */
+typedef simdops_qb_tfl_mul_plan qb_tmf_plan;
 
 /* the constants and window for output offset o and bounds [lo, hi]: 1 when covered */
 static inline int qb_tmf_consts(qb_tmf_plan *pl, const simdops_qbinary_params *p, int32_t o,
@@ -81,16 +76,18 @@ static inline void qb_tmf_plan_init(qb_tmf_plan *pl, const simdops_qbinary_param
             qb_tmf_plan q;
             if (k == 4 && (o == 1 || o == -2 || o == 2 || o == -3))
                 break; /* tried already */
+            if (d < -32768 || d > 32767)
+                continue; /* the rows add d as an int16 */
             memset(&q, 0, sizeof q);
             if (qb_tmf_consts(&q, p, o, p->lo - d, p->hi - d) &&
                 !((qb_tmf_bits(q.cpos) ^ qb_tmf_bits(q.cneg)) & 0xFFFFu)) {
                 *pl = q;
                 pl->ok = pl->pick = 1;
-                pl->zp_add = d;
+                pl->zp_add = (int16_t)d;
                 return;
             }
         }
-    pl->ok = qb_tmf_consts(pl, p, p->y_offset, p->lo, p->hi);
+    pl->ok = (uint8_t)qb_tmf_consts(pl, p, p->y_offset, p->lo, p->hi);
 }
 
 #endif

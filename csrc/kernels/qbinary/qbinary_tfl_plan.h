@@ -118,18 +118,19 @@ static inline void qb_tfl_plan_init(qb_tfl_plan *pl, const simdops_qbinary_param
     }
 }
 
-/* What the AVX-512 rows take from the plan into p->tfl (kernel_abi.h): the plan,
- * and the linear form's split into XNNPACK's pairs (qbinary_xnn_plan.h) with the
- * pairs' constant in the bias; pairs 0 where either refuses (the int32 rows run).
- * A function of the other fields of p and the type only, so deriving it once a
- * parameter set (simdops_qbinary_params_init) or once a kernel call gives the same. */
-static inline void qb_tfl_rows_derive(simdops_qbinary_params *p, int is_u8)
+/* What the AVX-512 rows take from the plan into *out (the parameters' plan slot,
+ * kernel_abi.h): the plan, and the linear form's split into XNNPACK's pairs
+ * (qbinary_xnn_plan.h) with the pairs' constant in the bias; pairs 0 where either
+ * refuses (the int32 rows run). A function of the fields of p and the type only, so
+ * deriving it once a parameter set (simdops_qbinary_params_init) or once a kernel call
+ * gives the same. */
+static inline void qb_tfl_rows_derive(simdops_qb_tfl_add_plan *out,
+                                      const simdops_qbinary_params *p, int is_u8)
 {
     qb_tfl_plan tp;
     qb_xnn_plan pl;
     simdops_qbinary_params lin;
-    memset(&p->tfl, 0, sizeof(p->tfl));
-    p->tfl.derived = is_u8 ? 2 : 1;
+    memset(out, 0, sizeof(*out));
     qb_tfl_plan_init(&tp, p, is_u8);
     if (!tp.ok)
         return;
@@ -142,12 +143,12 @@ static inline void qb_tfl_rows_derive(simdops_qbinary_params *p, int is_u8)
     qb_xnn_plan_init(&pl, &lin, is_u8);
     if (!pl.pairs)
         return;
-    p->tfl.pairs = 1;
-    p->tfl.shift = tp.S;
-    p->tfl.window = tp.window;
-    p->tfl.pair_bias = pl.pair_bias;
-    p->tfl.q_ab = ((uint32_t)(uint16_t)pl.q_b << 16) | (uint16_t)pl.q_a;
-    p->tfl.r_ab = ((uint32_t)(uint8_t)pl.r_b << 16) | (uint8_t)pl.r_a;
+    out->pairs = 1;
+    out->shift = (uint8_t)tp.S;
+    out->window = tp.window;
+    out->pair_bias = pl.pair_bias;
+    out->q_ab = ((uint32_t)(uint16_t)pl.q_b << 16) | (uint16_t)pl.q_a;
+    out->r_ab = ((uint32_t)(uint8_t)pl.r_b << 16) | (uint8_t)pl.r_a;
 }
 
 #endif

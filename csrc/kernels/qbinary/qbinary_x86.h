@@ -104,6 +104,22 @@ QB_NARROW4(i8, int8_t, packs_epi16, epi8)
 QB_NARROW4(u8, uint8_t, packus_epi16, epu8)
 #endif
 
+#if QV_BITS == 512
+/* the same without the clamp, for bounds that are the type's own: packssdw then
+ * packsswb (packuswb) saturate to exactly [-128, 127] ([0, 255]), so the min / max
+ * would change nothing (qbinary_body.h's rows take this where p->lo / p->hi allow) */
+#define QV_NARROW_UNCLAMPED
+#define QB_NARROW4_NC(tag, T, PACK)                                                                \
+    static inline void qv_narrow4_nc_##tag(T *d, qv_i32 v0, qv_i32 v1, qv_i32 v2, qv_i32 v3)       \
+    {                                                                                              \
+        QV_MMSI(storeu_)((qv_i32 *)(void *)d,                                                      \
+                         QB_UNLANE(QV_MM(PACK)(QV_MM(packs_epi32)(v0, v1),                         \
+                                               QV_MM(packs_epi32)(v2, v3))));                      \
+    }
+QB_NARROW4_NC(i8, int8_t, packs_epi16)
+QB_NARROW4_NC(u8, uint8_t, packus_epi16)
+#endif
+
 #ifdef QV_OWN_XNN_ROWS
 /* XNNPACK's add by pmaddwd on int16 lanes: with m = mh * 2^16 + ml (ml the
  * signed low half; mh only matters mod 2^16), a * ma + b * mb = (a ml_a + b

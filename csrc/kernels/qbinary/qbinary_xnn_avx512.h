@@ -12,7 +12,7 @@
  * serves the three forms. After the shift the int32 lies within +-2^18: the
  * zero point added to packssdw's saturated int16 (saturating) gives the same
  * bytes after packsswb / packuswb as the int32 sum would. */
-#include "qbinary_xnn_plan.h"
+#include "qbinary_plan.h"
 
 #if defined(__GNUC__) || defined(__clang__)
 #define QB_VNNI_TARGET __attribute__((target("avx512vnni")))
@@ -191,16 +191,22 @@ static const int16_t qb_xnn_high_words[32] = {
         loop_fn pair;                                                                              \
         static const loop_fn mul[4] = {qb_xnn_mul_##tag##_00, qb_xnn_mul_##tag##_01,              \
                                        qb_xnn_mul_##tag##_10, qb_xnn_mul_##tag##_11};             \
-        qb_xnn_plan pl;                                                                            \
+        /* the parameters' plan (qbinary_plan.h), or derived here where they hold none \
+         * for this kind and type */                                                          \
+        qb_xnn_plan own;                                                                           \
+        const qb_xnn_plan *pl = &p->plan.u.xnn_add;                                                \
         qb_xnn_io io;                                                                              \
         if (n < 64)                                                                                \
             return 0;                                                                              \
-        qb_xnn_plan_init(&pl, p, IS_U8);                                                           \
+        if (!QB_PLAN_STORED(p, SIMDOPS_QB_XNNPACK_ADD, IS_U8)) {                                   \
+            qb_xnn_plan_init(&own, p, IS_U8);                                                      \
+            pl = &own;                                                                             \
+        }                                                                                          \
         qb_xnn_io_init(&io, a, b, form);                                                           \
-        pair = pairs[4 * pl.high + 2 * pl.fold + pl.clamp];                                        \
-        if (pl.pairs && pair && qb_cpu_vnni())                                  \
-            return pair(&io, y, n, &pl, p);                                                        \
-        return mul[2 * pl.fold + pl.clamp](&io, y, n, &pl, p);                                     \
+        pair = pairs[4 * pl->high + 2 * pl->fold + pl->clamp];                                     \
+        if (pl->pairs && pair && qb_cpu_vnni())                                                    \
+            return pair(&io, y, n, pl, p);                                                         \
+        return mul[2 * pl->fold + pl->clamp](&io, y, n, pl, p);                                    \
     }
 QB_XNN_TYPE(i8, int8_t, cvtepi8_epi32, packs_epi16, epi8, 0)
 QB_XNN_TYPE(u8, uint8_t, cvtepu8_epi32, packus_epi16, epu8, 1)

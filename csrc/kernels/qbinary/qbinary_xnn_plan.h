@@ -36,12 +36,8 @@
 
 #include "core/kernel_abi.h"
 
-typedef struct qb_xnn_plan {
-    int fold, clamp, pairs, high;
-    uint32_t bias;      /* the vpmulld rows' bias (+ zp 2^s when folded) */
-    uint32_t pair_bias; /* the pair rows' bias: bias + the pairs' constant */
-    int32_t q_a, r_a, q_b, r_b;
-} qb_xnn_plan;
+/* kernel_abi.h holds the type: the parameters store it (their plan slot) */
+typedef simdops_qb_xnn_add_plan qb_xnn_plan;
 
 /* m = 257 q + r, r in [-128, 128]: 1 when r fits a signed byte */
 static inline int qb_xnn_split257(int32_t m, int32_t *q, int32_t *r)
@@ -58,6 +54,7 @@ static inline void qb_xnn_plan_init(qb_xnn_plan *pl, const simdops_qbinary_param
     const int32_t tlo = is_u8 ? 0 : -128, thi = is_u8 ? 255 : 127;
     const int64_t zs = (int64_t)p->y_offset * ((int64_t)1 << p->shift);
     uint32_t k;
+    int32_t q_a, r_a, q_b, r_b;
     pl->fold = 1;
     for (int i = 0; i < 4; i++) {
         int64_t v = (int64_t)p->bias + (int64_t)(i & 1 ? thi : tlo) * p->a_mult +
@@ -67,8 +64,14 @@ static inline void qb_xnn_plan_init(qb_xnn_plan *pl, const simdops_qbinary_param
     }
     pl->clamp = !(p->lo <= tlo && p->hi >= thi);
     pl->bias = (uint32_t)p->bias + (pl->fold ? (uint32_t)zs : 0u);
-    pl->pairs = qb_xnn_split257(p->a_mult, &pl->q_a, &pl->r_a);
-    pl->pairs &= qb_xnn_split257(p->b_mult, &pl->q_b, &pl->r_b);
+    pl->pairs = (uint8_t)(qb_xnn_split257(p->a_mult, &q_a, &r_a) &
+                          qb_xnn_split257(p->b_mult, &q_b, &r_b));
+    /* |m| <= 2^21 for the pair rows: q in int16, r in int8 (else pairs is 0 and they
+     * are not read) */
+    pl->q_a = (int16_t)(pl->pairs ? q_a : 0);
+    pl->r_a = (int8_t)(pl->pairs ? r_a : 0);
+    pl->q_b = (int16_t)(pl->pairs ? q_b : 0);
+    pl->r_b = (int8_t)(pl->pairs ? r_b : 0);
     pl->high = pl->pairs && p->shift >= 16;
     k = is_u8 ? 32768u * ((uint32_t)pl->q_a + (uint32_t)pl->q_b)
               : 0u - 128u * ((uint32_t)pl->q_a + (uint32_t)pl->r_a + (uint32_t)pl->q_b +

@@ -1,0 +1,19 @@
+/* The quantized binary entries' harness rows, shared by test_qbinary.c (the entries'
+ * rows) and test_qbinary_plans.c (the AVX-512 rows' plans). */
+#ifndef SIMDOPS_TEST_QBINARY_H
+#define SIMDOPS_TEST_QBINARY_H
+
+#include "harness.h"
+#include "kernels/qbinary/qbinary_plan.h"
+#include "rules/qbinary.h"
+
+/* Parameters the entry's runtimes accept (a few tries; 0 when none came). */
+int qbinary_random_params(const target *t, simdops_qbinary_params *p);
+/* every (a, b) pair of the 8-bit type in the three forms and in place, against scalar */
+void qbinary_all_pairs(const target *t, const simdops_qbinary_params *p);
+
+void qbinary_xnn_plans(const target *t);
+void qbinary_tfl_plans(const target *t);
+void qbinary_tfl_mul_plans(const target *t);
+
+#endif
