@@ -122,41 +122,10 @@ SHRINK_INT_V(u8_shrink_v, LE_U8, GE_U8, 1, _mm256_min_epu8, _mm256_max_epu8, _mm
 SHRINK_INT_V(u16_shrink_v, LE_U16, GE_U16, 1, _mm256_min_epu16, _mm256_max_epu16, _mm256_add_epi16, _mm256_sub_epi16)
 SHRINK_INT_V(u32_shrink_v, LE_U32, GE_U32, 1, _mm256_min_epu32, _mm256_max_epu32, _mm256_add_epi32, _mm256_sub_epi32)
 
-/* The loop of one clamp form (a constant for the vector function, so each form
- * compiles to its own loop); has_neg: whether the negative branch can occur. */
-#define SHRINK_INT_MAP_FORM(fn, esize, has_neg)                                          \
-    do {                                                                                 \
-        if (form == CLAMP_NONE)                                                          \
-            SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_NONE, has_neg);     \
-        else if (form == CLAMP_POS)                                                      \
-            SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_POS, has_neg);      \
-        else if (form == CLAMP_NEG)                                                      \
-            SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_NEG, has_neg);      \
-        else                                                                             \
-            SIMDOPS_AVX2_MAP(x, y, n * (esize), esize, fn, &c, CLAMP_BOTH, has_neg);     \
-    } while (0)
-
-#define SHRINK_INT_KERNEL(name, fn, T, UT, field, tmin, tmax, esize, set1, ST)           \
-    static void name(const void *x, void *y, size_t n, const simdops_shrink_params *p)   \
-    {                                                                                    \
-        shrink_int c;                                                                    \
-        const int form = SHRINK_INT_FORM_OF(p, field, tmin, tmax);                       \
-        if (form == SHRINK_INT_EMPTY) {                                                  \
-            SHRINK_INT_SCALAR(T, UT, field);                                             \
-            return;                                                                      \
-        }                                                                                \
-        c.thr = set1((ST)p->thr.field);                                                  \
-        c.neg_thr = set1((ST)p->neg_thr.field);                                          \
-        c.b = set1((ST)p->bias.field);                                                   \
-        c.sub_lo = set1((ST)p->sub_lo.field);                                            \
-        c.sub_hi = set1((ST)p->sub_hi.field);                                            \
-        c.add_lo = set1((ST)p->add_lo.field);                                            \
-        c.add_hi = set1((ST)p->add_hi.field);                                            \
-        if (p->neg_thr.field != (tmin))                                                  \
-            SHRINK_INT_MAP_FORM(fn, esize, 1);                                           \
-        else                                                                             \
-            SHRINK_INT_MAP_FORM(fn, esize, 0);                                           \
-    }
+/* the kernels: shrink_int_form.h's SHRINK_INT_TIER_KERNEL with this tier's constants and map */
+#define SHRINK_INT_KERNEL(name, fn, T, UT, field, tmin, tmax, esize, set1, ST)              \
+    SHRINK_INT_TIER_KERNEL(shrink_int, SIMDOPS_AVX2_MAP, name, fn, T, UT, field, tmin, tmax, \
+                           esize, set1, ST)
 SHRINK_INT_KERNEL(u8_shrink__avx2, u8_shrink_v, uint8_t, uint8_t, u8, 0, UINT8_MAX, 1, _mm256_set1_epi8, char)
 SHRINK_INT_KERNEL(i8_shrink__avx2, i8_shrink_v, int8_t, uint8_t, i8, INT8_MIN, INT8_MAX, 1, _mm256_set1_epi8, char)
 SHRINK_INT_KERNEL(u16_shrink__avx2, u16_shrink_v, uint16_t, uint16_t, u16, 0, UINT16_MAX, 2, _mm256_set1_epi16, short)

@@ -71,4 +71,44 @@ static inline int shrink_int_form(int64_t thr, int64_t neg_thr, int64_t sub_lo, 
                     (int64_t)(p)->add_lo.field, (int64_t)(p)->add_hi.field, (int64_t)(tmin),   \
                     (int64_t)(tmax))
 
+/* One integer kernel of a tier: the form picked at entry, the constants set up in the
+ * tier's constants struct CT (fields thr, neg_thr, b, sub_lo, sub_hi, add_lo, add_hi:
+ * vectors of set1) and one loop per clamp form and negative branch through the tier's
+ * MAP(x, y, bytes, esize, fn, &c, form, has_neg) (form and has_neg constants for the
+ * vector function fn, so each compiles to its own loop). Written once for avx2 and
+ * avx512, whose kernels differ only in CT, MAP and fn. */
+#define SHRINK_INT_MAP_FORMS(MAP, fn, esize, has_neg)                                  \
+    do {                                                                               \
+        if (form == CLAMP_NONE)                                                        \
+            MAP(x, y, n * (esize), esize, fn, &c, CLAMP_NONE, has_neg);                \
+        else if (form == CLAMP_POS)                                                    \
+            MAP(x, y, n * (esize), esize, fn, &c, CLAMP_POS, has_neg);                 \
+        else if (form == CLAMP_NEG)                                                    \
+            MAP(x, y, n * (esize), esize, fn, &c, CLAMP_NEG, has_neg);                 \
+        else                                                                           \
+            MAP(x, y, n * (esize), esize, fn, &c, CLAMP_BOTH, has_neg);                \
+    } while (0)
+
+#define SHRINK_INT_TIER_KERNEL(CT, MAP, name, fn, T, UT, field, tmin, tmax, esize, set1, ST) \
+    static void name(const void *x, void *y, size_t n, const simdops_shrink_params *p)   \
+    {                                                                                    \
+        CT c;                                                                            \
+        const int form = SHRINK_INT_FORM_OF(p, field, tmin, tmax);                       \
+        if (form == SHRINK_INT_EMPTY) {                                                  \
+            SHRINK_INT_SCALAR(T, UT, field);                                             \
+            return;                                                                      \
+        }                                                                                \
+        c.thr = set1((ST)p->thr.field);                                                  \
+        c.neg_thr = set1((ST)p->neg_thr.field);                                          \
+        c.b = set1((ST)p->bias.field);                                                   \
+        c.sub_lo = set1((ST)p->sub_lo.field);                                            \
+        c.sub_hi = set1((ST)p->sub_hi.field);                                            \
+        c.add_lo = set1((ST)p->add_lo.field);                                            \
+        c.add_hi = set1((ST)p->add_hi.field);                                            \
+        if (p->neg_thr.field != (tmin))                                                  \
+            SHRINK_INT_MAP_FORMS(MAP, fn, esize, 1);                                     \
+        else                                                                             \
+            SHRINK_INT_MAP_FORMS(MAP, fn, esize, 0);                                     \
+    }
+
 #endif
