@@ -135,7 +135,7 @@ ext = Extension(
     # the kernel objects are linked as extra_objects, which setuptools does not
     # watch: list every C file (and the flag table) so a change triggers a rebuild
     depends=sorted(glob.glob(os.path.join(CSRC, "**", "*.[ch]"), recursive=True))
-    + [os.path.join(CSRC, "isa_flags.txt")],
+    + [os.path.join(CSRC, "isa_flags.txt"), "src/simdops/_ext/_fp_env.h"],
 )
 
 # simdops._ufunc: the numpy ufuncs (simdops.ufunc), a client of the C API capsule like any
@@ -144,7 +144,7 @@ ufunc_ext = Extension(
     "simdops._ufunc",
     sources=["src/simdops/_ext/_ufunc_module.c", "src/simdops/_ext/_ufunc_loops.c"],
     include_dirs=[np.get_include(), os.path.join(CSRC, "include")],
-    depends=sorted(glob.glob("src/simdops/_ext/_ufunc*.h")) + sorted(glob.glob(os.path.join(CSRC, "include", "simdops", "*.h"))),
+    depends=sorted(glob.glob("src/simdops/_ext/_ufunc*.h")) + ["src/simdops/_ext/_fp_env.h"] + sorted(glob.glob(os.path.join(CSRC, "include", "simdops", "*.h"))),
 )
 
 # freethreading_compatible: the module declares Py_mod_gil = Py_MOD_GIL_NOT_USED,

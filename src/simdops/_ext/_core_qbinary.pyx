@@ -20,18 +20,12 @@ cdef extern from *:
      * from: a model calls an op with the same numbers again and again, and the
      * derivation (validation, QuantizeMultiplier, the ratios) was ~5% of a small
      * call. The key is the args' bytes (_qb_args zeroes them first), the dtype and
-     * the floating-point environment the derivation rounds in (MXCSR without its
-     * sticky flags on x86: rounding mode, FTZ, DAZ; elsewhere the rounding mode),
+     * the floating-point environment the derivation rounds in (_fp_env.h: MXCSR
+     * without its sticky flags on x86, elsewhere the rounding mode),
      * so a hit is exactly what simdops_prepare_qbinary would return. A refused
      * call is not remembered (it prepares again and raises the same error). */
     #include <string.h>
-    #if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || defined(_M_IX86)
-    #include <xmmintrin.h>
-    #define SIMDOPS_PY_QB_FPENV() (_mm_getcsr() & ~0x3Fu)
-    #else
-    #include <fenv.h>
-    #define SIMDOPS_PY_QB_FPENV() ((unsigned)fegetround())
-    #endif
+    #include "_fp_env.h"
     #if defined(_MSC_VER)
     #define SIMDOPS_PY_QB_TLS __declspec(thread)
     #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
@@ -52,7 +46,7 @@ cdef extern from *:
                                           simdops_prepared *p, simdops_error *err)
     {
         simdops_py_qb_memo *m = &simdops_py_qb_last;
-        const unsigned fpenv = SIMDOPS_PY_QB_FPENV();
+        const unsigned fpenv = simdops_py_fp_env();
         int s;
         if (m->valid && m->dtype == dtype && m->fpenv == fpenv &&
             !memcmp(&m->args, q, sizeof(*q))) {

@@ -10,12 +10,8 @@
 
 #include <stdint.h>
 #include <string.h>
-#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
-#include <xmmintrin.h>
-#define UF_HAVE_MXCSR 1
-#else
-#include <fenv.h>
-#endif
+
+#include "_fp_env.h"
 
 #if defined(__GNUC__)
 #define UF_INLINE static inline __attribute__((always_inline))
@@ -126,16 +122,11 @@ UF_INLINE int uf_same_key(const uf_prepare_key *a, const uf_prepare_key *b)
            a->v[1] == b->v[1] && a->v[2] == b->v[2] && a->fp_env == b->fp_env;
 }
 
-/* What of the FP environment a prepare's result can depend on: on x86 MXCSR less its status
- * flags (the rounding mode, flush-to-zero and denormals-are-zero: a conversion's rounding and
- * a subnormal result; one stmxcsr), elsewhere the rounding mode (fegetround). */
+/* What of the FP environment a prepare's result can depend on (_fp_env.h says which
+ * bits, and the quantized binary ops' memo keys on the same value) */
 UF_INLINE uint64_t uf_fp_env(void)
 {
-#if defined(UF_HAVE_MXCSR)
-    return _mm_getcsr() & ~0x3Fu;
-#else
-    return (uint64_t)(unsigned)fegetround();
-#endif
+    return simdops_py_fp_env();
 }
 
 /* x's, y's and the parameters' simdops types, from the descriptors (once per loop call, and

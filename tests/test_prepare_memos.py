@@ -1,7 +1,11 @@
-"""The ufunc loops' per-thread memo of prepared parameters never hands back a stale handle:
-each parameter moved by one ulp (floats) or one unit (ints) between two calls, and the same
-parameters under another rounding mode, give the bits of a fresh call (the simdops function,
-and numpy where numpy computes the same thing) every time."""
+"""The per-thread memos of prepared parameters never hand back a stale handle.
+
+The ufunc loops' memo: each parameter moved by one ulp (floats) or one unit (ints) between two
+calls, and the same parameters under another rounding mode, give the bits of a fresh call (the
+simdops function, and numpy where numpy computes the same thing) every time. The quantized
+binary ops' memo (this thread's last handle): the same under another rounding mode, against a
+call whose handle was derived afresh in that mode. Both key on the one floating-point
+environment value of src/simdops/_ext/_fp_env.h."""
 import contextlib
 import ctypes
 import ctypes.util
@@ -130,3 +134,41 @@ def test_rounding_mode_changed_between_calls(mode):
     # the mode matters to clip's bounds (0.1 is not a float32): the test tests something
     if mode in ("down", "zero"):
         assert nearest[0].tobytes() != there[0].tobytes()
+
+
+QB_SCALES = (0.0417, 0.0388, 0.0712)  # float32 roundings and ratios that move with the mode
+QB_ALL_PAIRS = (np.repeat(np.arange(-128, 128, dtype=np.int8), 256),
+                np.tile(np.arange(-128, 128, dtype=np.int8), 256))
+
+
+def _qb_call(arithmetic, scales=QB_SCALES):
+    a, b = QB_ALL_PAIRS
+    return simdops.quantized_add(a, scales[0], 3, b, scales[1], -5, scales[2], 1,
+                                 arithmetic=arithmetic)
+
+
+def _qb_fresh(arithmetic):
+    """The call with its handle derived afresh: another parameter set first (the memo holds
+    one handle a thread), so this call cannot hit."""
+    _qb_call(arithmetic, (1.0, 1.0, 1.0))
+    return _qb_call(arithmetic)
+
+
+@pytest.mark.skipif(not (sys.platform.startswith("linux") and
+                         __import__("platform").machine() in ("x86_64", "AMD64")),
+                    reason="FE_* values are glibc x86's")
+@pytest.mark.parametrize("arithmetic", ["tflite", "onnxruntime"])
+def test_quantized_binary_memo_rounding_mode(arithmetic):
+    """All 65,536 int8 pairs: a handle memoized at round-to-nearest is not used under
+    FE_DOWNWARD (the scales' float32 rounding and the ratios move there), and the one
+    memoized there is not used back at nearest."""
+    nearest = _qb_fresh(arithmetic)
+    with rounding_mode(FE["down"]):
+        down = _qb_fresh(arithmetic)
+    # the mode changes these parameters' bits: the test tests something
+    assert nearest.tobytes() != down.tobytes()
+    _qb_call(arithmetic)  # memoized at nearest
+    with rounding_mode(FE["down"]):
+        assert_bits(_qb_call(arithmetic), down)
+        assert_bits(_qb_call(arithmetic), down)  # the down handle, memoized
+    assert_bits(_qb_call(arithmetic), nearest)
