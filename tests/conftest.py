@@ -2,6 +2,7 @@
 
 SIMDOPS_HYPOTHESIS_PROFILE=thorough runs 1000 examples per property test."""
 import os
+import re
 import sys
 import zlib
 
@@ -50,6 +51,46 @@ def pytest_collection_modifyitems(session, config, items):
     # background while other test files run (capi_build.py)
     import capi_build
     capi_build.start_builds({str(item.path) for item in items})
+
+
+# CI sets SIMDOPS_REQUIRE_RUNTIMES=1: there a test that skips because a module it runs (a
+# runtime, torch, dask, xarray...) does not import is a failure, not a skip. Without it a
+# broken install, a wheel pulled from the index without its native library, or an import
+# that fails under memory pressure would turn a runtime-exactness proof into one line of
+# "skipped" that nobody reads, and CI would still pass. The reasons are the tests' own
+# (pytest.importorskip's "could not import", the suites' "X is not installed", the docs
+# blocks' "needs torch"); structural skips (an opset, an ISA, numpy's version) stay skips.
+_REQUIRE_RUNTIMES = os.environ.get("SIMDOPS_REQUIRE_RUNTIMES") == "1"
+_MISSING_MODULE = re.compile(r"could not import '|is not importable|not installed|"
+                             r"^(Skipped: )?(docs/\S+|the block) needs ")
+
+
+def _missing_required(report):
+    """The skip reason when report is a skip for a module that does not import, else None."""
+    if not (_REQUIRE_RUNTIMES and report.skipped):
+        return None
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    return reason if _MISSING_MODULE.search(reason) else None
+
+
+def _fail_missing(report):
+    reason = _missing_required(report)
+    if reason is not None:
+        report.outcome = "failed"
+        report.longrepr = ("SIMDOPS_REQUIRE_RUNTIMES=1 and a module this proof runs does not "
+                           f"import, so it would have skipped: {reason}")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):  # a module-level importorskip
+    outcome = yield
+    _fail_missing(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):  # a test's own importorskip
+    outcome = yield
+    _fail_missing(outcome.get_result())
 
 
 def pytest_sessionfinish(session, exitstatus):
