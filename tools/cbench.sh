@@ -11,6 +11,8 @@
 # (the fp32 quantized multiply's instruction mixes against np.add's; x86-64 AVX-512),
 # tools/qmul_tflite_bench.c (the TFLite 8-bit multiply kernel against a vpaddb loop and the fp32 multiply),
 # tools/qb_tflite_mix.c (the 8-bit quantized adds' instruction mixes, x86-64 with AVX512-VNNI),
+# tools/qb_proof_count.c (TFLite add's exhaustive proof: how many parameter sets it proves, its cost, the
+# proved rows against the window rows; ONNX Runtime's add: why no linear form can be proved for the benchmark's numbers),
 # tools/ql_bound.c (QuantizeLinear past L2 against the bytes it moves, x86-64 AVX-512),
 # tools/ew_cache_bound.c (the 64K shrink / clip rows' steps against the copy, x86-64 AVX-512):
 #   bash tools/cbench.sh [OUTDIR=/tmp/kb]   -> OUTDIR/cbench, OUTDIR/rqbench, OUTDIR/rq_exhaustive, OUTDIR/portbench, OUTDIR/hmbench, OUTDIR/hm_axis0
@@ -20,7 +22,7 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 CC=${CC:-cc}
 bash "$HERE/csrc/tests/build.sh" "$OUT" >/dev/null
 objs=$(ls "$OUT"/obj/*.o | grep -v '/tests__test_')  # the harness's objects but its tests (build.sh names objects by path)
-for tool in cbench rqbench rqcall rq_chain_call qlinear_sweep rq_exhaustive lowbit_sweep qlow_stream_bench qmul_tflite_bench qb_bcast_calls; do
+for tool in cbench rqbench rqcall rq_chain_call qlinear_sweep rq_exhaustive lowbit_sweep qlow_stream_bench qmul_tflite_bench qb_bcast_calls qb_proof_count; do
     # shellcheck disable=SC2086
     $CC -O2 -g -Wall -Wextra ${CFLAGS_EXTRA:-} -I"$HERE/csrc/include" -I"$HERE/csrc" "$HERE/tools/$tool.c" \
         $objs -o "$OUT/$tool" -lm -lpthread

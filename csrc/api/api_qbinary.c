@@ -15,6 +15,7 @@
 #include "rules/checks.h"
 #include "rules/params.h"
 #include "rules/qbinary.h"
+#include "rules/qbinary_proof.h"
 #include "rules/rules.h"
 
 typedef struct qbinary_ctx {
@@ -115,6 +116,9 @@ static int run(const simdops_prepared_impl *impl, const simdops_tensor *a,
     memset(&c, 0, sizeof(c));
     c.params = impl->u.qbinary;
     c.kernel = kernel_of(simdops_current_kernels(), c.params.kind, dtype);
+    /* TFLite's 8-bit add: the proved form where this thread has proved the parameters
+     * (once, after they served enough elements; rules/qbinary_proof.c) */
+    simdops_qbinary_proof(&c.params, dtype, (uint64_t)simdops_numel(y), c.kernel);
     if ((s = simdops_input_ref(a, y, &acopy, &ain, &atmp, err))) {
         err->arg = SIMDOPS_ARG_A;
         return s;
@@ -189,6 +193,8 @@ int simdops_qbinary_1d(const simdops_prepared *p, const void *a, const void *b, 
     if ((s = simdops_check_disjoint(a, (uint64_t)n * es, y, (uint64_t)n * es, 1, err)) ||
         (s = simdops_check_disjoint(b, (uint64_t)n * es, y, (uint64_t)n * es, 1, err)))
         return s;
+    if (impl.u.qbinary.kind == SIMDOPS_QB_TFLITE_ADD) /* only a proof marks a call proved */
+        impl.u.qbinary.plan.u.tfl_add.proved = 0;
     kernel_of(simdops_current_kernels(), impl.u.qbinary.kind,
               (simdops_dtype)impl.dtype)(a, b, y, (size_t)n, SIMDOPS_QB_VV, &impl.u.qbinary);
     return SIMDOPS_OK;

@@ -247,7 +247,11 @@ enum simdops_qbinary_kind {
 typedef struct simdops_qb_tfl_add_plan { /* TFLITE_ADD: the linear form's pair rows */
     uint8_t pairs;       /* 1: the pair rows run; 0: the plan is refused (int32 rows) */
     uint8_t shift;       /* S: y = V >> S */
-    uint32_t window;     /* bits w..S-1: a lane whose V has none is recomputed */
+    uint8_t proved;      /* 1: V >> S is proved equal to TFLite's add for every input pair
+                          * (qbinary_tfl_proof.h): the rows run without the window, V from
+                          * the proved form's constants below. Set only on a call's own copy
+                          * of the parameters (rules/qbinary_proof.c), never in a handle. */
+    uint32_t window;     /* bits w..S-1: a lane whose V has none is recomputed (unless proved) */
     uint32_t pair_bias;  /* V's bias with the pairs' constant */
     uint32_t q_ab, r_ab; /* the split multipliers as the rows' dwords: b's high, a's low */
 } simdops_qb_tfl_add_plan;

@@ -250,8 +250,10 @@ void test_qbinary(const target *t)
     qbinary_rounding_modes(t);
     if (t->kind == SIMDOPS_KE_qmul_fp && DT[t->idx].size == 1)
         qbinary_fp_mul_edges(t);
-    if (t->kind == SIMDOPS_KE_qadd_tflite && DT[t->idx].size == 1)
+    if (t->kind == SIMDOPS_KE_qadd_tflite && DT[t->idx].size == 1) {
         qbinary_tfl_plans(t);
+        qbinary_tfl_proofs(t);
+    }
     if (t->kind == SIMDOPS_KE_qmul_tflite && DT[t->idx].size == 1)
         qbinary_tfl_mul_plans(t);
     if (t->kind == SIMDOPS_KE_qadd_xnnpack && DT[t->idx].size == 1)

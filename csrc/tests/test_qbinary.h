@@ -14,6 +14,7 @@ void qbinary_all_pairs(const target *t, const simdops_qbinary_params *p);
 
 void qbinary_xnn_plans(const target *t);
 void qbinary_tfl_plans(const target *t);
+void qbinary_tfl_proofs(const target *t);
 void qbinary_tfl_mul_plans(const target *t);
 
 #endif

@@ -197,9 +197,42 @@ enum { QB_TFL_RUN = 64 };
         return i;                                                                                  \
     }
 
+/* A proved plan (qbinary_tfl_proof.h: V >> S equals the reference for every input pair
+ * of these parameters, bounds included): XNNPACK's pair rows run V = a Ma + b Mb + bias
+ * from the plan's constants, the shift, the packs, no window. The proof checked that V
+ * lies in int32 for every pair (the folded loops' condition) and that the multipliers
+ * split; y_offset 0 (the bias holds it). */
+#define QB_TFL_PROVED(tag, T, IS_U8)                                                               \
+    static inline size_t qb_tfl_proved_rows_##tag(const qb_xnn_io *io, T *y, size_t n,            \
+                                                  const simdops_qbinary_params *p,                \
+                                                  const simdops_qb_tfl_add_plan *tp)              \
+    {                                                                                              \
+        typedef size_t (*loop_fn)(const qb_xnn_io *, T *, size_t, const qb_xnn_plan *,             \
+                                  const simdops_qbinary_params *);                                 \
+        static const loop_fn folded[4] = {qb_xnn_pairs_##tag##_010, qb_xnn_pairs_##tag##_011,      \
+                                          qb_xnn_pairs_##tag##_110, qb_xnn_pairs_##tag##_111};     \
+        simdops_qbinary_params lin;                                                                \
+        qb_xnn_plan pl;                                                                            \
+        memset(&pl, 0, sizeof(pl));                                                                \
+        memset(&lin, 0, sizeof(lin));                                                              \
+        lin.shift = tp->shift;                                                                     \
+        lin.lo = p->lo;                                                                            \
+        lin.hi = p->hi;                                                                            \
+        pl.fold = pl.pairs = 1;                                                                    \
+        pl.high = tp->shift >= 16;                                                                 \
+        pl.clamp = !(p->lo <= (IS_U8 ? 0 : -128) && p->hi >= (IS_U8 ? 255 : 127));                \
+        pl.pair_bias = tp->pair_bias;                                                              \
+        pl.q_a = (int16_t)(uint16_t)(tp->q_ab & 0xffffu);                                          \
+        pl.q_b = (int16_t)(uint16_t)(tp->q_ab >> 16);                                              \
+        pl.r_a = (int8_t)(uint8_t)(tp->r_ab & 0xffu);                                              \
+        pl.r_b = (int8_t)(uint8_t)((tp->r_ab >> 16) & 0xffu);                                      \
+        return folded[2 * pl.high + pl.clamp](io, y, n, &pl, &lin);                                \
+    }
+
 #define QB_TFL_ADD_TYPE(tag, T, PACK, EP, IS_U8)                                                   \
     QB_TFL_ADD_LOOP(tag, T, QB_LOBYTES_##tag, PACK, EP, 0)                                         \
     QB_TFL_ADD_LOOP(tag, T, QB_LOBYTES_##tag, PACK, EP, 1)                                         \
+    QB_TFL_PROVED(tag, T, IS_U8)                                                                   \
     static inline size_t qb_tfl_rows_##tag(const T *a, const T *b, T *y, size_t n, int form,      \
                                            const simdops_qbinary_params *p)                       \
     {                                                                                              \
@@ -216,8 +249,10 @@ enum { QB_TFL_RUN = 64 };
         }                                                                                          \
         if (!tp->pairs || !qb_cpu_vnni())                                                          \
             return qb_rows_qadd_tflite_##tag(a, b, y, n, form, p);                                 \
-        qb_consts_init(&c, p);                                                                     \
         qb_xnn_io_init(&io, a, b, form);                                                           \
+        if (tp->proved)                                                                            \
+            return qb_tfl_proved_rows_##tag(&io, y, n, p, tp);                                     \
+        qb_consts_init(&c, p);                                                                     \
         /* the type's own bounds: the packs saturate to them, the min / max left out */          \
         return p->lo <= tlo && p->hi >= thi ? qb_tfl_add_pairs_##tag##_0(&io, y, n, &c, p, tp)     \
                                             : qb_tfl_add_pairs_##tag##_1(&io, y, n, &c, p, tp);    \

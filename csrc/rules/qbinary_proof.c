@@ -1,0 +1,123 @@
+/* Where TFLite's 8-bit add pays for its proof (kernels/qbinary/qbinary_tfl_proof.h):
+ * a memo per thread of the last MEMO parameter sets a call used, each with the
+ * elements it has served, and the verdict once proved or refused.
+ *
+ * - No call pays a proof for a parameter set that has not yet served
+ *   SIMDOPS_QB_PROOF_AFTER elements in earlier calls of this thread: a one-off call,
+ *   or a user cycling through more parameter sets than the memo holds, never proves
+ *   (the window rows run, as without the proof).
+ * - A parameter set is proved once a thread (the verdict, proved or refused, stays).
+ * - Per thread, so no lock and no data race: the memo is thread-local, and the
+ *   verdict goes into the call's own copy of the parameters, never into a prepared
+ *   handle another thread may be reading.
+ * The key is the parameters' fields before the plan slot, byte for byte (the output
+ * bounds included: they are part of what is proved), and the type. */
+#include "rules/qbinary_proof.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/qbinary/qbinary_plan.h"
+#include "kernels/qbinary/qbinary_tfl_proof.h"
+
+#if defined(_MSC_VER)
+#define QB_THREAD_LOCAL __declspec(thread)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define QB_THREAD_LOCAL _Thread_local
+#else
+#define QB_THREAD_LOCAL __thread
+#endif
+
+enum { MEMO = 16, KEY = offsetof(simdops_qbinary_params, plan) };
+enum { COUNTING = 1, PROVED = 2, REFUSED = 3 };
+
+typedef struct memo_entry {
+    unsigned char key[KEY];
+    int32_t is_u8, state;
+    uint64_t served;              /* elements served before the proof */
+    simdops_qb_tfl_add_plan plan; /* PROVED: the plan to run */
+} memo_entry;
+
+static QB_THREAD_LOCAL memo_entry memo[MEMO];
+static QB_THREAD_LOCAL unsigned memo_next, memo_last;
+
+int simdops_qbinary_prove_now(simdops_qbinary_params *p, simdops_dtype dtype,
+                              simdops_qbinary_fn kernel)
+{
+    const int is_u8 = dtype == SIMDOPS_UINT8;
+    simdops_qbinary_params exact;
+    unsigned char *buf;
+    qb_tfl_form f;
+    int ok;
+    if (p->kind != SIMDOPS_QB_TFLITE_ADD)
+        return 0; /* the plan slot is another kind's union member: not touched */
+    p->plan.u.tfl_add.proved = 0;
+    if ((dtype != SIMDOPS_INT8 && dtype != SIMDOPS_UINT8) ||
+        !QB_PLAN_STORED(p, SIMDOPS_QB_TFLITE_ADD, is_u8) || !kernel)
+        return 0;
+    buf = (unsigned char *)malloc(3 * (size_t)QB_PROOF_PAIRS);
+    if (!buf)
+        return 0;
+    qb_tfl_proof_pairs(is_u8, buf, buf + QB_PROOF_PAIRS);
+    exact = *p; /* proved 0: the kernel's exact rows give the reference's bits */
+    kernel(buf, buf + QB_PROOF_PAIRS, buf + 2 * QB_PROOF_PAIRS, QB_PROOF_PAIRS, SIMDOPS_QB_VV, &exact);
+    ok = qb_tfl_proof_find(p, is_u8, buf + 2 * QB_PROOF_PAIRS, &f);
+#ifdef QB_PROOF_MUTANT_CLAIM /* the harness's mutant: the plan claims proved without proof */
+    if (!ok) {
+        qb_tfl_plan tp;
+        qb_tfl_plan_init(&tp, p, is_u8);
+        f.S = tp.S;
+        f.ma = tp.ma;
+        f.mb = tp.mb;
+        f.bias = (int32_t)(tp.bias - ((int64_t)1 << (tp.w - 1)));
+        ok = tp.ok && qb_tfl_form_fits(&f, is_u8);
+    }
+#endif
+    free(buf);
+    if (ok)
+        qb_tfl_proof_apply(p, is_u8, &f);
+    return ok;
+}
+
+void simdops_qbinary_proof(simdops_qbinary_params *p, simdops_dtype dtype, uint64_t n,
+                           simdops_qbinary_fn kernel)
+{
+    const int is_u8 = dtype == SIMDOPS_UINT8;
+    memo_entry *e = NULL;
+    if (p->kind != SIMDOPS_QB_TFLITE_ADD)
+        return; /* the plan slot is another kind's union member: not touched */
+    p->plan.u.tfl_add.proved = 0; /* whatever the handle held: only a proof sets it */
+    /* a small call neither counts nor looks (its time is the call's own cost: the
+     * proved rows would save it ~1 ns a 64) */
+    if (n < SIMDOPS_QB_PROOF_MIN_N || (dtype != SIMDOPS_INT8 && dtype != SIMDOPS_UINT8) ||
+        !QB_PLAN_STORED(p, SIMDOPS_QB_TFLITE_ADD, is_u8))
+        return;
+    for (unsigned j = 0; j < MEMO; j++) { /* the last set used first */
+        const unsigned k = (memo_last + j) % MEMO;
+        if (memo[k].state && memo[k].is_u8 == is_u8 && !memcmp(memo[k].key, p, KEY)) {
+            e = &memo[k];
+            memo_last = k;
+            break;
+        }
+    }
+    if (!e) { /* a new parameter set: counted from this call on */
+        memo_last = memo_next % MEMO;
+        e = &memo[memo_next++ % MEMO];
+        memcpy(e->key, p, KEY);
+        e->is_u8 = is_u8;
+        e->state = COUNTING;
+        e->served = n;
+        return;
+    }
+    if (e->state == COUNTING) {
+        if (e->served < SIMDOPS_QB_PROOF_AFTER) {
+            e->served += n;
+            return;
+        }
+        e->state = simdops_qbinary_prove_now(p, dtype, kernel) ? PROVED : REFUSED;
+        e->plan = p->plan.u.tfl_add;
+    }
+    if (e->state == PROVED)
+        p->plan.u.tfl_add = e->plan;
+}

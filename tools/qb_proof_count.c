@@ -1,0 +1,259 @@
+/* Whether the exhaustive proof of TFLite's 8-bit add (kernels/qbinary/qbinary_tfl_proof.h)
+ * pays, and why ONNX Runtime's add gets none:
+ *   1. the benchmark's numbers (src/simdops/bench/ops_qbinary.py) and N random realistic
+ *      sets (a_scale in [1e-3, 0.3], b_scale within 5x of it, y_scale 1-4x the larger,
+ *      zero points within +-20 of the type's middle), int8 and uint8 alternating:
+ *        tflite: pairs of 65,536 the test-free form with the plan's S, Ma, Mb (bias
+ *                without the window's W) gets wrong; whether the proof (nominal or
+ *                searched form) proves the set;
+ *        ort:    pairs the same kind of form (Ma = round(2^S ra), Mb likewise, bias
+ *                round(2^S fixed) + 2^(S-1), the largest S with |M| < 2^21) gets
+ *                wrong against ONNX Runtime's two float roundings; pairs whose float
+ *                value lies exactly on a half (cvtps2dq rounds them to even); and for
+ *                the benchmark's numbers the widest interval any REAL floor form
+ *                floor(alpha a + beta b + gamma) leaves for gamma (<= 0: none matches
+ *                every pair, at any precision, so no proof can pass);
+ *   2. the proof's cost (simdops_qbinary_prove_now with the dispatched kernel) and the
+ *      dispatched kernel's 64K call with the window rows and with the proved rows
+ *      (the benchmark's arrays: b = a reversed), thread CPU time, medians of
+ *      interleaved rounds.
+ *   bash tools/cbench.sh OUT && OUT/qb_proof_count [N random sets] [rounds] */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_util.h"
+#include "core/kernel_abi.h"
+#include "dispatch/dispatch.h"
+#include "kernels/qbinary/qbinary_element.h"
+#include "kernels/qbinary/qbinary_tfl_proof.h"
+#include "kernels/registry.h"
+#include "rules/qbinary.h"
+#include "rules/qbinary_proof.h"
+#include "simdops/simdops.h"
+
+static int derive(int arith, int u8, const float s[3], const int zp[3], simdops_qbinary_params *p)
+{
+    simdops_qbinary_args a;
+    simdops_error err;
+    memset(&a, 0, sizeof(a));
+    memset(&err, 0, sizeof(err));
+    a.op = SIMDOPS_OP_QUANTIZED_ADD;
+    a.arithmetic = arith;
+    a.a_scale = simdops_float_number(s[0]);
+    a.b_scale = simdops_float_number(s[1]);
+    a.y_scale = simdops_float_number(s[2]);
+    a.a_zero_point = zp[0];
+    a.b_zero_point = zp[1];
+    a.y_zero_point = zp[2];
+    return simdops_qbinary_params_init(u8 ? SIMDOPS_UINT8 : SIMDOPS_INT8, &a, p, &err);
+}
+
+static simdops_qbinary_fn tfl_kernel(int u8)
+{
+    return simdops_current_kernels()->qadd_tflite[u8 ? SIMDOPS_UINT8 : SIMDOPS_INT8];
+}
+
+/* tflite: wrong pairs of the nominal test-free form (-1: the plan refused), and
+ * whether the proof proves the set */
+static int tfl_count(int u8, const float s[3], const int zp[3], int *proved)
+{
+    simdops_qbinary_params p;
+    qb_tfl_plan pl;
+    qb_tfl_form f;
+    int wrong = 0, tlo = u8 ? 0 : -128;
+    *proved = 0;
+    if (derive(SIMDOPS_ARITH_TFLITE, u8, s, zp, &p))
+        return -1;
+    qb_tfl_plan_init(&pl, &p, u8);
+    if (!pl.ok)
+        return -1;
+    f.S = pl.S;
+    f.ma = pl.ma;
+    f.mb = pl.mb;
+    f.bias = (int32_t)(pl.bias - ((int64_t)1 << (pl.w - 1)));
+    for (int i = 0; i < QB_PROOF_PAIRS; i++) {
+        int a = tlo + (i >> 8), b = tlo + (i & 255);
+        wrong += qb_tfl_form_one(&f, a, b, &p) != qb_tflite_add_one(a, b, &p);
+    }
+    *proved = simdops_qbinary_prove_now(&p, u8 ? SIMDOPS_UINT8 : SIMDOPS_INT8, tfl_kernel(u8));
+    return wrong;
+}
+
+/* ort: wrong pairs of the nominal pair form, and the exact half-way float values */
+static int ort_count(int u8, const float s[3], const int zp[3], int *ties)
+{
+    simdops_qbinary_params p;
+    int wrong = 0, tlo = u8 ? 0 : -128, S;
+    int64_t Ma = 0, Mb = 0, bias = 0;
+    *ties = 0;
+    derive(SIMDOPS_ARITH_ONNXRUNTIME, u8, s, zp, &p);
+    for (S = 30; S >= 1; S--) {
+        Ma = llround(ldexp(p.ratio_a, S));
+        Mb = llround(ldexp(p.ratio_b, S));
+        bias = llround(ldexp(p.fixed, S)) + ((int64_t)1 << (S - 1));
+        if (llabs(Ma) < (1 << 21) && llabs(Mb) < (1 << 21))
+            break;
+    }
+    for (int i = 0; i < QB_PROOF_PAIRS; i++) {
+        int a = tlo + (i >> 8), b = tlo + (i & 255);
+        int64_t y = ((int64_t)a * Ma + (int64_t)b * Mb + bias) >> S;
+        float t = fmaf((float)b, p.ratio_b, p.fixed), v = fmaf((float)a, p.ratio_a, t);
+        y = y < p.lo ? p.lo : y > p.hi ? p.hi : y;
+        wrong += y != qb_ort_add_vv(a, b, &p);
+        *ties += v - floorf(v) == 0.5f;
+    }
+    return wrong;
+}
+
+/* ort: the widest interval of gamma with which ONE real form floor(alpha a + beta b +
+ * gamma) gives ONNX Runtime's output of every pair, maximized over (alpha, beta) by
+ * nested ternary searches (the width is concave in them). <= 0: no linear floor form
+ * at all, whatever its precision, matches every pair (so no proof can pass) */
+static int32_t g_ref[256][256];
+static double ort_width(const simdops_qbinary_params *p, int tlo, double al, double be)
+{
+    double lo = -1e300, hi = 1e300;
+    for (int i = 0; i < 256; i++)
+        for (int j = 0; j < 256; j++) {
+            const int32_t k = g_ref[i][j];
+            const double v = al * (tlo + i) + be * (tlo + j);
+            if (k > p->lo && k - v > lo)
+                lo = k - v;
+            if (k < p->hi && k + 1 - v < hi)
+                hi = k + 1 - v;
+        }
+    return hi - lo;
+}
+static double ort_best_be(const simdops_qbinary_params *p, int tlo, double al)
+{
+    double lo = p->ratio_b * (1 - 1e-3), hi = p->ratio_b * (1 + 1e-3);
+    for (int it = 0; it < 60; it++) {
+        const double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
+        if (ort_width(p, tlo, al, m1) < ort_width(p, tlo, al, m2))
+            lo = m1;
+        else
+            hi = m2;
+    }
+    return ort_width(p, tlo, al, 0.5 * (lo + hi));
+}
+static double ort_lp(int u8, const float s[3], const int zp[3])
+{
+    simdops_qbinary_params p;
+    const int tlo = u8 ? 0 : -128;
+    double lo, hi;
+    derive(SIMDOPS_ARITH_ONNXRUNTIME, u8, s, zp, &p);
+    for (int i = 0; i < 256; i++)
+        for (int j = 0; j < 256; j++)
+            g_ref[i][j] = qb_ort_add_vv(tlo + i, tlo + j, &p);
+    lo = p.ratio_a * (1 - 1e-3);
+    hi = p.ratio_a * (1 + 1e-3);
+    for (int it = 0; it < 60; it++) {
+        const double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
+        if (ort_best_be(&p, tlo, m1) < ort_best_be(&p, tlo, m2))
+            lo = m1;
+        else
+            hi = m2;
+    }
+    return ort_best_be(&p, tlo, 0.5 * (lo + hi));
+}
+
+static double urand(void) { return (double)rand() / ((double)RAND_MAX + 1.0); }
+
+typedef struct job {
+    simdops_qbinary_fn k;
+    simdops_qbinary_params p;
+    int8_t *a, *b, *y;
+} job;
+
+static void run64k(void *v)
+{
+    job *j = (job *)v;
+    j->k(j->a, j->b, j->y, 65536, SIMDOPS_QB_VV, &j->p);
+}
+
+static void prove(void *v)
+{
+    job *j = (job *)v;
+    simdops_qbinary_params q = j->p;
+    (void)simdops_qbinary_prove_now(&q, SIMDOPS_INT8, j->k);
+}
+
+int main(int argc, char **argv)
+{
+    const float bs[3] = {0.0417f, 0.0388f, 0.0712f};
+    const int bz[3] = {-3, 5, -1};
+    const int trials = argc > 1 ? atoi(argv[1]) : 200, rounds = argc > 2 ? atoi(argv[2]) : 15;
+    int hist_t[4] = {0}, hist_o[4] = {0}, proved_t = 0, refused_t = 0, tie_sets = 0, pr, ties;
+    simdops_init();
+    printf("tier %s\nthe benchmark's numbers (0.0417 / -3, 0.0388 / 5, 0.0712 / -1; uint8 zero points + 128):\n",
+           simdops_isa());
+    for (int u8 = 0; u8 < 2; u8++) {
+        const int z[3] = {bz[0] + 128 * u8, bz[1] + 128 * u8, bz[2] + 128 * u8};
+        int wt = tfl_count(u8, bs, z, &pr), wo = ort_count(u8, bs, z, &ties);
+        printf("  %s: tflite nominal form wrong on %d pairs, proof %s; ort pair form wrong on %d "
+               "pairs, %d exact float halves, the widest real floor form's interval %.3g\n",
+               u8 ? "uint8" : "int8", wt, pr ? "PROVED" : "refused", wo, ties, ort_lp(u8, bs, z));
+    }
+    srand(12345);
+    for (int t = 0; t < trials; t++) {
+        const int u8 = t & 1;
+        float s[3];
+        int z[3], wt, wo;
+        s[0] = (float)pow(10.0, -3.0 + 2.5 * urand());
+        s[1] = (float)(s[0] * pow(10.0, -0.7 + 1.4 * urand()));
+        s[2] = (float)(fmax(s[0], s[1]) * pow(10.0, 0.6 * urand()));
+        for (int k = 0; k < 3; k++)
+            z[k] = (u8 ? 128 : 0) + (int)(urand() * 40.0) - 20;
+        wt = tfl_count(u8, s, z, &pr);
+        if (wt >= 0) {
+            hist_t[wt == 0 ? 0 : wt < 10 ? 1 : wt < 100 ? 2 : 3]++;
+            proved_t += pr;
+            refused_t += !pr;
+        }
+        wo = ort_count(u8, s, z, &ties);
+        hist_o[wo == 0 ? 0 : wo < 10 ? 1 : wo < 100 ? 2 : 3]++;
+        tie_sets += ties > 0;
+    }
+    printf("%d random sets: tflite nominal form wrong on 0 / 1-9 / 10-99 / 100+ pairs: %d / %d / %d / "
+           "%d sets; proved %d, refused %d\n",
+           trials, hist_t[0], hist_t[1], hist_t[2], hist_t[3], proved_t, refused_t);
+    printf("  ort pair form wrong on 0 / 1-9 / 10-99 / 100+ pairs: %d / %d / %d / %d sets; %d sets "
+           "with exact float halves\n",
+           hist_o[0], hist_o[1], hist_o[2], hist_o[3], tie_sets);
+    {
+        job w, pv;
+        int8_t *buf = (int8_t *)malloc(3 * 65536);
+        double tw[64], tp[64], tq[64];
+        int n = rounds < 64 ? rounds : 64;
+        if (!buf)
+            return 1;
+        for (int i = 0; i < 65536; i++)
+            buf[i] = (int8_t)(rand() & 255);
+        for (int i = 0; i < 65536; i++)
+            buf[65536 + i] = buf[65535 - i];
+        w.k = tfl_kernel(0);
+        w.a = buf;
+        w.b = buf + 65536;
+        w.y = buf + 2 * 65536;
+        derive(SIMDOPS_ARITH_TFLITE, 0, bs, bz, &w.p);
+        pv = w;
+        if (!simdops_qbinary_prove_now(&pv.p, SIMDOPS_INT8, pv.k))
+            printf("the benchmark's int8 numbers: not proved\n");
+        for (int r = 0; r < n; r++) {
+            tw[r] = bench_time(run64k, &w, 200);
+            tp[r] = bench_time(run64k, &pv, 200);
+            tq[r] = bench_time(prove, &w, 5);
+        }
+        qsort(tw, (size_t)n, sizeof(double), bench_cmp_double);
+        qsort(tp, (size_t)n, sizeof(double), bench_cmp_double);
+        qsort(tq, (size_t)n, sizeof(double), bench_cmp_double);
+        printf("int8 64K kernel call (medians of %d interleaved rounds): window rows %.2f us, proved "
+               "rows %.2f us (%.2fx); the proof %.1f us (%.1f window calls)\n",
+               n, 1e6 * tw[n / 2], 1e6 * tp[n / 2], tw[n / 2] / tp[n / 2], 1e6 * tq[n / 2],
+               tq[n / 2] / tw[n / 2]);
+        free(buf);
+    }
+    return 0;
+}
