@@ -135,6 +135,7 @@ ext = Extension(
     # the kernel objects are linked as extra_objects, which setuptools does not
     # watch: list every C file (and the flag table) so a change triggers a rebuild
     depends=sorted(glob.glob(os.path.join(CSRC, "**", "*.[ch]"), recursive=True))
+    + sorted(glob.glob("src/simdops/_ext/_core_*.h"))
     + [os.path.join(CSRC, "isa_flags.txt"), "src/simdops/_ext/_fp_env.h"],
 )
 

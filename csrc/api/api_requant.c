@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "core/kernel_abi.h"
 #include "kernels/registry.h"
+#include "kernels/requant/rq_chain_fold.h"
 #include "dispatch/dispatch.h"
 #include "driver/requant_channels.h"
 #include "driver/strided.h"
@@ -421,8 +422,9 @@ static int run_requant(const simdops_prepared_impl *impl, const simdops_tensor *
         if ((s = check_shifts_for(family, shift, channels, err)))
             goto done;
     }
-    /* no fold with a float32 bias (it lies between the chain's steps) */
-    if (c.params.fold && !(c.params.fp_mode & SIMDOPS_RQ_FP_FLOAT_BIAS) && !scale64_v &&
+    /* the fold's bias rule (rqc_bias_allows_fold: no float32 bias); bias, the tensor, is
+     * given whenever SIMDOPS_RQ_FP_FLOAT_BIAS was set above */
+    if (c.params.fold && rqc_bias_allows_fold(&c.params, bias) && !scale64_v &&
         (s = fold_chain(&c.params, &scale_v, scale_v ? x->shape[x->ndim - 1] : 0, scales_known,
                         &scales_below_one, fold_stack, &tmp[6], err)))
         goto done;

@@ -92,15 +92,25 @@ static inline int rqc_fold_c(const simdops_requant_params *p, double smin, doubl
            rqc_scales_fit(lo, hi, smin, smax, (p->fp_mode & SIMDOPS_FP_FLOAT64) != 0);
 }
 
+/* Whether a call with bias (NULL: none; the vector, or its tensor, whichever the caller
+ * holds) may fold p's chain: not with a float32 bias (SIMDOPS_RQ_FP_FLOAT_BIAS), which lies
+ * between the steps or before them, where |A + b| has no lower bound (the proof above
+ * needs 1 <= |A| or A = 0). The one rule for both folds: the prepared handle's, applied
+ * per call (api_requant.c), and the kernels' own (rqc_fold_pow2). */
+static inline int rqc_bias_allows_fold(const simdops_requant_params *p, const void *bias)
+{
+    return !(bias && (p->fp_mode & SIMDOPS_RQ_FP_FLOAT_BIAS));
+}
+
 /* rqc_fold_c's fold as parameters: writes q (p with c as the pre multiplier and no post
- * step; no pre step when c = 1) and returns 1, else 0 (no fold with a float32 bias, which
- * lies between the steps or before them, where |A + b| has no lower bound). */
+ * step; no pre step when c = 1) and returns 1, else 0 (a float32 bias:
+ * rqc_bias_allows_fold). */
 static inline int rqc_fold_pow2(const simdops_requant_params *p, const int32_t *bias,
                                 double smin, double smax, simdops_requant_params *q)
 {
     const int post_bits = SIMDOPS_RQ_FP_POST_MUL | SIMDOPS_RQ_FP_POST_DIV;
     double c;
-    if ((bias && (p->fp_mode & SIMDOPS_RQ_FP_FLOAT_BIAS)) || !rqc_fold_c(p, smin, smax, &c))
+    if (!rqc_bias_allows_fold(p, bias) || !rqc_fold_c(p, smin, smax, &c))
         return 0;
     *q = *p;
     q->fp_mode = (p->fp_mode & ~(post_bits | SIMDOPS_RQ_FP_PRE)) |

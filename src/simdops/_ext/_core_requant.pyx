@@ -147,6 +147,15 @@ cdef _Buf _scale_vector(object v, int mode, str func):
     return _buf(v, "scale")
 
 
+cdef extern from "_core_requant_memo.h":
+    # this thread's last prepared chain, prepared again only when an input differs
+    int simdops_py_prepare_requant_fp_chain(simdops_dtype out_dtype, double scale,
+                                            int64_t zero_point, const int64_t *min,
+                                            const int64_t *max, int mode,
+                                            const simdops_requant_fp_chain *chain,
+                                            simdops_prepared *p, simdops_error *err) nogil
+
+
 def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, out_dtype="uint8",
                     precision="float32", ties="even", out=None, pre_scale=None, post_scale=None,
                     post_divide=None, offset=None, bias_at="input"):
@@ -288,26 +297,23 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
                                                   NULL if max is None else &hi, mode, NULL,
                                                   &prep, &err)
     else:
-        memset(&chain, 0, sizeof(chain))
-        # a Python float inline (oneDNN's two scales): _chain_value's call was ~25
-        # instructions each, a few ns of a folded chain's call
+        memset(&chain, 0, sizeof(chain))  # zeroed: its bytes are the memo's key
         if pre_scale is not None:
             chain.has_pre_scale = 1
-            chain.pre_scale = (<double>pre_scale if type(pre_scale) is float else
-                               _chain_value(pre_scale, f32, "pre_scale"))
+            chain.pre_scale = _chain_value(pre_scale, f32, "pre_scale")
         if post_scale is not None:
             chain.has_post_scale = 1
-            chain.post_scale = (<double>post_scale if type(post_scale) is float else
-                                _chain_value(post_scale, f32, "post_scale"))
+            chain.post_scale = _chain_value(post_scale, f32, "post_scale")
         if post_divide is not None:
             chain.has_post_divisor = 1
             chain.post_divisor = _chain_value(post_divide, f32, "post_divide")
         if offset is not None:
             chain.has_offset = 1
             chain.offset = _chain_value(offset, f32, "offset")
-        status = simdops_prepare_requant_fp_chain(od, s, zp, NULL if min is None else &lo,
-                                                  NULL if max is None else &hi, mode, &chain,
-                                                  &prep, &err)
+        # this thread's last chain, prepared again only when an input differs
+        status = simdops_py_prepare_requant_fp_chain(od, s, zp, NULL if min is None else &lo,
+                                                     NULL if max is None else &hi, mode,
+                                                     &chain, &prep, &err)
     if status:
         _raise(&err, "requantize_fp32")
     if bias is not None:
@@ -319,11 +325,18 @@ def requantize_fp32(x, scale, zero_point=0, *, bias=None, min=None, max=None, ou
     return _result(ob, out)
 
 
-cdef double _chain_value(object v, bint f32, str name) except? -1.0:
+cdef inline double _chain_value(object v, bint f32, str name) except? -1.0:
     """One of the chain's real numbers as the double C takes (rounded once to float32
-    there under float32 precision: _real_scale keeps that one rounding)."""
+    there under float32 precision: _real_scale keeps that one rounding). Inline, a
+    Python float read in place (oneDNN's two scales): a call was ~25 instructions each,
+    a few ns of a folded chain's call; the rest is _chain_value_other's."""
     if type(v) is float:
         return <double>v
+    return _chain_value_other(v, f32, name)
+
+
+cdef double _chain_value_other(object v, bint f32, str name) except? -1.0:
+    """_chain_value of anything but a Python float."""
     if isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)):
         return _real_scale(v, f32, "requantize_fp32")
     raise TypeError(f"requantize_fp32: {name} must be a real number (int, float, Fraction, "
