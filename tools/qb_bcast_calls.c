@@ -126,7 +126,10 @@ int main(int argc, char **argv)
         for (int r = 0; r < rounds; r++)
             for (int c = 0; c < COLS; c++) {
                 job *jj = &j;
-                bench_fn f = c == 0 ? api_same : c == 1 ? api_bcast : c == 5 ? api_bcast_new : kernel_pieces;
+                bench_fn f = c == 0   ? api_same
+                             : c == 1 ? api_bcast
+                             : c == 5 ? api_bcast_new
+                                      : kernel_pieces;
                 jj->piece = c == 2 ? j.n : c == 3 ? 8192 : 256;
                 if (r == 0)
                     reps[c] = bench_reps(f, jj);

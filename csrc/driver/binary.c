@@ -172,7 +172,8 @@ static long kept_busy;
 #define KEPT_GIVE() _InterlockedExchange(&kept_busy, 0L)
 #endif
 
-#ifdef SIMDOPS_BINARY_MUTANT_KEPT_CMP /* the harness's mutant only: a period's last byte unchecked */
+/* the harness's mutant only: a period's last byte not compared */
+#ifdef SIMDOPS_BINARY_MUTANT_KEPT_CMP
 #define KEPT_CMP_BYTES(bytes) ((bytes) - 1)
 #else
 #define KEPT_CMP_BYTES(bytes) (bytes)
