@@ -293,6 +293,62 @@ def test_per_channel_rows_as_the_same_shape_call(op, arith, dtype):
 
 
 @pytest.mark.thread_unsafe
+def test_per_channel_vector_changed_in_place():
+    """The driver keeps the last per-channel tile between calls (up to 64 KiB) and may take
+    it only for the very bytes it was built from: one vector buffer, left alone or changed
+    in place (its last byte, its first) between calls of growing and shrinking row counts,
+    gives the bits of the same call on the materialized input every time."""
+    rng = np.random.default_rng(13)
+    v = rng.integers(-128, 128, 256).astype(np.int8)
+    vb = v.view(np.uint8)
+    for step, rows in enumerate((3, 3, 3, 300, 300, 40, 600, 600, 50)):
+        if step in (2, 5):
+            vb[-1] ^= 0x5A
+        if step == 7:
+            vb[0] ^= 0x81
+        x = rng.integers(-128, 128, (rows, 256)).astype(np.int8)
+        full = np.ascontiguousarray(np.broadcast_to(v, x.shape))
+        for arith in ("tflite", "xnnpack", "onnxruntime"):
+            for a, b, af, bf in ((x, v, x, full), (v, x, full, x)):
+                got = simdops.quantized_add(a, 0.0417, -3, b, 0.0388, 5, 0.0712, -1,
+                                            arithmetic=arith)
+                want = simdops.quantized_add(af, 0.0417, -3, bf, 0.0388, 5, 0.0712, -1,
+                                             arithmetic=arith)
+                np.testing.assert_array_equal(got, want, err_msg=f"{arith} step {step}")
+
+
+def test_per_channel_vectors_from_concurrent_callers():
+    """Callers on several Python threads, each with its own per-channel vector: one holds
+    the driver's kept tile at a time, the others build their own; every result is the
+    materialized call's."""
+    import threading
+    errors = []
+
+    def caller(seed):
+        rng = np.random.default_rng(seed)
+        v = rng.integers(-128, 128, 256).astype(np.int8)
+        try:
+            for k in range(60):
+                x = rng.integers(-128, 128, (int(rng.integers(2, 300)), 256)).astype(np.int8)
+                if k % 7 == 3:
+                    v[int(rng.integers(0, 256))] ^= 1
+                full = np.ascontiguousarray(np.broadcast_to(v, x.shape))
+                got = simdops.quantized_add(x, 0.0417, -3, v, 0.0388, 5, 0.0712, -1)
+                want = simdops.quantized_add(x, 0.0417, -3, full, 0.0388, 5, 0.0712, -1)
+                if not np.array_equal(got, want):
+                    errors.append((seed, k))
+        except Exception as e:  # reported below, not lost in the thread
+            errors.append((seed, repr(e)))
+
+    threads = [threading.Thread(target=caller, args=(100 + i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+@pytest.mark.thread_unsafe
 def test_per_channel_rows_threads():
     """The threads' shares of a tiled per-channel call start mid-period (a small grain
     splits this call into many)."""

@@ -4,6 +4,8 @@
  * taken apart. Thread CPU time, interleaved rounds, medians (bench_util.h):
  *   api same      simdops_qbinary on two (n,) vectors (the bench's same-shape row)
  *   api bcast     simdops_qbinary on (n/256, 256) + (256,) (the per-channel row)
+ *   api bcast new the same with one byte of the vector changed before each call (the
+ *                 tile the driver keeps between calls is built again every call)
  *   kernel once   the dispatched qadd_tflite kernel over n elements, one call
  *   kernel 8192   the same n elements as calls of 8192 (the driver's tiled runs)
  *   kernel 256    ... as calls of 256 (one row each)
@@ -72,11 +74,18 @@ static void api_call(job *j, int bcast)
 }
 static void api_same(void *v) { api_call((job *)v, 0); }
 static void api_bcast(void *v) { api_call((job *)v, 1); }
+static void api_bcast_new(void *v)
+{
+    job *j = (job *)v;
+    j->bv[255] ^= 1; /* alternates: the vector of every call differs from the last one's */
+    api_call(j, 1);
+}
 
 int main(int argc, char **argv)
 {
     static const char *names[] = {"api same", "api bcast", "kernel once", "kernel 8192",
-                                  "kernel 256"};
+                                  "kernel 256", "api bcast new"};
+    enum { COLS = 6 };
     const size_t sizes[] = {65536, 1048576};
     simdops_error err;
     int rounds = argc > 1 ? atoi(argv[1]) : ROUNDS;
@@ -85,8 +94,8 @@ int main(int argc, char **argv)
     rounds = bench_clamp_rounds(rounds);
     for (int s = 0; s < 2; s++) {
         job j;
-        double t[5][BENCH_MAX_ROUNDS];
-        int reps[5];
+        double t[COLS][BENCH_MAX_ROUNDS];
+        int reps[COLS];
         memset(&j, 0, sizeof(j));
         j.n = sizes[s];
         j.a = aligned_alloc(64, j.n);
@@ -115,16 +124,19 @@ int main(int argc, char **argv)
               : xnn ? simdops_current_kernels()->qadd_xnnpack[SIMDOPS_INT8]
                     : simdops_current_kernels()->qadd_tflite[SIMDOPS_INT8];
         for (int r = 0; r < rounds; r++)
-            for (int c = 0; c < 5; c++) {
+            for (int c = 0; c < COLS; c++) {
                 job *jj = &j;
-                bench_fn f = c == 0 ? api_same : c == 1 ? api_bcast : kernel_pieces;
+                bench_fn f = c == 0   ? api_same
+                             : c == 1 ? api_bcast
+                             : c == 5 ? api_bcast_new
+                                      : kernel_pieces;
                 jj->piece = c == 2 ? j.n : c == 3 ? 8192 : 256;
                 if (r == 0)
                     reps[c] = bench_reps(f, jj);
                 t[c][r] = bench_time(f, jj, reps[c]);
             }
         printf("n=%zu (median of %d interleaved rounds, us a call)\n", j.n, rounds);
-        for (int c = 0; c < 5; c++)
+        for (int c = 0; c < COLS; c++)
             printf("  %-12s %8.2f\n", names[c], 1e6 * bench_median(t[c], rounds));
         free(j.a);
         free(j.b);

@@ -138,15 +138,73 @@ static void walk_row(const void *ctx, char *const *at, int64_t col, int64_t m)
             p->ba[last], p->bb[last]);
 }
 
-/* Bytes of whole periods a kernel call takes from a per-channel input's tile:
+/* Bytes of whole periods a kernel call takes from a per-channel input's tile
+ * built on the stack (a call's own, when the kept tile below is in use):
  * enough that a call's setup is small against its elements. */
 enum { TILE_BYTES = 8192 };
+
+/* The kept tile: one per process (68 KiB of zeroed static memory, touched once
+ * used), holding whole periods of the last per-channel vector it was built
+ * from, up to KEPT_BYTES. A kernel call has a fixed cost (~25-30 ns with
+ * TFLite's add: its constants, the flagged lanes' last step, the loops' exits)
+ * and writing a tile costs ~5 ns a KiB, so a tile built per call is as dear
+ * at 64 KiB (one kernel call for 64K elements) as at 8 KiB (eight); kept, it
+ * is built once for a vector the caller passes again (a model's per-channel
+ * bias or scale) and a 64K call makes one kernel call. A vector other than
+ * the last one gets the 8 KiB a call would build for itself; passed again, it
+ * gets the full length. Exact by construction: a call reads the tile only
+ * after comparing its first period with the vector's bytes, all of them,
+ * every call (memcmp; the rest are copies of that period, written while the
+ * flag was held), and reads no more whole periods than it holds. One caller
+ * at a time holds it (an atomic flag taken without waiting); another caller
+ * meanwhile, or a child forked while a thread held it (whose copy may be half
+ * built: never freed there), builds its own tile on the stack. */
+enum { KEPT_BYTES = 65536 };
+static uint64_t kept_tile[(KEPT_BYTES + TILE_BYTES / 2) / sizeof(uint64_t)];
+static size_t kept_period_bytes, kept_reps; /* the period it repeats, whole periods held - 1 */
+static long kept_busy;
+#if defined(__GNUC__) || defined(__clang__)
+#define KEPT_TAKE() (__atomic_exchange_n(&kept_busy, 1L, __ATOMIC_ACQUIRE) == 0)
+#define KEPT_GIVE() __atomic_store_n(&kept_busy, 0L, __ATOMIC_RELEASE)
+#else /* MSVC */
+#include <intrin.h>
+#define KEPT_TAKE() (_InterlockedExchange(&kept_busy, 1L) == 0)
+#define KEPT_GIVE() _InterlockedExchange(&kept_busy, 0L)
+#endif
+
+/* the harness's mutant only: a period's last byte not compared */
+#ifdef SIMDOPS_BINARY_MUTANT_KEPT_CMP
+#define KEPT_CMP_BYTES(bytes) ((bytes) - 1)
+#else
+#define KEPT_CMP_BYTES(bytes) (bytes)
+#endif
+
+int simdops_binary_kept_tile_hold(int hold)
+{
+    if (!hold) {
+        KEPT_GIVE();
+        return 1;
+    }
+    return KEPT_TAKE();
+}
+
+/* (reps + 1) whole periods of the bytes-long vec into tile: doubling, few
+ * copies for a short period */
+static void build_tile(char *tile, const char *vec, size_t bytes, size_t reps)
+{
+    const size_t want = (reps + 1) * bytes;
+    size_t have = bytes;
+    memcpy(tile, vec, bytes);
+    for (; have < want; have *= 2)
+        memcpy(tile + have, tile, want - have < have ? want - have : have);
+}
 
 /* A per-channel input: two dimensions, one input repeating a contiguous row
  * (stride 0 along the outer one), the other input and y contiguous across
  * both. Row by row, each kernel call would do one short row; instead y is one
  * row of n elements against the repeated input laid out as a tile of whole
- * periods (built once per call), so a call runs over several rows. Returns
+ * periods (the kept tile, or one built for the call), so a kernel call runs
+ * over several rows. Returns
  * the input that repeats (1 a, 2 b), or 0 when the plan is not of this form. */
 static int periodic_input(const bplan *p)
 {
@@ -182,6 +240,7 @@ void simdops_binary_elementwise(const simdops_tensor *a, const simdops_tensor *b
     bplan p;
     simdops_walk w;
     uint64_t tile[(TILE_BYTES + TILE_BYTES / 2) / sizeof(uint64_t)];
+    int kept = 0;
     w.n = simdops_numel(y);
     if (w.n == 0)
         return;
@@ -191,16 +250,33 @@ void simdops_binary_elementwise(const simdops_tensor *a, const simdops_tensor *b
     make_plan(&p, a, b, y);
     p.periodic = periodic_input(&p);
     if (p.periodic) { /* the tile: whole periods, one more than a run's */
-        size_t bytes = (size_t)p.shape[1] * p.es, reps = TILE_BYTES / bytes, have = bytes, want;
+        const char *vec = p.periodic == 1 ? p.a : p.b;
+        size_t bytes = (size_t)p.shape[1] * p.es, reps;
+        kept = KEPT_TAKE();
+        reps = (kept ? KEPT_BYTES : TILE_BYTES) / bytes;
         if (reps > (size_t)p.shape[0]) /* a small call builds no more than it reads */
             reps = (size_t)p.shape[0];
-        want = (reps + 1) * bytes;
-        memcpy(tile, p.periodic == 1 ? p.a : p.b, bytes);
-        for (; have < want; have *= 2) /* doubling: few copies for a short period */
-            memcpy((char *)tile + have, tile, want - have < have ? want - have : have);
+        if (!kept) {
+            build_tile((char *)tile, vec, bytes, reps);
+            p.tile = (const char *)tile;
+        } else {
+            if (kept_period_bytes != bytes ||
+                memcmp(kept_tile, vec, KEPT_CMP_BYTES(bytes)) != 0) {
+                /* a vector other than the last one: the tile a call builds for
+                 * itself, so a vector that changes every call costs what it did */
+                kept_period_bytes = bytes;
+                kept_reps = TILE_BYTES / bytes < reps ? TILE_BYTES / bytes : reps;
+                build_tile((char *)kept_tile, vec, bytes, kept_reps);
+            } else if (kept_reps < reps) { /* passed again: built to its full length */
+                kept_reps = reps;
+                build_tile((char *)kept_tile, vec, bytes, kept_reps);
+            }
+            if (reps > kept_reps)
+                reps = kept_reps;
+            p.tile = (const char *)kept_tile;
+        }
         p.period = (size_t)p.shape[1];
         p.run = reps * p.period;
-        p.tile = (const char *)tile;
         p.shape[0] = w.n; /* one row of every element */
         p.sa[0] = p.periodic == 1 ? 0 : (int64_t)p.es; /* the tile is read by phase */
         p.sb[0] = p.periodic == 2 ? 0 : (int64_t)p.es;
@@ -219,4 +295,6 @@ void simdops_binary_elementwise(const simdops_tensor *a, const simdops_tensor *b
     w.row = p.periodic ? tiled_row : walk_row;
     w.ctx = &p;
     simdops_walk_all(&w, (int64_t)(3 * p.es));
+    if (kept)
+        KEPT_GIVE();
 }

@@ -24,4 +24,8 @@ void simdops_binary_elementwise(const simdops_tensor *a, const simdops_tensor *b
                                 const simdops_tensor *y, simdops_binary_row_fn row,
                                 const void *ctx);
 
+/* The harness's hook: hold (1) or give back (0) the per-channel tile binary.c
+ * keeps between calls, so calls meanwhile build their own; 1 when taken. */
+int simdops_binary_kept_tile_hold(int hold);
+
 #endif

@@ -1,7 +1,8 @@
 /* Quantized add / subtract / multiply through the N-d entry (simdops_qbinary) on
  * every available tier, with a per-channel vector broadcast along the last axis:
  * the driver's periodic path (one input a tile of repeated rows, the other and y
- * one long row, so a call makes several kernel calls of up to 8 KiB each, their
+ * one long row, so a call makes kernel calls of up to 64 KiB each against the tile
+ * binary.c keeps between calls, or 8 KiB against one built for the call; their
  * parameters derived once, kernel_abi.h's plan slot), b broadcast and a broadcast, out
  * aliasing the full-shape input, 1 or 2 threads. Each result is compared with the
  * scalar tier's kernel over the broadcast inputs written out in full (the
@@ -14,6 +15,7 @@
 
 #include "core/kernel_abi.h"
 #include "dispatch/dispatch.h"
+#include "driver/binary.h"
 #include "driver/threadpool.h"
 #include "kernels/qbinary/qbinary_plan.h"
 #include "kernels/registry.h"
@@ -60,12 +62,14 @@ static simdops_tensor view(void *data, simdops_dtype dt, int ndim, int64_t rows,
     return t;
 }
 
-/* One call: rows x cols, the vector is b (vec_b) or a; alias: y is the full input. */
-static void bcast_case(const simdops_qbinary_args *args, simdops_dtype dt, size_t rows,
-                       size_t cols, int vec_b, int alias, long *flagged)
+/* One call: rows x cols against the vector vec (cols elements), which is b (vec_b)
+ * or a; alias: y is the full input. */
+static void bcast_case_with(const simdops_qbinary_args *args, simdops_dtype dt, size_t rows,
+                            size_t cols, int vec_b, int alias, const unsigned char *vec,
+                            long *flagged)
 {
     const size_t n = rows * cols;
-    unsigned char *full = malloc(n), *vec = malloc(cols), *fa = malloc(n), *fb = malloc(n);
+    unsigned char *full = malloc(n), *fa = malloc(n), *fb = malloc(n);
     unsigned char *want = malloc(n), *got = malloc(n + 64);
     simdops_qbinary_params p;
     simdops_tensor tf, tv, ty;
@@ -75,8 +79,6 @@ static void bcast_case(const simdops_qbinary_args *args, simdops_dtype dt, size_
     const unsigned char tlo = dt == SIMDOPS_UINT8 ? 0x00 : 0x80, thi = tlo ^ 0xFF; /* the type's ends */
     for (size_t i = 0; i < n; i++) /* a seventh of them at the type's ends: saturation */
         full[i] = next_rand() % 7 == 0 ? (next_rand() & 1 ? tlo : thi) : (unsigned char)next_rand();
-    for (size_t j = 0; j < cols; j++)
-        vec[j] = (unsigned char)next_rand();
     /* the reference: the scalar kernel over both inputs in full */
     for (size_t i = 0; i < n; i++) {
         fa[i] = vec_b ? full[i] : vec[i % cols];
@@ -104,7 +106,7 @@ static void bcast_case(const simdops_qbinary_args *args, simdops_dtype dt, size_
     if (alias)
         memcpy(got, full, n);
     tf = view(alias ? got : full, dt, 2, (int64_t)rows, (int64_t)cols);
-    tv = view(vec, dt, 1, 1, (int64_t)cols);
+    tv = view((void *)vec, dt, 1, 1, (int64_t)cols);
     ty = view(got, dt, 2, (int64_t)rows, (int64_t)cols);
     s = vec_b ? simdops_qbinary(&tf, &tv, &ty, args, &err)
               : simdops_qbinary(&tv, &tf, &ty, args, &err);
@@ -116,11 +118,59 @@ static void bcast_case(const simdops_qbinary_args *args, simdops_dtype dt, size_
            what);
 done:
     free(full);
-    free(vec);
     free(fa);
     free(fb);
     free(want);
     free(got);
+}
+
+/* One call against a random vector of its own (a new buffer, new bytes) */
+static void bcast_case(const simdops_qbinary_args *args, simdops_dtype dt, size_t rows,
+                       size_t cols, int vec_b, int alias, long *flagged)
+{
+    unsigned char *vec = malloc(cols);
+    for (size_t j = 0; j < cols; j++)
+        vec[j] = (unsigned char)next_rand();
+    bcast_case_with(args, dt, rows, cols, vec_b, alias, vec, flagged);
+    free(vec);
+}
+
+/* The tile binary.c keeps between calls (exact only if a call takes it for the very
+ * bytes it was built from): calls against one vector buffer whose bytes stay or change
+ * at one address. The same bytes (taken); then one byte changed, at the period's end
+ * (the mutant SIMDOPS_BINARY_MUTANT_KEPT_CMP compares all but a period's last byte and
+ * takes the stale tile: these rows fail it), and at its start; more rows than the tile
+ * was built for (built longer) and fewer (taken); a shorter period whose bytes are the
+ * longer one's first (built again); and the same calls with the kept tile held by this
+ * test, so each call builds its own on the stack. */
+static void kept_tile_cases(const simdops_qbinary_args *args, simdops_dtype dt, long *flagged)
+{
+    static const size_t rows[] = {3, 3, 3, 3, 300, 40, 600, 300}; /* 600 x 256: past 64 KiB */
+    enum { COLS = 256 };
+    unsigned char *vec = malloc(COLS);
+    for (int held = 0; held < 2; held++) {
+        if (held)
+            expect(simdops_binary_kept_tile_hold(1), "qbinary kept tile: not free to hold");
+        for (size_t j = 0; j < COLS; j++)
+            vec[j] = (unsigned char)next_rand();
+        for (int k = 0; k < 8; k++) {
+            if (k == 2)
+                vec[COLS - 1] ^= 0x5A; /* the period's last byte */
+            if (k == 3)
+                vec[0] ^= 0x81;
+            if (k == 5)
+                vec[COLS - 1] ^= 0x01;
+            bcast_case_with(args, dt, rows[k], COLS, k & 1, 0, vec, flagged);
+        }
+        /* a shorter period, its bytes the longer one's first: a tile of the longer
+         * period must not serve it */
+        bcast_case_with(args, dt, 200, COLS / 2, 1, 0, vec, flagged);
+        bcast_case_with(args, dt, 200, COLS, 1, 0, vec, flagged);
+        bcast_case_with(args, dt, 200, COLS / 2, 0, 0, vec, flagged);
+        if (held)
+            simdops_binary_kept_tile_hold(0);
+    }
+    free(vec);
 }
 
 static void random_args(simdops_qbinary_args *a, simdops_dtype dt, int bench_numbers)
@@ -185,6 +235,8 @@ void simdops_test_api_qbinary(void)
             bcast_case(&args, dt, sh[0], sh[1], 1, 0, &flagged);
             bcast_case(&args, dt, sh[0], sh[1], 0, 0, &flagged);
             bcast_case(&args, dt, sh[0], sh[1], rep & 1, 1, &flagged);
+            if (rep % 6 == 0)
+                kept_tile_cases(&args, dt, &flagged);
         }
     }
     simdops_set_num_threads(threads);
