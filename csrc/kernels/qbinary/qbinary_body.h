@@ -36,6 +36,7 @@
 #error "define SIMDOPS_TIER and the tier's qv_ helpers before qbinary_body.h"
 #endif
 #include "qbinary_element.h"
+#include "qbinary_bounds.h"
 #include "qbinary_form.h"
 
 enum { QB_STEP = 4 * QV_LANES };
@@ -149,8 +150,8 @@ static inline qv_i32 qb_ort_add_v(qv_i32 a, qv_i32 b, const qb_consts *c)
 /* Two-vector rows whose bounds are the type's own narrow without the clamp where the
  * tier has that narrowing (QV_NARROW_UNCLAMPED: AVX-512); elsewhere never taken */
 #ifdef QV_NARROW_UNCLAMPED
-#define QB_TYPE_BOUNDS_i8(p) ((p)->lo <= -128 && (p)->hi >= 127)
-#define QB_TYPE_BOUNDS_u8(p) ((p)->lo <= 0 && (p)->hi >= 255)
+#define QB_TYPE_BOUNDS_i8(p) qb_bounds_are_type(p, 0)
+#define QB_TYPE_BOUNDS_u8(p) qb_bounds_are_type(p, 1)
 #define QB_BLOCK_NC(STEP, tag)                                                                     \
     qv_narrow4_nc_##tag(y + i, STEP(va[0], vb[0], &c), STEP(va[1], vb[1], &c),                    \
                         STEP(va[2], vb[2], &c), STEP(va[3], vb[3], &c))

@@ -97,7 +97,7 @@ static inline int qb_fpw_ok(const simdops_qbinary_params *p)
 #define QB_FPW_LOOPS(tag, T, PACK, EP, ZF, ZP)                                                     \
     QB_FPW_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, ZF, ZP, 0)                                   \
     QB_FPW_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, ZF, ZP, 1)
-#define QB_FPW_TYPE(tag, T, PACK, EP, TLO, THI)                                                    \
+#define QB_FPW_TYPE(tag, T, PACK, EP, IS_U8)                                                       \
     QB_FPW_LOOPS(tag, T, PACK, EP, 0, 0)                                                           \
     QB_FPW_LOOPS(tag, T, PACK, EP, 0, 1)                                                           \
     QB_FPW_LOOPS(tag, T, PACK, EP, 1, 0)                                                           \
@@ -112,11 +112,11 @@ static inline int qb_fpw_ok(const simdops_qbinary_params *p)
         qb_xnn_io io;                                                                              \
         /* +-0.0 added in float changes no integer; the bounds kept unless the type's */           \
         const int zf = p->y_offset_f != 0.0f, zpi = p->y_offset != 0;                              \
-        const int clamp = !(p->lo <= TLO && p->hi >= THI);                                         \
+        const int clamp = !qb_bounds_are_type(p, IS_U8);                                           \
         if (n < 64 || !qb_fpw_ok(p))                                                               \
             return 0;                                                                              \
         qb_xnn_io_init(&io, a, b, form);                                                           \
         return loops[4 * zf + 2 * zpi + clamp](&io, y, n, p);                                      \
     }
-QB_FPW_TYPE(i8, int8_t, packs_epi16, epi8, -128, 127)
-QB_FPW_TYPE(u8, uint8_t, packus_epi16, epu8, 0, 255)
+QB_FPW_TYPE(i8, int8_t, packs_epi16, epi8, 0)
+QB_FPW_TYPE(u8, uint8_t, packus_epi16, epu8, 1)

@@ -220,7 +220,7 @@ enum { QB_TFL_RUN = 64 };
         lin.hi = p->hi;                                                                            \
         pl.fold = pl.pairs = 1;                                                                    \
         pl.high = tp->shift >= 16;                                                                 \
-        pl.clamp = !(p->lo <= (IS_U8 ? 0 : -128) && p->hi >= (IS_U8 ? 255 : 127));                \
+        pl.clamp = !qb_bounds_are_type(p, IS_U8);                                                  \
         pl.pair_bias = tp->pair_bias;                                                              \
         pl.q_a = (int16_t)(uint16_t)(tp->q_ab & 0xffffu);                                          \
         pl.q_b = (int16_t)(uint16_t)(tp->q_ab >> 16);                                              \
@@ -236,7 +236,6 @@ enum { QB_TFL_RUN = 64 };
     static inline size_t qb_tfl_rows_##tag(const T *a, const T *b, T *y, size_t n, int form,      \
                                            const simdops_qbinary_params *p)                       \
     {                                                                                              \
-        const int32_t tlo = IS_U8 ? 0 : -128, thi = IS_U8 ? 255 : 127;                            \
         simdops_qb_tfl_add_plan own; /* parameters not derived for this type: derived here */ \
         const simdops_qb_tfl_add_plan *tp = &p->plan.u.tfl_add;                                    \
         qb_consts c;                                                                               \
@@ -254,7 +253,7 @@ enum { QB_TFL_RUN = 64 };
             return qb_tfl_proved_rows_##tag(&io, y, n, p, tp);                                     \
         qb_consts_init(&c, p);                                                                     \
         /* the type's own bounds: the packs saturate to them, the min / max left out */          \
-        return p->lo <= tlo && p->hi >= thi ? qb_tfl_add_pairs_##tag##_0(&io, y, n, &c, p, tp)     \
+        return qb_bounds_are_type(p, IS_U8) ? qb_tfl_add_pairs_##tag##_0(&io, y, n, &c, p, tp)     \
                                             : qb_tfl_add_pairs_##tag##_1(&io, y, n, &c, p, tp);    \
     }                                                                                              \
     QB_FORM_KERNEL(qadd_tflite, tag, T, qb_tflite_add_one, qb_tfl_rows_##tag)

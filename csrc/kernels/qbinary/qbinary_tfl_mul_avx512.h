@@ -126,7 +126,7 @@ static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i
     QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 0)                                    \
     QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 1)                                    \
     QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 2)
-#define QB_TMF_TYPE(tag, T, PACK, EP, TLO, THI)                                                    \
+#define QB_TMF_TYPE(tag, T, PACK, EP, IS_U8)                                                       \
     QB_TMF_LOOPS(tag, T, PACK, EP, 0)                                                              \
     QB_TMF_LOOPS(tag, T, PACK, EP, 1)                                                              \
     static inline size_t qb_tmf_rows_##tag(const T *a, const T *b, T *y, size_t n, int form,      \
@@ -145,17 +145,17 @@ static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i
         qb_xnn_io io;                                                                              \
         if (n < 64)                                                                                \
             return 0;                                                                              \
-        if (!QB_PLAN_STORED(p, SIMDOPS_QB_TFLITE_MUL, THI == 255)) {                               \
-            qb_tmf_plan_init(&own, p, THI == 255);                                                 \
+        if (!QB_PLAN_STORED(p, SIMDOPS_QB_TFLITE_MUL, IS_U8)) {                                    \
+            qb_tmf_plan_init(&own, p, IS_U8);                                                      \
             tp = &own;                                                                             \
         }                                                                                          \
         if (!tp->ok)                                                                               \
             return qb_rows_qmul_tflite_##tag(a, b, y, n, form, p);                                 \
         qb_consts_init(&c, p);                                                                     \
         qb_xnn_io_init(&io, a, b, form);                                                           \
-        return loops[3 * !(p->lo <= TLO && p->hi >= THI) +                                         \
+        return loops[3 * !qb_bounds_are_type(p, IS_U8) +                                           \
                      (tp->pick ? (tp->zp_add ? 1 : 2) : 0)](&io, y, n, tp, &c, p);                 \
     }                                                                                              \
     QB_FORM_KERNEL(qmul_tflite, tag, T, qb_tflite_mul_one, qb_tmf_rows_##tag)
-QB_TMF_TYPE(i8, int8_t, packs_epi16, epi8, -128, 127)
-QB_TMF_TYPE(u8, uint8_t, packus_epi16, epu8, 0, 255)
+QB_TMF_TYPE(i8, int8_t, packs_epi16, epi8, 0)
+QB_TMF_TYPE(u8, uint8_t, packus_epi16, epu8, 1)

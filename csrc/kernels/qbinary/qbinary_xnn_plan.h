@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "core/kernel_abi.h"
+#include "qbinary_bounds.h"
 
 /* kernel_abi.h holds the type: the parameters store it (their plan slot) */
 typedef simdops_qb_xnn_add_plan qb_xnn_plan;
@@ -62,7 +63,7 @@ static inline void qb_xnn_plan_init(qb_xnn_plan *pl, const simdops_qbinary_param
         if (v < INT32_MIN || v > INT32_MAX || v + zs < INT32_MIN || v + zs > INT32_MAX)
             pl->fold = 0;
     }
-    pl->clamp = !(p->lo <= tlo && p->hi >= thi);
+    pl->clamp = !qb_bounds_are_type(p, is_u8);
     pl->bias = (uint32_t)p->bias + (pl->fold ? (uint32_t)zs : 0u);
     pl->pairs = (uint8_t)(qb_xnn_split257(p->a_mult, &q_a, &r_a) &
                           qb_xnn_split257(p->b_mult, &q_b, &r_b));
