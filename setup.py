@@ -136,7 +136,7 @@ ext = Extension(
     # watch: list every C file (and the flag table) so a change triggers a rebuild
     depends=sorted(glob.glob(os.path.join(CSRC, "**", "*.[ch]"), recursive=True))
     + sorted(glob.glob("src/simdops/_ext/_core_*.h"))
-    + [os.path.join(CSRC, "isa_flags.txt"), "src/simdops/_ext/_fp_env.h"],
+    + [os.path.join(CSRC, "isa_flags.txt"), "src/simdops/_ext/_memo_common.h"],
 )
 
 # simdops._ufunc: the numpy ufuncs (simdops.ufunc), a client of the C API capsule like any
@@ -145,7 +145,7 @@ ufunc_ext = Extension(
     "simdops._ufunc",
     sources=["src/simdops/_ext/_ufunc_module.c", "src/simdops/_ext/_ufunc_loops.c"],
     include_dirs=[np.get_include(), os.path.join(CSRC, "include")],
-    depends=sorted(glob.glob("src/simdops/_ext/_ufunc*.h")) + ["src/simdops/_ext/_fp_env.h"] + sorted(glob.glob(os.path.join(CSRC, "include", "simdops", "*.h"))),
+    depends=sorted(glob.glob("src/simdops/_ext/_ufunc*.h")) + ["src/simdops/_ext/_memo_common.h"] + sorted(glob.glob(os.path.join(CSRC, "include", "simdops", "*.h"))),
 )
 
 # freethreading_compatible: the module declares Py_mod_gil = Py_MOD_GIL_NOT_USED,

@@ -5,7 +5,7 @@ calls, and the same parameters under another rounding mode, give the bits of a f
 simdops function, and numpy where numpy computes the same thing) every time. The quantized
 binary ops' memo (this thread's last handle): the same under another rounding mode, against a
 call whose handle was derived afresh in that mode. Both key on the one floating-point
-environment value of src/simdops/_ext/_fp_env.h."""
+environment value of src/simdops/_ext/_memo_common.h."""
 import contextlib
 import ctypes
 import ctypes.util

@@ -20,19 +20,12 @@ cdef extern from *:
      * from: a model calls an op with the same numbers again and again, and the
      * derivation (validation, QuantizeMultiplier, the ratios) was ~5% of a small
      * call. The key is the args' bytes (_qb_args zeroes them first), the dtype and
-     * the floating-point environment the derivation rounds in (_fp_env.h: MXCSR
+     * the floating-point environment the derivation rounds in (_memo_common.h: MXCSR
      * without its sticky flags on x86, elsewhere the rounding mode),
      * so a hit is exactly what simdops_prepare_qbinary would return. A refused
      * call is not remembered (it prepares again and raises the same error). */
     #include <string.h>
-    #include "_fp_env.h"
-    #if defined(_MSC_VER)
-    #define SIMDOPS_PY_QB_TLS __declspec(thread)
-    #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-    #define SIMDOPS_PY_QB_TLS _Thread_local
-    #else
-    #define SIMDOPS_PY_QB_TLS __thread
-    #endif
+    #include "_memo_common.h"
     typedef struct simdops_py_qb_memo {
         int valid;
         simdops_dtype dtype;
@@ -40,7 +33,7 @@ cdef extern from *:
         simdops_qbinary_args args;
         simdops_prepared prep;
     } simdops_py_qb_memo;
-    static SIMDOPS_PY_QB_TLS simdops_py_qb_memo simdops_py_qb_last;
+    static SIMDOPS_PY_TLS simdops_py_qb_memo simdops_py_qb_last;
 
     static int simdops_py_prepare_qbinary(simdops_dtype dtype, const simdops_qbinary_args *q,
                                           simdops_prepared *p, simdops_error *err)

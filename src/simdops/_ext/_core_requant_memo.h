@@ -11,34 +11,22 @@
  * samples, 256-element per-channel calls), ~3% of a 64K-element one. The key is every input of simdops_prepare_requant_fp_chain (out
  * type, scale's bits, zero point, the bounds given or not, mode, the chain's bytes,
  * which the caller zeroes first) and the floating-point environment its roundings
- * happen in (MXCSR without its sticky flags on x86: rounding mode, FTZ, DAZ; elsewhere
- * the rounding mode), as _core_qbinary.pyx's memo keys its handle: a hit is exactly
+ * happen in (_memo_common.h: MXCSR without its sticky flags on x86, elsewhere the rounding
+ * mode), as _core_qbinary.pyx's memo keys its handle: a hit is exactly
  * the handle C would return. A refused chain is not remembered (it prepares again and
  * raises the same error). Built and compared as 8-byte words (a key of 4-byte stores
  * read with 8-byte loads stalls store forwarding). */
 #include <stdint.h>
 #include <string.h>
-#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || defined(_M_IX86)
-#include <xmmintrin.h>
-#define SIMDOPS_PY_RQ_FPENV() ((uint64_t)(_mm_getcsr() & ~0x3Fu))
-#else
-#include <fenv.h>
-#define SIMDOPS_PY_RQ_FPENV() ((uint64_t)(unsigned)fegetround())
-#endif
-#if defined(_MSC_VER)
-#define SIMDOPS_PY_RQ_TLS __declspec(thread)
-#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-#define SIMDOPS_PY_RQ_TLS _Thread_local
-#else
-#define SIMDOPS_PY_RQ_TLS __thread
-#endif
+
+#include "_memo_common.h"
 #define SIMDOPS_PY_RQ_KEY_WORDS (7 + (sizeof(simdops_requant_fp_chain) + 7) / 8)
 typedef struct simdops_py_rq_memo {
     int valid;
     uint64_t key[SIMDOPS_PY_RQ_KEY_WORDS];
     simdops_prepared prep;
 } simdops_py_rq_memo;
-static SIMDOPS_PY_RQ_TLS simdops_py_rq_memo simdops_py_rq_last;
+static SIMDOPS_PY_TLS simdops_py_rq_memo simdops_py_rq_last;
 
 static int simdops_py_prepare_requant_fp_chain(simdops_dtype out_dtype, double scale,
                                                int64_t zero_point, const int64_t *min,
@@ -55,7 +43,7 @@ static int simdops_py_prepare_requant_fp_chain(simdops_dtype out_dtype, double s
     key[3] = (uint64_t)(min != NULL) | (uint64_t)(max != NULL) << 1;
     key[4] = min ? (uint64_t)*min : 0;
     key[5] = max ? (uint64_t)*max : 0;
-    key[6] = SIMDOPS_PY_RQ_FPENV();
+    key[6] = (uint64_t)simdops_py_fp_env();
     key[SIMDOPS_PY_RQ_KEY_WORDS - 1] = 0; /* a chain of whole words: a no-op */
     memcpy(&key[7], chain, sizeof(*chain)); /* four ints, four doubles: no padding */
     for (size_t k = 0; k < SIMDOPS_PY_RQ_KEY_WORDS; k++)

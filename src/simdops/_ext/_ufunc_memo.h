@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "_fp_env.h"
+#include "_memo_common.h"
 
 #if defined(__GNUC__)
 #define UF_INLINE static inline __attribute__((always_inline))
@@ -43,13 +43,7 @@ typedef struct uf_shape {
     uf_run_nd_fn run_nd;
 } uf_shape;
 
-#if defined(_MSC_VER)
-#define UF_THREAD_LOCAL __declspec(thread)
-#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-#define UF_THREAD_LOCAL _Thread_local
-#else
-#define UF_THREAD_LOCAL __thread
-#endif
+#define UF_THREAD_LOCAL SIMDOPS_PY_TLS
 
 /* What this thread prepared lately and what C made of it: a few slots, picked by the
  * parameters' bytes. A prepare is a pure function of its inputs (C's validation and
@@ -122,7 +116,7 @@ UF_INLINE int uf_same_key(const uf_prepare_key *a, const uf_prepare_key *b)
            a->v[1] == b->v[1] && a->v[2] == b->v[2] && a->fp_env == b->fp_env;
 }
 
-/* What of the FP environment a prepare's result can depend on (_fp_env.h says which
+/* What of the FP environment a prepare's result can depend on (_memo_common.h says which
  * bits, and the quantized binary ops' memo keys on the same value) */
 UF_INLINE uint64_t uf_fp_env(void)
 {
