@@ -98,6 +98,27 @@ typedef struct uf_memo_table {
 
 static UF_THREAD_LOCAL uf_memo_table uf_memo; /* one thread-local block: one TLS lookup */
 
+/* The slot the next lookup will most likely want (this one's `after`), brought toward L2
+ * now: per channel on NCHW the kernel streams a plane (80 KB for 16,384 int32 -> uint8)
+ * between two lookups, which leaves the next plane's slot, last touched a whole call ago,
+ * in L3 or memory; a prefetch of its lines to L2 here overlaps those misses with the
+ * kernel instead of paying them one after another at the next lookup. A hint only: a
+ * wrong guess costs four prefetches. */
+UF_INLINE void uf_prefetch_slot(const uf_memo_slot *s)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    if (s) {
+        const char *p = (const char *)s;
+        __builtin_prefetch(p, 0, 2);
+        __builtin_prefetch(p + 64, 0, 2);
+        __builtin_prefetch(p + 128, 0, 2);
+        __builtin_prefetch(p + sizeof(*s) - 1, 0, 2); /* a slot need not start a line */
+    }
+#else
+    (void)s;
+#endif
+}
+
 UF_INLINE uint64_t uf_param_bits(const char *v, npy_intp size)
 {
     uint64_t u = 0;
@@ -181,6 +202,7 @@ found:
     if (m->last)
         m->last->after = slot;
     m->last = slot;
+    uf_prefetch_slot(slot->after);
     return &slot->prepared;
 }
 
