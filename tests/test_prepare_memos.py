@@ -6,15 +6,12 @@ simdops function, and numpy where numpy computes the same thing) every time. The
 binary ops' memo (this thread's last handle): the same under another rounding mode, against a
 call whose handle was derived afresh in that mode. Both key on the one floating-point
 environment value of src/simdops/_ext/_memo_common.h."""
-import contextlib
-import ctypes
-import ctypes.util
-import sys
 
 import numpy as np
 import pytest
 
 import simdops
+from fp_rounding import FE, GLIBC_X86, rounding_mode
 
 ufunc = pytest.importorskip("simdops.ufunc")  # numpy >= 2
 
@@ -81,31 +78,9 @@ def test_quantize_down_int32_each_parameter_one_unit_apart():
             assert_bits(got, simdops.quantize_down_int32_to_uint8(acc, m, s, off))
 
 
-@contextlib.contextmanager
-def rounding_mode(mode):
-    """The C rounding mode set with libm's fesetround for the block (skips where there is
-    no libm to call)."""
-    name = ctypes.util.find_library("m") or ("libm.so.6" if sys.platform.startswith("linux")
-                                             else None)
-    if not name:
-        pytest.skip("no libm to set the rounding mode")
-    libm = ctypes.CDLL(name)
-    old = libm.fegetround()
-    if libm.fesetround(mode) != 0:
-        pytest.skip("fesetround refused the mode")
-    try:
-        yield
-    finally:
-        libm.fesetround(old)
 
 
-# glibc x86's FE_* (the MXCSR / x87 rounding-control bits); other platforms skip
-FE = {"down": 0x400, "up": 0x800, "zero": 0xC00}
-
-
-@pytest.mark.skipif(not (sys.platform.startswith("linux") and
-                         __import__("platform").machine() in ("x86_64", "AMD64")),
-                    reason="FE_* values are glibc x86's")
+@pytest.mark.skipif(not GLIBC_X86, reason="FE_* values are glibc x86's")
 @pytest.mark.parametrize("mode", sorted(FE))
 def test_rounding_mode_changed_between_calls(mode):
     """A parameter's conversion to x's type rounds in the current mode: the same Python
@@ -154,9 +129,7 @@ def _qb_fresh(arithmetic):
     return _qb_call(arithmetic)
 
 
-@pytest.mark.skipif(not (sys.platform.startswith("linux") and
-                         __import__("platform").machine() in ("x86_64", "AMD64")),
-                    reason="FE_* values are glibc x86's")
+@pytest.mark.skipif(not GLIBC_X86, reason="FE_* values are glibc x86's")
 @pytest.mark.parametrize("arithmetic", ["tflite", "onnxruntime"])
 def test_quantized_binary_memo_rounding_mode(arithmetic):
     """All 65,536 int8 pairs: a handle memoized at round-to-nearest is not used under

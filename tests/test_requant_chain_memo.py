@@ -3,16 +3,12 @@ zero point, bounds, output type, precision, ties or floating-point environment d
 the last one's in any bit prepares again; a repeated one reuses the handle. Every call
 checked against numpy float32 arithmetic rounded at every step, whatever the call before."""
 import concurrent.futures
-import contextlib
-import ctypes
-import ctypes.util
-import platform
-import sys
 
 import numpy as np
 import pytest
 
 import simdops
+from fp_rounding import FE, GLIBC_X86, rounding_mode
 
 F = np.float32
 OUT = {"uint8": (0, 255), "int8": (-128, 127), "int16": (-32768, 32767)}
@@ -138,28 +134,10 @@ def test_threads_keep_their_own_chains():
         assert all(pool.map(run, [a, b, a, b]))
 
 
-@contextlib.contextmanager
-def rounding_mode(mode):
-    """The C rounding mode set with libm's fesetround for the block."""
-    name = ctypes.util.find_library("m") or "libm.so.6"
-    libm = ctypes.CDLL(name)
-    old = libm.fegetround()
-    if libm.fesetround(mode) != 0:
-        pytest.skip("fesetround refused the mode")
-    try:
-        yield
-    finally:
-        libm.fesetround(old)
-
-
-# glibc x86's FE_* (the MXCSR rounding-control bits)
-FE = {"down": 0x400, "up": 0x800, "zero": 0xC00}
 
 
 @pytest.mark.thread_unsafe
-@pytest.mark.skipif(not (sys.platform.startswith("linux") and
-                         platform.machine() in ("x86_64", "AMD64")),
-                    reason="FE_* values are glibc x86's")
+@pytest.mark.skipif(not GLIBC_X86, reason="FE_* values are glibc x86's")
 @pytest.mark.parametrize("mode", sorted(FE))
 def test_rounding_mode_changed_between_calls(mode):
     """The chain's values round to float32 in the current mode (0.3 under FE_DOWNWARD is
