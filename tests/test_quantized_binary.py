@@ -414,6 +414,7 @@ def test_hypothesis_shapes_strides_out(data):
     isa = data.draw(st.sampled_from(ISAS))
     with simdops.use_isa(isa):
         got = FUNCS[op](a, s[0], z[0], b, s[1], z[1], s[2], z[2], arithmetic=arith)
+        assert np.shape(got) == oshape and got.dtype == np.dtype(dtype)  # the new output
         np.testing.assert_array_equal(got, want)
         out = np.full(oshape + (2,), 7, dtype)[..., 0]  # a strided out
         r = FUNCS[op](a, s[0], z[0], b, s[1], z[1], s[2], z[2], arithmetic=arith, out=out)

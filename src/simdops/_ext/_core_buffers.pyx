@@ -187,7 +187,7 @@ cdef class _Buf:
 
     @property
     def shape(self):
-        return tuple(self.t.shape[d] for d in range(self.t.ndim))
+        return _shape_tuple(self.t.shape, self.t.ndim)
 
     def __dealloc__(self):
         if self.held:
@@ -234,9 +234,38 @@ cdef inline object _result(_Buf ob, object out):
     return ob.obj
 
 
+cdef tuple _shape_tuple(const int64_t *shape, int ndim):
+    """A tensor's shape as a tuple, built in place (no generator: a small call
+    without `out` made three of them and spent more on them than on its work)."""
+    cdef tuple t = PyTuple_New(ndim)
+    cdef int d
+    for d in range(ndim):
+        v = PyLong_FromLongLong(shape[d])
+        Py_INCREF(v)  # PyTuple_SET_ITEM steals the reference the tuple keeps
+        PyTuple_SET_ITEM(t, d, v)
+    return t
+
+
+# dtype value -> numpy dtype object for new outputs (np.empty parses a name string
+# every call; a dtype object is taken as is); names numpy does not know stay names
+cdef dict _NP_DTYPES = {}
+for _code, _name in DTYPE_NAMES.items():
+    try:
+        _NP_DTYPES[_code] = np.dtype(_name)
+    except TypeError:
+        _NP_DTYPES[_code] = _name
+del _code, _name
+cdef object _np_empty = np.empty
+
+
+cdef _Buf _new_out(const int64_t *shape, int ndim, simdops_dtype dtype):
+    """A new C-contiguous output array of `shape` and `dtype`, held as a buffer."""
+    return _buf(_np_empty(_shape_tuple(shape, ndim), _NP_DTYPES[dtype]), "out", True)
+
+
 cdef _Buf _out_buf(object out, _Buf x, simdops_dtype dtype):
     """`out` as a writable buffer (C checks its dtype, shape and layout), or a
     new C-contiguous array of x's shape and `dtype`."""
     if out is None:
-        return _buf(np.empty(x.shape, dtype=DTYPE_NAMES[dtype]), "out", True)
+        return _new_out(x.t.shape, x.t.ndim, dtype)
     return _buf(out, "out", True)

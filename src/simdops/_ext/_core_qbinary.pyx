@@ -126,13 +126,19 @@ cdef _Buf _qb_input(object v, str name, object other):
     return _buf(arr.astype(dt), name)
 
 
-cdef tuple _broadcast_shape(tuple sa, tuple sb):
-    """numpy's broadcast shape, or (when a and b do not broadcast) the longer shape,
-    which C then refuses naming the input that does not fit."""
-    cdef Py_ssize_t n = max(len(sa), len(sb))
-    pa = (1,) * (n - len(sa)) + sa
-    pb = (1,) * (n - len(sb)) + sb
-    return tuple(x if x != 1 else y for x, y in zip(pa, pb))
+cdef _Buf _qb_new_out(_Buf ab, _Buf bb):
+    """A new output of numpy's broadcast shape of a and b, a's dtype; where they do not
+    broadcast, of the longer shape, which C then refuses naming the input that does
+    not fit."""
+    cdef simdops_tensor o  # only its shape: room for SIMDOPS_MAX_DIMS
+    cdef int n = ab.t.ndim if ab.t.ndim > bb.t.ndim else bb.t.ndim
+    cdef int d
+    cdef int64_t x, y
+    for d in range(n):
+        x = ab.t.shape[d - (n - ab.t.ndim)] if d >= n - ab.t.ndim else 1
+        y = bb.t.shape[d - (n - bb.t.ndim)] if d >= n - bb.t.ndim else 1
+        o.shape[d] = x if x != 1 else y
+    return _new_out(o.shape, n, ab.t.dtype if ab.t.dtype in _NP_DTYPES else SIMDOPS_INT8)
 
 
 cdef object _qbinary(int op, object a, object a_scale, object a_zero_point, object b,
@@ -152,8 +158,7 @@ cdef object _qbinary(int op, object a, object a_scale, object a_zero_point, obje
         bb = _qb_input(b, "b", a)
         ab = _qb_input(a, "a", bb.obj)
     if out is None:
-        ob = _buf(np.empty(_broadcast_shape(ab.shape, bb.shape),
-                           dtype=DTYPE_NAMES.get(ab.t.dtype, "int8")), "out", True)
+        ob = _qb_new_out(ab, bb)
     else:
         ob = _buf(out, "out", True)
     with nogil:
