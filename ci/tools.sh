@@ -38,6 +38,9 @@ RQ_EXHAUSTIVE_FAMILY=double,ties "$out/rq_exhaustive" 3 avx512 avx2
 # below 0) of four sets (the bench's scale, 2^-17 exact ties with M > 0 and M < 0, e = 1)
 RQ_EXHAUSTIVE_FAMILY=single,away RQ_EXHAUSTIVE_SETS=0,4,6,9 "$out/rq_exhaustive" 1 avx512 avx2
 "$PY" tools/kernel_bench.py --rounds 1
+# the 64K quantized add / multiply rows over array placements (two offsets, a few calls:
+# that it runs; the numbers are docs/performance.md's, from the full 64 placements)
+"$PY" tools/qb_placement.py --offsets 0,16 --calls 5
 # the bench's tier check (each tier's own kernels against its parent's, every available ISA,
 # one quick round): reported, not asserted, like the table below
 "$PY" -m simdops bench --tiers --quick --repeat 1 --sample-time 0.001 | sed -n '/^tier check/,$p'
