@@ -256,27 +256,22 @@ del _goal
 from simdops.bench import binary_runtimes as _rt  # noqa: E402  (registers the paths)
 
 _QB = "quantized_{}/int8/{}"
-# TFLite's int8 multiply at 64K against np.add (AVX-512, AMD Zen 4): tools/qmul_bound.c's
-# L1 rows (independent iterations) put the float core of the exact result (the exact
-# product, one convert / fma / convert a 16, the narrowing; no sign pick, no window test)
-# at 10.0 cycles a 64 (3.85 GHz and again at 4.00 GHz, the clock the tool measures), where
-# the goal's 0.5 needs 9.4: np.add's 64K call 1.36-1.42 us against 1,024 x 10.0 cycles /
-# 4.00 GHz + the row's own ~0.4 us a call = 2.96 us, 0.46-0.48 (at 4.2 GHz both sides
-# shrink: the same) (docs/maintainers/performance-notes.md, "TFLite's multiply"). At 1M
-# np.add runs from memory and the row reaches 0.5.
-QB_TFL_MUL_BOUND = 0.47
-QB_TFL_MUL_BOUND_SOURCE = "bound: tools/qmul_bound.c tfl-core row, AVX-512 on AMD Zen 4"
-# XNNPACK's int8 multiply (fp32 requantization of the exact product) at 64K against
-# np.add (AVX-512, AMD Zen 4): the cheapest exact mix tools/qmul_bound.c measures (L1
-# rows, independent iterations, two runs) is the vpmaddwd form, 33 operations, 10.25-10.34
-# cycles a 64 (the rows' own 35: 11.0-11.2; without AVX512-VBMI 10.8); with np.add's 64K
-# call 1.30-1.38 us and the row's own call ~0.43 us (16-element calls, thread time, same
-# runs) the row is at most 1.34 / (1,024 x 10.34 / 4.20 GHz + 0.43 us) = 1.34 / 2.95 = 0.45
-# (docs/performance.md, "What bounds each row"). At 1M np.add runs from memory: PASS.
-QB_XNN_MUL_BOUND = 0.45
+# The 64K multiplies against np.add (AVX-512, AMD Zen 4). tools/qmul_bound.c's L1 rows
+# (independent iterations, three runs at 3.86-3.93 GHz, the rows' small loops unrolled so
+# nothing spills) against np.add's 64K call over all 64 placements of the three arrays
+# (tools/qb_placement.py: median 1.41 us, 1.25-1.69) and the rows' own 64-element call
+# (0.23-0.26 us, thread time, quiet machine):
+# - TFLite's: the float core of the exact result (the exact product, one convert / fma /
+#   convert a 16, the narrowing; no sign pick, no window test) 9.5-9.7 cycles a 64, so
+#   1.41 / (1,024 x 9.7 / 3.86 GHz + 0.26 us) = 0.50 and up to 0.52: no bound under the
+#   goal, the row is a MISS (its window test and sign pick cost ~4 cycles a 64).
+# - XNNPACK's (fp32 requantization of the exact product): the cheapest exact mix, the
+#   vpmaddwd form (33 operations; the rows' own 35: 11.0-11.3), 10.1-10.4 cycles a 64:
+#   1.41 / (1,024 x 10.36 / 3.86 GHz + 0.25 us) = 0.47 (docs/performance.md, "What bounds
+#   each row"). At 1M np.add runs from memory: PASS.
+QB_XNN_MUL_BOUND = 0.47
 QB_XNN_MUL_BOUND_SOURCE = "bound: tools/qmul_bound.c vpmaddwd row, AVX-512 on AMD Zen 4"
-_QB_NP_BOUNDS = {("multiply", "tflite"): (QB_TFL_MUL_BOUND_SOURCE, QB_TFL_MUL_BOUND),
-                 ("multiply", "xnnpack"): (QB_XNN_MUL_BOUND_SOURCE, QB_XNN_MUL_BOUND)}
+_QB_NP_BOUNDS = {("multiply", "xnnpack"): (QB_XNN_MUL_BOUND_SOURCE, QB_XNN_MUL_BOUND)}
 for _goal in (
     *(Goal(f"quantized add int8 n={n:,} (onnxruntime) vs ORT QLinearAdd",
            (_QB.format("add onnxruntime", n), "simdops"),
