@@ -38,6 +38,7 @@
 #include "qbinary_element.h"
 #include "qbinary_bounds.h"
 #include "qbinary_form.h"
+#include "qbinary_prefetch.h"
 
 enum { QB_STEP = 4 * QV_LANES };
 
@@ -173,24 +174,30 @@ static inline qv_i32 qb_ort_add_v(qv_i32 a, qv_i32 b, const qb_consts *c)
         if (form == SIMDOPS_QB_SV) {                                                               \
             va[0] = va[1] = va[2] = va[3] = qv_set1(a[0]);                                         \
             for (; i + QB_STEP <= n; i += QB_STEP) {                                               \
+                QB_PREFETCH((const char *)(b + i) + QB_AHEAD);                                     \
                 qv_widen4_##tag(b + i, vb);                                                        \
                 QB_BLOCK(STEP, tag);                                                               \
             }                                                                                      \
         } else if (form == SIMDOPS_QB_VS) {                                                        \
             vb[0] = vb[1] = vb[2] = vb[3] = qv_set1(b[0]);                                         \
             for (; i + QB_STEP <= n; i += QB_STEP) {                                               \
+                QB_PREFETCH((const char *)(a + i) + QB_AHEAD);                                     \
                 qv_widen4_##tag(a + i, va);                                                        \
                 QB_BLOCK(STEP, tag);                                                               \
             }                                                                                      \
         } else if (QB_TYPE_BOUNDS_##tag(p)) {                                                      \
             /* the type's own bounds: the packs saturate to them (no min / max) */            \
             for (; i + QB_STEP <= n; i += QB_STEP) {                                               \
+                QB_PREFETCH((const char *)(a + i) + QB_AHEAD);                                     \
+                QB_PREFETCH((const char *)(b + i) + QB_AHEAD);                                     \
                 qv_widen4_##tag(a + i, va);                                                        \
                 qv_widen4_##tag(b + i, vb);                                                        \
                 QB_BLOCK_NC(STEP, tag);                                                            \
             }                                                                                      \
         } else                                                                                     \
             for (; i + QB_STEP <= n; i += QB_STEP) {                                               \
+                QB_PREFETCH((const char *)(a + i) + QB_AHEAD);                                     \
+                QB_PREFETCH((const char *)(b + i) + QB_AHEAD);                                     \
                 qv_widen4_##tag(a + i, va);                                                        \
                 qv_widen4_##tag(b + i, vb);                                                        \
                 QB_BLOCK(STEP, tag);                                                               \

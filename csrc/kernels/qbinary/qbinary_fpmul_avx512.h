@@ -76,6 +76,7 @@ static inline int qb_fpw_ok(const simdops_qbinary_params *p)
         size_t i;                                                                                  \
         (void)zf, (void)zp, (void)lo, (void)hi;                                                    \
         for (i = 0; i + 64 <= n; i += 64) {                                                        \
+            QB_PREFETCH_IO(a, b, i, io);                                                           \
             const __m512i a0 = _mm512_sub_epi16(WIDEN(a + i * io->sa), za);                        \
             const __m512i a1 = _mm512_sub_epi16(WIDEN(a + (i + 32) * io->sa), za);                 \
             const __m512i b0 = _mm512_sub_epi16(WIDEN(b + i * io->sb), zb);                        \

@@ -13,6 +13,7 @@
  * zero point added to packssdw's saturated int16 (saturating) gives the same
  * bytes after packsswb / packuswb as the int32 sum would. */
 #include "qbinary_plan.h"
+#include "qbinary_prefetch.h"
 
 #if defined(__GNUC__) || defined(__clang__)
 #define QB_VNNI_TARGET __attribute__((target("avx512vnni")))
@@ -115,6 +116,7 @@ static inline void qb_xnn_io_init(qb_xnn_io *io, const void *a, const void *b, i
         size_t i;                                                                                  \
         (void)high, (void)sh16, (void)sh;                                                          \
         for (i = 0; i + 64 <= n; i += 64) {                                                        \
+            QB_PREFETCH_IO(a, b, i, io);                                                           \
             QB_LOAD_BYTE_PAIRS(LOBYTES, a, b, i, io, x80, a0, a1, b0, b1);                         \
             QB_XNN_FINISH(PACK, EP, QB_IN_ORDER, QB_PACKS32_##HIGH_,                              \
                           QB_XNN_PAIR(_mm512_unpacklo_epi16(a0, b0)),                              \
@@ -157,6 +159,7 @@ static const int16_t qb_xnn_high_words[32] = {
         size_t i;                                                                                  \
         for (i = 0; i + 64 <= n; i += 64) {                                                        \
             __m512i r[4];                                                                          \
+            QB_PREFETCH_IO(a, b, i, io);                                                           \
             for (int k = 0; k < 4; k++) {                                                          \
                 __m512i va = _mm512_##CVT(_mm_loadu_si128((const __m128i *)(const void *)(a + (i + 16 * k) * io->sa))); \
                 __m512i vb = _mm512_##CVT(_mm_loadu_si128((const __m128i *)(const void *)(b + (i + 16 * k) * io->sb))); \
