@@ -1,7 +1,8 @@
 /* What the C micro-benchmarks in tools/ share: timing in thread CPU time
  * (the cores are shared with other work; wall time would count its slices),
- * an interleaved comparison of an operation against a baseline, and the
- * requant inputs both benchmarks use. */
+ * the core clock that converts those seconds to cycles (x86-64), an interleaved
+ * comparison of an operation against a baseline, and the requant inputs both
+ * benchmarks use. */
 #ifndef SIMDOPS_TOOLS_BENCH_UTIL_H
 #define SIMDOPS_TOOLS_BENCH_UTIL_H
 
@@ -18,6 +19,27 @@ static inline double bench_now(void)
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
+
+#if defined(__x86_64__)
+/* Seconds for n links of a chain of dependent 1-cycle integer adds, four a link: 4n
+ * cycles at whatever clock the core runs now. The tools that report cycles
+ * (portbench, ew_cache_bound, qmul_bound) time one beside their loops, here once; not
+ * inlined, so it leaves the measured loops' code as a call would. */
+static __attribute__((noinline, unused)) double bench_add_chain(long n)
+{
+    unsigned long x = 1;
+    double t0 = bench_now();
+    for (long i = 0; i < n; i++)
+        __asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0" : "+r"(x));
+    return bench_now() - t0;
+}
+
+/* Core cycles per second of thread CPU time, from a chain of 4n adds */
+static inline double bench_cycles_per_second(long n)
+{
+    return 4.0 * (double)n / bench_add_chain(n);
+}
+#endif
 
 /* Seconds per call of f, averaged over reps calls. */
 static inline double bench_time(bench_fn f, void *arg, int reps)

@@ -34,22 +34,7 @@
     defined(__AVX512DQ__) && defined(__AVX512VL__)
 #include <immintrin.h>
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); /* the thread's own time: shared cores */
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* Seconds for n links of a chain of dependent 1-cycle integer adds: 4n cycles */
-static double add_chain(long n)
-{
-    unsigned long v = 1;
-    double t0 = now();
-    for (long i = 0; i < n; i++)
-        __asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0" : "+r"(v));
-    return now() - t0;
-}
+#include "bench_util.h" /* bench_now, bench_add_chain: the tools' clock */
 
 enum step {
     COPY,
@@ -103,41 +88,35 @@ static inline __attribute__((always_inline)) __m256i i32_shrink_avx2_half(__m256
     return _mm256_blendv_epi8(a, s, _mm256_cmpgt_epi32(x, c->i32_thr));
 }
 
+/* shrink_body.h's magnitude form, one step for float32 and float64: f<W>_shrink_mag with
+ * the vector type VT, the mask type MT, the float suffix FS (ps, pd) and the lane's integer
+ * suffix IS (epi32, epi64). tern: the sign put back and the zeroing in one ternlog (the
+ * kernel), else or + zeroing move (before). */
+#define SHRINK_MAG_STEP(W, VT, MT, FS, IS)                                                  \
+    static inline __attribute__((always_inline)) __m512i f##W##_shrink_mag(                 \
+        __m512i v, const int tern, const consts *c)                                         \
+    {                                                                                       \
+        const VT x = _mm512_castsi512_##FS(v), mag = _mm512_and_##FS(x, c->abs##W);         \
+        const VT m = _mm512_min_##FS(_mm512_sub_##FS(mag, c->b##W), mag);                   \
+        const MT k = _mm512_cmpgt_##IS##_mask(_mm512_cast##FS##_si512(mag),                 \
+                                              _mm512_cast##FS##_si512(c->thr_bits##W));     \
+        if (tern)                                                                           \
+            return _mm512_maskz_ternarylogic_##IS(k, _mm512_cast##FS##_si512(m), v,         \
+                                                  _mm512_cast##FS##_si512(c->sign##W), 0xF8); \
+        return _mm512_cast##FS##_si512(                                                     \
+            _mm512_maskz_mov_##FS(k, _mm512_or_##FS(m, _mm512_xor_##FS(x, mag))));           \
+    }
+SHRINK_MAG_STEP(32, __m512, __mmask16, ps, epi32)
+SHRINK_MAG_STEP(64, __m512d, __mmask8, pd, epi64)
+#undef SHRINK_MAG_STEP
+
 static inline __attribute__((always_inline)) __m512i step(__m512i v, const int form, const consts *c)
 {
     switch (form) {
-    case F32_SHRINK_MAG: {
-        const __m512 x = _mm512_castsi512_ps(v), mag = _mm512_and_ps(x, c->abs32);
-        const __m512 r = _mm512_or_ps(_mm512_min_ps(_mm512_sub_ps(mag, c->b32), mag),
-                                      _mm512_xor_ps(x, mag));
-        const __mmask16 k = _mm512_cmpgt_epi32_mask(_mm512_castps_si512(mag),
-                                                    _mm512_castps_si512(c->thr_bits32));
-        return _mm512_castps_si512(_mm512_maskz_mov_ps(k, r));
-    }
-    case F32_SHRINK_MAG_TERN: {
-        const __m512 x = _mm512_castsi512_ps(v), mag = _mm512_and_ps(x, c->abs32);
-        const __m512 m = _mm512_min_ps(_mm512_sub_ps(mag, c->b32), mag);
-        const __mmask16 k = _mm512_cmpgt_epi32_mask(_mm512_castps_si512(mag),
-                                                    _mm512_castps_si512(c->thr_bits32));
-        return _mm512_maskz_ternarylogic_epi32(k, _mm512_castps_si512(m), v,
-                                               _mm512_castps_si512(c->sign32), 0xF8);
-    }
-    case F64_SHRINK_MAG: {
-        const __m512d x = _mm512_castsi512_pd(v), mag = _mm512_and_pd(x, c->abs64);
-        const __m512d r = _mm512_or_pd(_mm512_min_pd(_mm512_sub_pd(mag, c->b64), mag),
-                                       _mm512_xor_pd(x, mag));
-        const __mmask8 k = _mm512_cmpgt_epi64_mask(_mm512_castpd_si512(mag),
-                                                   _mm512_castpd_si512(c->thr_bits64));
-        return _mm512_castpd_si512(_mm512_maskz_mov_pd(k, r));
-    }
-    case F64_SHRINK_MAG_TERN: {
-        const __m512d x = _mm512_castsi512_pd(v), mag = _mm512_and_pd(x, c->abs64);
-        const __m512d m = _mm512_min_pd(_mm512_sub_pd(mag, c->b64), mag);
-        const __mmask8 k = _mm512_cmpgt_epi64_mask(_mm512_castpd_si512(mag),
-                                                   _mm512_castpd_si512(c->thr_bits64));
-        return _mm512_maskz_ternarylogic_epi64(k, _mm512_castpd_si512(m), v,
-                                               _mm512_castpd_si512(c->sign64), 0xF8);
-    }
+    case F32_SHRINK_MAG: return f32_shrink_mag(v, 0, c);
+    case F32_SHRINK_MAG_TERN: return f32_shrink_mag(v, 1, c);
+    case F64_SHRINK_MAG: return f64_shrink_mag(v, 0, c);
+    case F64_SHRINK_MAG_TERN: return f64_shrink_mag(v, 1, c);
     case I32_SHRINK_MASK: {
         const __mmask16 gt = _mm512_cmpgt_epi32_mask(v, c->z_thr);
         const __mmask16 lt = _mm512_cmplt_epi32_mask(v, c->z_neg);
@@ -222,7 +201,7 @@ static inline __attribute__((always_inline)) double run(const unsigned char *x, 
     const long passes = g_vectors / (long)(nb / 64) + 1;
     double best = 1e30;
     for (int r = 0; r < 5; r++) {
-        double tc = add_chain(g_vectors / 4), t0 = now(), cyc;
+        double tc = bench_add_chain(g_vectors / 4), t0 = bench_now(), cyc;
         for (long p = 0; p < passes; p++) {
             __asm__ volatile("" : : "r"(x), "r"(y) : "memory");
             if (form < 0)
@@ -232,7 +211,7 @@ static inline __attribute__((always_inline)) double run(const unsigned char *x, 
             else
                 map512(x, y, nb, form, c);
         }
-        cyc = (now() - t0) / tc * (double)g_vectors; /* the chain: 4 x g_vectors / 4 cycles */
+        cyc = (bench_now() - t0) / tc * (double)g_vectors; /* the chain: 4 x g_vectors / 4 cycles */
         best = cyc < best ? cyc : best;
     }
     return best / (double)passes / (double)(nb / 64);

@@ -30,22 +30,7 @@
     defined(__AVX512VL__) && defined(__F16C__)
 #include <immintrin.h>
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); /* the thread's own time: shared cores */
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* Seconds for n links of a chain of dependent 1-cycle integer adds: 4n cycles */
-static double add_chain(long n)
-{
-    unsigned long x = 1;
-    double t0 = now();
-    for (long i = 0; i < n; i++)
-        __asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0" : "+r"(x));
-    return now() - t0;
-}
+#include "bench_util.h" /* bench_now, bench_add_chain: the tools' clock */
 
 /* keeps a value in a register and opaque to the optimiser */
 #define KEEP(v) __asm__ volatile("" : "+v"(v))
@@ -65,11 +50,11 @@ static double g_ghz_lo = 1e30, g_ghz_hi = 0;
         double best = 1e30;                                                                \
         (void)c, (void)ci;                                                                 \
         for (int r = 0; r < 5; r++) {                                                      \
-            double tc = add_chain(g_n), t0 = now(), t, cyc;                                \
+            double tc = bench_add_chain(g_n), t0 = bench_now(), t, cyc;                    \
             for (long i = 0; i < g_n; i++) {                                               \
                 body                                                                       \
             }                                                                              \
-            t = now() - t0;                                                                \
+            t = bench_now() - t0;                                                          \
             cyc = t / tc * 4.0 * (double)g_n;                                              \
             best = cyc < best ? cyc : best;                                                \
             g_ghz_lo = 4.0 * g_n / tc / 1e9 < g_ghz_lo ? 4.0 * g_n / tc / 1e9 : g_ghz_lo;  \
@@ -234,7 +219,7 @@ static inline __attribute__((always_inline)) double rqs_step(const int chain, co
     const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
     double best = 1e30;
     for (int r = 0; r < 5; r++) {
-        double tc = add_chain(g_n), t0 = now(), cyc;
+        double tc = bench_add_chain(g_n), t0 = bench_now(), cyc;
         for (long i = 0; i < g_n; i++) {
             const int32_t *xp = g_x, *bp = (const int32_t *)g_fb;
             const float *fp = g_fb, *sp = g_sc;
@@ -255,7 +240,7 @@ static inline __attribute__((always_inline)) double rqs_step(const int chain, co
             __m512i v = _mm512_min_epi8(_mm512_max_epi8(_mm512_packs_epi16(p01, p23), bmin), bmax);
             _mm512_storeu_si512(yp, _mm512_permutexvar_epi32(order, v));
         }
-        cyc = (now() - t0) / tc * 4.0 * (double)g_n;
+        cyc = (bench_now() - t0) / tc * 4.0 * (double)g_n;
         best = cyc < best ? cyc : best;
     }
     return best / (double)g_n / 4.0;
@@ -339,7 +324,7 @@ static inline __attribute__((always_inline)) double f16s_step(const int form)
     const __m512 b = _mm512_set1_ps(0.5f);
     double best = 1e30;
     for (int r = 0; r < 5; r++) {
-        double tc = add_chain(g_n), t0 = now(), cyc;
+        double tc = bench_add_chain(g_n), t0 = bench_now(), cyc;
         for (long i = 0; i < g_n; i++) {
             const uint16_t *xp = g_hx;
             uint16_t *yp = g_hy;
@@ -351,7 +336,7 @@ static inline __attribute__((always_inline)) double f16s_step(const int form)
             _mm256_storeu_si256((__m256i *)(yp + 32), r2);
             _mm256_storeu_si256((__m256i *)(yp + 48), r3);
         }
-        cyc = (now() - t0) / tc * 4.0 * (double)g_n;
+        cyc = (bench_now() - t0) / tc * 4.0 * (double)g_n;
         best = cyc < best ? cyc : best;
     }
     return best / (double)g_n / 4.0;

@@ -16,17 +16,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h" /* bench_now: the tools' clock */
+
 enum { N = 4096, ROUNDS = 15 };
 static int8_t A[N] __attribute__((aligned(64))), B[N] __attribute__((aligned(64))),
     Y[N] __attribute__((aligned(64)));
 static volatile unsigned g_flags;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static void plain(void)
 {
@@ -104,10 +99,10 @@ int main(void)
     for (int r = 0; r < ROUNDS; r++)
         for (int f = 0; f < 4; f++) {
             const int reps = 2000;
-            double t0 = now(), t;
+            double t0 = bench_now(), t;
             for (int k = 0; k < reps; k++)
                 fn[f]();
-            t = (now() - t0) / reps / (N / 64) * 1e9;
+            t = (bench_now() - t0) / reps / (N / 64) * 1e9;
             if (t < best[f])
                 best[f] = t;
         }

@@ -47,6 +47,8 @@
 #if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512BW__)
 #include <immintrin.h>
 
+#include "bench_util.h" /* bench_now, bench_cycles_per_second: the tools' clock */
+
 enum { ROW = 4096 };
 /* The rows' small fixed loops (2 or 4 vectors) unrolled: at -O2 GCC kept them as
  * loops and stored their vectors to the stack for the packs after them (8 extra
@@ -56,23 +58,6 @@ enum { ROW = 4096 };
 static int8_t A[ROW] __attribute__((aligned(64))), B[ROW] __attribute__((aligned(64))),
     Y[ROW] __attribute__((aligned(64)));
 static int32_t P[ROW] __attribute__((aligned(64)));
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static double cycles_per_second(void)
-{
-    const long n = 400000000;
-    long x = 1;
-    double t = now();
-    for (long i = 0; i < n; i++)
-        __asm__ volatile("add $1, %0" : "+r"(x));
-    return (double)n / (now() - t);
-}
 
 static void row_add(void)
 {
@@ -268,7 +253,7 @@ static double cycles_per_64(int which, long reps, double hz)
 {
     double best = 1e30;
     for (int trial = 0; trial < 5; trial++) {
-        double t = now();
+        double t = bench_now();
         for (long r = 0; r < reps; r++) {
             if (which == 0)
                 row_add();
@@ -296,7 +281,7 @@ static double cycles_per_64(int which, long reps, double hz)
                 row_float();
             __asm__ volatile("" ::: "memory");
         }
-        t = now() - t;
+        t = bench_now() - t;
         if (t < best)
             best = t;
     }
@@ -324,7 +309,7 @@ int main(int argc, char **argv)
         B[i] = (int8_t)(i * 13 + 5);
         P[i] = (i * 97) % 130051 - 65025;
     }
-    hz = cycles_per_second();
+    hz = bench_cycles_per_second(100000000); /* 400M dependent adds */
     printf("clock %.2f GHz (dependent adds)\n", hz * 1e-9);
     for (int w = 0; w < ROWS; w++)
         c[w] = cycles_per_64(w, reps, hz);

@@ -9,26 +9,11 @@
 #include "dispatch/dispatch.h"
 #include "core/dtype.h"
 #include "core/errors.h"
+#include "core/atomic_int.h"
+#include "core/thread_local.h"
 #include "kernels/registry.h"
 #include "dispatch/cpu.h"
 #include "dispatch/qlow_dispatch.h"
-
-#if defined(_MSC_VER)
-#define SIMDOPS_THREAD_LOCAL __declspec(thread)
-#include <intrin.h>
-static int atomic_load_int(volatile long *p) { return (int)_InterlockedOr(p, 0); }
-static void atomic_store_int(volatile long *p, int v) { _InterlockedExchange(p, v); }
-typedef volatile long atomic_int_t;
-#else
-#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-#define SIMDOPS_THREAD_LOCAL _Thread_local
-#else
-#define SIMDOPS_THREAD_LOCAL __thread
-#endif
-typedef int atomic_int_t;
-static int atomic_load_int(atomic_int_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-static void atomic_store_int(atomic_int_t *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
-#endif
 
 typedef struct tier {
     const char *name;
@@ -65,8 +50,8 @@ static int cpu_supports(int i, const simdops_cpu *c)
 
 static simdops_kernel_table tables[SIMDOPS_TIER_COUNT];
 static int usable[SIMDOPS_TIER_COUNT];
-static atomic_int_t built;
-static atomic_int_t process_tier;
+static simdops_atomic_int built;
+static simdops_atomic_int process_tier;
 /* The calling thread's forced tier + 1 (0: none), and its last call's tier + 1. */
 static SIMDOPS_THREAD_LOCAL int forced_tier;
 static SIMDOPS_THREAD_LOCAL int last_tier;
@@ -164,7 +149,7 @@ void simdops_init(void)
 {
     const simdops_cpu *cpu;
     int best = 0;
-    if (atomic_load_int(&built))
+    if (simdops_load_acquire(&built))
         return;
     cpu = simdops_cpu_detect();
     for (int i = 0; i < SIMDOPS_TIER_COUNT; i++) { /* parents come before children */
@@ -185,8 +170,8 @@ void simdops_init(void)
             best = i;
     }
     simdops_qlow_init(usable);
-    atomic_store_int(&process_tier, best);
-    atomic_store_int(&built, 1);
+    simdops_store_release(&process_tier, best);
+    simdops_store_release(&built, 1);
 }
 
 int simdops_tier_count(void) { return SIMDOPS_TIER_COUNT; }
@@ -232,7 +217,7 @@ const simdops_kernel_table *simdops_current_kernels(void)
 {
     int t;
     simdops_init(); /* first: it sets process_tier (the first call once ran scalar) */
-    t = forced_tier ? forced_tier - 1 : atomic_load_int(&process_tier);
+    t = forced_tier ? forced_tier - 1 : simdops_load_acquire(&process_tier);
     last_tier = t + 1;
     return &tables[t];
 }
@@ -256,7 +241,7 @@ static int find_usable(const char *name, simdops_error *err, int *tier)
 const char *simdops_isa(void)
 {
     simdops_init();
-    return tiers[forced_tier ? forced_tier - 1 : atomic_load_int(&process_tier)].name;
+    return tiers[forced_tier ? forced_tier - 1 : simdops_load_acquire(&process_tier)].name;
 }
 
 const char *simdops_thread_isa(void) { return forced_tier ? tiers[forced_tier - 1].name : NULL; }
@@ -285,7 +270,7 @@ int simdops_set_process_isa(const char *name, simdops_error *err)
         return simdops_fail(err, SIMDOPS_R_NULL_ARG, SIMDOPS_ARG_ISA);
     if ((s = find_usable(name, err, &tier)))
         return s;
-    atomic_store_int(&process_tier, tier);
+    simdops_store_release(&process_tier, tier);
     return SIMDOPS_OK;
 }
 

@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/atomic_int.h"
 #include "core/kernel_abi.h"
 #include "driver/gather.h"
 #include "driver/row_walk.h"
@@ -162,15 +163,9 @@ enum { TILE_BYTES = 8192 };
 enum { KEPT_BYTES = 65536 };
 static uint64_t kept_tile[(KEPT_BYTES + TILE_BYTES / 2) / sizeof(uint64_t)];
 static size_t kept_period_bytes, kept_reps; /* the period it repeats, whole periods held - 1 */
-static long kept_busy;
-#if defined(__GNUC__) || defined(__clang__)
-#define KEPT_TAKE() (__atomic_exchange_n(&kept_busy, 1L, __ATOMIC_ACQUIRE) == 0)
-#define KEPT_GIVE() __atomic_store_n(&kept_busy, 0L, __ATOMIC_RELEASE)
-#else /* MSVC */
-#include <intrin.h>
-#define KEPT_TAKE() (_InterlockedExchange(&kept_busy, 1L) == 0)
-#define KEPT_GIVE() _InterlockedExchange(&kept_busy, 0L)
-#endif
+static simdops_atomic_int kept_busy; /* 1 while a caller holds the kept tile */
+#define KEPT_TAKE() (simdops_exchange_acquire(&kept_busy, 1) == 0)
+#define KEPT_GIVE() simdops_store_release(&kept_busy, 0)
 
 /* the harness's mutant only: a period's last byte not compared */
 #ifdef SIMDOPS_BINARY_MUTANT_KEPT_CMP

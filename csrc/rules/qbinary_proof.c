@@ -18,16 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/thread_local.h"
 #include "kernels/qbinary/qbinary_plan.h"
 #include "kernels/qbinary/qbinary_tfl_proof.h"
-
-#if defined(_MSC_VER)
-#define QB_THREAD_LOCAL __declspec(thread)
-#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-#define QB_THREAD_LOCAL _Thread_local
-#else
-#define QB_THREAD_LOCAL __thread
-#endif
 
 enum { MEMO = 16, KEY = offsetof(simdops_qbinary_params, plan) };
 enum { COUNTING = 1, PROVED = 2, REFUSED = 3 };
@@ -39,8 +32,8 @@ typedef struct memo_entry {
     simdops_qb_tfl_add_plan plan; /* PROVED: the plan to run */
 } memo_entry;
 
-static QB_THREAD_LOCAL memo_entry memo[MEMO];
-static QB_THREAD_LOCAL unsigned memo_next, memo_last;
+static SIMDOPS_THREAD_LOCAL memo_entry memo[MEMO];
+static SIMDOPS_THREAD_LOCAL unsigned memo_next, memo_last;
 
 int simdops_qbinary_prove_now(simdops_qbinary_params *p, simdops_dtype dtype,
                               simdops_qbinary_fn kernel)

@@ -122,20 +122,13 @@ SHRINK_INT_V(u8_shrink_v, LE_U8, GE_U8, 1, _mm256_min_epu8, _mm256_max_epu8, _mm
 SHRINK_INT_V(u16_shrink_v, LE_U16, GE_U16, 1, _mm256_min_epu16, _mm256_max_epu16, _mm256_add_epi16, _mm256_sub_epi16)
 SHRINK_INT_V(u32_shrink_v, LE_U32, GE_U32, 1, _mm256_min_epu32, _mm256_max_epu32, _mm256_add_epi32, _mm256_sub_epi32)
 
-/* the kernels: shrink_int_form.h's SHRINK_INT_TIER_KERNEL with this tier's constants and map */
-#define SHRINK_INT_KERNEL(name, fn, T, UT, field, tmin, tmax, esize, set1, ST)              \
-    SHRINK_INT_TIER_KERNEL(shrink_int, SIMDOPS_AVX2_MAP, name, fn, T, UT, field, tmin, tmax, \
-                           esize, set1, ST)
-SHRINK_INT_KERNEL(u8_shrink__avx2, u8_shrink_v, uint8_t, uint8_t, u8, 0, UINT8_MAX, 1, _mm256_set1_epi8, char)
-SHRINK_INT_KERNEL(i8_shrink__avx2, i8_shrink_v, int8_t, uint8_t, i8, INT8_MIN, INT8_MAX, 1, _mm256_set1_epi8, char)
-SHRINK_INT_KERNEL(u16_shrink__avx2, u16_shrink_v, uint16_t, uint16_t, u16, 0, UINT16_MAX, 2, _mm256_set1_epi16, short)
-SHRINK_INT_KERNEL(i16_shrink__avx2, i16_shrink_v, int16_t, uint16_t, i16, INT16_MIN, INT16_MAX, 2, _mm256_set1_epi16, short)
-SHRINK_INT_KERNEL(u32_shrink__avx2, u32_shrink_v, uint32_t, uint32_t, u32, 0, UINT32_MAX, 4, _mm256_set1_epi32, int)
-SHRINK_INT_KERNEL(i32_shrink__avx2, i32_shrink_v, int32_t, uint32_t, i32, INT32_MIN, INT32_MAX, 4, _mm256_set1_epi32, int)
+/* the kernels: one per row of shrink_int_form.h's SHRINK_INT_TYPES */
+#define SHRINK_INT_CT shrink_int
+#define SHRINK_INT_MAP SIMDOPS_AVX2_MAP
+SHRINK_INT_TYPES(SHRINK_INT_TIER_ROW, _mm256)
 
 #define SHRINK_KERNELS(X)                                                                         \
-    SHRINK_BODY_KERNELS(X) X(shrink, f16) X(shrink, u8) X(shrink, i8) X(shrink, u16)               \
-    X(shrink, i16) X(shrink, u32) X(shrink, i32)
+    SHRINK_BODY_KERNELS(X) X(shrink, f16) SHRINK_INT_TYPES(SHRINK_INT_ENTRY, X)
 SIMDOPS_DEFINE_REGISTER(shrink, SHRINK_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(shrink, avx2)

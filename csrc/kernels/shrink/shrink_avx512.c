@@ -150,20 +150,13 @@ SHRINK_INT512_V(u16_shrink_v, epi16, epu16, epu16)
 SHRINK_INT512_V(i32_shrink_v, epi32, epi32, epi32)
 SHRINK_INT512_V(u32_shrink_v, epi32, epu32, epu32)
 
-/* the kernels: shrink_int_form.h's SHRINK_INT_TIER_KERNEL with this tier's constants and map */
-#define SHRINK_INT512_KERNEL(name, fn, T, UT, field, tmin, tmax, esize, set1, ST)           \
-    SHRINK_INT_TIER_KERNEL(shrink_int512, SIMDOPS_AVX512_MAP, name, fn, T, UT, field, tmin, \
-                           tmax, esize, set1, ST)
-SHRINK_INT512_KERNEL(u8_shrink__avx512, u8_shrink_v, uint8_t, uint8_t, u8, 0, UINT8_MAX, 1, _mm512_set1_epi8, char)
-SHRINK_INT512_KERNEL(i8_shrink__avx512, i8_shrink_v, int8_t, uint8_t, i8, INT8_MIN, INT8_MAX, 1, _mm512_set1_epi8, char)
-SHRINK_INT512_KERNEL(u16_shrink__avx512, u16_shrink_v, uint16_t, uint16_t, u16, 0, UINT16_MAX, 2, _mm512_set1_epi16, short)
-SHRINK_INT512_KERNEL(i16_shrink__avx512, i16_shrink_v, int16_t, uint16_t, i16, INT16_MIN, INT16_MAX, 2, _mm512_set1_epi16, short)
-SHRINK_INT512_KERNEL(u32_shrink__avx512, u32_shrink_v, uint32_t, uint32_t, u32, 0, UINT32_MAX, 4, _mm512_set1_epi32, int)
-SHRINK_INT512_KERNEL(i32_shrink__avx512, i32_shrink_v, int32_t, uint32_t, i32, INT32_MIN, INT32_MAX, 4, _mm512_set1_epi32, int)
+/* the kernels: one per row of shrink_int_form.h's SHRINK_INT_TYPES */
+#define SHRINK_INT_CT shrink_int512
+#define SHRINK_INT_MAP SIMDOPS_AVX512_MAP
+SHRINK_INT_TYPES(SHRINK_INT_TIER_ROW, _mm512)
 
 #define SHRINK_KERNELS(X)                                                                         \
-    SHRINK_BODY_KERNELS(X) X(shrink, f16) X(shrink, u8) X(shrink, i8) X(shrink, u16)               \
-    X(shrink, i16) X(shrink, u32) X(shrink, i32)
+    SHRINK_BODY_KERNELS(X) X(shrink, f16) SHRINK_INT_TYPES(SHRINK_INT_ENTRY, X)
 SIMDOPS_DEFINE_REGISTER(shrink, SHRINK_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(shrink, avx512)

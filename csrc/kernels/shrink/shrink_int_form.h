@@ -1,11 +1,12 @@
-/* Integer shrink's clamp forms, shared by the avx2 and avx512 kernels (and the
- * scalar loop they fall back to): y = gt ? clamp(x, sub_lo, sub_hi) - B : lt ?
- * clamp(x, add_lo, add_hi) + B : 0, wrapping. With params.c's bounds only one
- * side of each clamp can bind (B >= 0: sub's lower and add's upper; B < 0: the
- * other two), so a kernel picks the form at entry; CLAMP_BOTH is min then max,
- * the scalar's nested test when lo <= hi. Empty ranges (never made by params.c)
- * take the scalar loop (SHRINK_INT_EMPTY). lt = 0 when x < neg_thr cannot hold
- * (neg_thr is the type's minimum, as for every unsigned shrink).
+/* Integer shrink's type list (every tier's) and clamp forms, the latter shared by
+ * the avx2 and avx512 kernels (and the scalar loop they fall back to): y = gt ?
+ * clamp(x, sub_lo, sub_hi) - B : lt ? clamp(x, add_lo, add_hi) + B : 0, wrapping.
+ * With params.c's bounds only one side of each clamp can bind (B >= 0: sub's lower
+ * and add's upper; B < 0: the other two), so a kernel picks the form at entry;
+ * CLAMP_BOTH is min then max, the scalar's nested test when lo <= hi. Empty ranges
+ * (never made by params.c) take the scalar loop (SHRINK_INT_EMPTY). lt = 0 when
+ * x < neg_thr cannot hold (neg_thr is the type's minimum, as for every unsigned
+ * shrink).
  * CLAMP_NONE: B >= 0 with sub_lo <= thr + 1 and add_hi >= neg_thr - 1, i.e.
  * B <= thr + 1 unsigned, B <= thr + max + 1 signed (softshrink's B = thr and
  * hardshrink's B = 0 among them). A lane whose subtraction is kept has
@@ -24,6 +25,21 @@
 #ifndef SHRINK_NONE_SLACK
 #define SHRINK_NONE_SLACK 1
 #endif
+
+/* The integer shrink types, in registration order: every tier's kernels and register list
+ * expand this one list (here, beside the form they share), so a type added or dropped
+ * changes every tier at once. Y(C, tag, T, UT, tmin, tmax, esize): tag is the parameters'
+ * union field and the kernel name's prefix, UT the type the +-B wraps in, tmin..tmax its
+ * range, esize its bytes; C passes through (a register list's X). */
+#define SHRINK_INT_TYPES(Y, C)                                                         \
+    Y(C, u8, uint8_t, uint8_t, 0, UINT8_MAX, 1)                                        \
+    Y(C, i8, int8_t, uint8_t, INT8_MIN, INT8_MAX, 1)                                   \
+    Y(C, u16, uint16_t, uint16_t, 0, UINT16_MAX, 2)                                    \
+    Y(C, i16, int16_t, uint16_t, INT16_MIN, INT16_MAX, 2)                              \
+    Y(C, u32, uint32_t, uint32_t, 0, UINT32_MAX, 4)                                    \
+    Y(C, i32, int32_t, uint32_t, INT32_MIN, INT32_MAX, 4)
+/* a register list's entries: SHRINK_INT_TYPES(SHRINK_INT_ENTRY, X) */
+#define SHRINK_INT_ENTRY(X, tag, T, UT, tmin, tmax, esize) X(shrink, tag)
 
 enum { CLAMP_BOTH = 0, CLAMP_POS = 1, CLAMP_NEG = 2, CLAMP_NONE = 3, SHRINK_INT_EMPTY = 4 };
 
@@ -110,5 +126,21 @@ static inline int shrink_int_form(int64_t thr, int64_t neg_thr, int64_t sub_lo, 
         else                                                                             \
             SHRINK_INT_MAP_FORMS(MAP, fn, esize, 0);                                     \
     }
+
+/* Every row of SHRINK_INT_TYPES as a kernel of the tier that defines SHRINK_INT_CT (its
+ * constants struct) and SHRINK_INT_MAP (its map) and expands
+ * SHRINK_INT_TYPES(SHRINK_INT_TIER_ROW, P), P its intrinsics' prefix (_mm256, _mm512):
+ * SHRINK_INT_TIER_KERNEL with the vector function tag##_shrink_v and P##_set1_epi8 / 16 / 32,
+ * whose lanes are char / short / int. Here, so the list's columns are read in one place. */
+#define SHRINK_INT_TIER_ROW(P, tag, T, UT, tmin, tmax, esize)                                \
+    SHRINK_INT_TIER_KERNEL(SHRINK_INT_CT, SHRINK_INT_MAP, SIMDOPS_KERNEL_NAME(tag, shrink),  \
+                           tag##_shrink_v, T, UT, tag, tmin, tmax, esize,                    \
+                           SHRINK_SET1_##esize(P), SHRINK_LANE_##esize)
+#define SHRINK_SET1_1(P) P##_set1_epi8
+#define SHRINK_SET1_2(P) P##_set1_epi16
+#define SHRINK_SET1_4(P) P##_set1_epi32
+#define SHRINK_LANE_1 char
+#define SHRINK_LANE_2 short
+#define SHRINK_LANE_4 int
 
 #endif

@@ -8,6 +8,7 @@
 #define SIMDOPS_TIER neon
 #include "kernels/vec/neon.h"
 #include "kernels/shrink/shrink_body.h"
+#include "kernels/shrink/shrink_int_form.h"
 
 /* Integers: x > thr -> clamp(x, sub_lo, sub_hi) - B, x < neg_thr ->
  * clamp(x, add_lo, add_hi) + B, else 0; wrapping add/sub never wrap once x is
@@ -30,12 +31,25 @@
                              name##_v, c);                                                \
     }
 
-SHRINK_INT(u8_shrink__neon, u8, uint8x16_t, u8, 1)
-SHRINK_INT(i8_shrink__neon, s8, int8x16_t, i8, 1)
-SHRINK_INT(u16_shrink__neon, u16, uint16x8_t, u16, 2)
-SHRINK_INT(i16_shrink__neon, s16, int16x8_t, i16, 2)
-SHRINK_INT(u32_shrink__neon, u32, uint32x4_t, u32, 4)
-SHRINK_INT(i32_shrink__neon, s32, int32x4_t, i32, 4)
+/* one kernel per row of shrink_int_form.h's SHRINK_INT_TYPES (every tier's list), with its
+ * type's intrinsic suffix SUF_<tag> and vector type VT_<tag> */
+#define SUF_u8 u8
+#define SUF_i8 s8
+#define SUF_u16 u16
+#define SUF_i16 s16
+#define SUF_u32 u32
+#define SUF_i32 s32
+#define VT_u8 uint8x16_t
+#define VT_i8 int8x16_t
+#define VT_u16 uint16x8_t
+#define VT_i16 int16x8_t
+#define VT_u32 uint32x4_t
+#define VT_i32 int32x4_t
+/* the maps expanded before SHRINK_INT pastes */
+#define SHRINK_INT_EXPANDED(name, SUF, VT, field, ESIZE) SHRINK_INT(name, SUF, VT, field, ESIZE)
+#define SHRINK_INT_ROW(C, tag, T, UT, tmin, tmax, esize) \
+    SHRINK_INT_EXPANDED(SIMDOPS_KERNEL_NAME(tag, shrink), SUF_##tag, VT_##tag, tag, esize)
+SHRINK_INT_TYPES(SHRINK_INT_ROW, _)
 #undef SHRINK_INT
 
 /* float16: compares and x -/+ bias in float32, one rounding back to half
@@ -61,8 +75,7 @@ static void f16_shrink__neon(const void *x, void *y, size_t n, const simdops_shr
 }
 
 #define SHRINK_KERNELS(X)                                                                         \
-    SHRINK_BODY_KERNELS(X) X(shrink, f16) X(shrink, u8) X(shrink, i8) X(shrink, u16)               \
-    X(shrink, i16) X(shrink, u32) X(shrink, i32)
+    SHRINK_BODY_KERNELS(X) X(shrink, f16) SHRINK_INT_TYPES(SHRINK_INT_ENTRY, X)
 SIMDOPS_DEFINE_REGISTER(shrink, SHRINK_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(shrink, neon)

@@ -3,16 +3,19 @@
  * simdops_shrink_params), so the subtraction itself never wraps. */
 #include "kernels/registry.h"
 #include "core/fp16.h"
+#include "kernels/shrink/shrink_int_form.h"
 #define SIMDOPS_TIER scalar
 
-#define SHRINK_INT_KERNEL(T, UT, field, name)                                          \
-    static void name(const void *xv, void *yv, size_t n, const simdops_shrink_params *p) \
+/* one kernel per row of shrink_int_form.h's SHRINK_INT_TYPES (every tier's list) */
+#define SHRINK_INT_KERNEL(C, tag, T, UT, tmin, tmax, esize)                            \
+    static void SIMDOPS_KERNEL_NAME(tag, shrink)(const void *xv, void *yv, size_t n,   \
+                                                 const simdops_shrink_params *p)       \
     {                                                                                  \
         const T *x = (const T *)xv;                                                    \
         T *y = (T *)yv;                                                                \
-        const T thr = p->thr.field, neg_thr = p->neg_thr.field, b = p->bias.field;     \
-        const T sub_lo = p->sub_lo.field, sub_hi = p->sub_hi.field;                    \
-        const T add_lo = p->add_lo.field, add_hi = p->add_hi.field;                    \
+        const T thr = p->thr.tag, neg_thr = p->neg_thr.tag, b = p->bias.tag;           \
+        const T sub_lo = p->sub_lo.tag, sub_hi = p->sub_hi.tag;                        \
+        const T add_lo = p->add_lo.tag, add_hi = p->add_hi.tag;                        \
         for (size_t i = 0; i < n; i++) {                                               \
             T v = x[i];                                                                \
             if (v > thr) {                                                             \
@@ -27,12 +30,7 @@
         }                                                                              \
     }
 
-SHRINK_INT_KERNEL(uint8_t, uint8_t, u8, u8_shrink__scalar)
-SHRINK_INT_KERNEL(int8_t, uint8_t, i8, i8_shrink__scalar)
-SHRINK_INT_KERNEL(uint16_t, uint16_t, u16, u16_shrink__scalar)
-SHRINK_INT_KERNEL(int16_t, uint16_t, i16, i16_shrink__scalar)
-SHRINK_INT_KERNEL(uint32_t, uint32_t, u32, u32_shrink__scalar)
-SHRINK_INT_KERNEL(int32_t, uint32_t, i32, i32_shrink__scalar)
+SHRINK_INT_TYPES(SHRINK_INT_KERNEL, _)
 
 #define SHRINK_FLOAT_KERNEL(T, field, name)                                            \
     static void name(const void *xv, void *yv, size_t n, const simdops_shrink_params *p) \
@@ -77,6 +75,5 @@ static void f16_shrink__scalar(const void *xv, void *yv, size_t n, const simdops
 }
 
 #define SHRINK_KERNELS(X)                                                                    \
-    X(shrink, u8) X(shrink, i8) X(shrink, u16) X(shrink, i16) X(shrink, u32) X(shrink, i32)  \
-    X(shrink, f32) X(shrink, f64) X(shrink, f16)
+    SHRINK_INT_TYPES(SHRINK_INT_ENTRY, X) X(shrink, f32) X(shrink, f64) X(shrink, f16)
 SIMDOPS_DEFINE_REGISTER(shrink, SHRINK_KERNELS)

@@ -12,6 +12,7 @@
 #define SIMDOPS_TIER sse2
 #include "kernels/vec/sse2.h"
 #include "kernels/shrink/shrink_body.h"
+#include "kernels/shrink/shrink_int_form.h"
 
 
 /* u8 compares flipped (pcmpgtb is signed), clamps unflipped (pmaxub/pminub). */
@@ -55,16 +56,20 @@ ISHRINK_OP(x16_op, _mm_cmpgt_epi16, _mm_sub_epi16, _mm_add_epi16, _mm_min_epi16,
 ISHRINK_OP(x32_op, _mm_cmpgt_epi32, _mm_sub_epi32, _mm_add_epi32, sseu_min_epi32, sseu_max_epi32,
            xf, xf)
 
-/* (tag, element size, vector op): instantiated and registered from this one list. */
-#define INT_TYPES(Y, C) Y(C, u8, 1, u8_op) Y(C, i8, 1, i8_op) Y(C, u16, 2, x16_op) \
-    Y(C, i16, 2, x16_op) Y(C, u32, 4, x32_op) Y(C, i32, 4, x32_op)
-#define INT_KERNEL(C, tag, esize, op)                                                             \
+/* One kernel per row of shrink_int_form.h's SHRINK_INT_TYPES (every tier's list), with
+ * its type's vector op: OP_<tag> (u16 / i16 and u32 / i32 share theirs). */
+#define OP_u8 u8_op
+#define OP_i8 i8_op
+#define OP_u16 x16_op
+#define OP_i16 x16_op
+#define OP_u32 x32_op
+#define OP_i32 x32_op
+#define INT_KERNEL(C, tag, T, UT, tmin, tmax, esize)                                              \
     SSEU_MAP_KERNEL(SIMDOPS_KERNEL_NAME(tag, shrink), simdops_shrink_params, esize, 4, ishrink,  \
-                    tag##_init, op)
-#define INT_ENTRY(X, tag, esize, op) X(shrink, tag)
-INT_TYPES(INT_KERNEL, _)
+                    tag##_init, OP_##tag)
+SHRINK_INT_TYPES(INT_KERNEL, _)
 
-#define SHRINK_KERNELS(X) SHRINK_BODY_KERNELS(X) INT_TYPES(INT_ENTRY, X)
+#define SHRINK_KERNELS(X) SHRINK_BODY_KERNELS(X) SHRINK_INT_TYPES(SHRINK_INT_ENTRY, X)
 SIMDOPS_DEFINE_REGISTER(shrink, SHRINK_KERNELS)
 #else
 SIMDOPS_TIER_NOT_COMPILED(shrink, sse2)

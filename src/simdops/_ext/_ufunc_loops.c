@@ -323,8 +323,8 @@ int uf_floor_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp 
 int uf_kernel_floor_loop(PyArrayMethod_Context *ctx, char *const *data, const npy_intp *dims,
                          const npy_intp *strides, NpyAuxData *aux)
 {
-    static UF_THREAD_LOCAL simdops_prepared p;
-    static UF_THREAD_LOCAL simdops_dtype prepared_for; /* SIMDOPS_UNKNOWN: none yet */
+    static SIMDOPS_PY_TLS simdops_prepared p;
+    static SIMDOPS_PY_TLS simdops_dtype prepared_for; /* SIMDOPS_UNKNOWN: none yet */
     PyArray_Descr *const *d = ctx->descriptors;
     simdops_dtype yt = uf_dtype_of(d[3]);
     simdops_error err;

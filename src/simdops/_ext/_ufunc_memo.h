@@ -43,8 +43,6 @@ typedef struct uf_shape {
     uf_run_nd_fn run_nd;
 } uf_shape;
 
-#define UF_THREAD_LOCAL SIMDOPS_PY_TLS
-
 /* What this thread prepared lately and what C made of it: a few slots, picked by the
  * parameters' bytes. A prepare is a pure function of its inputs (C's validation and
  * conversion; ~240-390 instructions, as much as a 16-element kernel call) and calls repeat
@@ -60,7 +58,8 @@ typedef struct uf_prepare_key {
                                * descriptors numpy makes native (the default resolver), so it
                                * stands for xt, yt and the parameters' types */
     uint64_t v[3];            /* the parameters' bytes, zero-padded to 8 */
-    uint64_t fp_env;          /* uf_fp_env(): C's conversions of a parameter to x's type
+    uint64_t fp_env;          /* simdops_py_fp_env() (_memo_common.h, shared with the other
+                               * memos' keys): C's conversions of a parameter to x's type
                                * round in the current rounding mode ((float)0.1 under
                                * FE_DOWNWARD is one ulp below nearest's), so a handle prepared
                                * under one mode is not the handle of another */
@@ -96,7 +95,7 @@ typedef struct uf_memo_table {
     uf_memo_set set[UF_MEMO_SETS];
 } uf_memo_table;
 
-static UF_THREAD_LOCAL uf_memo_table uf_memo; /* one thread-local block: one TLS lookup */
+static SIMDOPS_PY_TLS uf_memo_table uf_memo; /* one thread-local block: one TLS lookup */
 
 /* The slot the next lookup will most likely want (this one's `after`), brought toward L2
  * now: per channel on NCHW the kernel streams a plane (80 KB for 16,384 int32 -> uint8)
@@ -137,13 +136,6 @@ UF_INLINE int uf_same_key(const uf_prepare_key *a, const uf_prepare_key *b)
            a->v[1] == b->v[1] && a->v[2] == b->v[2] && a->fp_env == b->fp_env;
 }
 
-/* What of the FP environment a prepare's result can depend on (_memo_common.h says which
- * bits, and the quantized binary ops' memo keys on the same value) */
-UF_INLINE uint64_t uf_fp_env(void)
-{
-    return simdops_py_fp_env();
-}
-
 /* x's, y's and the parameters' simdops types, from the descriptors (once per loop call, and
  * only when a prepare or the N-d entry needs them: a memo hit does not). */
 UF_INLINE void uf_read_types(const uf_shape s, uf_at *a, PyArray_Descr *const *d)
@@ -175,7 +167,7 @@ UF_INLINE const simdops_prepared *uf_prepare_cached(const uf_shape s, uf_at *a,
     key.caller = a->caller;
     key.method = a->method;
     key.v[0] = key.v[1] = key.v[2] = 0;
-    key.fp_env = uf_fp_env();
+    key.fp_env = simdops_py_fp_env();
     for (k = 0; k < s.nparams; k++)
         key.v[k] = uf_param_bits(a->v[k], PyDataType_ELSIZE(d[k + 1])); /* <= 8 bytes */
     slot = m->last ? m->last->after : NULL;
