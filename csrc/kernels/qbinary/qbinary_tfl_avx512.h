@@ -143,6 +143,7 @@ enum { QB_TFL_RUN = 64 };
                 const size_t end = n - i >= 64 * (size_t)QB_TFL_RUN ? i + 64 * (size_t)QB_TFL_RUN  \
                                                                     : n;                           \
                 for (size_t k = 0; i + 64 <= end; i += 64, k++) {                                  \
+                    QB_PREFETCH_IO(a, b, i, &st_);                                                 \
                     QB_TFL_BLOCK(LOBYTES, PACK, EP, CLAMP, a, b, i, &st_, q, fl)                   \
                     _mm512_storeu_si512((void *)(y + i), q);                                       \
                     flags[k] = fl;                                                                 \
@@ -181,6 +182,7 @@ enum { QB_TFL_RUN = 64 };
             return i;                                                                              \
         }                                                                                          \
         for (; i + 64 <= n; i += 64) {                                                             \
+            QB_PREFETCH_IO(a, b, i, &st_);                                                         \
             QB_TFL_BLOCK(LOBYTES, PACK, EP, CLAMP, a, b, i, &st_, q, fl)                             \
             if (!fl) {                                                                             \
                 _mm512_storeu_si512((void *)(y + i), q);                                           \
