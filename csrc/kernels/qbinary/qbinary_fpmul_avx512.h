@@ -3,20 +3,24 @@
  * elements a step (qbinary_avx512.c includes this after qbinary_xnn_avx512.h,
  * whose qb_xnn_io reads a one-element input from a 64-byte copy, stride 0).
  *
- * Per 64 elements: 4 widening loads (vpmovsxbw / vpmovzxbw) and 4 vpsubw
- * (the zero points: |a - za| <= 510 fits int16), 2 vpmullw + 2 vpmulhw (the
- * exact int32 product as low and high words), 4 vpunpck{l,h}wd (the products
- * as int32, in-lane order), 4 vcvtdq2ps, 4 vmulps (+ 4 vaddps when ONNX
- * Runtime's zero point is a float), 4 vcvtps2dq (nearest even in the
- * instruction), 2 vpackssdw (which undo the unpacks' order), 2 vpaddsw (the
- * integer zero point, when not 0), 1 packsswb / packuswb, 1 vpermq, the
- * bounds when not the type's own, 1 store: about 35 where the int32 form
- * (vpmovsxbd, vpsubd, vpmulld, ... a 16) takes about 47.
+ * Per 64 elements: 4 widening loads (vpmovsxbw / vpmovzxbw), 2 vpsubw (a's zero
+ * point: |a - za| <= 510 fits int16), 4 masked vpsubw (b's: b - zb in the even words of
+ * one vector and 0 in its odd words, the other way round in a second), 4 vpmaddwd (each
+ * dword one element's exact product: the other word's term is 0), 4 vcvtdq2ps, 4 vmulps
+ * (+ 4 vaddps when ONNX Runtime's zero point is a float), 4 vcvtps2dq (nearest even in
+ * the instruction), 2 vpackssdw, 2 vpaddsw (the integer zero point, when not 0), 1
+ * packsswb / packuswb, 1 vpshufb and 1 vpermq (the even / odd split and the packs' lanes
+ * put back in element order), the bounds when not the type's own, 1 store: about 34.
+ * The products by vpmullw / vpmulhw and four unpacks (one more operation, and the
+ * unpacks compete with the packs for the shuffle ports) ran 11.0-11.3 cycles a 64 in
+ * tools/qmul_bound.c's L1 rows against 10.4-10.7 for this form (AVX512-VBMI's vpermb in
+ * place of the vpshufb + vpermq: 10.1-10.4, not taken: a feature check and a second path
+ * for ~3%).
  *
  * Exact where qb_fpw_ok holds (else the row is scalar; the rules' parameters
  * always hold it):
  *  - |za|, |zb| <= 255: a - za and b - zb lie in [-510, 510] (int16), their
- *    product p in +-260100: vpmullw / vpmulhw give its two halves exactly and
+ *    product p in +-260100: vpmaddwd gives it exactly (its other term is 0) and
  *    float(p) is exact (p < 2^24). The float multiply (and ONNX Runtime's
  *    float add) are the scalar element's operations in the same MXCSR mode;
  *    the conversion rounds to nearest even as qb_cvt_rne.
@@ -51,11 +55,19 @@ static inline int qb_fpw_ok(const simdops_qbinary_params *p)
     _mm512_cvt_roundps_epi32(ZF ? _mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), s), zf)      \
                                 : _mm512_mul_ps(_mm512_cvtepi32_ps(x), s),                         \
                              QB_RN)
-#define QB_FPW_HALF(av, bv, out)                                                                   \
+/* vpshufb within each 128-bit lane after the packs: their bytes 0-7 are elements
+ * (0, 2, 4, 6, 1, 3, 5, 7) of 8 (even products first), 8-15 the same of the other half */
+#define QB_FPW_INLANE                                                                              \
+    _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15))
+/* 32 elements: av = a - za (int16), bw = b widened (b's zero point subtracted here, into
+ * the even and the odd words apart); out: 32 int16 results, each 128-bit lane's even
+ * elements then its odd ones */
+#define QB_FPW_HALF(av, bw, out)                                                                   \
     do {                                                                                           \
-        const __m512i plo = _mm512_mullo_epi16(av, bv), phi = _mm512_mulhi_epi16(av, bv);          \
-        out = _mm512_packs_epi32(QB_FPW_CVT(_mm512_unpacklo_epi16(plo, phi)),                      \
-                                 QB_FPW_CVT(_mm512_unpackhi_epi16(plo, phi)));                     \
+        const __m512i be = _mm512_maskz_sub_epi16(0x55555555u, bw, zb);                            \
+        const __m512i bo = _mm512_maskz_sub_epi16(0xAAAAAAAAu, bw, zb);                            \
+        out = _mm512_packs_epi32(QB_FPW_CVT(_mm512_madd_epi16(av, be)),                            \
+                                 QB_FPW_CVT(_mm512_madd_epi16(av, bo)));                           \
         if (ZP)                                                                                    \
             out = _mm512_adds_epi16(out, zp);                                                      \
     } while (0)
@@ -70,7 +82,7 @@ static inline int qb_fpw_ok(const simdops_qbinary_params *p)
         const __m512i zb = _mm512_set1_epi16((short)p->b_offset);                                  \
         const __m512i zp = _mm512_set1_epi16((short)p->y_offset);                                  \
         const __m512 s = _mm512_set1_ps(p->scale), zf = _mm512_set1_ps(p->y_offset_f);             \
-        const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);                           \
+        const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), inlane = QB_FPW_INLANE;  \
         const __m512i lo = _mm512_set1_epi8((char)p->lo), hi = _mm512_set1_epi8((char)p->hi);     \
         const T *a = (const T *)io->a, *b = (const T *)io->b;                                      \
         size_t i;                                                                                  \
@@ -79,13 +91,14 @@ static inline int qb_fpw_ok(const simdops_qbinary_params *p)
             QB_PREFETCH_IO(a, b, i, io);                                                           \
             const __m512i a0 = _mm512_sub_epi16(WIDEN(a + i * io->sa), za);                        \
             const __m512i a1 = _mm512_sub_epi16(WIDEN(a + (i + 32) * io->sa), za);                 \
-            const __m512i b0 = _mm512_sub_epi16(WIDEN(b + i * io->sb), zb);                        \
-            const __m512i b1 = _mm512_sub_epi16(WIDEN(b + (i + 32) * io->sb), zb);                 \
+            const __m512i b0 = WIDEN(b + i * io->sb);                                              \
+            const __m512i b1 = WIDEN(b + (i + 32) * io->sb);                                       \
             __m512i w0, w1, q;                                                                     \
             QB_FPW_HALF(a0, b0, w0);                                                               \
             QB_FPW_HALF(a1, b1, w1);                                                               \
-            /* the pack interleaves the halves' 64-bit pieces lane by lane */                      \
-            q = _mm512_permutexvar_epi64(order, _mm512_##PACK(w0, w1));                            \
+            /* the pack interleaves the halves' 64-bit pieces lane by lane, each piece         \
+             * even elements first: vpshufb orders each piece, vpermq the pieces */               \
+            q = _mm512_permutexvar_epi64(order, _mm512_shuffle_epi8(_mm512_##PACK(w0, w1), inlane)); \
             if (CLAMP)                                                                             \
                 q = _mm512_min_##EP(_mm512_max_##EP(q, lo), hi);                                   \
             _mm512_storeu_si512((void *)(y + i), q);                                               \
