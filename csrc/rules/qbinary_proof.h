@@ -1,5 +1,6 @@
-/* TFLite's 8-bit add: the proof that a parameter set's linear form without a window
- * is exact (kernels/qbinary/qbinary_tfl_proof.h), paid once a parameter set and a
+/* TFLite's 8-bit add and multiply: the proof that a parameter set's form without a
+ * window is exact (kernels/qbinary/qbinary_tfl_proof.h: the add's linear form;
+ * qbinary_tfl_mul_proof.h: the multiply's float form), paid once a parameter set and a
  * thread, and only for parameter sets that have served enough elements to amortize it
  * (qbinary_proof.c). */
 #ifndef SIMDOPS_RULES_QBINARY_PROOF_H
@@ -19,7 +20,8 @@
 
 /* Before a call of n elements with the call's own copy p of the parameters (dtype's,
  * kernel the tier's entry for them): clears p's proved mark, then, for TFLite's 8-bit
- * add with its stored plan and n >= SIMDOPS_QB_PROOF_MIN_N, marks p proved with the proved form (qb_tfl_proof_apply)
+ * add or multiply with its stored plan and n >= SIMDOPS_QB_PROOF_MIN_N, marks p proved
+ * with the proved form (qb_tfl_proof_apply, qb_tmf_proof_apply)
  * when this thread has proved the parameter set, or proves it now when the set has
  * served SIMDOPS_QB_PROOF_AFTER elements; else counts n. Never fails: a refused or
  * unproved set runs the exact window rows. */
