@@ -42,7 +42,17 @@
  * vpsrad, and 2 vpaddsw add the moved offset back: ~41 (2-3% faster in C). A block with a flagged lane (about 2a / 2^16 of the lanes
  * with scales that put no exact ties near the window; up to all of them where
  * many products land on ties) is computed again by the int32 step before
- * it is stored, so y may be a or b. */
+ * it is stored, so y may be a or b.
+ * Proved parameter sets (plan.proved, set only on a call's own copy by
+ * rules/qbinary_proof.c): the same loops without the window test and without
+ * the flagged-block branch (WIN 0), with the proved form's constants (no a).
+ * Exact because qbinary_tfl_mul_proof.h compared exactly this computation
+ * (its model follows these instructions, the pick bit for bit) with the exact
+ * kernel over every one of the 65,536 input pairs of the parameter set, and an
+ * 8-bit input has no other pair; a form with one constant for both signs
+ * (pick 2 in the plan, PICK 3 here) also drops the sign pick. ~37 vector
+ * operations a 64 (tools/qmul_bound.c's tfl-proved: 12.0-12.2 cycles a 64 in
+ * L1 against the window rows' 14.0-14.4). */
 #include "qbinary_plan.h"
 
 /* J of 16 int32 products: RN_int(RN(float(x) mu + c_s)), c_s = c- where x < 0
