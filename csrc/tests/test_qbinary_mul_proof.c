@@ -7,7 +7,8 @@
  * exact kernel it is given is doctored on one pair; random sets. The check must refuse
  * a form when any one pair's reference differs (first, last, a random one); the memo
  * proves a multiply set only after SIMDOPS_QB_PROOF_AFTER elements and only for calls of
- * SIMDOPS_QB_PROOF_MIN_N or more.
+ * SIMDOPS_QB_PROOF_MIN_N or more; with MXCSR in another rounding mode (the proof's fmaf
+ * would not round as the rows' embedded rounding does) nothing proves.
  * Mutants: QB_PROOF_MUTANT_SKIP_PAIR (the check leaves the last pair out) fails the
  * doctored-reference rows; QB_PROOF_MUTANT_MUL_CLAIM (a set marked proved with its
  * nominal form, no check) fails the all-pairs rows of the search's numbers and the
@@ -146,6 +147,32 @@ static void proved_or_refused(const target *t, simdops_qbinary_params *p, int wa
     qbinary_all_pairs(t, p);
 }
 
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
+#include <xmmintrin.h>
+/* the proof's fmaf in another rounding mode than the rows' embedded one: refused (the
+ * benchmark's numbers, which prove to nearest), MXCSR toward -inf, +inf, zero */
+static void rounding_modes(const target *t)
+{
+    const unsigned saved = _mm_getcsr();
+    simdops_qbinary_params p;
+    int proved = 0;
+    for (unsigned rc = 1; rc < 4; rc++) {
+        if (!mul_params((simdops_dtype)t->idx, BENCH_S, BENCH_Z, 1, 0, &p))
+            continue;
+        _mm_setcsr((saved & ~0x6000u) | (rc << 13));
+        proved += simdops_qbinary_prove_now(&p, (simdops_dtype)t->idx, (simdops_qbinary_fn)t->fn);
+        _mm_setcsr(saved);
+    }
+    if (proved)
+        fail_head(t, "TFLite multiply proof: proved with fmaf in another rounding mode",
+                  (size_t)proved, 0, 0);
+    else
+        g_pass++;
+}
+#else
+static void rounding_modes(const target *t) { (void)t; }
+#endif
+
 void qbinary_tfl_mul_proofs(const target *t)
 {
     static int hi_cut = 1; /* a new bound each call: a parameter set the memo has not seen */
@@ -176,6 +203,7 @@ void qbinary_tfl_mul_proofs(const target *t)
             g_pass++;
         qbinary_all_pairs(t, &p);
     }
+    rounding_modes(t);
     memo_rows(t, 20 + hi_cut++ % 90);
     for (int tries = 0; tries < 40; tries++) {
         if (!qbinary_random_params(t, &p))
