@@ -1,6 +1,7 @@
 /* Where TFLite's 8-bit add and multiply pay for their proofs
- * (kernels/qbinary/qbinary_tfl_proof.h, qbinary_tfl_mul_proof.h): one memo per thread of the last MEMO parameter sets a call used, each with the
- * elements it has served, and the verdict once proved or refused.
+ * (kernels/qbinary/qbinary_tfl_proof.h, qbinary_tfl_mul_proof.h): one memo per thread
+ * of the last MEMO parameter sets a call used, each with the elements it has served,
+ * and the verdict once proved or refused.
  *
  * - No call pays a proof for a parameter set that has not yet served
  *   SIMDOPS_QB_PROOF_AFTER elements in earlier calls of this thread: a one-off call,
