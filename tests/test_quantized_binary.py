@@ -566,3 +566,45 @@ def test_tflite_add_every_pair_before_and_after_its_proof(op, dtype, bounds):
     got = FUNCS[op](a.reshape(256, 256), s[0], z[0], b[:256], s[1], z[1], s[2], z[2],
                     arithmetic="tflite", min=mn, max=mx)
     np.testing.assert_array_equal(got, want.reshape(256, 256))
+
+
+@pytest.mark.parametrize("dtype,bounds,numbers", [
+    (np.int8, None, "bench"), (np.uint8, None, "bench"), (np.int8, (-1, 100), "bench"),
+    (np.uint8, (-1, 100), "bench"), (np.int8, None, "search"), (np.uint8, None, "refused")])
+def test_tflite_multiply_every_pair_before_and_after_its_proof(dtype, bounds, numbers):
+    """TFLite's 8-bit multiply runs its float form without the window once this thread
+    has proved it for the parameter set (same memo and thresholds as the add's proof,
+    csrc/rules/qbinary_proof.c). 70 calls over every one of the 65,536 input pairs (the
+    proof comes after 64), same shape and a per-channel vector, each against the
+    reference: the benchmark's numbers (proved; fused bounds too), numbers whose nominal
+    window-free form misses pairs (the proof's search moves its constants by an ulp) and
+    numbers no candidate proves (the window rows stay)."""
+    lo, hi = RANGES[dtype]
+    if numbers == "bench":
+        s = [0.0417, 0.0388, 0.0712]
+        z = [-3, 5, -1] if dtype == np.int8 else [125, 133, 127]
+    elif numbers == "search":
+        s = [0.00279246829, 0.00202086219, 0.00351517973]
+        z = [-12, -18, -18]
+    else:
+        s = [0.0293178409, 0.00357302907, 0.0184671711]
+        z = [205, 248, 53]
+    s = [float(np.float32(x)) for x in s]
+    mn, mx = bounds if bounds else (None, None)
+    if bounds and dtype == np.uint8:
+        mn, mx = mn + 128, mx + 128
+    vals = np.arange(lo, hi + 1)
+    a = np.repeat(vals, 256).astype(dtype)
+    b = np.tile(vals, 256).astype(dtype)
+    want = np.array([reference("multiply", "tflite", int(x), s[0], z[0], int(y), s[1], z[1],
+                               s[2], z[2], lo if mn is None else mn, hi if mx is None else mx,
+                               dtype)
+                     for x, y in zip(a, b)], dtype=dtype)
+    out = np.empty_like(a)
+    for call in range(70):
+        simdops.quantized_multiply(a, s[0], z[0], b, s[1], z[1], s[2], z[2], arithmetic="tflite",
+                                   min=mn, max=mx, out=out)
+        np.testing.assert_array_equal(out, want, err_msg=f"call {call}")
+    got = simdops.quantized_multiply(a.reshape(256, 256), s[0], z[0], b[:256], s[1], z[1], s[2],
+                                     z[2], arithmetic="tflite", min=mn, max=mx)
+    np.testing.assert_array_equal(got, want.reshape(256, 256))

@@ -17,6 +17,9 @@
  *      dispatched kernel's 64K call with the window rows and with the proved rows
  *      (the benchmark's arrays: b = a reversed), thread CPU time, medians of
  *      interleaved rounds.
+ *   3. TFLite's 8-bit multiply (kernels/qbinary/qbinary_tfl_mul_proof.h): of the same random
+ *      sets, how many prove and with which form; the benchmark's numbers; the proof's cost
+ *      and the 64K call with the window rows and with the proved rows.
  *   bash tools/cbench.sh OUT && OUT/qb_proof_count [N random sets] [rounds] */
 #include <math.h>
 #include <stdio.h>
@@ -27,19 +30,27 @@
 #include "core/kernel_abi.h"
 #include "dispatch/dispatch.h"
 #include "kernels/qbinary/qbinary_element.h"
+#include "kernels/qbinary/qbinary_tfl_mul_proof.h"
 #include "kernels/qbinary/qbinary_tfl_proof.h"
 #include "kernels/registry.h"
 #include "rules/qbinary.h"
 #include "rules/qbinary_proof.h"
 #include "simdops/simdops.h"
 
+static int derive_op(int op, int arith, int u8, const float s[3], const int zp[3],
+                     simdops_qbinary_params *p);
 static int derive(int arith, int u8, const float s[3], const int zp[3], simdops_qbinary_params *p)
+{
+    return derive_op(SIMDOPS_OP_QUANTIZED_ADD, arith, u8, s, zp, p);
+}
+static int derive_op(int op, int arith, int u8, const float s[3], const int zp[3],
+                     simdops_qbinary_params *p)
 {
     simdops_qbinary_args a;
     simdops_error err;
     memset(&a, 0, sizeof(a));
     memset(&err, 0, sizeof(err));
-    a.op = SIMDOPS_OP_QUANTIZED_ADD;
+    a.op = op;
     a.arithmetic = arith;
     a.a_scale = simdops_float_number(s[0]);
     a.b_scale = simdops_float_number(s[1]);
@@ -79,6 +90,39 @@ static int tfl_count(int u8, const float s[3], const int zp[3], int *proved)
     }
     *proved = simdops_qbinary_prove_now(&p, u8 ? SIMDOPS_UINT8 : SIMDOPS_INT8, tfl_kernel(u8));
     return wrong;
+}
+
+static simdops_qbinary_fn tmf_kernel(int u8)
+{
+    return simdops_current_kernels()->qmul_tflite[u8 ? SIMDOPS_UINT8 : SIMDOPS_INT8];
+}
+
+/* tflite multiply: -1 the plan refused (the int32 rows: nothing to prove), else 0
+ * refused, 1 proved with one constant, 2 with the nominal constants, 3 searched */
+static int tmf_count(int u8, const float s[3], const int zp[3])
+{
+    simdops_qbinary_params p;
+    qb_tmf_plan pl;
+    qb_tmf_form nom;
+    unsigned char *ref = (unsigned char *)malloc(QB_PROOF_PAIRS);
+    int r = -1, tlo = u8 ? 0 : -128;
+    if (!ref)
+        return -1;
+    if (!derive_op(SIMDOPS_OP_QUANTIZED_MULTIPLY, SIMDOPS_ARITH_TFLITE, u8, s, zp, &p)) {
+        qb_tmf_plan_init(&pl, &p, u8);
+        if (pl.ok) {
+            for (int i = 0; i < QB_PROOF_PAIRS; i++)
+                ref[i] = (unsigned char)qb_tflite_mul_one(tlo + (i >> 8), tlo + (i & 255), &p);
+            if (!simdops_qbinary_prove_now(&p, u8 ? SIMDOPS_UINT8 : SIMDOPS_INT8, tmf_kernel(u8)))
+                r = 0;
+            else if (p.plan.u.tfl_mul.pick == 2)
+                r = 1;
+            else
+                r = qb_tmf_nominal(&p, &pl, &nom) && qb_tmf_proof_check(&p, u8, &nom, ref) ? 2 : 3;
+        }
+    }
+    free(ref);
+    return r;
 }
 
 /* ort: wrong pairs of the nominal pair form, and the exact half-way float values */
@@ -186,6 +230,7 @@ int main(int argc, char **argv)
     const int bz[3] = {-3, 5, -1};
     const int trials = argc > 1 ? atoi(argv[1]) : 200, rounds = argc > 2 ? atoi(argv[2]) : 15;
     int hist_t[4] = {0}, hist_o[4] = {0}, proved_t = 0, refused_t = 0, tie_sets = 0, pr, ties;
+    int mul[5] = {0};
     simdops_init();
     printf("tier %s\nthe benchmark's numbers (0.0417 / -3, 0.0388 / 5, 0.0712 / -1; uint8 zero points + 128):\n",
            simdops_isa());
@@ -212,6 +257,7 @@ int main(int argc, char **argv)
             proved_t += pr;
             refused_t += !pr;
         }
+        mul[1 + tmf_count(u8, s, z)]++;
         wo = ort_count(u8, s, z, &ties);
         hist_o[wo == 0 ? 0 : wo < 10 ? 1 : wo < 100 ? 2 : 3]++;
         tie_sets += ties > 0;
@@ -222,6 +268,16 @@ int main(int argc, char **argv)
     printf("  ort pair form wrong on 0 / 1-9 / 10-99 / 100+ pairs: %d / %d / %d / %d sets; %d sets "
            "with exact float halves\n",
            hist_o[0], hist_o[1], hist_o[2], hist_o[3], tie_sets);
+    printf("  tflite multiply: proved %d (one constant %d, the plan's two constants %d, searched "
+           "%d), refused %d, plan refused (int32 rows) %d\n",
+           mul[2] + mul[3] + mul[4], mul[2], mul[3], mul[4], mul[1], mul[0]);
+    for (int u8 = 0; u8 < 2; u8++) {
+        const int z[3] = {bz[0] + 128 * u8, bz[1] + 128 * u8, bz[2] + 128 * u8};
+        static const char *how[5] = {"plan refused", "refused", "PROVED (one constant)",
+                                     "PROVED (the plan's constants)", "PROVED (searched)"};
+        printf("  tflite multiply, the benchmark's %s numbers: %s\n", u8 ? "uint8" : "int8",
+               how[1 + tmf_count(u8, bs, z)]);
+    }
     {
         job w, pv;
         int8_t *buf = (int8_t *)malloc(3 * 65536);
@@ -251,6 +307,24 @@ int main(int argc, char **argv)
         qsort(tq, (size_t)n, sizeof(double), bench_cmp_double);
         printf("int8 64K kernel call (medians of %d interleaved rounds): window rows %.2f us, proved "
                "rows %.2f us (%.2fx); the proof %.1f us (%.1f window calls)\n",
+               n, 1e6 * tw[n / 2], 1e6 * tp[n / 2], tw[n / 2] / tp[n / 2], 1e6 * tq[n / 2],
+               tq[n / 2] / tw[n / 2]);
+        /* the same for the multiply */
+        w.k = tmf_kernel(0);
+        derive_op(SIMDOPS_OP_QUANTIZED_MULTIPLY, SIMDOPS_ARITH_TFLITE, 0, bs, bz, &w.p);
+        pv = w;
+        if (!simdops_qbinary_prove_now(&pv.p, SIMDOPS_INT8, pv.k))
+            printf("the benchmark's int8 multiply numbers: not proved\n");
+        for (int r = 0; r < n; r++) {
+            tw[r] = bench_time(run64k, &w, 200);
+            tp[r] = bench_time(run64k, &pv, 200);
+            tq[r] = bench_time(prove, &w, 5);
+        }
+        qsort(tw, (size_t)n, sizeof(double), bench_cmp_double);
+        qsort(tp, (size_t)n, sizeof(double), bench_cmp_double);
+        qsort(tq, (size_t)n, sizeof(double), bench_cmp_double);
+        printf("int8 multiply 64K kernel call (medians of %d interleaved rounds): window rows %.2f "
+               "us, proved rows %.2f us (%.2fx); the proof %.1f us (%.1f window calls)\n",
                n, 1e6 * tw[n / 2], 1e6 * tp[n / 2], tw[n / 2] / tp[n / 2], 1e6 * tq[n / 2],
                tq[n / 2] / tw[n / 2]);
         free(buf);

@@ -22,6 +22,9 @@
  *            vpermt2w, packsswb, vpermq: ~43 operations
  *   tfl-pick the rows' pick form: vpternlogd on the product itself (no
  *            vpsrad), 2 vpaddsw for the moved output offset: ~41
+ *   tfl-proved the pick form without the window test: the rows of a
+ *            parameter set proved exact over all its input pairs
+ *            (qbinary_tfl_mul_proof.h): ~37
  *   tfl-core the same without the sign pick and the window test: the
  *            product, one convert / fma / convert a 16 and the narrowing,
  *            what any float form of the exact result computes (~31)
@@ -145,7 +148,8 @@ __attribute__((target("avx512vbmi"))) static void row_fpw_madd(void)
 }
 
 /* TFLite's multiply (qbinary_tfl_mul_avx512.h's loop, L1 rows): exact = 1 the
- * rows' mix, 2 their pick form, 0 without the sign pick and the window test
+ * rows' mix, 2 their pick form, 3 the pick form without the window test (the proved
+ * rows), 0 without the sign pick and the window test
  * (inlined into each call, so exact is a constant there) */
 static inline __attribute__((always_inline)) void row_tfl(int exact)
 {
@@ -170,7 +174,7 @@ static inline __attribute__((always_inline)) void row_tfl(int exact)
             const __m512i bo = _mm512_maskz_add_epi16(0xAAAAAAAAu, wb, ob);
             __m512i p[2] = {_mm512_madd_epi16(xa, be), _mm512_madd_epi16(xa, bo)}, j[2];
             QB_UNROLL for (int k = 0; k < 2; k++) {
-                const __m512 cs = exact == 2 ? _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
+                const __m512 cs = exact >= 2 ? _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
                                                    p[k], cneg, cpos, 0xCA))
                                   : exact ? _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
                                                 _mm512_srai_epi32(p[k], 31), cneg, cpos, 0xCA))
@@ -179,11 +183,11 @@ static inline __attribute__((always_inline)) void row_tfl(int exact)
                     _mm512_fmadd_round_ps(_mm512_cvtepi32_ps(p[k]), mu, cs,
                                           _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC),
                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-                if (exact)
+                if (exact == 1 || exact == 2)
                     fl |= _mm512_testn_epi32_mask(j[k], win);
             }
             w[h] = _mm512_permutex2var_epi16(j[0], high, j[1]);
-            if (exact == 2)
+            if (exact >= 2)
                 w[h] = _mm512_adds_epi16(w[h], zadd);
         }
         if (fl) /* never with these rows' data: counted, not taken */
@@ -277,6 +281,8 @@ static double cycles_per_64(int which, long reps, double hz)
                 row_ort(0);
             else if (which == 11)
                 row_fpw_madd_shuf();
+            else if (which == 12)
+                row_tfl(3);
             else
                 row_float();
             __asm__ volatile("" ::: "memory");
@@ -291,14 +297,15 @@ static double cycles_per_64(int which, long reps, double hz)
 int main(int argc, char **argv)
 {
     const long reps = argc > 1 ? atol(argv[1]) : 200000;
-    enum { ROWS = 12 };
+    enum { ROWS = 13 };
     static const char *names[ROWS] = {"add (np.add's loop)", "fpw (the rows, XNNPACK form)",
                                    "fpw without zero points", "float stage only",
                                    "fpw, even/odd by shifts", "fpw, vpmaddwd even/odd",
                                    "tfl (TFLite's rows)", "tfl-core (no sign, no window)",
                                    "tfl-pick (the rows' pick form)", "ort (ONNX Runtime add's rows)",
-                                   "ort-core (no bounds)", "fpw, vpmaddwd, vpshufb+vpermq"};
-    static const int ops[ROWS] = {3, 35, 29, 19, 35, 33, 43, 31, 41, 35, 33, 34};
+                                   "ort-core (no bounds)", "fpw, vpmaddwd, vpshufb+vpermq",
+                                   "tfl-proved (pick, no window)"};
+    static const int ops[ROWS] = {3, 35, 29, 19, 35, 33, 43, 31, 41, 35, 33, 34, 37};
     double hz, c[ROWS];
     if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw")) {
         printf("qmul_bound: needs AVX-512 F+BW\n");

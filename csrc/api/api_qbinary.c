@@ -116,7 +116,7 @@ static int run(const simdops_prepared_impl *impl, const simdops_tensor *a,
     memset(&c, 0, sizeof(c));
     c.params = impl->u.qbinary;
     c.kernel = kernel_of(simdops_current_kernels(), c.params.kind, dtype);
-    /* TFLite's 8-bit add: the proved form where this thread has proved the parameters
+    /* TFLite's 8-bit add and multiply: the proved form where this thread has proved the parameters
      * (once, after they served enough elements; rules/qbinary_proof.c) */
     simdops_qbinary_proof(&c.params, dtype, (uint64_t)simdops_numel(y), c.kernel);
     if ((s = simdops_input_ref(a, y, &acopy, &ain, &atmp, err))) {
@@ -195,6 +195,8 @@ int simdops_qbinary_1d(const simdops_prepared *p, const void *a, const void *b, 
         return s;
     if (impl.u.qbinary.kind == SIMDOPS_QB_TFLITE_ADD) /* only a proof marks a call proved */
         impl.u.qbinary.plan.u.tfl_add.proved = 0;
+    if (impl.u.qbinary.kind == SIMDOPS_QB_TFLITE_MUL)
+        impl.u.qbinary.plan.u.tfl_mul.proved = 0;
     kernel_of(simdops_current_kernels(), impl.u.qbinary.kind,
               (simdops_dtype)impl.dtype)(a, b, y, (size_t)n, SIMDOPS_QB_VV, &impl.u.qbinary);
     return SIMDOPS_OK;

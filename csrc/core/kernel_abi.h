@@ -257,10 +257,16 @@ typedef struct simdops_qb_tfl_add_plan { /* TFLITE_ADD: the linear form's pair r
 } simdops_qb_tfl_add_plan;
 typedef struct simdops_qb_tfl_mul_plan { /* TFLITE_MUL: the float form with a window */
     uint8_t ok;
-    uint8_t pick;         /* 1: c+ / c- picked by vpternlogd on the product itself */
+    uint8_t pick;         /* 1: c+ / c- picked by vpternlogd on the product itself; 2 (proved
+                           * only): one constant, cpos == cneg, no pick */
+    uint8_t proved;       /* 1: the form below without the window is proved equal to TFLite's
+                           * multiply for every input pair (qbinary_tfl_mul_proof.h): mu, cpos,
+                           * cneg are then the proved form's (no window's a), window 0. Set
+                           * only on a call's own copy of the parameters
+                           * (rules/qbinary_proof.c), never in a handle. */
     int16_t zp_add;       /* with pick: o - o', added to the high words (int16, saturating) */
     float mu, cpos, cneg; /* rq_fast_x86.h's mu, c+ + a and c- + a (K = 16) for offset o' */
-    uint32_t window;      /* bits w..15: a lane is flagged when J has none */
+    uint32_t window;      /* bits w..15: a lane is flagged when J has none (unless proved) */
 } simdops_qb_tfl_mul_plan;
 typedef struct simdops_qb_xnn_add_plan { /* XNNPACK_ADD: which rows, their constants */
     uint8_t fold, clamp, pairs, high;

@@ -254,8 +254,10 @@ void test_qbinary(const target *t)
         qbinary_tfl_plans(t);
         qbinary_tfl_proofs(t);
     }
-    if (t->kind == SIMDOPS_KE_qmul_tflite && DT[t->idx].size == 1)
+    if (t->kind == SIMDOPS_KE_qmul_tflite && DT[t->idx].size == 1) {
         qbinary_tfl_mul_plans(t);
+        qbinary_tfl_mul_proofs(t);
+    }
     if (t->kind == SIMDOPS_KE_qadd_xnnpack && DT[t->idx].size == 1)
         qbinary_xnn_plans(t);
     if (DT[t->idx].size == 1)

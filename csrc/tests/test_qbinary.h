@@ -16,5 +16,6 @@ void qbinary_xnn_plans(const target *t);
 void qbinary_tfl_plans(const target *t);
 void qbinary_tfl_proofs(const target *t);
 void qbinary_tfl_mul_plans(const target *t);
+void qbinary_tfl_mul_proofs(const target *t);
 
 #endif

@@ -42,16 +42,28 @@
  * vpsrad, and 2 vpaddsw add the moved offset back: ~41 (2-3% faster in C). A block with a flagged lane (about 2a / 2^16 of the lanes
  * with scales that put no exact ties near the window; up to all of them where
  * many products land on ties) is computed again by the int32 step before
- * it is stored, so y may be a or b. */
+ * it is stored, so y may be a or b.
+ * Proved parameter sets (plan.proved, set only on a call's own copy by
+ * rules/qbinary_proof.c): the same loops without the window test and without
+ * the flagged-block branch (WIN 0), with the proved form's constants (no a).
+ * Exact because qbinary_tfl_mul_proof.h compared exactly this computation
+ * (its model follows these instructions, the pick bit for bit) with the exact
+ * kernel over every one of the 65,536 input pairs of the parameter set, and an
+ * 8-bit input has no other pair; a form with one constant for both signs
+ * (pick 2 in the plan, PICK 3 here) also drops the sign pick. ~37 vector
+ * operations a 64 (tools/qmul_bound.c's tfl-proved: 12.0-12.2 cycles a 64 in
+ * L1 against the window rows' 14.0-14.4). */
 #include "qbinary_plan.h"
 
 /* J of 16 int32 products: RN_int(RN(float(x) mu + c_s)), c_s = c- where x < 0
  * (vpternlogd 0xCA: a ? b : c bitwise; a = x's sign spread by vpsrad, or with
- * PICK x itself: the plan's pick form, qbinary_tfl_mul_plan.h) */
+ * PICK 1 / 2 x itself: the plan's pick form, qbinary_tfl_mul_plan.h; PICK 3: one
+ * constant, cpos, the proved form's without a pick) */
 static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i cneg, int pick)
 {
     const __m512 cs = _mm512_castsi512_ps(
-        _mm512_ternarylogic_epi32(pick ? x : _mm512_srai_epi32(x, 31), cneg, cpos, 0xCA));
+        pick == 3 ? cpos
+                  : _mm512_ternarylogic_epi32(pick ? x : _mm512_srai_epi32(x, 31), cneg, cpos, 0xCA));
     return _mm512_cvt_roundps_epi32(_mm512_fmadd_round_ps(_mm512_cvtepi32_ps(x), mu, cs, QB_RN),
                                     QB_RN);
 }
@@ -64,11 +76,13 @@ static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i
                       0x002D000D, 0x002F000F, 0x00310011, 0x00330013, 0x00350015, 0x00370017,      \
                       0x00390019, 0x003B001B, 0x003D001D, 0x003F001F)
 
-/* one loop per bounds (kept, or the type's own: the packs saturate to it) and pick
+/* one loop per bounds (kept, or the type's own: the packs saturate to it), pick
  * (0: the sign spread by vpsrad; 1: the product picks, the plan's offset difference
- * added to the high words; 2: the same with no difference) */
-#define QB_TMF_LOOP(tag, T, WIDEN, PACK, EP, CLAMP, PICK)                                          \
-    static size_t qb_tmf_rows_##tag##_##CLAMP##PICK(const qb_xnn_io *io, T *y, size_t n,           \
+ * added to the high words; 2: the same with no difference; 3: one constant, proved
+ * only) and window (WIN 0: the plan is proved, qbinary_tfl_mul_proof.h: no lane is
+ * tested, the form is exact for every input pair) */
+#define QB_TMF_LOOP(tag, T, WIDEN, PACK, EP, CLAMP, PICK, WIN)                                     \
+    static size_t qb_tmf_rows_##tag##_##CLAMP##PICK##WIN(const qb_xnn_io *io, T *y, size_t n,      \
                                                     const qb_tmf_plan *tp, const qb_consts *c,     \
                                                     const simdops_qbinary_params *p)              \
     {                                                                                              \
@@ -86,7 +100,7 @@ static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i
         /* the strides in locals the stores to y (char-typed) cannot alias */                 \
         const size_t sa = io->sa, sb = io->sb;                                                     \
         size_t i;                                                                                  \
-        (void)lo, (void)hi, (void)zadd;                                                            \
+        (void)lo, (void)hi, (void)zadd, (void)win, (void)c, (void)cneg;                            \
         for (i = 0; i + 64 <= n; i += 64) {                                                        \
             __m512i w[2], q;                                                                       \
             __mmask16 fl = 0;                                                                      \
@@ -99,12 +113,13 @@ static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i
                 const __m512i bo = _mm512_maskz_add_epi16(0xAAAAAAAAu, wb, ob);                    \
                 const __m512i j0 = qb_tmf_convert(_mm512_madd_epi16(xa, be), mu, cpos, cneg, PICK); \
                 const __m512i j1 = qb_tmf_convert(_mm512_madd_epi16(xa, bo), mu, cpos, cneg, PICK); \
-                fl |= _mm512_testn_epi32_mask(j0, win) | _mm512_testn_epi32_mask(j1, win);         \
+                if (WIN)                                                                           \
+                    fl |= _mm512_testn_epi32_mask(j0, win) | _mm512_testn_epi32_mask(j1, win);     \
                 w[h] = _mm512_permutex2var_epi16(j0, high, j1);                                    \
                 if (PICK == 1)                                                                     \
                     w[h] = _mm512_adds_epi16(w[h], zadd);                                          \
             }                                                                                      \
-            if (fl) { /* a flagged lane: the block by the int32 step, inputs still intact */       \
+            if (WIN && fl) { /* a flagged lane: the block by the int32 step, inputs intact */      \
                 qv_i32 wa[4], wb[4];                                                               \
                 qv_widen4_##tag(a + i * sa, wa);                                                   \
                 qv_widen4_##tag(b + i * sb, wb);                                                   \
@@ -123,9 +138,13 @@ static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i
     }
 
 #define QB_TMF_LOOPS(tag, T, PACK, EP, CLAMP)                                                     \
-    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 0)                                    \
-    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 1)                                    \
-    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 2)
+    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 0, 1)                                 \
+    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 1, 1)                                 \
+    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 2, 1)                                 \
+    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 0, 0)                                 \
+    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 1, 0)                                 \
+    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 2, 0)                                 \
+    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 3, 0)
 #define QB_TMF_TYPE(tag, T, PACK, EP, IS_U8)                                                       \
     QB_TMF_LOOPS(tag, T, PACK, EP, 0)                                                              \
     QB_TMF_LOOPS(tag, T, PACK, EP, 1)                                                              \
@@ -134,9 +153,14 @@ static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i
     {                                                                                              \
         typedef size_t (*loop_fn)(const qb_xnn_io *, T *, size_t, const qb_tmf_plan *,             \
                                   const qb_consts *, const simdops_qbinary_params *);              \
-        static const loop_fn loops[6] = {qb_tmf_rows_##tag##_00, qb_tmf_rows_##tag##_01,           \
-                                         qb_tmf_rows_##tag##_02, qb_tmf_rows_##tag##_10,           \
-                                         qb_tmf_rows_##tag##_11, qb_tmf_rows_##tag##_12};          \
+        static const loop_fn loops[6] = {qb_tmf_rows_##tag##_001, qb_tmf_rows_##tag##_011,         \
+                                         qb_tmf_rows_##tag##_021, qb_tmf_rows_##tag##_101,         \
+                                         qb_tmf_rows_##tag##_111, qb_tmf_rows_##tag##_121};        \
+        /* the proved form's rows: no window (pick 0, 1, 2 as above; 3 one constant) */      \
+        static const loop_fn proved[8] = {qb_tmf_rows_##tag##_000, qb_tmf_rows_##tag##_010,        \
+                                          qb_tmf_rows_##tag##_020, qb_tmf_rows_##tag##_030,        \
+                                          qb_tmf_rows_##tag##_100, qb_tmf_rows_##tag##_110,        \
+                                          qb_tmf_rows_##tag##_120, qb_tmf_rows_##tag##_130};       \
         /* the parameters' plan (qbinary_plan.h), or derived here where they hold none \
          * for this kind and type */                                                          \
         qb_tmf_plan own;                                                                           \
@@ -153,6 +177,10 @@ static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i
             return qb_rows_qmul_tflite_##tag(a, b, y, n, form, p);                                 \
         qb_consts_init(&c, p);                                                                     \
         qb_xnn_io_init(&io, a, b, form);                                                           \
+        if (tp->proved) /* set only on a call's own copy, by the proof (rules/qbinary_proof.c) */ \
+            return proved[4 * !qb_bounds_are_type(p, IS_U8) +                                      \
+                          (tp->pick == 2 ? 3 : tp->pick ? (tp->zp_add ? 1 : 2) : 0)](&io, y, n, tp, \
+                                                                                     &c, p);       \
         return loops[3 * !qb_bounds_are_type(p, IS_U8) +                                           \
                      (tp->pick ? (tp->zp_add ? 1 : 2) : 0)](&io, y, n, tp, &c, p);                 \
     }                                                                                              \

@@ -1,0 +1,226 @@
+/* Kernel harness: TFLite's 8-bit multiply proved exact without its window for a
+ * parameter set (kernels/qbinary/qbinary_tfl_mul_proof.h, rules/qbinary_proof.c). The
+ * proved rows and the refused (window) rows both meet the all-pairs row against scalar:
+ * the benchmark's numbers (which must prove, with and without a bound); numbers whose
+ * nominal window-free form is wrong on some pairs but a neighbouring form proves
+ * (int8); numbers no candidate proves (uint8: refused); a set refused because the
+ * exact kernel it is given is doctored on one pair; random sets. The check must refuse
+ * a form when any one pair's reference differs (first, last, a random one); the memo
+ * proves a multiply set only after SIMDOPS_QB_PROOF_AFTER elements and only for calls of
+ * SIMDOPS_QB_PROOF_MIN_N or more; with MXCSR in another rounding mode (the proof's fmaf
+ * would not round as the rows' embedded rounding does) nothing proves.
+ * Mutants: QB_PROOF_MUTANT_SKIP_PAIR (the check leaves the last pair out) fails the
+ * doctored-reference rows; QB_PROOF_MUTANT_MUL_CLAIM (a set marked proved with its
+ * nominal form, no check) fails the all-pairs rows of the search's numbers and the
+ * refused numbers. test_qbinary.c calls qbinary_tfl_mul_proofs. */
+#include "harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/qbinary/qbinary_tfl_mul_proof.h"
+#include "rules/qbinary_proof.h"
+#include "test_qbinary.h"
+
+/* multiply numbers: scales s, zero points z (int8's; + 128 for uint8 when shift), hi
+ * below the type's own when hi_cut > 0 (the fused bounds' rows) */
+static int mul_params(simdops_dtype dt, const float s[3], const int z[3], int shift, int hi_cut,
+                      simdops_qbinary_params *p)
+{
+    simdops_qbinary_args a;
+    simdops_error err;
+    const int64_t m = dt == SIMDOPS_UINT8 && shift ? 128 : 0;
+    const int64_t thi = dt == SIMDOPS_UINT8 ? 255 : 127;
+    memset(&a, 0, sizeof(a));
+    a.op = SIMDOPS_OP_QUANTIZED_MULTIPLY;
+    a.arithmetic = SIMDOPS_ARITH_TFLITE;
+    a.a_scale = numf(s[0]);
+    a.b_scale = numf(s[1]);
+    a.y_scale = numf(s[2]);
+    a.a_zero_point = z[0] + m;
+    a.b_zero_point = z[1] + m;
+    a.y_zero_point = z[2] + m;
+    if (hi_cut) {
+        a.has_max = 1;
+        a.max = thi - hi_cut;
+    }
+    memset(&err, 0, sizeof(err));
+    return simdops_qbinary_params_init(dt, &a, p, &err) == SIMDOPS_OK;
+}
+
+/* the benchmark's numbers (src/simdops/bench/ops_qbinary.py) */
+static const float BENCH_S[3] = {0.0417f, 0.0388f, 0.0712f};
+static const int BENCH_Z[3] = {-3, 5, -1};
+/* int8: the nominal window-free form misses pairs, a form one ulp away proves */
+static const float SEARCH_S[3] = {0.00279246829f, 0.00202086219f, 0.00351517973f};
+static const int SEARCH_Z[3] = {-12, -18, -18};
+/* uint8 (zero points as given): no candidate proves, the nominal form misses pairs */
+static const float REFUSED_S[3] = {0.0293178409f, 0.00357302907f, 0.0184671711f};
+static const int REFUSED_Z[3] = {205, 248, 53};
+
+/* the check refuses f when the reference of one pair (first, last, random) differs */
+static void doctored_refs(const target *t, const simdops_qbinary_params *p)
+{
+    const int u8 = t->idx == SIMDOPS_UINT8;
+    unsigned char *buf = (unsigned char *)malloc(3 * (size_t)QB_PROOF_PAIRS), *ref;
+    qb_tmf_form f;
+    if (!buf)
+        return;
+    ref = buf + 2 * QB_PROOF_PAIRS;
+    qb_tfl_proof_pairs(u8, buf, buf + QB_PROOF_PAIRS);
+    ((simdops_qbinary_fn)t->ref)(buf, buf + QB_PROOF_PAIRS, ref, QB_PROOF_PAIRS, SIMDOPS_QB_VV, p);
+    if (!qb_tmf_proof_find(p, u8, ref, &f)) {
+        fail_head(t, "TFLite multiply proof: the benchmark's numbers not proved", 0, 0, 0);
+    } else {
+        const int at[3] = {0, QB_PROOF_PAIRS - 1, (int)below(QB_PROOF_PAIRS)};
+        int missed = 0;
+        for (int k = 0; k < 3; k++) {
+            const unsigned char keep = ref[at[k]];
+            const int32_t r = qb_tfl_proof_byte(ref, at[k], u8);
+            ref[at[k]] = (unsigned char)(r < p->hi ? r + 1 : r - 1); /* inside the bounds */
+            missed += qb_tmf_proof_check(p, u8, &f, ref);
+            ref[at[k]] = keep;
+        }
+        if (missed || !qb_tmf_proof_check(p, u8, &f, ref))
+            fail_head(t, "TFLite multiply proof: a doctored reference passed the check",
+                      (size_t)missed, 0, 0);
+        else
+            g_pass++;
+    }
+    free(buf);
+}
+
+/* an exact kernel doctored on one pair (its output moved within the bounds): the
+ * proof given it must refuse */
+static simdops_qbinary_fn g_exact;
+static size_t g_doctored_at;
+static int g_doctored_u8;
+static void doctored_kernel(const void *a, const void *b, void *y, size_t n, int form,
+                            const simdops_qbinary_params *p)
+{
+    unsigned char *out = (unsigned char *)y;
+    g_exact(a, b, y, n, form, p);
+    if (g_doctored_at < n) {
+        const int32_t r = qb_tfl_proof_byte(out, (int)g_doctored_at, g_doctored_u8);
+        out[g_doctored_at] = (unsigned char)(r < p->hi ? r + 1 : r - 1);
+    }
+}
+
+/* the memo: not proved before the set served SIMDOPS_QB_PROOF_AFTER elements, proved
+ * from then on (a bound of its own, so the set is new to this thread's memo) */
+static void memo_rows(const target *t, int hi_cut)
+{
+    simdops_qbinary_params p, c;
+    const uint64_t n = 65536;
+    int early = 0, late = 0;
+    if (!mul_params((simdops_dtype)t->idx, BENCH_S, BENCH_Z, 1, hi_cut, &p))
+        return;
+    for (uint64_t k = 0; k * n <= SIMDOPS_QB_PROOF_AFTER + 2 * n; k++) {
+        c = p;
+        c.plan.u.tfl_mul.proved = 1; /* a handle's stray mark: cleared */
+        simdops_qbinary_proof(&c, (simdops_dtype)t->idx, n, (simdops_qbinary_fn)t->fn);
+        if (k * n < SIMDOPS_QB_PROOF_AFTER)
+            early += c.plan.u.tfl_mul.proved;
+        else
+            late += !c.plan.u.tfl_mul.proved;
+    }
+    c = p; /* a small call: neither the memo nor the proved rows */
+    simdops_qbinary_proof(&c, (simdops_dtype)t->idx, SIMDOPS_QB_PROOF_MIN_N - 1,
+                          (simdops_qbinary_fn)t->fn);
+    late += c.plan.u.tfl_mul.proved;
+    if (early || late)
+        fail_head(t, "TFLite multiply proof memo: proved too early or not at all", (size_t)early,
+                  (size_t)late, 0);
+    else
+        g_pass++;
+}
+
+/* prove_now on p must give want (1 proved, 0 refused), then every pair against scalar */
+static void proved_or_refused(const target *t, simdops_qbinary_params *p, int want,
+                              const char *what)
+{
+    const int got = simdops_qbinary_prove_now(p, (simdops_dtype)t->idx, (simdops_qbinary_fn)t->fn);
+    if (got != want || p->plan.u.tfl_mul.proved != want)
+        fail_head(t, what, (size_t)got, (size_t)want, 0);
+    else
+        g_pass++;
+    qbinary_all_pairs(t, p);
+}
+
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
+#include <xmmintrin.h>
+/* the proof's fmaf in another rounding mode than the rows' embedded one: refused (the
+ * benchmark's numbers, which prove to nearest), MXCSR toward -inf, +inf, zero */
+static void rounding_modes(const target *t)
+{
+    const unsigned saved = _mm_getcsr();
+    simdops_qbinary_params p;
+    int proved = 0;
+    for (unsigned rc = 1; rc < 4; rc++) {
+        if (!mul_params((simdops_dtype)t->idx, BENCH_S, BENCH_Z, 1, 0, &p))
+            continue;
+        _mm_setcsr((saved & ~0x6000u) | (rc << 13));
+        proved += simdops_qbinary_prove_now(&p, (simdops_dtype)t->idx, (simdops_qbinary_fn)t->fn);
+        _mm_setcsr(saved);
+    }
+    if (proved)
+        fail_head(t, "TFLite multiply proof: proved with fmaf in another rounding mode",
+                  (size_t)proved, 0, 0);
+    else
+        g_pass++;
+}
+#else
+static void rounding_modes(const target *t) { (void)t; }
+#endif
+
+void qbinary_tfl_mul_proofs(const target *t)
+{
+    static int hi_cut = 1; /* a new bound each call: a parameter set the memo has not seen */
+    const simdops_dtype dt = (simdops_dtype)t->idx;
+    const int u8 = dt == SIMDOPS_UINT8;
+    simdops_qbinary_params p;
+    int proved = 0, refused = 0;
+    for (int cut = 0; cut < 2; cut++) { /* the benchmark's numbers, without and with a bound */
+        if (!mul_params(dt, BENCH_S, BENCH_Z, 1, cut ? 9 : 0, &p))
+            continue;
+        proved_or_refused(t, &p, 1, "TFLite multiply proof: the benchmark's numbers refused");
+        if (!cut)
+            doctored_refs(t, &p);
+    }
+    if (!u8 && mul_params(dt, SEARCH_S, SEARCH_Z, 0, 0, &p))
+        proved_or_refused(t, &p, 1, "TFLite multiply proof: the search's numbers refused");
+    if (u8 && mul_params(dt, REFUSED_S, REFUSED_Z, 0, 0, &p))
+        proved_or_refused(t, &p, 0, "TFLite multiply proof: the refused numbers proved");
+    /* the exact kernel doctored on one pair: refused, and the window rows still exact */
+    if (mul_params(dt, BENCH_S, BENCH_Z, 1, 0, &p)) {
+        g_exact = (simdops_qbinary_fn)t->fn;
+        g_doctored_at = below(QB_PROOF_PAIRS);
+        g_doctored_u8 = u8;
+        if (simdops_qbinary_prove_now(&p, dt, doctored_kernel) || p.plan.u.tfl_mul.proved)
+            fail_head(t, "TFLite multiply proof: a doctored kernel's reference proved",
+                      g_doctored_at, 0, 0);
+        else
+            g_pass++;
+        qbinary_all_pairs(t, &p);
+    }
+    rounding_modes(t);
+    memo_rows(t, 20 + hi_cut++ % 90);
+    for (int tries = 0; tries < 40; tries++) {
+        if (!qbinary_random_params(t, &p))
+            continue;
+        if (simdops_qbinary_prove_now(&p, dt, (simdops_qbinary_fn)t->fn))
+            proved++;
+        else
+            refused++;
+        qbinary_all_pairs(t, &p);
+    }
+    if (!proved)
+        fail_head(t, "TFLite multiply proof: no random set proved", (size_t)proved,
+                  (size_t)refused, 0);
+    else {
+        g_pass++;
+        if (printing() && g_verbose)
+            printf("tflite multiply proof: %d random parameter sets proved, %d refused\n", proved,
+                   refused);
+    }
+}
