@@ -104,6 +104,7 @@ static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i
         for (i = 0; i + 64 <= n; i += 64) {                                                        \
             __m512i w[2], q;                                                                       \
             __mmask16 fl = 0;                                                                      \
+            QB_PREFETCH_IO(a, b, i, io);                                                           \
             for (int h = 0; h < 2; h++) {                                                          \
                 /* b + ob in the even words, 0 in the odd ones, and the other way round: \
                  * vpmaddwd then gives each even (odd) element's product alone */         \
