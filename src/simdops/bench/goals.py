@@ -266,7 +266,8 @@ _QB = "quantized_{}/int8/{}"
 #   1.41 / (1,024 x 9.7 / 3.86 GHz + 0.26 us) = 0.50 and up to 0.52: no bound under the
 #   goal, the row is a MISS (its window test and sign pick cost ~4 cycles a 64).
 # - XNNPACK's (fp32 requantization of the exact product): the cheapest exact mix, the
-#   vpmaddwd form (33 operations; the rows' own 35: 11.0-11.3), 10.1-10.4 cycles a 64:
+#   vpmaddwd form with AVX512-VBMI's vpermb (33 operations; the rows' own, the same
+#   products ordered by vpshufb + vpermq, 34: 10.4-10.7), 10.1-10.4 cycles a 64:
 #   1.41 / (1,024 x 10.36 / 3.86 GHz + 0.25 us) = 0.47 (docs/performance.md, "What bounds
 #   each row"). At 1M np.add runs from memory: PASS.
 QB_XNN_MUL_BOUND = 0.47
