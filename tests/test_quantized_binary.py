@@ -536,19 +536,11 @@ def test_dask_broadcast_chunks():
         sd.quantized_add(x, -0.1, 1, v, 0.2, -3, 0.15, 2)
 
 
-@pytest.mark.parametrize("op,dtype,bounds", [("add", np.int8, None), ("add", np.uint8, None),
-                                             ("add", np.int8, (-1, 100)),
-                                             ("subtract", np.int8, None)])
-def test_tflite_add_every_pair_before_and_after_its_proof(op, dtype, bounds):
-    """TFLite's 8-bit add runs a linear form without its window once this thread has
-    proved it for the parameter set, after the set served 2^22 elements in calls of
-    4,096 or more (csrc/rules/qbinary_proof.c). 70 calls over every one of the 65,536
-    input pairs (the proof comes after 64), same shape and a per-channel vector, each
-    against the reference: the benchmark's numbers, whose plan's own form misses 24
-    pairs (the proof's search tilts it)."""
+def _every_pair_through_the_proof(op, dtype, s, z, bounds):
+    """70 calls of TFLite's 8-bit op over every one of the 65,536 input pairs (the proof
+    comes after 64: csrc/rules/qbinary_proof.c), then a per-channel vector, each against
+    the reference; bounds (int8 terms) shifted by 128 for uint8."""
     lo, hi = RANGES[dtype]
-    z = [-3, 5, -1] if dtype == np.int8 else [125, 133, 127]
-    s = [0.0417, 0.0388, 0.0712]
     mn, mx = bounds if bounds else (None, None)
     if bounds and dtype == np.uint8:
         mn, mx = mn + 128, mx + 128
@@ -566,6 +558,20 @@ def test_tflite_add_every_pair_before_and_after_its_proof(op, dtype, bounds):
     got = FUNCS[op](a.reshape(256, 256), s[0], z[0], b[:256], s[1], z[1], s[2], z[2],
                     arithmetic="tflite", min=mn, max=mx)
     np.testing.assert_array_equal(got, want.reshape(256, 256))
+
+
+@pytest.mark.parametrize("op,dtype,bounds", [("add", np.int8, None), ("add", np.uint8, None),
+                                             ("add", np.int8, (-1, 100)),
+                                             ("subtract", np.int8, None)])
+def test_tflite_add_every_pair_before_and_after_its_proof(op, dtype, bounds):
+    """TFLite's 8-bit add runs a linear form without its window once this thread has
+    proved it for the parameter set, after the set served 2^22 elements in calls of
+    4,096 or more (csrc/rules/qbinary_proof.c). 70 calls over every one of the 65,536
+    input pairs (the proof comes after 64), same shape and a per-channel vector, each
+    against the reference: the benchmark's numbers, whose plan's own form misses 24
+    pairs (the proof's search tilts it)."""
+    z = [-3, 5, -1] if dtype == np.int8 else [125, 133, 127]
+    _every_pair_through_the_proof(op, dtype, [0.0417, 0.0388, 0.0712], z, bounds)
 
 
 @pytest.mark.parametrize("dtype,bounds,numbers", [
@@ -589,22 +595,4 @@ def test_tflite_multiply_every_pair_before_and_after_its_proof(dtype, bounds, nu
     else:
         s = [0.0293178409, 0.00357302907, 0.0184671711]
         z = [205, 248, 53]
-    s = [float(np.float32(x)) for x in s]
-    mn, mx = bounds if bounds else (None, None)
-    if bounds and dtype == np.uint8:
-        mn, mx = mn + 128, mx + 128
-    vals = np.arange(lo, hi + 1)
-    a = np.repeat(vals, 256).astype(dtype)
-    b = np.tile(vals, 256).astype(dtype)
-    want = np.array([reference("multiply", "tflite", int(x), s[0], z[0], int(y), s[1], z[1],
-                               s[2], z[2], lo if mn is None else mn, hi if mx is None else mx,
-                               dtype)
-                     for x, y in zip(a, b)], dtype=dtype)
-    out = np.empty_like(a)
-    for call in range(70):
-        simdops.quantized_multiply(a, s[0], z[0], b, s[1], z[1], s[2], z[2], arithmetic="tflite",
-                                   min=mn, max=mx, out=out)
-        np.testing.assert_array_equal(out, want, err_msg=f"call {call}")
-    got = simdops.quantized_multiply(a.reshape(256, 256), s[0], z[0], b[:256], s[1], z[1], s[2],
-                                     z[2], arithmetic="tflite", min=mn, max=mx)
-    np.testing.assert_array_equal(got, want.reshape(256, 256))
+    _every_pair_through_the_proof("multiply", dtype, [float(np.float32(x)) for x in s], z, bounds)

@@ -224,6 +224,28 @@ static void prove(void *v)
     (void)simdops_qbinary_prove_now(&q, SIMDOPS_INT8, j->k);
 }
 
+/* w's 64K call with its window rows, the same call proved, and the proof itself:
+ * medians of n interleaved rounds, printed under `what` */
+static void time_proof(const char *what, job w, int n)
+{
+    job pv = w;
+    double tw[64], tp[64], tq[64];
+    if (!simdops_qbinary_prove_now(&pv.p, SIMDOPS_INT8, pv.k))
+        printf("the benchmark's int8 %s numbers: not proved\n", what);
+    for (int r = 0; r < n; r++) {
+        tw[r] = bench_time(run64k, &w, 200);
+        tp[r] = bench_time(run64k, &pv, 200);
+        tq[r] = bench_time(prove, &w, 5);
+    }
+    qsort(tw, (size_t)n, sizeof(double), bench_cmp_double);
+    qsort(tp, (size_t)n, sizeof(double), bench_cmp_double);
+    qsort(tq, (size_t)n, sizeof(double), bench_cmp_double);
+    printf("int8 %s 64K kernel call (medians of %d interleaved rounds): window rows %.2f us, "
+           "proved rows %.2f us (%.2fx); the proof %.1f us (%.1f window calls)\n",
+           what, n, 1e6 * tw[n / 2], 1e6 * tp[n / 2], tw[n / 2] / tp[n / 2], 1e6 * tq[n / 2],
+           tq[n / 2] / tw[n / 2]);
+}
+
 int main(int argc, char **argv)
 {
     const float bs[3] = {0.0417f, 0.0388f, 0.0712f};
@@ -279,9 +301,8 @@ int main(int argc, char **argv)
                how[1 + tmf_count(u8, bs, z)]);
     }
     {
-        job w, pv;
+        job w;
         int8_t *buf = (int8_t *)malloc(3 * 65536);
-        double tw[64], tp[64], tq[64];
         int n = rounds < 64 ? rounds : 64;
         if (!buf)
             return 1;
@@ -294,39 +315,10 @@ int main(int argc, char **argv)
         w.b = buf + 65536;
         w.y = buf + 2 * 65536;
         derive(SIMDOPS_ARITH_TFLITE, 0, bs, bz, &w.p);
-        pv = w;
-        if (!simdops_qbinary_prove_now(&pv.p, SIMDOPS_INT8, pv.k))
-            printf("the benchmark's int8 numbers: not proved\n");
-        for (int r = 0; r < n; r++) {
-            tw[r] = bench_time(run64k, &w, 200);
-            tp[r] = bench_time(run64k, &pv, 200);
-            tq[r] = bench_time(prove, &w, 5);
-        }
-        qsort(tw, (size_t)n, sizeof(double), bench_cmp_double);
-        qsort(tp, (size_t)n, sizeof(double), bench_cmp_double);
-        qsort(tq, (size_t)n, sizeof(double), bench_cmp_double);
-        printf("int8 64K kernel call (medians of %d interleaved rounds): window rows %.2f us, proved "
-               "rows %.2f us (%.2fx); the proof %.1f us (%.1f window calls)\n",
-               n, 1e6 * tw[n / 2], 1e6 * tp[n / 2], tw[n / 2] / tp[n / 2], 1e6 * tq[n / 2],
-               tq[n / 2] / tw[n / 2]);
-        /* the same for the multiply */
-        w.k = tmf_kernel(0);
+        time_proof("add", w, n);
+        w.k = tmf_kernel(0); /* the same for the multiply */
         derive_op(SIMDOPS_OP_QUANTIZED_MULTIPLY, SIMDOPS_ARITH_TFLITE, 0, bs, bz, &w.p);
-        pv = w;
-        if (!simdops_qbinary_prove_now(&pv.p, SIMDOPS_INT8, pv.k))
-            printf("the benchmark's int8 multiply numbers: not proved\n");
-        for (int r = 0; r < n; r++) {
-            tw[r] = bench_time(run64k, &w, 200);
-            tp[r] = bench_time(run64k, &pv, 200);
-            tq[r] = bench_time(prove, &w, 5);
-        }
-        qsort(tw, (size_t)n, sizeof(double), bench_cmp_double);
-        qsort(tp, (size_t)n, sizeof(double), bench_cmp_double);
-        qsort(tq, (size_t)n, sizeof(double), bench_cmp_double);
-        printf("int8 multiply 64K kernel call (medians of %d interleaved rounds): window rows %.2f "
-               "us, proved rows %.2f us (%.2fx); the proof %.1f us (%.1f window calls)\n",
-               n, 1e6 * tw[n / 2], 1e6 * tp[n / 2], tw[n / 2] / tp[n / 2], 1e6 * tq[n / 2],
-               tq[n / 2] / tw[n / 2]);
+        time_proof("multiply", w, n);
         free(buf);
     }
     return 0;

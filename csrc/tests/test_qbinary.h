@@ -17,5 +17,9 @@ void qbinary_tfl_plans(const target *t);
 void qbinary_tfl_proofs(const target *t);
 void qbinary_tfl_mul_plans(const target *t);
 void qbinary_tfl_mul_proofs(const target *t);
+/* the proof memo's thresholds for p (its plan's proved byte at offset `proved`):
+ * test_qbinary_proof.c, for the add's rows and the multiply's */
+void qb_proof_memo_rows(const target *t, const simdops_qbinary_params *p, size_t proved,
+                        const char *what);
 
 #endif

@@ -15,6 +15,7 @@
  * refused numbers. test_qbinary.c calls qbinary_tfl_mul_proofs. */
 #include "harness.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,34 +107,6 @@ static void doctored_kernel(const void *a, const void *b, void *y, size_t n, int
     }
 }
 
-/* the memo: not proved before the set served SIMDOPS_QB_PROOF_AFTER elements, proved
- * from then on (a bound of its own, so the set is new to this thread's memo) */
-static void memo_rows(const target *t, int hi_cut)
-{
-    simdops_qbinary_params p, c;
-    const uint64_t n = 65536;
-    int early = 0, late = 0;
-    if (!mul_params((simdops_dtype)t->idx, BENCH_S, BENCH_Z, 1, hi_cut, &p))
-        return;
-    for (uint64_t k = 0; k * n <= SIMDOPS_QB_PROOF_AFTER + 2 * n; k++) {
-        c = p;
-        c.plan.u.tfl_mul.proved = 1; /* a handle's stray mark: cleared */
-        simdops_qbinary_proof(&c, (simdops_dtype)t->idx, n, (simdops_qbinary_fn)t->fn);
-        if (k * n < SIMDOPS_QB_PROOF_AFTER)
-            early += c.plan.u.tfl_mul.proved;
-        else
-            late += !c.plan.u.tfl_mul.proved;
-    }
-    c = p; /* a small call: neither the memo nor the proved rows */
-    simdops_qbinary_proof(&c, (simdops_dtype)t->idx, SIMDOPS_QB_PROOF_MIN_N - 1,
-                          (simdops_qbinary_fn)t->fn);
-    late += c.plan.u.tfl_mul.proved;
-    if (early || late)
-        fail_head(t, "TFLite multiply proof memo: proved too early or not at all", (size_t)early,
-                  (size_t)late, 0);
-    else
-        g_pass++;
-}
 
 /* prove_now on p must give want (1 proved, 0 refused), then every pair against scalar */
 static void proved_or_refused(const target *t, simdops_qbinary_params *p, int want,
@@ -204,7 +177,12 @@ void qbinary_tfl_mul_proofs(const target *t)
         qbinary_all_pairs(t, &p);
     }
     rounding_modes(t);
-    memo_rows(t, 20 + hi_cut++ % 90);
+    {
+        simdops_qbinary_params p;
+        if (mul_params((simdops_dtype)t->idx, BENCH_S, BENCH_Z, 1, 20 + hi_cut++ % 90, &p))
+            qb_proof_memo_rows(t, &p, offsetof(simdops_qbinary_params, plan.u.tfl_mul.proved),
+                               "TFLite multiply proof memo: proved too early or not at all");
+    }
     for (int tries = 0; tries < 40; tries++) {
         if (!qbinary_random_params(t, &p))
             continue;

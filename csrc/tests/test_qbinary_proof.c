@@ -10,6 +10,7 @@
  * nominal form) fails the all-pairs rows. test_qbinary.c calls qbinary_tfl_proofs. */
 #include "harness.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,30 +76,30 @@ static void doctored_refs(const target *t, const simdops_qbinary_params *p)
 }
 
 /* the memo: not proved before the set served SIMDOPS_QB_PROOF_AFTER elements, proved
- * from then on (a bound of its own, so the set is new to this thread's memo) */
-static void memo_rows(const target *t, int hi_cut)
+ * from then on (a bound of its own, so the set is new to this thread's memo); p's plan
+ * has its proved byte at `proved` (the add's or the multiply's), `what` names the op */
+void qb_proof_memo_rows(const target *t, const simdops_qbinary_params *p, size_t proved,
+                        const char *what)
 {
-    simdops_qbinary_params p, c;
+    simdops_qbinary_params c;
     const uint64_t n = 65536;
     int early = 0, late = 0;
-    if (!bench_params((simdops_dtype)t->idx, hi_cut, &p))
-        return;
+    unsigned char *mark = (unsigned char *)&c + proved;
     for (uint64_t k = 0; k * n <= SIMDOPS_QB_PROOF_AFTER + 2 * n; k++) {
-        c = p;
-        c.plan.u.tfl_add.proved = 1; /* a handle's stray mark: cleared */
+        c = *p;
+        *mark = 1; /* a handle's stray mark: cleared */
         simdops_qbinary_proof(&c, (simdops_dtype)t->idx, n, (simdops_qbinary_fn)t->fn);
         if (k * n < SIMDOPS_QB_PROOF_AFTER)
-            early += c.plan.u.tfl_add.proved;
+            early += *mark;
         else
-            late += !c.plan.u.tfl_add.proved;
+            late += !*mark;
     }
-    c = p; /* a small call: neither the memo nor the proved rows */
+    c = *p; /* a small call: neither the memo nor the proved rows */
     simdops_qbinary_proof(&c, (simdops_dtype)t->idx, SIMDOPS_QB_PROOF_MIN_N - 1,
                           (simdops_qbinary_fn)t->fn);
-    late += c.plan.u.tfl_add.proved;
+    late += *mark;
     if (early || late)
-        fail_head(t, "TFLite add proof memo: proved too early or not at all", (size_t)early,
-                  (size_t)late, 0);
+        fail_head(t, what, (size_t)early, (size_t)late, 0);
     else
         g_pass++;
 }
@@ -117,7 +118,12 @@ void qbinary_tfl_proofs(const target *t)
         if (!cut)
             doctored_refs(t, &p);
     }
-    memo_rows(t, 20 + hi_cut++ % 90);
+    {
+        simdops_qbinary_params p;
+        if (bench_params((simdops_dtype)t->idx, 20 + hi_cut++ % 90, &p))
+            qb_proof_memo_rows(t, &p, offsetof(simdops_qbinary_params, plan.u.tfl_add.proved),
+                               "TFLite add proof memo: proved too early or not at all");
+    }
     for (int tries = 0; tries < 40; tries++) {
         if (!qbinary_random_params(t, &p))
             continue;
