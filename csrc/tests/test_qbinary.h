@@ -19,6 +19,14 @@ void qbinary_tfl_mul_plans(const target *t);
 void qbinary_tfl_mul_proofs(const target *t);
 /* the proof memo's thresholds for p (its plan's proved byte at offset `proved`):
  * test_qbinary_proof.c, for the add's rows and the multiply's */
+typedef int (*qb_proof_find_fn)(const simdops_qbinary_params *p, int u8,
+                                const unsigned char *ref, void *form);
+typedef int (*qb_proof_check_fn)(const simdops_qbinary_params *p, int u8, const void *form,
+                                 const unsigned char *ref);
+/* a proof's check refuses doctored references (test_qbinary_proof.c, both ops) */
+void qb_proof_doctored_refs(const target *t, const simdops_qbinary_params *p,
+                            qb_proof_find_fn find, qb_proof_check_fn check, void *form,
+                            const char *what);
 void qb_proof_memo_rows(const target *t, const simdops_qbinary_params *p, size_t proved,
                         const char *what);
 

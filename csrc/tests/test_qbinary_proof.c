@@ -42,19 +42,22 @@ static int bench_params(simdops_dtype dt, int hi_cut, simdops_qbinary_params *p)
     return simdops_qbinary_params_init(dt, &a, p, &err) == SIMDOPS_OK;
 }
 
-/* the check refuses f when the reference of one pair (first, last, random) differs */
-static void doctored_refs(const target *t, const simdops_qbinary_params *p)
+/* the check refuses the op's form when the reference of one pair (first, last, random)
+ * differs: find / check are the op's proof (the add's or the multiply's, on a form kept in
+ * `form`), `what` names the op in the failures */
+void qb_proof_doctored_refs(const target *t, const simdops_qbinary_params *p,
+                            qb_proof_find_fn find, qb_proof_check_fn check, void *form,
+                            const char *what)
 {
     const int u8 = t->idx == SIMDOPS_UINT8;
     unsigned char *buf = (unsigned char *)malloc(3 * (size_t)QB_PROOF_PAIRS), *ref;
-    qb_tfl_form f;
     if (!buf)
         return;
     ref = buf + 2 * QB_PROOF_PAIRS;
     qb_tfl_proof_pairs(u8, buf, buf + QB_PROOF_PAIRS);
     ((simdops_qbinary_fn)t->ref)(buf, buf + QB_PROOF_PAIRS, ref, QB_PROOF_PAIRS, SIMDOPS_QB_VV, p);
-    if (!qb_tfl_proof_find(p, u8, ref, &f)) {
-        fail_head(t, "TFLite add proof: the benchmark's numbers not proved", 0, 0, 0);
+    if (!find(p, u8, ref, form)) {
+        fail_head(t, what, 1, 0, 0); /* 1: the benchmark's numbers not proved */
     } else {
         const int at[3] = {0, QB_PROOF_PAIRS - 1, (int)below(QB_PROOF_PAIRS)};
         int missed = 0;
@@ -63,16 +66,26 @@ static void doctored_refs(const target *t, const simdops_qbinary_params *p)
             /* another output inside the bounds (the clamp would hide one outside) */
             const int32_t r = qb_tfl_proof_byte(ref, at[k], u8);
             ref[at[k]] = (unsigned char)(r < p->hi ? r + 1 : r - 1);
-            missed += qb_tfl_proof_check(p, u8, &f, ref);
+            missed += check(p, u8, form, ref);
             ref[at[k]] = keep;
         }
-        if (missed || !qb_tfl_proof_check(p, u8, &f, ref))
-            fail_head(t, "TFLite add proof: a doctored reference passed the check", (size_t)missed,
-                      0, 0);
+        if (missed || !check(p, u8, form, ref))
+            fail_head(t, what, 2, (size_t)missed, 0); /* 2: a doctored reference passed */
         else
             g_pass++;
     }
     free(buf);
+}
+
+static int add_find(const simdops_qbinary_params *p, int u8, const unsigned char *ref, void *f)
+{
+    return qb_tfl_proof_find(p, u8, ref, (qb_tfl_form *)f);
+}
+
+static int add_check(const simdops_qbinary_params *p, int u8, const void *f,
+                     const unsigned char *ref)
+{
+    return qb_tfl_proof_check(p, u8, (const qb_tfl_form *)f, ref);
 }
 
 /* the memo: not proved before the set served SIMDOPS_QB_PROOF_AFTER elements, proved
@@ -116,7 +129,11 @@ void qbinary_tfl_proofs(const target *t)
             fail_head(t, "TFLite add proof: the benchmark's numbers refused", (size_t)cut, 0, 0);
         qbinary_all_pairs(t, &p);
         if (!cut)
-            doctored_refs(t, &p);
+            {
+                qb_tfl_form f;
+                qb_proof_doctored_refs(t, &p, add_find, add_check, &f,
+                                       "TFLite add proof (1: not proved, 2: a doctored reference passed)");
+            }
     }
     {
         simdops_qbinary_params p;
