@@ -15,6 +15,7 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
 status=0
 run() { # label, command...
     local label=$1 line
