@@ -141,14 +141,29 @@ cdef _Buf _qb_new_out(_Buf ab, _Buf bb):
     return _new_out(o.shape, n, ab.t.dtype if ab.t.dtype in _NP_DTYPES else SIMDOPS_INT8)
 
 
+cdef inline int _qb_run(const simdops_qbinary_args *q, const simdops_tensor *a,
+                        const simdops_tensor *b, const simdops_tensor *y, str func) except -1:
+    """Prepares q for a's dtype (this thread's memo) and runs it on the views a, b into y,
+    the GIL released for both; a refusal of either raises, named by func. Both of
+    _qbinary's paths (stack views, _Buf views) end here. Inline: a 64-element call
+    measured as fast as with the block written out twice; called, 4-7 ns slower."""
+    cdef simdops_prepared prep
+    cdef simdops_error err
+    cdef int status
+    with nogil:
+        status = simdops_py_prepare_qbinary(a.dtype, q, &prep, &err)
+        if status == 0:
+            status = simdops_qbinary_prepared(&prep, a, b, y, &err)
+    if status:
+        _raise(&err, func)
+    return 0
+
+
 cdef object _qbinary(int op, object a, object a_scale, object a_zero_point, object b,
                      object b_scale, object b_zero_point, object y_scale, object y_zero_point,
                      object arithmetic, object min, object max, object out, str func):
     cdef simdops_qbinary_args q
-    cdef simdops_prepared prep
-    cdef simdops_error err
     cdef _Buf ab, bb, ob
-    cdef int status
     # plain ndarrays in and out (a model's loop): their views on the stack, no _Buf
     # objects (three of them were ~15% of a 64-element call); _buf takes the same
     # views for these, so anything the views refuse goes the general way below
@@ -158,12 +173,7 @@ cdef object _qbinary(int op, object a, object a_scale, object a_zero_point, obje
     if (type(out) is _NDARRAY and type(a) is _NDARRAY and type(b) is _NDARRAY and
             _array_view(a, False, &ta) and _array_view(b, False, &tb) and
             _array_view(out, True, &to)):
-        with nogil:
-            status = simdops_py_prepare_qbinary(ta.dtype, &q, &prep, &err)
-            if status == 0:
-                status = simdops_qbinary_prepared(&prep, &ta, &tb, &to, &err)
-        if status:
-            _raise(&err, func)
+        _qb_run(&q, &ta, &tb, &to, func)
         return out
     if PyObject_CheckBuffer(a) or hasattr(a, "__dlpack__") or hasattr(a, "__array__"):
         ab = _buf(a, "a")
@@ -175,12 +185,7 @@ cdef object _qbinary(int op, object a, object a_scale, object a_zero_point, obje
         ob = _qb_new_out(ab, bb)
     else:
         ob = _buf(out, "out", True)
-    with nogil:
-        status = simdops_py_prepare_qbinary(ab.t.dtype, &q, &prep, &err)
-        if status == 0:
-            status = simdops_qbinary_prepared(&prep, &ab.t, &bb.t, &ob.t, &err)
-    if status:
-        _raise(&err, func)
+    _qb_run(&q, &ab.t, &bb.t, &ob.t, func)
     return _result(ob, out)
 
 
