@@ -24,7 +24,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "bench_util.h"
 #include "core/kernel_abi.h"
@@ -36,6 +35,7 @@
 #include "rules/qbinary.h"
 #include "rules/qbinary_proof.h"
 #include "simdops/simdops.h"
+#include "tests/qbinary_args.h"
 
 static int derive_op(int op, int arith, int u8, const float s[3], const int zp[3],
                      simdops_qbinary_params *p);
@@ -47,18 +47,8 @@ static int derive_op(int op, int arith, int u8, const float s[3], const int zp[3
                      simdops_qbinary_params *p)
 {
     simdops_qbinary_args a;
-    simdops_error err;
-    memset(&a, 0, sizeof(a));
-    memset(&err, 0, sizeof(err));
-    a.op = op;
-    a.arithmetic = arith;
-    a.a_scale = simdops_float_number(s[0]);
-    a.b_scale = simdops_float_number(s[1]);
-    a.y_scale = simdops_float_number(s[2]);
-    a.a_zero_point = zp[0];
-    a.b_zero_point = zp[1];
-    a.y_zero_point = zp[2];
-    return simdops_qbinary_params_init(u8 ? SIMDOPS_UINT8 : SIMDOPS_INT8, &a, p, &err);
+    qb_args_fill(&a, op, arith, s, zp);
+    return qb_args_derive(u8 ? SIMDOPS_UINT8 : SIMDOPS_INT8, &a, p);
 }
 
 static simdops_qbinary_fn tfl_kernel(int u8)

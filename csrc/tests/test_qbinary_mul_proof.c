@@ -17,9 +17,9 @@
 
 #include <stddef.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "kernels/qbinary/qbinary_tfl_mul_proof.h"
+#include "qbinary_args.h"
 #include "rules/qbinary_proof.h"
 #include "test_qbinary.h"
 
@@ -29,24 +29,14 @@ static int mul_params(simdops_dtype dt, const float s[3], const int z[3], int sh
                       simdops_qbinary_params *p)
 {
     simdops_qbinary_args a;
-    simdops_error err;
-    const int64_t m = dt == SIMDOPS_UINT8 && shift ? 128 : 0;
-    const int64_t thi = dt == SIMDOPS_UINT8 ? 255 : 127;
-    memset(&a, 0, sizeof(a));
-    a.op = SIMDOPS_OP_QUANTIZED_MULTIPLY;
-    a.arithmetic = SIMDOPS_ARITH_TFLITE;
-    a.a_scale = numf(s[0]);
-    a.b_scale = numf(s[1]);
-    a.y_scale = numf(s[2]);
-    a.a_zero_point = z[0] + m;
-    a.b_zero_point = z[1] + m;
-    a.y_zero_point = z[2] + m;
+    const int m = dt == SIMDOPS_UINT8 && shift ? 128 : 0;
+    const int zm[3] = {z[0] + m, z[1] + m, z[2] + m};
+    qb_args_fill(&a, SIMDOPS_OP_QUANTIZED_MULTIPLY, SIMDOPS_ARITH_TFLITE, s, zm);
     if (hi_cut) {
         a.has_max = 1;
-        a.max = thi - hi_cut;
+        a.max = (dt == SIMDOPS_UINT8 ? 255 : 127) - hi_cut;
     }
-    memset(&err, 0, sizeof(err));
-    return simdops_qbinary_params_init(dt, &a, p, &err) == SIMDOPS_OK;
+    return qb_args_derive(dt, &a, p) == SIMDOPS_OK;
 }
 
 /* the benchmark's numbers (src/simdops/bench/ops_qbinary.py) */
