@@ -88,7 +88,8 @@ static simdops_qbinary_fn tmf_kernel(int u8)
 }
 
 /* tflite multiply: -1 the plan refused (the int32 rows: nothing to prove), else 0
- * refused, 1 proved with one constant, 2 with the nominal constants, 3 searched */
+ * refused, 1 proved with one constant, 2 the floor form, 3 with the nominal constants
+ * (the nearest form), 4 searched */
 static int tmf_count(int u8, const float s[3], const int zp[3])
 {
     simdops_qbinary_params p;
@@ -107,8 +108,10 @@ static int tmf_count(int u8, const float s[3], const int zp[3])
                 r = 0;
             else if (p.plan.u.tfl_mul.pick == 2)
                 r = 1;
+            else if (p.plan.u.tfl_mul.floor_cvt)
+                r = 2;
             else
-                r = qb_tmf_nominal(&p, &pl, &nom) && qb_tmf_proof_check(&p, u8, &nom, ref) ? 2 : 3;
+                r = qb_tmf_nominal(&p, &pl, &nom) && qb_tmf_proof_check(&p, u8, &nom, ref) ? 3 : 4;
         }
     }
     free(ref);
@@ -242,7 +245,7 @@ int main(int argc, char **argv)
     const int bz[3] = {-3, 5, -1};
     const int trials = argc > 1 ? atoi(argv[1]) : 200, rounds = argc > 2 ? atoi(argv[2]) : 15;
     int hist_t[4] = {0}, hist_o[4] = {0}, proved_t = 0, refused_t = 0, tie_sets = 0, pr, ties;
-    int mul[5] = {0};
+    int mul[6] = {0};
     simdops_init();
     printf("tier %s\nthe benchmark's numbers (0.0417 / -3, 0.0388 / 5, 0.0712 / -1; uint8 zero points + 128):\n",
            simdops_isa());
@@ -280,13 +283,14 @@ int main(int argc, char **argv)
     printf("  ort pair form wrong on 0 / 1-9 / 10-99 / 100+ pairs: %d / %d / %d / %d sets; %d sets "
            "with exact float halves\n",
            hist_o[0], hist_o[1], hist_o[2], hist_o[3], tie_sets);
-    printf("  tflite multiply: proved %d (one constant %d, the plan's two constants %d, searched "
-           "%d), refused %d, plan refused (int32 rows) %d\n",
-           mul[2] + mul[3] + mul[4], mul[2], mul[3], mul[4], mul[1], mul[0]);
+    printf("  tflite multiply: proved %d (one constant %d, the floor form %d, the plan's two "
+           "constants %d, searched %d), refused %d, plan refused (int32 rows) %d\n",
+           mul[2] + mul[3] + mul[4] + mul[5], mul[2], mul[3], mul[4], mul[5], mul[1], mul[0]);
     for (int u8 = 0; u8 < 2; u8++) {
         const int z[3] = {bz[0] + 128 * u8, bz[1] + 128 * u8, bz[2] + 128 * u8};
-        static const char *how[5] = {"plan refused", "refused", "PROVED (one constant)",
-                                     "PROVED (the plan's constants)", "PROVED (searched)"};
+        static const char *how[6] = {"plan refused", "refused", "PROVED (one constant)",
+                                     "PROVED (the floor form)", "PROVED (the plan's constants)",
+                                     "PROVED (searched)"};
         printf("  tflite multiply, the benchmark's %s numbers: %s\n", u8 ? "uint8" : "int8",
                how[1 + tmf_count(u8, bs, z)]);
     }

@@ -25,6 +25,13 @@
  *   tfl-proved the pick form without the window test: the rows of a
  *            parameter set proved exact over all its input pairs
  *            (qbinary_tfl_mul_proof.h): ~37
+ *   tfl-floor the proof's floor form (qbinary_tfl_mul_proof.h): the pick on the
+ *            product with no moved offset (no vpaddsw), J converted rounding down: ~35
+ *   tfl-abs  an exact form without the pick, tried: products of |a + oa| and
+ *            |b + ob| (one constant for every product: TFLite's rounding is
+ *            odd, y = sgn(p) g(|p|), for M with < 15 trailing zeros), the sign
+ *            of each element by two vpcmpb on the 8-bit inputs and kxorq, then
+ *            negated in the words (masked vpsubw) and the offset added: ~43
  *   tfl-core the same without the sign pick and the window test: the
  *            product, one convert / fma / convert a 16 and the narrowing,
  *            what any float form of the exact result computes (~31)
@@ -149,7 +156,8 @@ __attribute__((target("avx512vbmi"))) static void row_fpw_madd(void)
 
 /* TFLite's multiply (qbinary_tfl_mul_avx512.h's loop, L1 rows): exact = 1 the
  * rows' mix, 2 their pick form, 3 the pick form without the window test (the proved
- * rows), 0 without the sign pick and the window test
+ * rows), 4 the proved floor form (pick, no moved offset, rounding down), 5 the
+ * abs-sign form (tfl-abs above), 0 without the sign pick and the window test
  * (inlined into each call, so exact is a constant there) */
 static inline __attribute__((always_inline)) void row_tfl(int exact)
 {
@@ -164,30 +172,44 @@ static inline __attribute__((always_inline)) void row_tfl(int exact)
                                            0x00350015, 0x00370017, 0x00390019, 0x003B001B, 0x003D001D,
                                            0x003F001F);
     const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+    const __m512i za = _mm512_set1_epi8(-3), zb = _mm512_set1_epi8(5);
     for (int i = 0; i < ROW; i += 64) {
         __m512i w[2];
         __mmask16 fl = 0;
+        __mmask64 neg = 0;
+        if (exact == 5) /* each element's sign: a + oa < 0 xor b + ob < 0 */
+            neg = _mm512_cmplt_epi8_mask(_mm512_load_si512((const void *)(A + i)), za) ^
+                  _mm512_cmplt_epi8_mask(_mm512_load_si512((const void *)(B + i)), zb);
         QB_UNROLL for (int h = 0; h < 2; h++) {
-            const __m512i xa = _mm512_add_epi16(WIDEN(A + i + 32 * h), oa);
+            __m512i xa = _mm512_add_epi16(WIDEN(A + i + 32 * h), oa);
             const __m512i wb = WIDEN(B + i + 32 * h);
-            const __m512i be = _mm512_maskz_add_epi16(0x55555555u, wb, ob);
-            const __m512i bo = _mm512_maskz_add_epi16(0xAAAAAAAAu, wb, ob);
+            __m512i be = _mm512_maskz_add_epi16(0x55555555u, wb, ob);
+            __m512i bo = _mm512_maskz_add_epi16(0xAAAAAAAAu, wb, ob);
+            if (exact == 5) {
+                xa = _mm512_abs_epi16(xa);
+                be = _mm512_abs_epi16(be);
+                bo = _mm512_abs_epi16(bo);
+            }
             __m512i p[2] = {_mm512_madd_epi16(xa, be), _mm512_madd_epi16(xa, bo)}, j[2];
             QB_UNROLL for (int k = 0; k < 2; k++) {
-                const __m512 cs = exact >= 2 ? _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
-                                                   p[k], cneg, cpos, 0xCA))
-                                  : exact ? _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
-                                                _mm512_srai_epi32(p[k], 31), cneg, cpos, 0xCA))
-                                          : _mm512_castsi512_ps(cpos);
-                j[k] = _mm512_cvt_roundps_epi32(
-                    _mm512_fmadd_round_ps(_mm512_cvtepi32_ps(p[k]), mu, cs,
-                                          _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC),
-                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+                const __m512 cs = exact >= 2 && exact <= 4
+                                      ? _mm512_castsi512_ps(_mm512_ternarylogic_epi32(p[k], cneg, cpos, 0xCA))
+                                  : exact == 1 ? _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
+                                                     _mm512_srai_epi32(p[k], 31), cneg, cpos, 0xCA))
+                                               : _mm512_castsi512_ps(cpos);
+                const __m512 f = _mm512_fmadd_round_ps(_mm512_cvtepi32_ps(p[k]), mu, cs,
+                                                       _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+                j[k] = exact == 4 ? _mm512_cvt_roundps_epi32(f, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
+                                  : _mm512_cvt_roundps_epi32(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
                 if (exact == 1 || exact == 2)
                     fl |= _mm512_testn_epi32_mask(j[k], win);
             }
             w[h] = _mm512_permutex2var_epi16(j[0], high, j[1]);
-            if (exact >= 2)
+            if (exact == 5) /* the sign, then the offset */
+                w[h] = _mm512_adds_epi16(_mm512_mask_sub_epi16(w[h], (__mmask32)(neg >> (32 * h)),
+                                                               _mm512_setzero_si512(), w[h]),
+                                         zadd);
+            else if (exact == 2 || exact == 3)
                 w[h] = _mm512_adds_epi16(w[h], zadd);
         }
         if (fl) /* never with these rows' data: counted, not taken */
@@ -283,6 +305,10 @@ static double cycles_per_64(int which, long reps, double hz)
                 row_fpw_madd_shuf();
             else if (which == 12)
                 row_tfl(3);
+            else if (which == 13)
+                row_tfl(4);
+            else if (which == 14)
+                row_tfl(5);
             else
                 row_float();
             __asm__ volatile("" ::: "memory");
@@ -297,15 +323,16 @@ static double cycles_per_64(int which, long reps, double hz)
 int main(int argc, char **argv)
 {
     const long reps = argc > 1 ? atol(argv[1]) : 200000;
-    enum { ROWS = 13 };
+    enum { ROWS = 15 };
     static const char *names[ROWS] = {"add (np.add's loop)", "fpw (the rows, XNNPACK form)",
                                    "fpw without zero points", "float stage only",
                                    "fpw, even/odd by shifts", "fpw, vpmaddwd even/odd",
                                    "tfl (TFLite's rows)", "tfl-core (no sign, no window)",
                                    "tfl-pick (the rows' pick form)", "ort (ONNX Runtime add's rows)",
                                    "ort-core (no bounds)", "fpw, vpmaddwd, vpshufb+vpermq",
-                                   "tfl-proved (pick, no window)"};
-    static const int ops[ROWS] = {3, 35, 29, 19, 35, 33, 43, 31, 41, 35, 33, 34, 37};
+                                   "tfl-proved (pick, no window)", "tfl-floor (proved, no vpaddsw)",
+                                   "tfl-abs (|a'| |b'|, sign after)"};
+    static const int ops[ROWS] = {3, 35, 29, 19, 35, 33, 43, 31, 41, 35, 33, 34, 37, 35, 43};
     double hz, c[ROWS];
     if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw")) {
         printf("qmul_bound: needs AVX-512 F+BW\n");

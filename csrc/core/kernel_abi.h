@@ -264,6 +264,9 @@ typedef struct simdops_qb_tfl_mul_plan { /* TFLITE_MUL: the float form with a wi
                            * cneg are then the proved form's (no window's a), window 0. Set
                            * only on a call's own copy of the parameters
                            * (rules/qbinary_proof.c), never in a handle. */
+    uint8_t floor_cvt;    /* proved only: J converted rounding down (vcvtps2dq {rd-sae}) with
+                           * the floor form's constants (qbinary_tfl_mul_proof.h), pick 1 with
+                           * no moved offset; 0: rounding to nearest */
     int16_t zp_add;       /* with pick: o - o', added to the high words (int16, saturating) */
     float mu, cpos, cneg; /* rq_fast_x86.h's mu, c+ + a and c- + a (K = 16) for offset o' */
     uint32_t window;      /* bits w..15: a lane is flagged when J has none (unless proved) */

@@ -12,7 +12,9 @@
  * Mutants: QB_PROOF_MUTANT_SKIP_PAIR (the check leaves the last pair out) fails the
  * doctored-reference rows; QB_PROOF_MUTANT_MUL_CLAIM (a set marked proved with its
  * nominal form, no check) fails the all-pairs rows of the search's numbers and the
- * refused numbers. test_qbinary.c calls qbinary_tfl_mul_proofs. */
+ * refused numbers; QB_TMF_MUTANT_FLOOR_NEAREST (the floor form's rows converting to
+ * nearest, as the other forms' do, while the proof's model rounds down) fails the
+ * all-pairs rows of the benchmark's int8 numbers. test_qbinary.c calls qbinary_tfl_mul_proofs. */
 #include "harness.h"
 
 #include <stddef.h>
@@ -126,6 +128,13 @@ void qbinary_tfl_mul_proofs(const target *t)
         if (!mul_params(dt, BENCH_S, BENCH_Z, 1, cut ? 9 : 0, &p))
             continue;
         proved_or_refused(t, &p, 1, "TFLite multiply proof: the benchmark's numbers refused");
+        /* int8's (output offset -1) by the floor form: its rows are the ones the
+         * all-pairs row above ran (uint8's offset 127 leaves the pick no shared bits) */
+        if (!u8 && !p.plan.u.tfl_mul.floor_cvt)
+            fail_head(t, "TFLite multiply proof: the benchmark's int8 numbers not by the floor form",
+                      0, 1, 0);
+        else
+            g_pass++;
         if (!cut)
             {
                 qb_tmf_form f;

@@ -52,20 +52,29 @@
  * 8-bit input has no other pair; a form with one constant for both signs
  * (pick 2 in the plan, PICK 3 here) also drops the sign pick. ~37 vector
  * operations a 64 (tools/qmul_bound.c's tfl-proved: 12.0-12.2 cycles a 64 in
- * L1 against the window rows' 14.0-14.4). */
+ * L1 against the window rows' 14.0-14.4). The proof tries first (after the one
+ * constant) the floor form: J converted rounding down with integer constants
+ * 2^16 (o + 1/2 +- 2^-(e+1)), whose low 16 bits are zero for e <= 7 even at the usual
+ * offsets 0 and -1, so the product picks them with no moved offset and no vpaddsw:
+ * ~35 operations (tools/qmul_bound.c's tfl-floor). */
 #include "qbinary_plan.h"
 
 /* J of 16 int32 products: RN_int(RN(float(x) mu + c_s)), c_s = c- where x < 0
  * (vpternlogd 0xCA: a ? b : c bitwise; a = x's sign spread by vpsrad, or with
  * PICK 1 / 2 x itself: the plan's pick form, qbinary_tfl_mul_plan.h; PICK 3: one
  * constant, cpos, the proved form's without a pick) */
-static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i cneg, int pick)
+static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i cneg, int pick,
+                                     int floor_cvt)
 {
     const __m512 cs = _mm512_castsi512_ps(
         pick == 3 ? cpos
                   : _mm512_ternarylogic_epi32(pick ? x : _mm512_srai_epi32(x, 31), cneg, cpos, 0xCA));
-    return _mm512_cvt_roundps_epi32(_mm512_fmadd_round_ps(_mm512_cvtepi32_ps(x), mu, cs, QB_RN),
-                                    QB_RN);
+    const __m512 f = _mm512_fmadd_round_ps(_mm512_cvtepi32_ps(x), mu, cs, QB_RN);
+#ifdef QB_TMF_MUTANT_FLOOR_NEAREST /* the harness's mutant: the floor form's rounding lost */
+    floor_cvt = 0;
+#endif
+    return floor_cvt ? _mm512_cvt_roundps_epi32(f, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
+                     : _mm512_cvt_roundps_epi32(f, QB_RN);
 }
 
 /* word i of the high words of (even, odd), the products of the even and the odd
@@ -81,8 +90,9 @@ static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i
  * added to the high words; 2: the same with no difference; 3: one constant, proved
  * only) and window (WIN 0: the plan is proved, qbinary_tfl_mul_proof.h: no lane is
  * tested, the form is exact for every input pair) */
-#define QB_TMF_LOOP(tag, T, WIDEN, PACK, EP, CLAMP, PICK, WIN)                                     \
-    static size_t qb_tmf_rows_##tag##_##CLAMP##PICK##WIN(const qb_xnn_io *io, T *y, size_t n,      \
+#define QB_TMF_LOOP(tag, T, WIDEN, PACK, EP, CLAMP, PICK, WIN, FLOOR)                              \
+    static size_t qb_tmf_rows_##tag##_##CLAMP##PICK##WIN##FLOOR(const qb_xnn_io *io, T *y,        \
+                                                    size_t n,                                      \
                                                     const qb_tmf_plan *tp, const qb_consts *c,     \
                                                     const simdops_qbinary_params *p)              \
     {                                                                                              \
@@ -112,8 +122,10 @@ static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i
                 const __m512i wb = WIDEN(b + (i + 32 * h) * sb);                                   \
                 const __m512i be = _mm512_maskz_add_epi16(0x55555555u, wb, ob);                    \
                 const __m512i bo = _mm512_maskz_add_epi16(0xAAAAAAAAu, wb, ob);                    \
-                const __m512i j0 = qb_tmf_convert(_mm512_madd_epi16(xa, be), mu, cpos, cneg, PICK); \
-                const __m512i j1 = qb_tmf_convert(_mm512_madd_epi16(xa, bo), mu, cpos, cneg, PICK); \
+                const __m512i j0 =                                                                 \
+                    qb_tmf_convert(_mm512_madd_epi16(xa, be), mu, cpos, cneg, PICK, FLOOR);        \
+                const __m512i j1 =                                                                 \
+                    qb_tmf_convert(_mm512_madd_epi16(xa, bo), mu, cpos, cneg, PICK, FLOOR);        \
                 if (WIN)                                                                           \
                     fl |= _mm512_testn_epi32_mask(j0, win) | _mm512_testn_epi32_mask(j1, win);     \
                 w[h] = _mm512_permutex2var_epi16(j0, high, j1);                                    \
@@ -139,13 +151,14 @@ static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i
     }
 
 #define QB_TMF_LOOPS(tag, T, PACK, EP, CLAMP)                                                     \
-    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 0, 1)                                 \
-    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 1, 1)                                 \
-    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 2, 1)                                 \
-    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 0, 0)                                 \
-    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 1, 0)                                 \
-    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 2, 0)                                 \
-    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 3, 0)
+    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 0, 1, 0)                              \
+    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 1, 1, 0)                              \
+    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 2, 1, 0)                              \
+    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 0, 0, 0)                              \
+    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 1, 0, 0)                              \
+    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 2, 0, 0)                              \
+    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 3, 0, 0)                              \
+    QB_TMF_LOOP(tag, T, QB_FPW_WIDEN_##tag, PACK, EP, CLAMP, 2, 0, 1)
 #define QB_TMF_TYPE(tag, T, PACK, EP, IS_U8)                                                       \
     QB_TMF_LOOPS(tag, T, PACK, EP, 0)                                                              \
     QB_TMF_LOOPS(tag, T, PACK, EP, 1)                                                              \
@@ -154,14 +167,16 @@ static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i
     {                                                                                              \
         typedef size_t (*loop_fn)(const qb_xnn_io *, T *, size_t, const qb_tmf_plan *,             \
                                   const qb_consts *, const simdops_qbinary_params *);              \
-        static const loop_fn loops[6] = {qb_tmf_rows_##tag##_001, qb_tmf_rows_##tag##_011,         \
-                                         qb_tmf_rows_##tag##_021, qb_tmf_rows_##tag##_101,         \
-                                         qb_tmf_rows_##tag##_111, qb_tmf_rows_##tag##_121};        \
-        /* the proved form's rows: no window (pick 0, 1, 2 as above; 3 one constant) */      \
-        static const loop_fn proved[8] = {qb_tmf_rows_##tag##_000, qb_tmf_rows_##tag##_010,        \
-                                          qb_tmf_rows_##tag##_020, qb_tmf_rows_##tag##_030,        \
-                                          qb_tmf_rows_##tag##_100, qb_tmf_rows_##tag##_110,        \
-                                          qb_tmf_rows_##tag##_120, qb_tmf_rows_##tag##_130};       \
+        static const loop_fn loops[6] = {qb_tmf_rows_##tag##_0010, qb_tmf_rows_##tag##_0110,       \
+                                         qb_tmf_rows_##tag##_0210, qb_tmf_rows_##tag##_1010,       \
+                                         qb_tmf_rows_##tag##_1110, qb_tmf_rows_##tag##_1210};      \
+        /* the proved form's rows: no window (pick 0, 1, 2 as above; 3 one constant; 4 the \
+         * floor form, the product's pick with no moved offset) */                          \
+        static const loop_fn proved[10] = {                                                        \
+            qb_tmf_rows_##tag##_0000, qb_tmf_rows_##tag##_0100, qb_tmf_rows_##tag##_0200,          \
+            qb_tmf_rows_##tag##_0300, qb_tmf_rows_##tag##_0201, qb_tmf_rows_##tag##_1000,          \
+            qb_tmf_rows_##tag##_1100, qb_tmf_rows_##tag##_1200, qb_tmf_rows_##tag##_1300,          \
+            qb_tmf_rows_##tag##_1201};                                                             \
         /* the parameters' plan (qbinary_plan.h), or derived here where they hold none \
          * for this kind and type */                                                          \
         qb_tmf_plan own;                                                                           \
@@ -179,9 +194,11 @@ static inline __m512i qb_tmf_convert(__m512i x, __m512 mu, __m512i cpos, __m512i
         qb_consts_init(&c, p);                                                                     \
         qb_xnn_io_init(&io, a, b, form);                                                           \
         if (tp->proved) /* set only on a call's own copy, by the proof (rules/qbinary_proof.c) */ \
-            return proved[4 * !qb_bounds_are_type(p, IS_U8) +                                      \
-                          (tp->pick == 2 ? 3 : tp->pick ? (tp->zp_add ? 1 : 2) : 0)](&io, y, n, tp, \
-                                                                                     &c, p);       \
+            return proved[5 * !qb_bounds_are_type(p, IS_U8) +                                      \
+                          (tp->floor_cvt ? 4                                                       \
+                           : tp->pick == 2 ? 3                                                     \
+                           : tp->pick  ? (tp->zp_add ? 1 : 2)                                      \
+                                       : 0)](&io, y, n, tp, &c, p);                                \
         return loops[3 * !qb_bounds_are_type(p, IS_U8) +                                           \
                      (tp->pick ? (tp->zp_add ? 1 : 2) : 0)](&io, y, n, tp, &c, p);                 \
     }                                                                                              \

@@ -261,10 +261,16 @@ _QB = "quantized_{}/int8/{}"
 # nothing spills) against np.add's 64K call over all 64 placements of the three arrays
 # (tools/qb_placement.py: median 1.41 us, 1.25-1.69) and the rows' own 64-element call
 # (0.23-0.26 us, thread time, quiet machine):
-# - TFLite's: the float core of the exact result (the exact product, one convert / fma /
-#   convert a 16, the narrowing; no sign pick, no window test) 9.5-9.7 cycles a 64, so
-#   1.41 / (1,024 x 9.7 / 3.86 GHz + 0.26 us) = 0.50 and up to 0.52: no bound under the
-#   goal, the row is a MISS (its window test and sign pick cost ~4 cycles a 64).
+# - TFLite's: its rounding is odd (RDBPOT rounds half away from zero: y = sgn(p) g(|p|)
+#   for every M with fewer than 15 trailing zeros), so an exact float form brings in each
+#   product's sign; one constant for both signs (the float core: 9.6-9.8 cycles a 64,
+#   would allow 0.50) is exact for 16 of 400 realistic parameter sets
+#   (tools/qb_proof_count.c). The cheapest exact mix measured: the floor form, the
+#   constant picked by one vpternlogd a 16 on the product itself (35 operations):
+#   10.7-10.8 cycles a 64, so 1.41 / (1,024 x 10.72 / 3.86 GHz + 0.26 us) = 0.45; the
+#   alternatives measured cost more: |a + oa| |b + ob| with one constant and the sign
+#   put back in the words (tfl-abs, 43 operations: 13.6), the nearest form with a moved
+#   offset (tfl-proved, 37: 11.5).
 # - XNNPACK's (fp32 requantization of the exact product): the cheapest exact mix, the
 #   vpmaddwd form with AVX512-VBMI's vpermb (33 operations; the rows' own, the same
 #   products ordered by vpshufb + vpermq, 34: 10.4-10.7), 10.1-10.4 cycles a 64:
@@ -272,7 +278,10 @@ _QB = "quantized_{}/int8/{}"
 #   each row"). At 1M np.add runs from memory: PASS.
 QB_XNN_MUL_BOUND = 0.47
 QB_XNN_MUL_BOUND_SOURCE = "bound: tools/qmul_bound.c vpmaddwd row, AVX-512 on AMD Zen 4"
-_QB_NP_BOUNDS = {("multiply", "xnnpack"): (QB_XNN_MUL_BOUND_SOURCE, QB_XNN_MUL_BOUND)}
+QB_TFL_MUL_BOUND = 0.45
+QB_TFL_MUL_BOUND_SOURCE = "bound: tools/qmul_bound.c tfl-floor row, AVX-512 on AMD Zen 4"
+_QB_NP_BOUNDS = {("multiply", "xnnpack"): (QB_XNN_MUL_BOUND_SOURCE, QB_XNN_MUL_BOUND),
+                 ("multiply", "tflite"): (QB_TFL_MUL_BOUND_SOURCE, QB_TFL_MUL_BOUND)}
 for _goal in (
     *(Goal(f"quantized add int8 n={n:,} (onnxruntime) vs ORT QLinearAdd",
            (_QB.format("add onnxruntime", n), "simdops"),
