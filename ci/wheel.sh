@@ -3,7 +3,7 @@
 # build a second wheel from the unpacked sdist in an empty directory (the sdist
 # is complete), twine check both, auditwheel repair --strip; fail unless the
 # tag is manylinux_2_28 or older (the release floor: pyproject.toml
-# [tool.cibuildwheel]) and _core is under 4 MiB; install the repaired wheel
+# [tool.cibuildwheel]) and _core is under 5 MiB; install the repaired wheel
 # into a fresh venv outside the tree, numpy from a wheel only as in the
 # release test step, and run selftest and the test suite from a copy of
 # tests/ (nothing imported from the source tree).
@@ -12,11 +12,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SRC=$PWD
 PY=${1:-python3}
-# a stripped _core is ~3.4 MB (every kernel tier, the exact fast paths incl. the single-
+# a stripped _core is ~4.2 MB (every kernel tier, the exact fast paths incl. the single-
 # rounding families' on AVX-512 (~0.5 MB of it), the low-bit ONNX, quantized binary and int8
-# matmul kernels); one with debug info is several times that: the limit catches a build
-# that kept it
-MAX_SO_BYTES=$((4096 * 1024))
+# matmul kernels and their proved rows); one with debug info is several times that: the
+# limit catches a build that kept it, with room for the kernels to come
+MAX_SO_BYTES=$((5 * 1024 * 1024))
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_PROGRESS_BAR=off
 start=$SECONDS
 step() { echo "== wheel [$((SECONDS - start)) s] $*"; }

@@ -27,6 +27,9 @@
  *            (qbinary_tfl_mul_proof.h): ~37
  *   tfl-floor the proof's floor form (qbinary_tfl_mul_proof.h): the pick on the
  *            product with no moved offset (no vpaddsw), J converted rounding down: ~35
+ *   tfl-floor-vbmi the floor form at K = 0: J = r + o itself, vpackssdw and
+ *            AVX512-VBMI's vpermb in place of the vpermt2w high words and vpermq
+ *            (the cheapest exact mix measured: the bound of goals.QB_TFL_MUL_BOUND): ~35
  *   tfl-abs  an exact form without the pick, tried: products of |a + oa| and
  *            |b + ob| (one constant for every product: TFLite's rounding is
  *            odd, y = sgn(p) g(|p|), for M with < 15 trailing zeros), the sign
@@ -243,6 +246,46 @@ static inline __attribute__((always_inline)) void row_ort(int clamp)
     }
 }
 
+/* the floor form at K = 0 (tfl-floor-vbmi): the same products, pick and multiply-add
+ * with mu and the constants scaled by 2^-16 (exact: the same float rounding), converted
+ * rounding down to r + o itself (no fraction bits), then vpackssdw / vpacksswb, which
+ * saturate as the high words' packs do, and row_fpw_madd's vpermb to order the bytes */
+__attribute__((target("avx512vbmi"))) static void row_tfl_floor_vbmi(void)
+{
+    const __m512i oa = _mm512_set1_epi16(3), ob = _mm512_set1_epi16(-5);
+    const __m512 mu = _mm512_set1_ps(1489.5f / 65536.0f);
+    const __m512i cpos = _mm512_castps_si512(_mm512_set1_ps(-31744.0f / 65536.0f));
+    const __m512i cneg = _mm512_castps_si512(_mm512_set1_ps(-33792.0f / 65536.0f));
+    static int8_t idx[64];
+    static int built; /* once: 64 scalar stores a call would be ~3 cycles a 64 */
+    __m512i order;
+    for (int L = 0; L < 4 && !built; L++) /* row_fpw_madd's byte order: the same packs */
+        for (int j = 0; j < 16; j++) {
+            int half = j >= 8, m = j & 7;
+            idx[32 * half + 8 * L + (m < 4 ? 2 * m : 2 * (m - 4) + 1)] = (int8_t)(16 * L + j);
+        }
+    built = 1;
+    order = _mm512_loadu_si512((const void *)idx);
+    for (int i = 0; i < ROW; i += 64) {
+        __m512i w[2];
+        QB_UNROLL for (int h = 0; h < 2; h++) {
+            const __m512i xa = _mm512_add_epi16(WIDEN(A + i + 32 * h), oa);
+            const __m512i wb = WIDEN(B + i + 32 * h);
+            const __m512i be = _mm512_maskz_add_epi16(0x55555555u, wb, ob);
+            const __m512i bo = _mm512_maskz_add_epi16(0xAAAAAAAAu, wb, ob);
+            __m512i p[2] = {_mm512_madd_epi16(xa, be), _mm512_madd_epi16(xa, bo)}, j[2];
+            QB_UNROLL for (int k = 0; k < 2; k++)
+                j[k] = _mm512_cvt_roundps_epi32(
+                    _mm512_fmadd_round_ps(_mm512_cvtepi32_ps(p[k]), mu,
+                                          _mm512_castsi512_ps(_mm512_ternarylogic_epi32(p[k], cneg, cpos, 0xCA)),
+                                          _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC),
+                    _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+            w[h] = _mm512_packs_epi32(j[0], j[1]);
+        }
+        _mm512_store_si512((void *)(Y + i), _mm512_permutexvar_epi8(order, _mm512_packs_epi16(w[0], w[1])));
+    }
+}
+
 /* the vpmaddwd form (row_fpw_madd) without AVX512-VBMI: after the packs each 128-bit
  * lane L holds, per 8 bytes, elements 8L + (0, 2, 4, 6, 1, 3, 5, 7) of one half; one
  * vpshufb puts each 8 in order, one vpermq the 64-bit pieces */
@@ -309,6 +352,8 @@ static double cycles_per_64(int which, long reps, double hz)
                 row_tfl(4);
             else if (which == 14)
                 row_tfl(5);
+            else if (which == 15)
+                row_tfl_floor_vbmi();
             else
                 row_float();
             __asm__ volatile("" ::: "memory");
@@ -323,7 +368,7 @@ static double cycles_per_64(int which, long reps, double hz)
 int main(int argc, char **argv)
 {
     const long reps = argc > 1 ? atol(argv[1]) : 200000;
-    enum { ROWS = 15 };
+    enum { ROWS = 16 };
     static const char *names[ROWS] = {"add (np.add's loop)", "fpw (the rows, XNNPACK form)",
                                    "fpw without zero points", "float stage only",
                                    "fpw, even/odd by shifts", "fpw, vpmaddwd even/odd",
@@ -331,8 +376,8 @@ int main(int argc, char **argv)
                                    "tfl-pick (the rows' pick form)", "ort (ONNX Runtime add's rows)",
                                    "ort-core (no bounds)", "fpw, vpmaddwd, vpshufb+vpermq",
                                    "tfl-proved (pick, no window)", "tfl-floor (proved, no vpaddsw)",
-                                   "tfl-abs (|a'| |b'|, sign after)"};
-    static const int ops[ROWS] = {3, 35, 29, 19, 35, 33, 43, 31, 41, 35, 33, 34, 37, 35, 43};
+                                   "tfl-abs (|a'| |b'|, sign after)", "tfl-floor-vbmi (K = 0, vpermb)"};
+    static const int ops[ROWS] = {3, 35, 29, 19, 35, 33, 43, 31, 41, 35, 33, 34, 37, 35, 43, 35};
     double hz, c[ROWS];
     if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw")) {
         printf("qmul_bound: needs AVX-512 F+BW\n");

@@ -266,9 +266,11 @@ _QB = "quantized_{}/int8/{}"
 #   product's sign; one constant for both signs (the float core: 9.6-9.8 cycles a 64,
 #   would allow 0.50) is exact for 16 of 400 realistic parameter sets
 #   (tools/qb_proof_count.c). The cheapest exact mix measured: the floor form, the
-#   constant picked by one vpternlogd a 16 on the product itself (35 operations):
-#   10.7-10.8 cycles a 64, so 1.41 / (1,024 x 10.72 / 3.86 GHz + 0.26 us) = 0.45; the
-#   alternatives measured cost more: |a + oa| |b + ob| with one constant and the sign
+#   constant picked by one vpternlogd a 16 on the product itself, at K = 0 with
+#   AVX512-VBMI's vpermb ordering the bytes (35 operations; tfl-floor-vbmi): 10.43-10.48
+#   cycles a 64, so 1.41 / (1,024 x 10.46 / 3.86 GHz + 0.26 us) = 0.46 (the rows' own
+#   mix, vpermt2w high words + vpermq, no VBMI: 10.5-10.7, tfl-floor); the alternatives
+#   measured cost more: |a + oa| |b + ob| with one constant and the sign
 #   put back in the words (tfl-abs, 43 operations: 13.6), the nearest form with a moved
 #   offset (tfl-proved, 37: 11.5).
 # - XNNPACK's (fp32 requantization of the exact product): the cheapest exact mix, the
@@ -278,8 +280,8 @@ _QB = "quantized_{}/int8/{}"
 #   each row"). At 1M np.add runs from memory: PASS.
 QB_XNN_MUL_BOUND = 0.47
 QB_XNN_MUL_BOUND_SOURCE = "bound: tools/qmul_bound.c vpmaddwd row, AVX-512 on AMD Zen 4"
-QB_TFL_MUL_BOUND = 0.45
-QB_TFL_MUL_BOUND_SOURCE = "bound: tools/qmul_bound.c tfl-floor row, AVX-512 on AMD Zen 4"
+QB_TFL_MUL_BOUND = 0.46
+QB_TFL_MUL_BOUND_SOURCE = "bound: tools/qmul_bound.c tfl-floor-vbmi row, AVX-512 on AMD Zen 4"
 _QB_NP_BOUNDS = {("multiply", "xnnpack"): (QB_XNN_MUL_BOUND_SOURCE, QB_XNN_MUL_BOUND),
                  ("multiply", "tflite"): (QB_TFL_MUL_BOUND_SOURCE, QB_TFL_MUL_BOUND)}
 for _goal in (
